@@ -1,0 +1,30 @@
+# The two set-up commands: `make run` and `make test`. Only Python 3.11+ is assumed.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
+
+.PHONY: run test bench screenshots clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Arcade needs Python 3.11 or newer; found " + sys.version.split()[0] + ". Run: make PYTHON=python3.11 ...")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	@rm -f $(VENV)/.installed-*
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python main.py
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+screenshots: $(STAMP)
+	$(BIN)/python tools/screenshots.py
+
+clean:
+	rm -rf $(VENV)
