@@ -1,0 +1,78 @@
+"""The window: frame loop, screen stack, Esc back to the launcher, quit.
+
+The app owns the clock. Each frame it hands events to the top screen, lets
+it update, and draws it. Esc leaves a game for the launcher; Esc on the
+launcher (or the window's close button) quits.
+"""
+from __future__ import annotations
+
+import pygame
+
+from arcade.screens.base import Screen
+
+
+class App:
+    def __init__(self, settings, size: tuple[int, int] | None = None):
+        self.settings = settings
+        pygame.display.init()
+        pygame.font.init()
+        win = settings.window
+        flags = pygame.RESIZABLE | (pygame.FULLSCREEN if win.fullscreen else 0)
+        self.surface = pygame.display.set_mode(size or (win.width, win.height), flags)
+        pygame.display.set_caption("Arcade")
+        pygame.key.set_repeat(300, 60)
+        self.clock = pygame.time.Clock()
+        self.stack: list[Screen] = []
+        self.running = True
+        self.frames = 0
+
+    @property
+    def top(self) -> Screen:
+        return self.stack[-1]
+
+    def push(self, screen: Screen) -> None:
+        self.stack.append(screen)
+
+    def pop(self) -> None:
+        self.stack.pop().close()
+        if not self.stack:
+            self.running = False
+
+    def handle(self, event) -> None:
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
+            pygame.display.toggle_fullscreen()
+            self.surface = pygame.display.get_surface()
+            return
+        if event.type == pygame.VIDEORESIZE:
+            self.surface = pygame.display.get_surface()
+        consumed = self.top.handle_event(event)
+        if not consumed and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.pop()
+
+    def tick(self, dt_ms: float | None = None) -> None:
+        """One frame: events, update, draw, flip. dt_ms overrides the clock (tests)."""
+        for event in pygame.event.get():
+            self.handle(event)
+            if not self.running:
+                return
+        elapsed = self.clock.tick(self.settings.window.fps)
+        self.top.update(elapsed if dt_ms is None else dt_ms)
+        self.surface = pygame.display.get_surface()
+        self.top.draw(self.surface)
+        pygame.display.flip()
+        self.frames += 1
+
+    def run(self) -> None:
+        try:
+            while self.running:
+                self.tick()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        while self.stack:
+            self.stack.pop().close()
+        pygame.quit()

@@ -1,0 +1,279 @@
+"""The command line: open the window, or play / bench / decide / train headless.
+
+Every mistake a user can make (unknown game, agent, option or state) is one
+line on stderr and exit status 2, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from agents import UnknownAgent, agents_for, find
+from arcade.games import GAME_IDS, GAMES, NotPlayableYet, UnknownGame, make_rules
+from arcade.progress import Progress
+from arcade.settings import SettingsError, load_settings
+
+DEFAULT_SETTINGS = Path(__file__).resolve().parent.parent / "settings.toml"
+
+
+class UserError(Exception):
+    """A mistake in the command line; the message is one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2 (argparse prints usage + message by default)
+        raise UserError(f"{message} (see: python {self.prog} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="main.py", description="Arcade: five games, classic AI agents. With no command, opens the window.")
+    p.add_argument("--settings", default=str(DEFAULT_SETTINGS), help="settings file (default: settings.toml)")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    play = sub.add_parser("play", help="open one game directly")
+    play.add_argument("game", help=f"one of {', '.join(GAME_IDS)}")
+    play.add_argument("--agent", help="agent in control from the start")
+    play.add_argument("--seed", type=int, help="seed of the first game")
+
+    sub.add_parser("agents", help="list the agents registered for each game")
+
+    bench = sub.add_parser("bench", help="play N games headless and print figures")
+    bench.add_argument("game")
+    bench.add_argument("--agent", help="the agent measured")
+    bench.add_argument("--opponent", help="the other side in two-player games (default: random)")
+    bench.add_argument("--games", type=int, default=20)
+    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    bench.add_argument("--report", action="store_true", help="the game's own experiment report, where it has one")
+
+    decide = sub.add_parser("decide", help="what an agent would do in a given state")
+    decide.add_argument("game")
+    decide.add_argument("--agent", required=True)
+    decide.add_argument("--state", required=True, help="the state in the game's text format")
+    decide.add_argument("--score", type=int, help="2048: the score the state already has")
+    decide.add_argument("--turns-left", type=int, help="match3: turns left in the game")
+    decide.add_argument("--json", action="store_true")
+
+    train = sub.add_parser("train", help="train a learning agent and save it")
+    train.add_argument("game")
+    train.add_argument("--agent", required=True)
+    train.add_argument("--episodes", type=int)
+    train.add_argument("--out", help="where to save (default: the data folder)")
+    train.add_argument("--seed", type=int, default=0)
+    return p
+
+
+def _rules(game: str, settings):
+    try:
+        return make_rules(game, settings)
+    except (UnknownGame, NotPlayableYet) as exc:
+        raise UserError(str(exc)) from None
+
+
+def _agent(game: str, name: str | None, rules, settings, default_first=True):
+    try:
+        spec = find(game, name) if name else agents_for(game)[0]
+    except UnknownAgent as exc:
+        raise UserError(str(exc)) from None
+    return spec.create(rules, settings)
+
+
+def cmd_agents(args, settings) -> int:
+    for game in GAMES:
+        print(f"{game.id}  ({game.title})")
+        for spec in agents_for(game.id):
+            print(f"  {spec.name:<18} {spec.summary}")
+    return 0
+
+
+def cmd_play(args, settings) -> int:
+    _rules(args.game, settings)  # validates the game before a window opens
+    if args.agent:
+        try:
+            find(args.game, args.agent)
+        except UnknownAgent as exc:
+            raise UserError(str(exc)) from None
+    return open_window(settings, game=args.game, agent=args.agent, seed=args.seed)
+
+
+def _fmt(x, digits=1):
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def cmd_bench(args, settings) -> int:
+    from arcade.headless import play_games, summarize
+
+    rules = _rules(args.game, settings)
+    if args.report:
+        report = getattr(rules, "report", None)
+        if report is None:
+            raise UserError(f"{args.game} has no --report; it is a blackjack experiment")
+        return report(settings, json_out=args.json)
+    if args.games < 1:
+        raise UserError(f"--games must be at least 1, got {args.games}")
+    agent = _agent(args.game, args.agent, rules, settings)
+    opponent = None
+    if rules.players == 2:
+        opponent = _agent(args.game, args.opponent or "random", rules, settings)
+    elif args.opponent:
+        raise UserError(f"{args.game} is a one-player game; --opponent does not apply")
+    bar = Progress(args.games, f"{args.game} {agent.name}")
+    records = play_games(rules, agent, opponent, args.games, args.seed, progress=bar.update,
+                         agent_seed=settings.seeds.agent)
+    bar.close()
+    summary = summarize(records, rules)
+    head = {"game": args.game, "agent": agent.name, "opponent": opponent.name if opponent else None,
+            "seed": args.seed}
+    if args.json:
+        per_game = [{"seed": r.seed, "agent_seat": r.agent_seat, "score": r.score, "result": r.result,
+                     "moves": r.moves, "outcome": r.outcome,
+                     "decision_ms_median": _median(r.decision_ms)} for r in records]
+        print(json.dumps({**head, "summary": summary, "per_game": per_game}, default=_json_default))
+        return 0
+    print(format_summary(head, summary, rules))
+    return 0
+
+
+def _median(xs):
+    import numpy as np
+
+    return float(np.median(xs)) if xs else None
+
+
+def _json_default(x):
+    import numpy as np
+
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    return str(x)
+
+
+def format_summary(head: dict, s: dict, rules) -> str:
+    vs = f" vs {head['opponent']}" if head["opponent"] else ""
+    lines = [f"{head['game']}: {head['agent']}{vs}, {s['games']} games from seed {head['seed']}",
+             f"  {'':<14}{'mean':>10}{'median':>10}{'min':>10}{'max':>10}"]
+    for key in ("score", "moves"):
+        st = s[key]
+        lines.append(f"  {key:<14}" + "".join(f"{_fmt(st[k]):>10}" for k in ("mean", "median", "min", "max")))
+    d = s["decision_ms"]
+    lines.append(f"  decision time  median {_fmt(d['median'], 2)} ms   p95 {_fmt(d['p95'], 2)} ms"
+                 f"   ({d['decisions']} decisions)")
+    if "results" in s:
+        names = getattr(rules, "seat_names", ("first", "second"))
+        r = s["results"]
+        lines.append(f"  results        {r['win']} wins  {r['draw']} draws  {r['loss']} losses")
+        for seat in (0, 1):
+            side = s["results_by_side"][f"as_seat{seat}"]
+            lines.append(f"    as {names[seat]:<11} {side['win']} wins  {side['draw']} draws  {side['loss']} losses")
+    extra = getattr(rules, "format_summary", None)
+    if extra is not None:
+        lines.extend("  " + line for line in extra(s))
+    return "\n".join(lines)
+
+
+def cmd_decide(args, settings) -> int:
+    rules = _rules(args.game, settings)
+    agent = _agent(args.game, args.agent, rules, settings)
+    options = {k: v for k, v in (("score", args.score), ("turns_left", args.turns_left)) if v is not None}
+    try:
+        state = rules.parse_state(args.state, **options)
+    except ValueError as exc:
+        raise UserError(f"--state: {exc}") from None
+    if rules.is_terminal(state) or not rules.legal_actions(state):
+        raise UserError("--state: the game is over in that state; there is nothing to decide")
+    from arcade.control import make_rng
+
+    action = agent.act(state, make_rng(settings.seeds.agent))
+    explain = getattr(agent, "explain", None)
+    values = explain(state) if explain else None
+    out = {"game": args.game, "agent": agent.name, "action": rules.format_action(action)}
+    if values is not None:
+        out["values"] = {rules.format_action(a): float(v) for a, v in values.items()}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{agent.name} plays {out['action']}")
+        for a, v in (out.get("values") or {}).items():
+            print(f"  {a:<12} {v:.4f}")
+    return 0
+
+
+def cmd_train(args, settings) -> int:
+    rules = _rules(args.game, settings)
+    agent = _agent(args.game, args.agent, rules, settings)
+    if not hasattr(agent, "train"):
+        learners = [s.name for s in agents_for(args.game) if hasattr(s.factory, "train")]
+        raise UserError(f"agent '{agent.name}' does not learn; trainable agents for {args.game}: "
+                        f"{', '.join(learners) or 'none yet'}")
+    if args.episodes is not None and args.episodes < 1:
+        raise UserError(f"--episodes must be at least 1, got {args.episodes}")
+    import numpy as np
+
+    episodes = args.episodes or agent.default_episodes
+    bar = Progress(episodes, f"train {args.game} {agent.name}")
+    agent.train(episodes, np.random.default_rng(args.seed), progress=bar.update)
+    bar.close()
+    path = Path(args.out) if args.out else agent.default_path()
+    if not agent.save(path):
+        return 1
+    print(f"saved {path}")
+    return 0
+
+
+def no_display_reason() -> str | None:
+    """Why a window cannot open here, or None."""
+    if os.environ.get("SDL_VIDEODRIVER"):
+        return None
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return "no display found (DISPLAY is not set)"
+    return None
+
+
+def open_window(settings, game: str | None = None, agent: str | None = None, seed: int | None = None) -> int:
+    reason = no_display_reason()
+    if reason:
+        raise UserError(f"{reason}; the window cannot open here. Headless commands work: "
+                        "python main.py bench GAME --agent A, or decide GAME --agent A --state S")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from arcade.app import App
+    from arcade.screens import open_game
+    from arcade.screens.launcher import LauncherScreen
+
+    try:
+        app = App(settings)
+    except pygame.error as exc:
+        raise UserError(f"the window cannot open ({exc}); headless commands work: python main.py bench ...") from None
+    app.push(LauncherScreen(app))
+    if game:
+        app.push(open_game(app, game, agent=agent, seed=seed))
+    app.run()
+    return 0
+
+
+COMMANDS = {"agents": cmd_agents, "play": cmd_play, "bench": cmd_bench, "decide": cmd_decide, "train": cmd_train}
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        settings = load_settings(args.settings)
+        from arcade.notices import notice
+
+        for w in settings.warnings:
+            notice(w)
+        if args.command is None:
+            return open_window(settings)
+        return COMMANDS[args.command](args, settings)
+    except (UserError, SettingsError) as exc:
+        print(f"main.py: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("main.py: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,105 @@
+"""Whole games without a window: the engine behind `bench`, shared with benchmarks and tests.
+
+Every game runs through the rules protocol with its own seeded Generator, so
+the same seed replays the same games for every agent.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from arcade.control import make_rng
+
+
+@dataclass
+class GameRecord:
+    seed: int
+    agent_seat: int
+    outcome: dict
+    moves: int
+    decision_ms: list[float] = field(default_factory=list)
+
+    @property
+    def result(self) -> str | None:
+        """'win' / 'draw' / 'loss' for the agent in two-player games, else None."""
+        if "winner" not in self.outcome:
+            return None
+        winner = self.outcome["winner"]
+        return "draw" if winner is None else ("win" if winner == self.agent_seat else "loss")
+
+    @property
+    def score(self) -> float:
+        if "scores" in self.outcome:
+            return self.outcome["scores"][self.agent_seat]
+        return self.outcome["score"]
+
+
+def play_game(rules, seats: list, game_seed: int, agent_seat: int = 0, agent_rng=None,
+              max_moves: int = 1_000_000) -> GameRecord:
+    """Play one game; seats[i] is the agent for seat i. Decision times are the agent seat's."""
+    rng = np.random.default_rng(game_seed)
+    agent_rng = agent_rng if agent_rng is not None else np.random.default_rng([game_seed, 1])
+    state = rules.new_state(rng)
+    record = GameRecord(game_seed, agent_seat, {}, 0)
+    while not rules.is_terminal(state) and record.moves < max_moves:
+        seat = rules.to_move(state)
+        t0 = time.perf_counter()
+        action = seats[seat].act(state, agent_rng)
+        if seat == agent_seat:
+            record.decision_ms.append((time.perf_counter() - t0) * 1000)
+        state = rules.step(state, action, rng)
+        record.moves += 1
+    record.outcome = rules.outcome(state)
+    return record
+
+
+def play_games(rules, agent, opponent=None, games: int = 10, seed: int = 0, progress=None,
+               agent_seed: int = 1) -> list[GameRecord]:
+    """Play `games` seeded games. In two-player games the agent takes seat 0 in the first half, seat 1 after."""
+    records = []
+    agent_rng = make_rng(agent_seed)
+    for g in range(games):
+        if rules.players == 2:
+            agent_seat = 0 if g < (games + 1) // 2 else 1
+            seats = [agent, opponent] if agent_seat == 0 else [opponent, agent]
+        else:
+            agent_seat, seats = 0, [agent]
+        records.append(play_game(rules, seats, seed + g, agent_seat, agent_rng))
+        if progress:
+            progress(g + 1)
+    return records
+
+
+def _stats(values) -> dict:
+    a = np.asarray(values, dtype=float)
+    if a.size == 0:
+        return {"mean": None, "median": None, "min": None, "max": None}
+    return {"mean": float(a.mean()), "median": float(np.median(a)), "min": float(a.min()), "max": float(a.max())}
+
+
+def summarize(records: list[GameRecord], rules=None) -> dict:
+    times = [t for r in records for t in r.decision_ms]
+    summary = {
+        "games": len(records),
+        "score": _stats([r.score for r in records]),
+        "moves": _stats([r.moves for r in records]),
+        "decision_ms": {
+            "median": float(np.median(times)) if times else None,
+            "p95": float(np.percentile(times, 95)) if times else None,
+            "decisions": len(times),
+        },
+    }
+    if records and records[0].result is not None:
+        by_side = {}
+        for seat in (0, 1):
+            side = [r.result for r in records if r.agent_seat == seat]
+            by_side[f"as_seat{seat}"] = {k: side.count(k) for k in ("win", "draw", "loss")}
+        all_results = [r.result for r in records]
+        summary["results"] = {k: all_results.count(k) for k in ("win", "draw", "loss")}
+        summary["results_by_side"] = by_side
+    extra = getattr(rules, "summarize", None)
+    if extra is not None:
+        summary.update(extra([r.outcome for r in records]))
+    return summary

@@ -1,0 +1,23 @@
+"""One-line notices for the user (a corrupt file set aside, an unknown setting).
+
+Each notice is printed to stderr once and kept so the window can show it too.
+"""
+from __future__ import annotations
+
+import sys
+from collections import deque
+
+_recent: deque[str] = deque(maxlen=20)
+
+
+def notice(message: str) -> None:
+    _recent.append(message)
+    print(f"arcade: {message}", file=sys.stderr)
+
+
+def recent() -> list[str]:
+    return list(_recent)
+
+
+def clear() -> None:
+    _recent.clear()

@@ -1,0 +1,36 @@
+"""A plain text progress bar on stderr (redrawn in place on a terminal, a line per 10% otherwise)."""
+from __future__ import annotations
+
+import sys
+import time
+
+
+class Progress:
+    def __init__(self, total: int, label: str, stream=None, width: int = 30):
+        self.total = max(1, total)
+        self.label = label
+        self.stream = stream or sys.stderr
+        self.width = width
+        self.start = time.perf_counter()
+        self.done = 0
+        self._last_decile = -1
+        self._tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+
+    def update(self, done: int, extra: str = "") -> None:
+        self.done = done
+        frac = min(1.0, done / self.total)
+        elapsed = time.perf_counter() - self.start
+        eta = elapsed / frac - elapsed if frac > 0 else 0.0
+        bar = "#" * int(frac * self.width) + "." * (self.width - int(frac * self.width))
+        line = f"{self.label} [{bar}] {done}/{self.total}  {elapsed:6.1f}s  eta {eta:5.1f}s {extra}"
+        if self._tty:
+            self.stream.write("\r" + line)
+            self.stream.flush()
+        elif int(frac * 10) != self._last_decile:
+            self._last_decile = int(frac * 10)
+            self.stream.write(line + "\n")
+
+    def close(self) -> None:
+        if self._tty:
+            self.stream.write("\n")
+        self.stream.flush()

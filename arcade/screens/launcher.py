@@ -1,0 +1,111 @@
+"""The launcher: five game cards; arrows + Enter or a click opens one, Esc quits."""
+from __future__ import annotations
+
+import pygame
+
+from agents import agents_for
+from arcade.games import GAMES, is_playable
+from arcade.notices import recent
+from arcade.screens import open_game
+from arcade.screens.base import ENTER_KEYS, Screen
+from arcade.ui import hud, palette, previews, text
+
+COLUMNS = 3
+
+
+def card_rects(size: tuple[int, int], n: int = len(GAMES)) -> list[pygame.Rect]:
+    """Card positions for a window size: rows of three, the last row centred."""
+    w, h = size
+    top, bottom, gap = 110, 50, 20
+    rows = (n + COLUMNS - 1) // COLUMNS
+    card_w = min(300, (w - gap * (COLUMNS + 1)) // COLUMNS)
+    card_h = min(300, (h - top - bottom - gap * (rows - 1)) // rows)
+    rects = []
+    for i in range(n):
+        row, col = divmod(i, COLUMNS)
+        in_row = min(COLUMNS, n - row * COLUMNS)
+        row_w = in_row * card_w + (in_row - 1) * gap
+        x = (w - row_w) // 2 + col * (card_w + gap)
+        y = top + row * (card_h + gap)
+        rects.append(pygame.Rect(x, y, card_w, card_h))
+    return rects
+
+
+class LauncherScreen(Screen):
+    def __init__(self, app):
+        self.app = app
+        self.selected = 0
+        self.playable = {g.id: is_playable(g.id) for g in GAMES}
+        self.agent_counts = {g.id: len(agents_for(g.id)) for g in GAMES}
+
+    def open_selected(self) -> None:
+        self.app.push(open_game(self.app, GAMES[self.selected].id))
+
+    def _card_at(self, pos) -> int | None:
+        for i, rect in enumerate(card_rects(self.app.surface.get_size())):
+            if rect.collidepoint(pos):
+                return i
+        return None
+
+    def handle_event(self, event) -> bool:
+        n = len(GAMES)
+        if event.type == pygame.KEYDOWN:
+            moves = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1, pygame.K_UP: -COLUMNS, pygame.K_DOWN: COLUMNS}
+            if event.key in moves:
+                target = self.selected + moves[event.key]
+                if event.key in (pygame.K_LEFT, pygame.K_RIGHT):
+                    target %= n
+                self.selected = min(max(target, 0), n - 1)
+                return True
+            if event.key in ENTER_KEYS or event.key == pygame.K_SPACE:
+                self.open_selected()
+                return True
+            if pygame.K_1 <= event.key <= pygame.K_5:
+                self.selected = event.key - pygame.K_1
+                self.open_selected()
+                return True
+        elif event.type == pygame.MOUSEMOTION:
+            hit = self._card_at(event.pos)
+            if hit is not None:
+                self.selected = hit
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            hit = self._card_at(event.pos)
+            if hit is not None:
+                self.selected = hit
+                self.open_selected()
+                return True
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(palette.BACKGROUND)
+        w, h = surface.get_size()
+        text.draw(surface, "ARCADE", (w // 2, 22), 64, palette.ACCENT, anchor="midtop", bold=True)
+        text.draw(surface, "play by hand, or press Enter in a game to watch an AI agent play",
+                  (w // 2, 74), 24, palette.MUTED, anchor="midtop")
+        for i, (game, rect) in enumerate(zip(GAMES, card_rects((w, h)))):
+            self._draw_card(surface, rect, game, i == self.selected)
+        text.draw(surface, "arrows: choose   Enter or click: open   1-5: open directly   Esc: quit",
+                  (w // 2, h - 14), 22, palette.MUTED, anchor="midbottom")
+        notes = recent()
+        if notes:
+            hud.draw_toast(surface, notes[-1], palette.BAD)
+
+    def _draw_card(self, surface, rect: pygame.Rect, game, selected: bool) -> None:
+        pygame.draw.rect(surface, palette.PANEL_HI if selected else palette.PANEL, rect, border_radius=14)
+        pygame.draw.rect(surface, palette.ACCENT if selected else palette.BORDER, rect, 3 if selected else 1,
+                         border_radius=14)
+        pic_h = rect.h - 104
+        pic = pygame.Rect(rect.x + 18, rect.y + 14, rect.w - 36, pic_h)
+        side = min(pic.w, pic.h)
+        pic = pygame.Rect(pic.centerx - side // 2 if game.id != "blackjack" else pic.x, pic.y,
+                          side if game.id != "blackjack" else pic.w, side)
+        previews.draw_preview(game.id, surface, pic)
+        y = rect.bottom - 84
+        text.draw(surface, game.title, (rect.x + 16, y), 32, palette.TEXT, bold=True, max_width=rect.w - 32)
+        for k, line in enumerate(text.wrap(game.blurb, 19, rect.w - 32)):
+            text.draw(surface, line, (rect.x + 16, y + 28 + 16 * k), 19, palette.MUTED)
+        if self.playable[game.id]:
+            tag, colour = f"{self.agent_counts[game.id]} agents", palette.GOOD
+        else:
+            tag, colour = "coming soon", palette.MUTED
+        text.draw(surface, tag, (rect.right - 16, y + 8), 19, colour, anchor="topright")

@@ -1,0 +1,228 @@
+"""Reads and validates settings.toml into frozen dataclasses.
+
+One dataclass per TOML table; each field carries its allowed range in its
+metadata, so adding a setting is adding a field. A wrong type, an out-of-range
+value or a TOML syntax error raises SettingsError with one line naming the file,
+the key, what was found and what is allowed. Unknown keys are warnings. A
+missing file means the defaults.
+"""
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class SettingsError(Exception):
+    """A settings problem the user can fix; the message is one line."""
+
+
+def _num(lo, hi, default):
+    return field(default=default, metadata={"min": lo, "max": hi})
+
+
+def _choice(choices, default):
+    return field(default=default, metadata={"choices": tuple(choices)})
+
+
+@dataclass(frozen=True)
+class WindowSettings:
+    width: int = _num(640, 7680, 1024)
+    height: int = _num(480, 4320, 720)
+    fps: int = _num(10, 240, 60)
+    fullscreen: bool = False
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    delay_ms: int = _num(0, 5000, 200)  # pause between agent moves, so a person can watch
+
+
+@dataclass(frozen=True)
+class SeedSettings:
+    game: int = _num(-1, 2**63 - 1, -1)  # -1: a fresh seed for every game (shown in the HUD)
+    agent: int = _num(-1, 2**63 - 1, 1)
+
+
+@dataclass(frozen=True)
+class DataSettings:
+    folder: str = "data"  # relative paths are relative to the settings file's folder
+
+
+@dataclass(frozen=True)
+class Game2048Settings:
+    size: int = _num(3, 7, 4)
+    spawn_four_probability: float = _num(0.0, 1.0, 0.0)  # the seed's computer places 2-tiles only
+    animation_ms: int = _num(0, 1000, 100)
+    strong_max_depth: int = _num(1, 8, 4)
+    strong_min_probability: float = _num(0.0, 1.0, 0.0001)
+
+
+@dataclass(frozen=True)
+class TicTacToeSettings:
+    alpha: float = _num(0.0, 1.0, 0.1)
+    epsilon: float = _num(0.0, 1.0, 0.1)
+    episodes: int = _num(1, 100_000_000, 200_000)
+
+
+@dataclass(frozen=True)
+class DotsSettings:
+    rows: int = _num(2, 3, 2)
+    cols: int = _num(2, 3, 2)
+    tolerance: float = _num(0.0, 1.0, 1e-9)
+
+
+@dataclass(frozen=True)
+class Match3Settings:
+    size: int = _num(4, 16, 9)
+    colours: int = _num(3, 8, 5)
+    turns: int = _num(1, 1000, 50)
+    epsilon: float = _num(0.0, 1.0, 0.2)
+    step_size: float = _num(0.0, 1.0, 0.2)
+    discount: float = _num(0.0, 1.0, 0.5)
+    rollouts: int = _num(1, 10_000, 25)
+
+
+@dataclass(frozen=True)
+class BlackjackSettings:
+    preset: str = _choice(("small", "large", "standard", "peeking"), "small")
+    tolerance: float = _num(0.0, 1.0, 1e-4)
+    exploration_prob: float = _num(0.0, 1.0, 0.2)
+    trials: int = _num(1, 10_000_000, 30_000)
+
+
+# TOML table name -> (attribute on Settings, dataclass)
+_TABLES: dict[str, tuple[str, type]] = {
+    "window": ("window", WindowSettings),
+    "agents": ("agents", AgentSettings),
+    "seeds": ("seeds", SeedSettings),
+    "data": ("data", DataSettings),
+    "2048": ("game2048", Game2048Settings),
+    "tictactoe": ("tictactoe", TicTacToeSettings),
+    "dots": ("dots", DotsSettings),
+    "match3": ("match3", Match3Settings),
+    "blackjack": ("blackjack", BlackjackSettings),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    window: WindowSettings = WindowSettings()
+    agents: AgentSettings = AgentSettings()
+    seeds: SeedSettings = SeedSettings()
+    data: DataSettings = DataSettings()
+    game2048: Game2048Settings = Game2048Settings()
+    tictactoe: TicTacToeSettings = TicTacToeSettings()
+    dots: DotsSettings = DotsSettings()
+    match3: Match3Settings = Match3Settings()
+    blackjack: BlackjackSettings = BlackjackSettings()
+    source: str = "defaults"  # where these came from, for messages
+    base_dir: str = "."  # folder that relative paths are resolved against
+    warnings: tuple[str, ...] = ()
+
+    def for_game(self, game_id: str):
+        """The parameter table of one game (e.g. '2048' -> Game2048Settings)."""
+        return getattr(self, _TABLES[game_id][0])
+
+    @property
+    def data_dir(self) -> Path:
+        folder = Path(self.data.folder).expanduser()
+        return folder if folder.is_absolute() else Path(self.base_dir) / folder
+
+
+_TYPE_NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
+
+
+def _describe_allowed(f: dataclasses.Field, typ: type) -> str:
+    meta = f.metadata
+    if "choices" in meta:
+        return "one of " + ", ".join(f'"{c}"' for c in meta["choices"])
+    text = _TYPE_NAMES[typ]
+    if "min" in meta:
+        text += f" from {meta['min']} to {meta['max']}"
+    return text
+
+
+def _check_value(name: str, table: str, f: dataclasses.Field, value: Any, typ: type) -> Any:
+    ok_type = (
+        (typ is bool and isinstance(value, bool))
+        or (typ is int and isinstance(value, int) and not isinstance(value, bool))
+        or (typ is float and isinstance(value, (int, float)) and not isinstance(value, bool))
+        or (typ is str and isinstance(value, str))
+    )
+    meta = f.metadata
+    ok = ok_type
+    if ok and "min" in meta:
+        ok = meta["min"] <= value <= meta["max"]
+    if ok and "choices" in meta:
+        ok = value in meta["choices"]
+    if not ok:
+        raise SettingsError(
+            f"{name}: [{table}] {f.name} = {_toml_repr(value)}: expected {_describe_allowed(f, typ)}"
+        )
+    return float(value) if typ is float else value
+
+
+def _toml_repr(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, dict):
+        return "a table"
+    return repr(value)
+
+
+_PY_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
+
+
+def _build_table(name: str, table: str, cls: type, raw: Any, warnings: list[str]):
+    if not isinstance(raw, dict):
+        raise SettingsError(f"{name}: [{table}] should be a table of settings, found {_toml_repr(raw)}")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    values = {}
+    for key, value in raw.items():
+        if key not in fields:
+            warnings.append(
+                f"{name}: unknown key [{table}] {key} ignored (known: {', '.join(fields)})"
+            )
+            continue
+        f = fields[key]
+        values[key] = _check_value(name, table, f, value, _PY_TYPES[f.type])
+    return cls(**values)
+
+
+def parse_settings(text: str, name: str = "settings.toml", base_dir: str = ".") -> Settings:
+    """Validate TOML text into Settings; raises SettingsError with one line."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(
+            f"{name}: TOML syntax error: {exc}; fix that line or delete the file to use the defaults"
+        ) from None
+    warnings: list[str] = []
+    parts = {}
+    for table, value in raw.items():
+        if table not in _TABLES:
+            warnings.append(
+                f"{name}: unknown table [{table}] ignored (known: {', '.join(_TABLES)})"
+            )
+            continue
+        attr, cls = _TABLES[table]
+        parts[attr] = _build_table(name, table, cls, value, warnings)
+    return Settings(**parts, source=name, base_dir=base_dir, warnings=tuple(warnings))
+
+
+def load_settings(path: str | Path) -> Settings:
+    """Read settings from a file; a missing file gives the defaults."""
+    path = Path(path)
+    base_dir = str(path.resolve().parent)
+    if not path.exists():
+        return Settings(source=f"{path} (missing: defaults)", base_dir=base_dir)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(f"{path}: cannot be read ({exc}); fix its permissions or delete it") from None
+    return parse_settings(text, name=str(path), base_dir=base_dir)

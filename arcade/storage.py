@@ -1,0 +1,137 @@
+"""Saved data on disk: atomic writes, versioned .npz tables, small JSON records.
+
+Every write goes to a temp file in the same folder and is renamed over the
+target, so a crash mid-write never leaves a half file. A file that cannot be
+read back (truncated, garbage, wrong format version) is reported in one line
+and renamed aside to `<name>.corrupt`, never silently overwritten.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from arcade.notices import notice
+
+FORMAT_KEY = "__format_version__"
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    """Write data to path via a temp file + rename; raises OSError on failure."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def set_aside(path: Path, problem: str) -> None:
+    """Rename an unreadable file out of the way (keeping it) and say so."""
+    aside = path.with_name(path.name + ".corrupt")
+    n = 1
+    while aside.exists():
+        aside = path.with_name(f"{path.name}.corrupt{n}")
+        n += 1
+    try:
+        os.replace(path, aside)
+        where = f"kept as {aside.name}"
+    except OSError:
+        where = "left in place"
+    notice(f"{path}: {problem}; {where}, starting fresh")
+
+
+def save_npz(path: str | Path, version: int, **arrays: np.ndarray) -> bool:
+    """Save arrays with a format version, atomically. Returns False (with a notice) on failure."""
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **{FORMAT_KEY: np.array(version)}, **arrays)
+    try:
+        atomic_write_bytes(path, buf.getvalue())
+    except OSError as exc:
+        notice(f"{path}: could not save ({exc.strerror or exc}); the previous file is unchanged")
+        return False
+    return True
+
+
+def load_npz(path: str | Path, version: int, required: tuple[str, ...] = ()) -> dict[str, np.ndarray] | None:
+    """Load a versioned .npz; None if missing. A corrupt or stale file is set aside."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        set_aside(path, f"not a readable table ({type(exc).__name__})")
+        return None
+    found = arrays.pop(FORMAT_KEY, None)
+    if found is None or int(found) != version:
+        set_aside(path, f"format version {None if found is None else int(found)}, expected {version}")
+        return None
+    missing = [k for k in required if k not in arrays]
+    if missing:
+        set_aside(path, f"missing arrays {', '.join(missing)}")
+        return None
+    return arrays
+
+
+def load_json(path: str | Path, default: Any) -> Any:
+    """Load a JSON record; default if missing. A corrupt file is set aside."""
+    path = Path(path)
+    if not path.exists():
+        return default
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        set_aside(path, f"not readable JSON ({type(exc).__name__})")
+        return default
+    if not isinstance(value, type(default)):
+        set_aside(path, f"expected a JSON {type(default).__name__}")
+        return default
+    return value
+
+
+def save_json(path: str | Path, value: Any) -> bool:
+    try:
+        atomic_write_bytes(path, json.dumps(value, indent=1, sort_keys=True).encode("utf-8"))
+    except OSError as exc:
+        notice(f"{path}: could not save ({exc.strerror or exc}); the previous file is unchanged")
+        return False
+    return True
+
+
+class BestScores:
+    """Best score per key (e.g. '2048/4x4'), kept in one JSON file in the data folder."""
+
+    def __init__(self, data_dir: str | Path, filename: str = "best_scores.json"):
+        self.path = Path(data_dir) / filename
+        raw = load_json(self.path, {})
+        self._scores = {k: v for k, v in raw.items() if isinstance(v, (int, float))}
+
+    def get(self, key: str) -> float:
+        return self._scores.get(key, 0)
+
+    def offer(self, key: str, score: float) -> bool:
+        """Record score if it beats the best; returns True when it is a new best."""
+        if score <= self._scores.get(key, 0):
+            return False
+        # Merge with what is on disk, so two screens never clobber each other's records.
+        on_disk = load_json(self.path, {})
+        self._scores = {**on_disk, **self._scores, key: score}
+        save_json(self.path, self._scores)
+        return True

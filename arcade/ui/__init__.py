@@ -1,0 +1,1 @@
+"""Shared pygame widgets: palette, text, the HUD frame, help overlay, previews."""

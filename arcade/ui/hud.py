@@ -1,0 +1,84 @@
+"""The frame every game screen shares: top HUD bar, key-help line, help overlay, toasts."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from arcade.ui import palette, text
+
+TOP = 70
+BOTTOM = 34
+
+
+@dataclass
+class HudInfo:
+    title: str
+    status: str  # score or game status
+    control: str  # "You" or the agent's name
+    agent_state: str  # "off", "thinking 12 ms", "waiting", "error: ..."
+    agent_name: str  # the selected agent (shown even when the human plays)
+    delay_ms: int
+    help_line: str
+    seed: str = ""
+
+
+def board_rect(surface: pygame.Surface) -> pygame.Rect:
+    """The area between the HUD bars where a game draws itself."""
+    w, h = surface.get_size()
+    return pygame.Rect(16, TOP + 10, w - 32, h - TOP - BOTTOM - 20)
+
+
+def draw_frame(surface: pygame.Surface, info: HudInfo) -> None:
+    w, h = surface.get_size()
+    pygame.draw.rect(surface, palette.PANEL, (0, 0, w, TOP))
+    pygame.draw.line(surface, palette.BORDER, (0, TOP), (w, TOP))
+    text.draw(surface, info.title, (18, 12), 40, palette.ACCENT, bold=True)
+    text.draw(surface, info.status, (18, 46), 22, palette.TEXT, max_width=w // 2 - 30)
+
+    state_colour = palette.BAD if info.agent_state.startswith("error") else (
+        palette.GOOD if info.agent_state.startswith("thinking") else palette.MUTED)
+    x = w - 18
+    text.draw(surface, f"Control: {info.control}", (x, 10), 26, palette.TEXT, anchor="topright", bold=True)
+    text.draw(surface, f"Agent {info.agent_name}: {info.agent_state}", (x, 34), 21, state_colour,
+              anchor="topright", max_width=w // 2)
+    seed = f"   seed {info.seed}" if info.seed else ""
+    text.draw(surface, f"delay {info.delay_ms} ms{seed}", (x, 52), 18, palette.MUTED, anchor="topright")
+
+    pygame.draw.rect(surface, palette.PANEL, (0, h - BOTTOM, w, BOTTOM))
+    pygame.draw.line(surface, palette.BORDER, (0, h - BOTTOM), (w, h - BOTTOM))
+    text.draw(surface, info.help_line, (14, h - BOTTOM // 2), 20, palette.MUTED, anchor="midleft",
+              max_width=w - 28)
+
+
+def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str, str]]) -> None:
+    w, h = surface.get_size()
+    shade = pygame.Surface((w, h), pygame.SRCALPHA)
+    shade.fill(palette.OVERLAY)
+    surface.blit(shade, (0, 0))
+    line_h = 28
+    box_h = 90 + line_h * len(keys)
+    box = pygame.Rect(0, 0, min(620, w - 40), min(box_h, h - 40))
+    box.center = (w // 2, h // 2)
+    pygame.draw.rect(surface, palette.PANEL, box, border_radius=12)
+    pygame.draw.rect(surface, palette.ACCENT, box, 2, border_radius=12)
+    text.draw(surface, f"{title}: keys", (box.x + 24, box.y + 18), 34, palette.ACCENT, bold=True)
+    y = box.y + 62
+    for key, desc in keys:
+        if y > box.bottom - 40:
+            break
+        text.draw(surface, key, (box.x + 24, y), 24, palette.TEXT, bold=True)
+        text.draw(surface, desc, (box.x + 190, y), 24, palette.MUTED, max_width=box.w - 210)
+        y += line_h
+    text.draw(surface, "any key closes this help", (box.centerx, box.bottom - 14), 20, palette.MUTED,
+              anchor="midbottom")
+
+
+def draw_toast(surface: pygame.Surface, message: str, colour=palette.INFO) -> None:
+    """A one-line message near the bottom of the board area."""
+    w, h = surface.get_size()
+    img = text.font(22).render(text.fit(message, 22, w - 80), True, palette.TEXT)
+    rect = img.get_rect(midbottom=(w // 2, h - BOTTOM - 12))
+    pygame.draw.rect(surface, palette.PANEL_HI, rect.inflate(24, 12), border_radius=8)
+    pygame.draw.rect(surface, colour, rect.inflate(24, 12), 2, border_radius=8)
+    surface.blit(img, rect)

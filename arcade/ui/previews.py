@@ -1,0 +1,105 @@
+"""Small drawn pictures of each game for the launcher cards (no game state, just a sketch)."""
+from __future__ import annotations
+
+import pygame
+
+from arcade.ui import palette, text
+
+TILE_COLOURS = {
+    0: (58, 62, 77), 2: (238, 228, 218), 4: (237, 224, 200), 8: (242, 177, 121), 16: (245, 149, 99),
+    32: (246, 124, 95), 64: (246, 94, 59), 128: (237, 207, 114), 256: (237, 204, 97),
+    512: (237, 200, 80), 1024: (237, 197, 63), 2048: (237, 194, 46),
+}
+GEM_COLOURS = ((235, 80, 90), (90, 200, 110), (80, 140, 240), (245, 200, 70), (180, 100, 230),
+               (240, 140, 60), (70, 210, 210), (230, 230, 230))
+
+
+def _grid(rect: pygame.Rect, n_rows: int, n_cols: int, pad: int = 4):
+    cell = min((rect.w - pad) // n_cols, (rect.h - pad) // n_rows)
+    ox = rect.x + (rect.w - cell * n_cols) // 2
+    oy = rect.y + (rect.h - cell * n_rows) // 2
+    return cell, ox, oy
+
+
+def preview_2048(surface, rect):
+    board = [[2, 4, 8, 0], [0, 16, 32, 2], [64, 128, 0, 4], [256, 512, 1024, 2048]]
+    cell, ox, oy = _grid(rect, 4, 4)
+    for r, row in enumerate(board):
+        for c, v in enumerate(row):
+            cr = pygame.Rect(ox + c * cell + 2, oy + r * cell + 2, cell - 4, cell - 4)
+            pygame.draw.rect(surface, TILE_COLOURS[v], cr, border_radius=4)
+            if v:
+                colour = (60, 58, 50) if v <= 4 else (255, 255, 255)
+                text.draw(surface, str(v), cr.center, max(12, cell // (2 + len(str(v)) // 2)), colour,
+                          anchor="center", bold=True)
+
+
+def preview_tictactoe(surface, rect):
+    board = ["XO.", ".X.", "O.X"]
+    cell, ox, oy = _grid(rect, 3, 3, pad=8)
+    for i in (1, 2):
+        pygame.draw.line(surface, palette.MUTED, (ox + i * cell, oy), (ox + i * cell, oy + 3 * cell), 3)
+        pygame.draw.line(surface, palette.MUTED, (ox, oy + i * cell), (ox + 3 * cell, oy + i * cell), 3)
+    for r, row in enumerate(board):
+        for c, ch in enumerate(row):
+            cx, cy, m = ox + c * cell + cell // 2, oy + r * cell + cell // 2, cell // 3
+            if ch == "X":
+                pygame.draw.line(surface, palette.SEAT_COLOURS[0], (cx - m, cy - m), (cx + m, cy + m), 5)
+                pygame.draw.line(surface, palette.SEAT_COLOURS[0], (cx - m, cy + m), (cx + m, cy - m), 5)
+            elif ch == "O":
+                pygame.draw.circle(surface, palette.SEAT_COLOURS[1], (cx, cy), m, 5)
+    pygame.draw.line(surface, palette.ACCENT, (ox + cell // 4, oy + cell // 4),
+                     (ox + 3 * cell - cell // 4, oy + 3 * cell - cell // 4), 4)
+
+
+def preview_dots(surface, rect):
+    cell, ox, oy = _grid(rect, 3, 3, pad=16)
+    ox, oy = ox + cell // 2, oy + cell // 2
+    drawn = [((0, 0), (0, 1), 0), ((0, 0), (1, 0), 0), ((1, 0), (1, 1), 0), ((0, 1), (1, 1), 0),
+             ((0, 1), (0, 2), 1), ((1, 2), (2, 2), 1), ((2, 0), (2, 1), 1)]
+    pygame.draw.rect(surface, (*palette.SEAT_COLOURS[0][:3],), (ox + 3, oy + 3, cell - 5, cell - 5))
+    for (r1, c1), (r2, c2), seat in drawn:
+        pygame.draw.line(surface, palette.SEAT_COLOURS[seat], (ox + c1 * cell, oy + r1 * cell),
+                         (ox + c2 * cell, oy + r2 * cell), 5)
+    for r in range(3):
+        for c in range(3):
+            pygame.draw.circle(surface, palette.TEXT, (ox + c * cell, oy + r * cell), 5)
+
+
+def preview_match3(surface, rect):
+    pattern = ["01230", "12301", "22041", "30412", "04120"]
+    cell, ox, oy = _grid(rect, 5, 5)
+    for r, row in enumerate(pattern):
+        for c, ch in enumerate(row):
+            colour = GEM_COLOURS[int(ch)]
+            centre = (ox + c * cell + cell // 2, oy + r * cell + cell // 2)
+            pygame.draw.circle(surface, colour, centre, cell // 2 - 3)
+            pygame.draw.circle(surface, (255, 255, 255), (centre[0] - cell // 8, centre[1] - cell // 8),
+                               max(2, cell // 10))
+
+
+def preview_blackjack(surface, rect):
+    pygame.draw.rect(surface, (24, 110, 64), rect, border_radius=10)
+    cw, ch = rect.w // 5, int(rect.w // 5 * 1.4)
+    for i, value in enumerate((5, 10, 3)):
+        card = pygame.Rect(rect.x + 16 + i * (cw // 2 + 10), rect.centery - ch // 2 + (i - 1) * 6, cw, ch)
+        pygame.draw.rect(surface, (250, 250, 245), card, border_radius=6)
+        pygame.draw.rect(surface, (40, 40, 40), card, 2, border_radius=6)
+        text.draw(surface, str(value), (card.x + 6, card.y + 4), 24, (30, 30, 30), bold=True)
+    deck = pygame.Rect(rect.right - cw - 18, rect.centery - ch // 2, cw, ch)
+    for k in range(3, -1, -1):
+        pygame.draw.rect(surface, (150, 40, 50), deck.move(k * 3, -k * 3), border_radius=6)
+        pygame.draw.rect(surface, (240, 230, 230), deck.move(k * 3, -k * 3), 2, border_radius=6)
+
+
+PREVIEWS = {
+    "2048": preview_2048, "tictactoe": preview_tictactoe, "dots": preview_dots,
+    "match3": preview_match3, "blackjack": preview_blackjack,
+}
+
+
+def draw_preview(game_id: str, surface: pygame.Surface, rect: pygame.Rect) -> None:
+    clip = surface.get_clip()
+    surface.set_clip(rect)
+    PREVIEWS[game_id](surface, rect)
+    surface.set_clip(clip)

@@ -1,0 +1,55 @@
+"""Fonts (loaded once per size) and text drawing with anchors and ellipsis."""
+from __future__ import annotations
+
+import functools
+
+import pygame
+
+from arcade.ui import palette
+
+
+@functools.lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    f = pygame.font.Font(None, size)
+    f.set_bold(bold)
+    return f
+
+
+def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
+    """Shorten text with an ellipsis so it fits max_width pixels."""
+    f = font(size, bold)
+    if max_width <= 0 or f.size(text)[0] <= max_width:
+        return text
+    while text and f.size(text + "…")[0] > max_width:
+        text = text[:-1]
+    return text + "…"
+
+
+def draw(surface, text: str, pos, size: int = 24, color=palette.TEXT, anchor: str = "topleft",
+         bold: bool = False, max_width: int | None = None) -> pygame.Rect:
+    if max_width is not None:
+        text = fit(text, size, max_width, bold)
+    img = font(size, bold).render(text, True, color)
+    rect = img.get_rect(**{anchor: pos})
+    surface.blit(img, rect)
+    return rect
+
+
+def wrap(text: str, size: int, max_width: int, max_lines: int = 2, bold: bool = False) -> list[str]:
+    """Greedy word wrap into at most max_lines lines; the last line gets an ellipsis if cut."""
+    f = font(size, bold)
+    lines: list[str] = []
+    current = ""
+    words = text.split()
+    for i, word in enumerate(words):
+        trial = f"{current} {word}".strip()
+        if f.size(trial)[0] <= max_width or not current:
+            current = trial
+            continue
+        lines.append(current)
+        current = word
+        if len(lines) == max_lines - 1:
+            current = " ".join(words[i:])
+            break
+    lines.append(fit(current, size, max_width, bold))
+    return lines[:max_lines]

@@ -1,0 +1,22 @@
+"""Helpers to drive the real pygame app headless by posting events."""
+import pygame
+
+
+def key(app, k, unicode="", mod=0, frames=1):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=unicode, scancode=0))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode=unicode, scancode=0))
+    ticks(app, frames)
+
+
+def click(app, pos, button=1, frames=1):
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button))
+    ticks(app, frames)
+
+
+def ticks(app, n=1, dt_ms=16.0):
+    for _ in range(n):
+        if not app.running:
+            return
+        app.tick(dt_ms)

@@ -1,0 +1,121 @@
+"""The agent controller: worker thread, generation counter, delay, errors."""
+import time
+
+import pytest
+
+from agents.base import AgentSpec
+from arcade.control import AgentController
+
+
+class FakeRules:
+    game_id = "2048"
+    players = 1
+
+    def legal_actions(self, state):
+        return [0, 1, 2]
+
+
+class SlowAgent:
+    name = "slow"
+
+    def __init__(self, seconds=0.05, fail=False):
+        self.seconds, self.fail = seconds, fail
+
+    def act(self, state, rng):
+        time.sleep(self.seconds)
+        if self.fail:
+            raise RuntimeError("boom")
+        return state + 1
+
+
+def controller(settings, **agent_kwargs):
+    c = AgentController("2048", FakeRules(), settings)
+    c.specs = [AgentSpec("slow", ("2048",), "test", lambda r, s: SlowAgent(**agent_kwargs)),
+               AgentSpec("other", ("2048",), "test", lambda r, s: SlowAgent(0.0))]
+    return c
+
+
+def wait_action(c, state, timeout=2.0):
+    end = time.perf_counter() + timeout
+    while time.perf_counter() < end:
+        a = c.poll(state)
+        if a is not None:
+            return a
+        time.sleep(0.002)
+    return None
+
+
+def test_poll_never_blocks_and_returns_the_decision(settings):
+    c = controller(settings, seconds=0.2)
+    c.set_enabled(True)
+    t0 = time.perf_counter()
+    assert c.poll(10) is None
+    assert c.poll(10) is None
+    assert time.perf_counter() - t0 < 0.05
+    assert c.status().startswith("thinking")
+    assert wait_action(c, 10) == 11
+    assert c.status().startswith("waiting")
+    c.close()
+
+
+def test_result_after_toggle_is_dropped(settings):
+    c = controller(settings, seconds=0.05)
+    c.set_enabled(True)
+    c.poll(1)
+    c.toggle()
+    c.toggle()  # back on, but a new generation
+    time.sleep(0.1)
+    assert c.poll(1) is None  # the old decision is dropped, a new one is started
+    assert wait_action(c, 1) == 2
+    c.close()
+
+
+def test_result_after_switch_or_restart_is_dropped(settings):
+    for change in (lambda c: c.cycle(), lambda c: c.invalidate()):
+        c = controller(settings, seconds=0.05)
+        c.set_enabled(True)
+        c.poll(1)
+        gen = c.generation
+        change(c)
+        assert c.generation > gen
+        time.sleep(0.1)
+        assert c.poll(1) is None
+        c.close()
+
+
+def test_agent_exception_turns_agent_off_and_is_reported(settings):
+    c = controller(settings, seconds=0.0, fail=True)
+    c.set_enabled(True)
+    assert wait_action(c, 1, timeout=0.3) is None
+    assert not c.enabled
+    assert "boom" in c.status() and c.status().startswith("error")
+    c.set_enabled(True)
+    assert c.error is None
+    c.close()
+
+
+def test_delay_steps_and_wait(settings):
+    c = controller(settings, seconds=0.0)
+    c.delay_ms = 0
+    c.change_delay(+1)
+    assert c.delay_ms == 25
+    c.change_delay(-1)
+    c.change_delay(-1)
+    assert c.delay_ms == 0
+    c.delay_ms = 200
+    c.set_enabled(True)
+    assert wait_action(c, 1) == 2
+    assert c.poll(2) is None  # within the delay nothing starts
+    assert not c.thinking
+    c.close()
+
+
+def test_cycle_wraps_and_select_unknown(settings):
+    c = controller(settings)
+    c.cycle()
+    assert c.name == "other"
+    c.cycle()
+    assert c.name == "slow"
+    with pytest.raises(ValueError, match="unknown agent"):
+        c.select("nobody")
+    c.close()

@@ -1,0 +1,71 @@
+"""The launcher and the shell frame, driven headless by posted events."""
+import pygame
+import pytest
+
+from arcade.games import GAMES, is_playable
+from arcade.screens.coming_soon import ComingSoonScreen
+from arcade.screens.launcher import LauncherScreen, card_rects
+from tests.helpers import click, key, ticks
+
+
+def test_launcher_draws_five_cards(app):
+    ticks(app, 2)
+    rects = card_rects(app.surface.get_size())
+    assert len(rects) == 5 and len(GAMES) == 5
+    assert all(app.surface.get_rect().contains(r) for r in rects)
+    assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+    # each card has a drawn preview: many distinct colours inside it
+    for r in rects:
+        sub = pygame.surfarray.array3d(app.surface.subsurface(r))
+        assert len({tuple(px) for px in sub[::7, ::7].reshape(-1, 3)}) > 5
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_open_each_card_by_keys_and_escape_back(app, index):
+    for _ in range(index):
+        key(app, pygame.K_RIGHT)
+    assert app.top.selected == index
+    key(app, pygame.K_RETURN, frames=2)
+    assert len(app.stack) == 2
+    screen = app.top
+    if not is_playable(GAMES[index].id):
+        assert isinstance(screen, ComingSoonScreen)
+    key(app, pygame.K_ESCAPE)
+    assert len(app.stack) == 1 and isinstance(app.top, LauncherScreen) and app.running
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_open_each_card_by_mouse_click(app, index):
+    ticks(app)
+    rect = card_rects(app.surface.get_size())[index]
+    click(app, rect.center, frames=2)
+    assert len(app.stack) == 2
+    assert getattr(app.top, "info", None) is not None and app.top.info.id == GAMES[index].id
+
+
+def test_arrow_keys_move_selection_within_bounds(app):
+    key(app, pygame.K_LEFT)
+    assert app.top.selected == 4
+    key(app, pygame.K_UP)
+    assert app.top.selected == 1
+    key(app, pygame.K_DOWN)
+    assert app.top.selected == 4
+
+
+def test_escape_on_launcher_quits(app):
+    key(app, pygame.K_ESCAPE)
+    assert not app.running
+
+
+def test_window_close_quits(app):
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    ticks(app)
+    assert not app.running
+
+
+def test_coming_soon_help_overlay(app):
+    app.push(ComingSoonScreen(app, "blackjack"))
+    key(app, pygame.K_h)
+    assert app.top.show_help
+    key(app, pygame.K_ESCAPE)  # closes the help, does not leave
+    assert not app.top.show_help and len(app.stack) == 2

@@ -1,0 +1,77 @@
+"""settings.toml validation: good file, every kind of bad value, syntax errors, missing file."""
+from pathlib import Path
+
+import pytest
+
+from arcade.settings import Settings, SettingsError, load_settings, parse_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_shipped_file_equals_defaults():
+    shipped = load_settings(ROOT / "settings.toml")
+    defaults = Settings()
+    for table in ("window", "agents", "seeds", "data", "game2048", "tictactoe", "dots", "match3", "blackjack"):
+        assert getattr(shipped, table) == getattr(defaults, table), table
+    assert shipped.warnings == ()
+
+
+def test_good_file_values_are_read(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('[window]\nwidth = 800\nfullscreen = true\n[2048]\nspawn_four_probability = 0.1\n'
+                    '[blackjack]\npreset = "large"\n[data]\nfolder = "saves"\n')
+    s = load_settings(path)
+    assert s.window.width == 800 and s.window.fullscreen is True
+    assert s.game2048.spawn_four_probability == pytest.approx(0.1)
+    assert s.blackjack.preset == "large"
+    assert s.data_dir == tmp_path / "saves"
+    assert s.for_game("2048") is s.game2048
+
+
+def test_int_accepted_for_float_field():
+    assert parse_settings("[match3]\ndiscount = 1\n").match3.discount == 1.0
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('[window]\nwidth = "wide"\n', '[window] width = "wide": expected an integer from 640 to 7680'),
+    ("[window]\nwidth = 10\n", "[window] width = 10: expected an integer from 640 to 7680"),
+    ("[window]\nwidth = 800.5\n", "expected an integer"),
+    ("[window]\nfullscreen = 1\n", "[window] fullscreen = 1: expected true or false"),
+    ("[agents]\ndelay_ms = true\n", "[agents] delay_ms = true: expected an integer"),
+    ("[match3]\nepsilon = 1.5\n", "[match3] epsilon = 1.5: expected a number from 0.0 to 1.0"),
+    ('[blackjack]\npreset = "huge"\n', 'expected one of "small", "large", "standard", "peeking"'),
+    ("[data]\nfolder = 3\n", "[data] folder = 3: expected a string"),
+    ("window = 3\n", "[window] should be a table"),
+])
+def test_bad_values_name_file_key_found_and_allowed(text, expected):
+    with pytest.raises(SettingsError) as err:
+        parse_settings(text, name="my.toml")
+    message = str(err.value)
+    assert message.startswith("my.toml: ")
+    assert expected in message
+    assert "\n" not in message
+
+
+def test_syntax_error_is_one_line_with_position():
+    with pytest.raises(SettingsError) as err:
+        parse_settings("[window\nwidth = 3\n", name="my.toml")
+    message = str(err.value)
+    assert message.startswith("my.toml: TOML syntax error") and "line 1" in message and "\n" not in message
+
+
+def test_unknown_keys_and_tables_are_warnings():
+    s = parse_settings("[window]\nwidht = 900\n[sound]\nvolume = 3\n", name="my.toml")
+    assert s.window.width == 1024
+    assert any("unknown key [window] widht" in w for w in s.warnings)
+    assert any("unknown table [sound]" in w for w in s.warnings)
+
+
+def test_missing_file_means_defaults(tmp_path):
+    s = load_settings(tmp_path / "nope.toml")
+    assert s.window == Settings().window and "missing" in s.source
+
+
+def test_settings_are_frozen():
+    s = Settings()
+    with pytest.raises(Exception):
+        s.window.width = 3

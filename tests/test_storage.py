@@ -1,0 +1,79 @@
+"""Saved data: atomic writes, versioned tables, corrupt files set aside and never overwritten."""
+import numpy as np
+
+from arcade import notices
+from arcade.storage import BestScores, load_json, load_npz, save_json, save_npz
+
+
+def test_npz_round_trip(tmp_path):
+    path = tmp_path / "t.npz"
+    assert save_npz(path, 3, values=np.arange(5.0))
+    loaded = load_npz(path, 3, required=("values",))
+    assert np.array_equal(loaded["values"], np.arange(5.0))
+    assert [p.name for p in tmp_path.iterdir()] == ["t.npz"]  # no temp file left behind
+
+
+def test_missing_npz_is_none(tmp_path):
+    assert load_npz(tmp_path / "none.npz", 1) is None
+
+
+def test_garbage_npz_is_set_aside_with_one_notice(tmp_path):
+    notices.clear()
+    path = tmp_path / "t.npz"
+    path.write_bytes(b"garbage that is not a zip")
+    assert load_npz(path, 1) is None
+    assert not path.exists() and (tmp_path / "t.npz.corrupt").read_bytes() == b"garbage that is not a zip"
+    assert len(notices.recent()) == 1 and "t.npz" in notices.recent()[0]
+
+
+def test_truncated_npz_is_set_aside(tmp_path):
+    path = tmp_path / "t.npz"
+    save_npz(path, 1, values=np.arange(1000.0))
+    path.write_bytes(path.read_bytes()[:100])
+    assert load_npz(path, 1) is None
+    assert (tmp_path / "t.npz.corrupt").exists()
+
+
+def test_stale_version_is_set_aside(tmp_path):
+    path = tmp_path / "t.npz"
+    save_npz(path, 1, values=np.zeros(2))
+    assert load_npz(path, 2) is None
+    assert (tmp_path / "t.npz.corrupt").exists()
+
+
+def test_second_corrupt_file_does_not_overwrite_first(tmp_path):
+    path = tmp_path / "b.json"
+    path.write_text("{bad")
+    load_json(path, {})
+    path.write_text("[worse")
+    load_json(path, {})
+    assert (tmp_path / "b.json.corrupt").read_text() == "{bad"
+    assert (tmp_path / "b.json.corrupt1").read_text() == "[worse"
+
+
+def test_failed_write_keeps_previous_file(tmp_path, monkeypatch):
+    path = tmp_path / "b.json"
+    save_json(path, {"a": 1})
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("arcade.storage.os.replace", full_disk)
+    assert save_json(path, {"a": 2}) is False
+    assert load_json(path, {}) == {"a": 1}
+    assert [p.name for p in tmp_path.iterdir()] == ["b.json"]
+
+
+def test_best_scores_keep_the_maximum_and_merge(tmp_path):
+    a = BestScores(tmp_path)
+    b = BestScores(tmp_path)
+    assert a.offer("2048/4", 100) and not a.offer("2048/4", 50)
+    assert b.offer("match3", 70)  # b did not see a's record, but must not erase it
+    fresh = BestScores(tmp_path)
+    assert fresh.get("2048/4") == 100 and fresh.get("match3") == 70
+
+
+def test_best_scores_with_wrong_json_type(tmp_path):
+    (tmp_path / "best_scores.json").write_text("[1, 2]")
+    assert BestScores(tmp_path).get("x") == 0
+    assert (tmp_path / "best_scores.json.corrupt").exists()
