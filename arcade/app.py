@@ -9,6 +9,7 @@ from __future__ import annotations
 import pygame
 
 from arcade.screens.base import Screen
+from arcade.ui import text
 
 
 class App:
@@ -75,4 +76,5 @@ class App:
     def close(self) -> None:
         while self.stack:
             self.stack.pop().close()
+        text.font.cache_clear()  # fonts die with pygame.quit(); a later App must load new ones
         pygame.quit()
