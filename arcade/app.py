@@ -59,8 +59,11 @@ class App:
             self.handle(event)
             if not self.running:
                 return
-        elapsed = self.clock.tick(self.settings.window.fps)
-        self.top.update(elapsed if dt_ms is None else dt_ms)
+        if dt_ms is None:
+            dt_ms = self.clock.tick(self.settings.window.fps)
+        else:
+            self.clock.tick()  # driven from outside (tests, scripts): no frame-rate sleep
+        self.top.update(dt_ms)
         self.surface = pygame.display.get_surface()
         self.top.draw(self.surface)
         pygame.display.flip()

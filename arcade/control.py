@@ -34,8 +34,6 @@ class AgentController:
         if not self.specs:
             raise ValueError(f"no agent is registered for {game_id}")
         self.index = 0
-        if agent is not None:
-            self.select(agent)
         self.enabled = False
         self.delay_ms = settings.agents.delay_ms
         self.generation = 0
@@ -50,6 +48,8 @@ class AgentController:
         self._ready_at = 0.0
         self._instances: dict[str, object] = {}
         self._instances_lock = threading.Lock()
+        if agent is not None:
+            self.select(agent)
 
     # --- which agent -------------------------------------------------------
     @property

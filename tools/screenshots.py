@@ -56,6 +56,8 @@ def main() -> int:
         screen.controller.delay_ms = 0
         screen.controller.set_enabled(True)
         run_frames(app, args.agent_seconds)
+        screen.controller.set_enabled(False)  # let the last move's animation settle
+        run_frames(app, 0.4)
         path = out / f"{game.id}.png"
         pygame.image.save(app.surface, path)
         print(path)

@@ -5,15 +5,6 @@ import pygame
 
 from arcade.ui import palette, text
 
-TILE_COLOURS = {
-    0: (58, 62, 77), 2: (238, 228, 218), 4: (237, 224, 200), 8: (242, 177, 121), 16: (245, 149, 99),
-    32: (246, 124, 95), 64: (246, 94, 59), 128: (237, 207, 114), 256: (237, 204, 97),
-    512: (237, 200, 80), 1024: (237, 197, 63), 2048: (237, 194, 46),
-}
-GEM_COLOURS = ((235, 80, 90), (90, 200, 110), (80, 140, 240), (245, 200, 70), (180, 100, 230),
-               (240, 140, 60), (70, 210, 210), (230, 230, 230))
-
-
 def _grid(rect: pygame.Rect, n_rows: int, n_cols: int, pad: int = 4):
     cell = min((rect.w - pad) // n_cols, (rect.h - pad) // n_rows)
     ox = rect.x + (rect.w - cell * n_cols) // 2
@@ -27,9 +18,9 @@ def preview_2048(surface, rect):
     for r, row in enumerate(board):
         for c, v in enumerate(row):
             cr = pygame.Rect(ox + c * cell + 2, oy + r * cell + 2, cell - 4, cell - 4)
-            pygame.draw.rect(surface, TILE_COLOURS[v], cr, border_radius=4)
+            bg, colour = palette.tile_colours(v)
+            pygame.draw.rect(surface, bg, cr, border_radius=4)
             if v:
-                colour = (60, 58, 50) if v <= 4 else (255, 255, 255)
                 text.draw(surface, str(v), cr.center, max(12, cell // (2 + len(str(v)) // 2)), colour,
                           anchor="center", bold=True)
 
@@ -71,7 +62,7 @@ def preview_match3(surface, rect):
     cell, ox, oy = _grid(rect, 5, 5)
     for r, row in enumerate(pattern):
         for c, ch in enumerate(row):
-            colour = GEM_COLOURS[int(ch)]
+            colour = palette.GEMS[int(ch)]
             centre = (ox + c * cell + cell // 2, oy + r * cell + cell // 2)
             pygame.draw.circle(surface, colour, centre, cell // 2 - 3)
             pygame.draw.circle(surface, (255, 255, 255), (centre[0] - cell // 8, centre[1] - cell // 8),

@@ -1,0 +1,296 @@
+"""2048 rules: boards of size 3-7, slides and merges, spawns, score, undo history.
+
+Boards are numpy arrays of exponents (0 empty, k for the tile 2**k), so a
+board is small and merges are +1. `move_batch` moves a whole stack of boards
+(N x s x s) in one direction at once, with the score gained per board; the
+search agents use it on whole frontiers. For sizes up to 4 it looks rows up in
+a precomputed table of every row; larger boards slide with array operations.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+DIRECTIONS = ("up", "down", "left", "right")  # also the tie-break order of the agents
+UP, DOWN, LEFT, RIGHT = range(4)
+MIN_SIZE, MAX_SIZE = 3, 7
+_TABLE_MAX_SIZE = 4  # 16**4 rows build in ms; a 5x5 table (1M rows) would stall the first move
+_NIBBLE = 15  # table rows hold exponents below this (tiles up to 16384)
+
+
+# --- sliding -------------------------------------------------------------------
+def _compress_left(rows: np.ndarray) -> np.ndarray:
+    order = np.argsort(rows == 0, axis=1, kind="stable")
+    return np.take_along_axis(rows, order, axis=1)
+
+
+def slide_rows_left(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Slide rows (M x s exponents) to the left with array operations; returns (rows, gains)."""
+    rows = _compress_left(rows)
+    gains = np.zeros(len(rows), dtype=np.int64)
+    for j in range(rows.shape[1] - 1):
+        a, b = rows[:, j], rows[:, j + 1]
+        merge = (a != 0) & (a == b)  # left to right, and the right one empties: no double merge
+        if merge.any():
+            rows[merge, j] += 1
+            rows[merge, j + 1] = 0
+            gains[merge] += np.left_shift(1, rows[merge, j].astype(np.int64))
+    return _compress_left(rows), gains
+
+
+@functools.lru_cache(maxsize=None)
+def _row_table(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every row code (base-16 exponents): the slid row code, its gain, and the digit weights."""
+    weights = (16 ** np.arange(size)).astype(np.int64)
+    codes = np.arange(16**size, dtype=np.int64)
+    rows = ((codes[:, None] // weights) % 16).astype(np.uint8)
+    slid, gains = slide_rows_left(rows)
+    return (slid.astype(np.int64) @ weights), gains, weights
+
+
+def _oriented(boards: np.ndarray, direction: int) -> np.ndarray:
+    """A view in which the move is to the left."""
+    if direction == LEFT:
+        return boards
+    if direction == RIGHT:
+        return boards[:, :, ::-1]
+    if direction == UP:
+        return boards.transpose(0, 2, 1)
+    return boards.transpose(0, 2, 1)[:, :, ::-1]
+
+
+def move_batch(boards: np.ndarray, direction: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Move every board of a stack (N x s x s) one way. Returns (boards, gains, changed)."""
+    boards = np.asarray(boards, dtype=np.uint8)
+    n, s, _ = boards.shape
+    rows = np.ascontiguousarray(_oriented(boards, direction)).reshape(n * s, s)
+    if s <= _TABLE_MAX_SIZE and (rows.size == 0 or rows.max() < _NIBBLE):
+        slid_codes, gain_table, weights = _row_table(s)
+        codes = rows.astype(np.int64) @ weights
+        new_codes = slid_codes[codes]
+        gains = gain_table[codes]
+        new_rows = ((new_codes[:, None] // weights) % 16).astype(np.uint8)
+    else:
+        new_rows, gains = slide_rows_left(rows.copy())
+    new = np.empty_like(boards)
+    _oriented(new, direction)[...] = new_rows.reshape(n, s, s)
+    changed = (new != boards).reshape(n, -1).any(axis=1)
+    return new, gains.reshape(n, s).sum(axis=1), changed
+
+
+def move_all(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All four moves of every board: (N x 4 x s x s boards, N x 4 gains, N x 4 changed)."""
+    boards = np.asarray(boards, dtype=np.uint8)
+    results = [move_batch(boards, d) for d in range(4)]
+    return (np.stack([r[0] for r in results], axis=1), np.stack([r[1] for r in results], axis=1),
+            np.stack([r[2] for r in results], axis=1))
+
+
+def slide_paths(board: np.ndarray, direction: int) -> list[tuple[tuple[int, int], tuple[int, int], int, bool]]:
+    """Where each tile of one board goes: (from, to, exponent before, merged). For animation only."""
+    s = board.shape[0]
+    paths = []
+    for line in range(s):
+        if direction in (LEFT, RIGHT):
+            cells = [(line, c) for c in range(s)]
+        else:
+            cells = [(r, line) for r in range(s)]
+        if direction in (RIGHT, DOWN):
+            cells.reverse()
+        target, last = -1, None  # last: (exponent, mergeable) at target
+        for cell in cells:
+            v = int(board[cell])
+            if v == 0:
+                continue
+            if last is not None and last[0] == v and last[1]:
+                paths.append((cell, cells[target], v, True))
+                last = (v + 1, False)
+            else:
+                target += 1
+                paths.append((cell, cells[target], v, False))
+                last = (v, True)
+    return paths
+
+
+# --- states and rules ------------------------------------------------------------
+def _frozen(board: np.ndarray) -> np.ndarray:
+    board = np.array(board, dtype=np.uint8)
+    board.flags.writeable = False
+    return board
+
+
+@dataclass(frozen=True, eq=False)
+class State2048:
+    """A position: the board (read-only exponents) and the score so far."""
+
+    board: np.ndarray
+    score: int = 0
+
+    def __post_init__(self):
+        object.__setattr__(self, "board", _frozen(self.board))
+
+    def __eq__(self, other):
+        return isinstance(other, State2048) and self.score == other.score and np.array_equal(self.board, other.board)
+
+    def __hash__(self):
+        return hash((self.board.tobytes(), self.board.shape, self.score))
+
+    @property
+    def size(self) -> int:
+        return self.board.shape[0]
+
+    def values(self) -> np.ndarray:
+        """The tile values (0 for empty)."""
+        return np.where(self.board > 0, np.left_shift(1, self.board.astype(np.int64)), 0)
+
+    def max_tile(self) -> int:
+        return int(1 << int(self.board.max())) if self.board.any() else 0
+
+
+def from_values(rows, score: int = 0) -> State2048:
+    """A state from tile values (0 empty); raises ValueError if a value is not a power of two >= 2."""
+    values = np.asarray(rows, dtype=np.int64)
+    if values.ndim != 2 or values.shape[0] != values.shape[1]:
+        raise ValueError(f"the board must be square, got {values.shape[0]} rows of {values.shape[1:] or '?'}")
+    if not MIN_SIZE <= values.shape[0] <= MAX_SIZE:
+        raise ValueError(f"the board size must be {MIN_SIZE} to {MAX_SIZE}, got {values.shape[0]}")
+    bad = values[(values != 0) & ((values < 2) | (values & (values - 1) != 0))]
+    if bad.size:
+        raise ValueError(f"{int(bad[0])} is not a tile: tiles are powers of two (2, 4, 8, ...) and 0 is empty")
+    exps = np.zeros(values.shape, dtype=np.uint8)
+    nz = values > 0
+    exps[nz] = np.log2(values[nz]).round().astype(np.uint8)
+    return State2048(exps, score)
+
+
+def parse_board(text: str) -> np.ndarray:
+    """'2,2,0,0/0,4,0,0/...' -> a 2-D array of values; ValueError with the reason."""
+    rows = [r for r in text.strip().split("/")]
+    try:
+        values = [[int(c) for c in row.split(",")] for row in rows]
+    except ValueError:
+        raise ValueError(f"'{text}' is not rows of comma-separated numbers separated by '/'") from None
+    if len({len(r) for r in values}) != 1 or len(values[0]) != len(values):
+        raise ValueError(f"the board must be square: {len(values)} rows of lengths {[len(r) for r in values]}")
+    return np.array(values)
+
+
+@dataclass(frozen=True)
+class Rules2048:
+    size: int = 4
+    spawn_four_probability: float = 0.0
+    game_id: str = "2048"
+    players: int = 1
+
+    def chance_outcomes(self, state: State2048) -> list[tuple[tuple[int, int], int, float]]:
+        """Every (cell, tile value, probability) the computer may place; the probabilities sum to 1."""
+        empties = np.argwhere(state.board == 0)
+        if len(empties) == 0:
+            return []
+        p4 = self.spawn_four_probability
+        out = []
+        for r, c in empties:
+            if p4 < 1:
+                out.append(((int(r), int(c)), 2, (1 - p4) / len(empties)))
+            if p4 > 0:
+                out.append(((int(r), int(c)), 4, p4 / len(empties)))
+        return out
+
+    def spawn(self, board: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        board = np.array(board, dtype=np.uint8)
+        empties = np.flatnonzero(board == 0)
+        if empties.size:
+            cell = empties[rng.integers(empties.size)]
+            board.flat[cell] = 2 if rng.random() < self.spawn_four_probability else 1
+        return board
+
+    def new_state(self, rng: np.random.Generator) -> State2048:
+        board = np.zeros((self.size, self.size), dtype=np.uint8)
+        return State2048(self.spawn(self.spawn(board, rng), rng), 0)
+
+    def legal_actions(self, state: State2048) -> list[int]:
+        _, _, changed = move_all(state.board[None])
+        return [d for d in range(4) if changed[0, d]]
+
+    def after_move(self, state: State2048, direction: int) -> State2048:
+        """The state after the player's move, before the computer places a tile."""
+        boards, gains, changed = move_batch(state.board[None], direction)
+        if not changed[0]:
+            raise ValueError(f"moving {DIRECTIONS[direction]} changes nothing: not a legal move")
+        return State2048(boards[0], state.score + int(gains[0]))
+
+    def step(self, state: State2048, action: int, rng: np.random.Generator) -> State2048:
+        moved = self.after_move(state, action)
+        return State2048(self.spawn(moved.board, rng), moved.score)
+
+    def is_terminal(self, state: State2048) -> bool:
+        return not self.legal_actions(state)
+
+    def to_move(self, state) -> int:
+        return 0
+
+    def outcome(self, state: State2048) -> dict:
+        return {"score": state.score, "max_tile": state.max_tile()}
+
+    def parse_state(self, text: str, score: int = 0, **options) -> State2048:
+        if options:
+            raise ValueError(f"option {', '.join('--' + k.replace('_', '-') for k in options)} does not apply to 2048")
+        if score < 0:
+            raise ValueError(f"--score must be 0 or more, got {score}")
+        return from_values(parse_board(text), score)
+
+    def format_action(self, action: int) -> str:
+        return DIRECTIONS[action]
+
+    def summarize(self, outcomes: list[dict]) -> dict:
+        tiles = [o["max_tile"] for o in outcomes]
+        top = max(tiles) if tiles else 0
+        reach, t = {}, 64
+        while t <= max(top, 2048):
+            reach[str(t)] = sum(x >= t for x in tiles) / len(tiles)
+            t *= 2
+        return {"reached": reach}
+
+    def format_summary(self, summary: dict) -> list[str]:
+        parts = [f"{t}: {share:.0%}" for t, share in summary["reached"].items()]
+        return ["largest tile reached  " + "  ".join(parts)]
+
+
+@dataclass
+class Game2048:
+    """A game in progress with its undo history (the screen's model; the agents never see it)."""
+
+    rules: Rules2048
+    rng: np.random.Generator
+    state: State2048 = None
+    history: list = field(default_factory=list)
+
+    def __post_init__(self):
+        if self.state is None:
+            self.state = self.rules.new_state(self.rng)
+
+    def move(self, direction: int) -> bool:
+        """Play a move if legal (the computer's tile follows); False if it changes nothing."""
+        if direction not in self.rules.legal_actions(self.state):
+            return False
+        self.history.append(self.state)
+        self.state = self.rules.step(self.state, direction, self.rng)
+        return True
+
+    def undo(self) -> bool:
+        """Back one move, spawned tile included; False at the start of the game."""
+        if not self.history:
+            return False
+        self.state = self.history.pop()
+        return True
+
+    @property
+    def over(self) -> bool:
+        return self.rules.is_terminal(self.state)
+
+
+def make_rules(settings, size: int | None = None) -> Rules2048:
+    table = settings.game2048
+    return Rules2048(size=size or table.size, spawn_four_probability=table.spawn_four_probability)

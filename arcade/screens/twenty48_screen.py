@@ -1,0 +1,202 @@
+"""The 2048 screen: board with slide animation, undo, sizes 3-7, grayscale, best score per size."""
+from __future__ import annotations
+
+import numpy as np
+import pygame
+
+from arcade.games.twenty48 import DIRECTIONS, DOWN, LEFT, RIGHT, UP, Game2048, slide_paths
+from arcade.screens.base import GameScreen
+from arcade.storage import BestScores
+from arcade.ui import palette, text
+
+MOVE_KEYS = {
+    pygame.K_UP: UP, pygame.K_w: UP, pygame.K_DOWN: DOWN, pygame.K_s: DOWN,
+    pygame.K_LEFT: LEFT, pygame.K_a: LEFT, pygame.K_RIGHT: RIGHT, pygame.K_d: RIGHT,
+}
+SIZE_KEYS = {pygame.K_3: 3, pygame.K_4: 4, pygame.K_5: 5, pygame.K_6: 6, pygame.K_7: 7}
+STRONG_AGENT = "expectimax"
+
+
+class Screen2048(GameScreen):
+    game_id = "2048"
+
+    def __init__(self, app, agent=None, seed=None, size=None):
+        super().__init__(app, agent=agent, seed=seed, size=size)
+        self.grayscale = False
+        self.best = BestScores(self.settings.data_dir)
+        self.anim_ms = self.settings.game2048.animation_ms
+        self.anim = None  # (paths, previous state, elapsed ms)
+        self.new_game()
+
+    # --- game actions --------------------------------------------------------
+    def new_game(self, size: int | None = None) -> None:
+        if size is not None and size != self.rules.size:
+            from arcade.games import make_rules
+
+            self.rules = make_rules("2048", self.settings, size=size)
+            self.controller.set_rules(self.rules)
+        self.game = Game2048(self.rules, np.random.default_rng(self.seed))
+        self.anim = None
+        self.controller.invalidate()
+
+    def do_move(self, direction: int) -> bool:
+        before = self.game.state
+        if not self.game.move(direction):
+            return False
+        self.anim = (slide_paths(before.board, direction), before, 0.0) if self.anim_ms > 0 else None
+        self._record_best()
+        return True
+
+    def _record_best(self) -> None:
+        if self.best.offer(self.best_key, self.game.state.score) and self.game.over:
+            self.say("new best score!")
+
+    @property
+    def best_key(self) -> str:
+        return f"2048/{self.rules.size}x{self.rules.size}"
+
+    def undo(self) -> None:
+        if self.game.undo():
+            self.anim = None
+            self.controller.invalidate()
+        else:
+            self.say("nothing to undo: this is the start of the game")
+
+    # --- GameScreen hooks ----------------------------------------------------
+    def game_keys(self):
+        return [
+            ("arrows / WASD", "slide the tiles"),
+            ("u", "undo a move (back to the start)"),
+            ("r", "restart"),
+            ("3 - 7", "restart at that board size"),
+            ("g", "grayscale on / off"),
+            ("e", "switch to the strong expectimax agent"),
+        ]
+
+    def help_line(self) -> str:
+        return ("arrows: move  u: undo  r: restart  3-7: size  g: gray  e: strong agent  "
+                "Enter: agent  Tab: next agent  +/-: delay  h: help  Esc: back")
+
+    def status_text(self) -> str:
+        st = self.game.state
+        over = "   GAME OVER" if self.game.over else ""
+        return f"score {st.score}   best {int(self.best.get(self.best_key))}   largest {st.max_tile()}{over}"
+
+    def agent_state(self):
+        return None if self.game.over else self.game.state
+
+    def apply_agent_action(self, action) -> None:
+        self.do_move(int(action))
+
+    def handle_game_event(self, event) -> bool:
+        if event.type != pygame.KEYDOWN:
+            return False
+        self.anim = None  # a key finishes any animation at once
+        if event.key in MOVE_KEYS:
+            if self.human_may_move:
+                self.do_move(MOVE_KEYS[event.key])
+            else:
+                self.say("the agent is playing: Enter takes control back")
+            return True
+        if event.key == pygame.K_u:
+            self.undo()
+        elif event.key == pygame.K_r:
+            self.next_seed()
+            self.new_game()
+        elif event.key in SIZE_KEYS:
+            self.next_seed()
+            self.new_game(SIZE_KEYS[event.key])
+        elif event.key == pygame.K_g:
+            self.grayscale = not self.grayscale
+        elif event.key == pygame.K_e:
+            self.controller.select(STRONG_AGENT)
+            self.say(f"agent: {STRONG_AGENT} (strong); Enter hands it control")
+        else:
+            return False
+        return True
+
+    def update_game(self, dt_ms: float) -> None:
+        if self.anim:
+            paths, before, elapsed = self.anim
+            elapsed += dt_ms
+            self.anim = None if elapsed >= self.anim_ms else (paths, before, elapsed)
+
+    # --- drawing -------------------------------------------------------------
+    def _layout(self, rect: pygame.Rect):
+        s = self.rules.size
+        side = min(rect.h, rect.w - 260)
+        board = pygame.Rect(rect.x + (rect.w - 260 - side) // 2, rect.y + (rect.h - side) // 2, side, side)
+        gap = max(4, side // (s * 12))
+        cell = (side - gap * (s + 1)) / s
+        return board, gap, cell
+
+    def _cell_rect(self, board, gap, cell, r: float, c: float) -> pygame.Rect:
+        return pygame.Rect(round(board.x + gap + c * (cell + gap)), round(board.y + gap + r * (cell + gap)),
+                           round(cell), round(cell))
+
+    def _draw_tile(self, surface, rect: pygame.Rect, value: int) -> None:
+        bg, fg = palette.tile_colours(value)
+        pygame.draw.rect(surface, bg, rect, border_radius=max(3, rect.w // 14))
+        if value:
+            digits = len(str(value))
+            size = int(rect.h * (0.55 if digits <= 2 else 0.45 if digits == 3 else 0.36 if digits == 4 else 0.3))
+            text.draw(surface, str(value), rect.center, size, fg, anchor="center", bold=True)
+
+    def draw_game(self, surface, rect) -> None:
+        board, gap, cell = self._layout(rect)
+        s = self.rules.size
+        pygame.draw.rect(surface, (45, 48, 60), board, border_radius=10)
+        for r in range(s):
+            for c in range(s):
+                self._draw_tile(surface, self._cell_rect(board, gap, cell, r, c), 0)
+        if self.anim:
+            paths, _, elapsed = self.anim
+            t = min(1.0, elapsed / self.anim_ms)
+            t = 1 - (1 - t) ** 2  # ease out
+            for (r0, c0), (r1, c1), exponent, _merged in paths:
+                pos = self._cell_rect(board, gap, cell, r0 + (r1 - r0) * t, c0 + (c1 - c0) * t)
+                self._draw_tile(surface, pos, 1 << exponent)
+        else:
+            values = self.game.state.values()
+            for r in range(s):
+                for c in range(s):
+                    if values[r, c]:
+                        self._draw_tile(surface, self._cell_rect(board, gap, cell, r, c), int(values[r, c]))
+        self._draw_panel(surface, pygame.Rect(board.right + 30, board.y, 230, board.h))
+        if self.game.over and not self.anim:
+            self._draw_game_over(surface, board)
+
+    def draw(self, surface) -> None:
+        super().draw(surface)
+        if self.grayscale:  # the whole screen, HUD included
+            surface.blit(pygame.transform.grayscale(surface), (0, 0))
+
+    def _draw_panel(self, surface, panel: pygame.Rect) -> None:
+        st = self.game.state
+        rows = [("SCORE", str(st.score)), ("BEST", str(int(self.best.get(self.best_key)))),
+                ("LARGEST", str(st.max_tile())), ("BOARD", f"{self.rules.size} x {self.rules.size}"),
+                ("MOVES", str(len(self.game.history)))]
+        y = panel.y
+        for label, value in rows:
+            box = pygame.Rect(panel.x, y, panel.w, 62)
+            pygame.draw.rect(surface, palette.PANEL, box, border_radius=8)
+            text.draw(surface, label, (box.x + 12, box.y + 8), 20, palette.MUTED)
+            text.draw(surface, value, (box.x + 12, box.y + 28), 32, palette.TEXT, bold=True)
+            y += 72
+        p4 = self.rules.spawn_four_probability
+        text.draw(surface, f"spawns: 2" + (f" (4 with p={p4:g})" if p4 else " only (the seed's rules)"),
+                  (panel.x, y + 4), 19, palette.MUTED, max_width=panel.w)
+
+    def _draw_game_over(self, surface, board: pygame.Rect) -> None:
+        shade = pygame.Surface(board.size, pygame.SRCALPHA)
+        shade.fill((20, 20, 25, 190))
+        surface.blit(shade, board.topleft)
+        text.draw(surface, "Game over", (board.centerx, board.centery - 40), 64, palette.ACCENT,
+                  anchor="center", bold=True)
+        text.draw(surface, f"score {self.game.state.score}", (board.centerx, board.centery + 10), 34,
+                  palette.TEXT, anchor="center")
+        text.draw(surface, "r: play again    u: undo the last move", (board.centerx, board.centery + 50), 26,
+                  palette.MUTED, anchor="center")
+
+
+SCREEN = Screen2048

@@ -1,0 +1,93 @@
+"""The 2048 screen driven headless: keys move, undo restores, sizes, grayscale, the agent plays."""
+import numpy as np
+import pygame
+
+from arcade.screens import open_game
+from tests.helpers import key, ticks
+
+
+def open_2048(app, **kw):
+    screen = open_game(app, "2048", seed=11, **kw)
+    app.push(screen)
+    ticks(app)
+    return screen
+
+
+def test_arrow_changes_board_and_undo_restores_exactly(app):
+    screen = open_2048(app)
+    start = screen.game.state
+    for k in (pygame.K_LEFT, pygame.K_UP, pygame.K_RIGHT, pygame.K_DOWN, pygame.K_a, pygame.K_w):
+        key(app, k)
+    assert len(screen.game.history) >= 2 and screen.game.state != start
+    for _ in range(len(screen.game.history)):
+        key(app, pygame.K_u)
+    assert screen.game.state == start
+
+
+def test_size_keys_restart_at_that_size(app):
+    screen = open_2048(app)
+    for k, size in ((pygame.K_3, 3), (pygame.K_7, 7), (pygame.K_5, 5)):
+        key(app, k, frames=2)
+        assert screen.game.state.board.shape == (size, size)
+        assert np.count_nonzero(screen.game.state.board) == 2
+
+
+def test_g_turns_the_pixels_gray(app):
+    open_2048(app)
+    ticks(app, 2)
+    pixels = pygame.surfarray.array3d(app.surface).astype(int)
+    assert np.abs(pixels[..., 0] - pixels[..., 2]).max() > 30  # colour before
+    key(app, pygame.K_g, frames=2)
+    pixels = pygame.surfarray.array3d(app.surface).astype(int)
+    assert np.abs(pixels[..., 0] - pixels[..., 1]).max() <= 1 and np.abs(pixels[..., 1] - pixels[..., 2]).max() <= 1
+
+
+def test_enter_lets_the_agent_play_and_e_picks_the_strong_one(app):
+    screen = open_2048(app)
+    key(app, pygame.K_e)
+    assert screen.controller.name == "expectimax"
+    key(app, pygame.K_RETURN)
+    assert screen.controller.enabled and screen.control_label() == "expectimax"
+    for _ in range(400):
+        ticks(app)
+        if len(screen.game.history) >= 5:
+            break
+        pygame.time.wait(2)
+    assert len(screen.game.history) >= 5
+    key(app, pygame.K_RETURN)
+    assert screen.control_label() == "You"
+
+
+def test_arrows_do_nothing_while_the_agent_plays(app):
+    screen = open_2048(app)
+    screen.controller.delay_ms = 5000
+    key(app, pygame.K_RETURN)
+    before = len(screen.game.history)
+    key(app, pygame.K_LEFT)
+    key(app, pygame.K_RIGHT)
+    assert len(screen.game.history) - before <= 1  # at most the agent's own first move
+
+
+def test_game_over_overlay_and_undo(app):
+    from arcade.games.twenty48 import from_values
+
+    screen = open_2048(app)
+    key(app, pygame.K_3, frames=1)
+    near_end = from_values([[2, 4, 2], [4, 8, 4], [16, 2, 0]])
+    screen.game.state = near_end
+    key(app, pygame.K_RIGHT, frames=3)  # 16 2 0 -> 0 16 2 then a spawn: the board is full and stuck
+    assert screen.game.over
+    assert "GAME OVER" in screen.status_text()
+    key(app, pygame.K_u)
+    assert screen.game.state == near_end and not screen.game.over
+
+
+def test_best_score_is_saved_per_size(app, settings):
+    from arcade.storage import BestScores
+
+    screen = open_2048(app)
+    for k in (pygame.K_LEFT, pygame.K_RIGHT) * 10:
+        key(app, k)
+    score = screen.game.state.score
+    assert score > 0
+    assert BestScores(settings.data_dir).get("2048/4x4") == score

@@ -1,0 +1,147 @@
+"""The command line: each subcommand's happy path and its error path (exit 2, one line)."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arcade.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args, env_extra=None, drop=()):
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=120)
+
+
+def one_line_error(capsys, argv):
+    code = main(argv)
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith("main.py: error: ")
+    return err
+
+
+@pytest.fixture
+def settings_file(tmp_path):
+    path = tmp_path / "settings.toml"
+    path.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n')
+    return str(path)
+
+
+def test_agents_lists_every_game(capsys, settings_file):
+    assert main(["--settings", settings_file, "agents"]) == 0
+    out = capsys.readouterr().out
+    for game in ("2048", "tictactoe", "dots", "match3", "blackjack"):
+        assert game in out
+    assert out.count("  random ") == 5 and "expectimax-3" in out and "greedy" in out
+
+
+def test_bench_json(capsys, settings_file):
+    assert main(["--settings", settings_file, "bench", "2048", "--agent", "random", "--games", "3",
+                 "--seed", "4", "--json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["agent"] == "random" and len(data["per_game"]) == 3
+    assert data["summary"]["games"] == 3 and data["summary"]["score"]["mean"] > 0
+    assert set(data["summary"]["reached"]) >= {"64", "128", "2048"}
+    assert "2048 random [" in captured.err  # the progress bar
+
+
+def test_bench_table_is_replayable(capsys, settings_file):
+    main(["--settings", settings_file, "bench", "2048", "--agent", "greedy", "--games", "2", "--seed", "9"])
+    first = capsys.readouterr().out
+    main(["--settings", settings_file, "bench", "2048", "--agent", "greedy", "--games", "2", "--seed", "9"])
+    second = capsys.readouterr().out
+    assert "largest tile reached" in first and "decision time" in first
+    assert first.splitlines()[:4] == second.splitlines()[:4]
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["bench", "chess", "--agent", "random"], "unknown game 'chess'"),
+    (["bench", "2048", "--agent", "nobody"], "unknown agent 'nobody' for 2048"),
+    (["bench", "2048", "--agent", "random", "--opponent", "random"], "one-player game"),
+    (["bench", "2048", "--games", "0"], "--games must be at least 1"),
+    (["bench", "2048", "--games", "many"], "invalid int value"),
+    (["decide", "2048", "--agent", "expectimax-3", "--state", "1,2/3"], "--state"),
+    (["decide", "2048", "--agent", "expectimax-3", "--state", "2,4,2/4,2,4/2,4,2"], "game is over"),
+    (["decide", "2048", "--agent", "expectimax-3"], "required: --state"),
+    (["train", "2048", "--agent", "random"], "does not learn"),
+    (["play", "chess"], "unknown game"),
+    (["frobnicate"], "invalid choice"),
+    (["bench", "2048", "--frob"], "unrecognized arguments"),
+])
+def test_errors_are_one_line_and_exit_2(capsys, settings_file, argv, words):
+    err = one_line_error(capsys, ["--settings", settings_file, *argv])
+    assert words in err
+
+
+def test_decide_json_seed_example(capsys, settings_file):
+    assert main(["--settings", settings_file, "decide", "2048", "--agent", "expectimax-3", "--state",
+                 "2,2,0,0/0,4,0,0/0,0,0,0/0,0,0,0", "--score", "100", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["action"] == "left"
+    assert data["values"]["left"] == data["values"]["right"] == 112.0 and "up" not in data["values"]
+
+
+def test_decide_text(capsys, settings_file):
+    assert main(["--settings", settings_file, "decide", "2048", "--agent", "greedy", "--state",
+                 "2,2,0/0,0,0/0,0,0"]) == 0
+    assert "greedy plays left" in capsys.readouterr().out
+
+
+def test_bad_settings_file_stops_with_one_line(capsys, tmp_path):
+    bad = tmp_path / "s.toml"
+    bad.write_text("[window]\nwidth = 'huge'\n")
+    err = one_line_error(capsys, ["--settings", str(bad), "agents"])
+    assert str(bad) in err and "width" in err and "expected an integer" in err
+
+
+def test_not_yet_playable_game(capsys, settings_file):
+    from arcade.games import is_playable
+
+    pending = [g for g in ("tictactoe", "dots", "match3", "blackjack") if not is_playable(g)]
+    if not pending:
+        pytest.skip("every game is playable")
+    err = one_line_error(capsys, ["--settings", settings_file, "bench", pending[0], "--agent", "random"])
+    assert "not playable yet" in err
+
+
+def test_no_display_is_one_line_in_a_real_process(settings_file):
+    result = run("--settings", settings_file, drop=("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"))
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "no display" in result.stderr and "bench" in result.stderr
+
+
+def test_help_and_real_process_error(settings_file):
+    assert run("--help").returncode == 0
+    result = run("--settings", settings_file, "decide", "2048", "--agent", "x", "--state", "0")
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_play_opens_the_game_window_headless(settings_file, monkeypatch):
+    """`play` with the dummy driver: the window opens on the game, and Esc twice quits."""
+    import pygame
+
+    from arcade import app as app_module
+
+    seen = {}
+    original_run = app_module.App.run
+
+    def run_briefly(self):
+        seen["screens"] = [type(s).__name__ for s in self.stack]
+        seen["agent"] = self.top.controller.name if hasattr(self.top, "controller") else None
+        for _ in range(2):
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""))
+        original_run(self)
+
+    monkeypatch.setattr(app_module.App, "run", run_briefly)
+    assert main(["--settings", settings_file, "play", "2048", "--agent", "greedy", "--seed", "3"]) == 0
+    assert seen == {"screens": ["LauncherScreen", "Screen2048"], "agent": "greedy"}

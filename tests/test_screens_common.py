@@ -1,0 +1,109 @@
+"""The contract every game screen shares, run on each playable game: agent keys, help, fuzzing."""
+import numpy as np
+import pygame
+import pytest
+
+from arcade.games import GAMES, is_playable
+from arcade.screens import open_game
+from tests.helpers import key, ticks
+
+PLAYABLE = [g.id for g in GAMES if is_playable(g.id)]
+
+
+def test_at_least_one_game_is_playable():
+    assert "2048" in PLAYABLE
+
+
+@pytest.mark.parametrize("game_id", PLAYABLE)
+def test_enter_tab_and_delay_keys(app, game_id):
+    screen = open_game(app, game_id, seed=1)
+    app.push(screen)
+    names = [s.name for s in screen.controller.specs]
+    assert "random" in names
+    key(app, pygame.K_RETURN)
+    assert screen.controller.enabled
+    key(app, pygame.K_TAB)
+    assert screen.controller.name == names[1 % len(names)]
+    key(app, pygame.K_TAB, mod=pygame.KMOD_SHIFT)
+    assert screen.controller.name == names[0]
+    delay = screen.controller.delay_ms
+    key(app, pygame.K_PLUS, unicode="+")
+    assert screen.controller.delay_ms > delay
+    key(app, pygame.K_MINUS, unicode="-")
+    assert screen.controller.delay_ms == delay
+    key(app, pygame.K_h)
+    assert screen.show_help
+    key(app, pygame.K_SPACE)
+    assert not screen.show_help
+    key(app, pygame.K_RETURN)
+    assert not screen.controller.enabled
+
+
+@pytest.mark.parametrize("game_id", PLAYABLE)
+def test_random_agent_moves_while_frames_keep_coming(app, game_id):
+    screen = open_game(app, game_id, seed=2, agent="random")
+    app.push(screen)
+    first = screen.agent_state()
+    frames = app.frames
+    moved = False
+    for _ in range(300):
+        ticks(app)
+        if screen.agent_state() is not None and screen.agent_state() != first:
+            moved = True
+            break
+        pygame.time.wait(1)
+    assert moved
+    assert app.frames > frames
+
+
+@pytest.mark.parametrize("game_id", PLAYABLE)
+def test_agent_exception_is_shown_and_game_goes_on(app, game_id):
+    screen = open_game(app, game_id, seed=3)
+    app.push(screen)
+
+    class Broken:
+        name = "broken"
+
+        def act(self, state, rng):
+            raise RuntimeError("kaput")
+
+    screen.controller._instances[screen.controller.name] = Broken()
+    screen.controller.set_enabled(True)
+    for _ in range(200):
+        ticks(app)
+        if screen.controller.error:
+            break
+        pygame.time.wait(1)
+    assert "kaput" in screen.controller.status() and not screen.controller.enabled
+    ticks(app, 3)  # still drawing
+
+
+KEYS = [pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_RETURN, pygame.K_TAB, pygame.K_SPACE,
+        pygame.K_r, pygame.K_u, pygame.K_g, pygame.K_e, pygame.K_h, pygame.K_3, pygame.K_4, pygame.K_7,
+        pygame.K_PLUS, pygame.K_MINUS, pygame.K_a, pygame.K_w, pygame.K_x, pygame.K_o, pygame.K_t, pygame.K_p,
+        pygame.K_q, pygame.K_n, pygame.K_v, pygame.K_f, pygame.K_1, pygame.K_2, pygame.K_l]
+
+
+@pytest.mark.parametrize("game_id", PLAYABLE)
+def test_fuzz_random_events(app, game_id):
+    rng = np.random.default_rng(0)
+    screen = open_game(app, game_id, seed=4)
+    app.push(screen)
+    w, h = app.surface.get_size()
+    for i in range(2500):
+        kind = rng.integers(4)
+        if kind == 0:
+            k = KEYS[rng.integers(len(KEYS))]
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+        elif kind == 1:
+            pos = (int(rng.integers(w)), int(rng.integers(h)))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=int(rng.integers(1, 4))))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+        elif kind == 2:
+            pos = (int(rng.integers(w)), int(rng.integers(h)))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 1), buttons=(1, 0, 0)))
+        if i % 5 == 0:
+            ticks(app)
+        assert app.top is screen  # no Esc was sent; the screen stays
+    ticks(app, 2)
+    assert screen.agent_state() is None or screen.rules.legal_actions(screen.agent_state())
