@@ -10,10 +10,12 @@ Each level is one batched numpy call over the whole frontier, not a recursion.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from agents.base import register
-from arcade.games.twenty48 import move_all
+from arcade.games.twenty48 import DOWN, LEFT, RIGHT, UP, line_tables, line_tables_apply, max_gain, move_all
 
 
 def spawn_children(boards: np.ndarray, p_four: float):
@@ -22,9 +24,12 @@ def spawn_children(boards: np.ndarray, p_four: float):
     flat = boards.reshape(n, s * s)
     parent, cell = np.nonzero(flat == 0)
     empties = np.bincount(parent, minlength=n)
-    tiles = [(1, 1.0 - p_four), (2, p_four)]
+    if p_four == 0:  # the seed's rules: one child per empty cell
+        kids = flat[parent]
+        kids[np.arange(len(parent)), cell] = 1
+        return kids.reshape(-1, s, s), parent, 1.0 / empties[parent]
     kids, parents, probs = [], [], []
-    for exponent, p in tiles:
+    for exponent, p in ((1, 1.0 - p_four), (2, p_four)):
         if p <= 0:
             continue
         child = flat[parent].copy()
@@ -32,7 +37,69 @@ def spawn_children(boards: np.ndarray, p_four: float):
         kids.append(child)
         parents.append(parent)
         probs.append(p / empties[parent])
-    return (np.concatenate(kids).reshape(-1, s, s), np.concatenate(parents), np.concatenate(probs))
+    return np.concatenate(kids).reshape(-1, s, s), np.concatenate(parents), np.concatenate(probs)
+
+
+@functools.lru_cache(maxsize=None)
+def _placement_deltas(size: int) -> np.ndarray:
+    """For each cell, how a tile of exponent 1 there changes the (columns, rows) line codes: cells x 2s."""
+    weights = 16 ** np.arange(size)
+    deltas = np.zeros((size * size, 2 * size), dtype=np.int64)
+    for cell in range(size * size):
+        row, col = divmod(cell, size)
+        deltas[cell, col] = weights[row]  # column `col` gains the tile at position `row`
+        deltas[cell, size + row] = weights[col]
+    return deltas
+
+
+@functools.lru_cache(maxsize=None)
+def _python_tables(size: int):
+    """The line tables as Python lists (for one board, list indexing beats numpy's per-call cost),
+    plus `spread[k][code]`: line k's cells placed into the other orientation's codes, packed 16 bits
+    apart, so a transpose is one lookup per line; and `empty[code]`: the empty positions of a line."""
+    t = line_tables(size)
+    digits = t["rows"].astype(np.int64)  # code -> its cells
+    spread = [((digits << (4 * k)) << (16 * np.arange(size))).sum(axis=1).tolist() for k in range(size)]
+    empty = [tuple(np.flatnonzero(row == 0).tolist()) for row in t["rows"]]
+    return (t["new"][:, 0].tolist(), t["new"][:, 1].tolist(), t["gain"][:, 0].tolist(), t["gain"][:, 1].tolist(),
+            spread, empty)
+
+
+def _transpose_codes(codes: list[int], spread: list[list[int]]) -> list[int]:
+    """Line codes of the other orientation (rows <-> columns) of the same board."""
+    packed = 0
+    for k, code in enumerate(codes):
+        packed |= spread[k][code]
+    return [(packed >> (16 * j)) & 0xFFFF for j in range(len(codes))]
+
+
+def _root_by_codes(board: np.ndarray):
+    """The root's legal moves on line codes: directions, gains, each child's (columns, rows) codes,
+    and (parent, cell) for every empty cell of every child."""
+    s = board.shape[0]
+    new_start, new_end, gain_start, gain_end, spread, empty = _python_tables(s)
+    rows = [sum(v << (4 * c) for c, v in enumerate(r)) for r in board.tolist()]
+    cols = _transpose_codes(rows, spread)
+    dirs, gains, codes, parent, cell = [], [], [], [], []
+    plans = ((UP, cols, new_start, gain_start), (DOWN, cols, new_end, gain_end),
+             (LEFT, rows, new_start, gain_start), (RIGHT, rows, new_end, gain_end))
+    for d, lines, new, gain in plans:
+        moved = [new[x] for x in lines]
+        if moved == lines:
+            continue
+        if d in (UP, DOWN):
+            after_cols, after_rows = moved, _transpose_codes(moved, spread)
+        else:
+            after_cols, after_rows = _transpose_codes(moved, spread), moved
+        for r, code in enumerate(after_rows):
+            for c in empty[code]:
+                parent.append(len(dirs))
+                cell.append(r * s + c)
+        dirs.append(d)
+        gains.append(sum(gain[x] for x in lines))
+        codes.append(after_cols + after_rows)
+    return (dirs, gains, np.array(codes, dtype=np.int64), np.array(parent, dtype=np.intp),
+            np.array(cell, dtype=np.intp))
 
 
 @register("expectimax-3", ("2048",), "the seed's depth-3 expectimax: max, chance, max, game score at the leaves",
@@ -45,18 +112,41 @@ class Expectimax3:
 
     def explain(self, state) -> dict[int, float]:
         """Expected leaf score of each legal root move."""
-        after, gains, legal = move_all(state.board[None])
-        dirs = np.flatnonzero(legal[0])
-        if dirs.size == 0:
-            return {}
-        scores1 = state.score + gains[0, dirs]  # score after the root move
-        kids, parent, prob = spawn_children(after[0, dirs], self.rules.spawn_four_probability)
-        _, gains2, legal2 = move_all(kids)
-        leaf = scores1[parent][:, None] + gains2
-        best = np.where(legal2, leaf, -np.inf).max(axis=1)
-        best = np.where(legal2.any(axis=1), best, scores1[parent])  # no legal move: a leaf
-        values = np.bincount(parent, weights=prob * best, minlength=dirs.size)
-        return {int(d): float(v) for d, v in zip(dirs, values)}
+        board = state.board
+        if line_tables_apply(board[None]):
+            dirs, gains, codes, parent, cell = _root_by_codes(board)
+            if not dirs:
+                return {}
+            expected = self._expected_best_gain_by_codes(codes, parent, cell, board.shape[0])
+        else:
+            after, all_gains, legal = move_all(board[None])
+            dirs = [int(d) for d in np.flatnonzero(legal[0])]
+            if not dirs:
+                return {}
+            gains = all_gains[0, dirs]
+            kids, parent, prob = spawn_children(after[0, dirs], self.rules.spawn_four_probability)
+            # Level 2 + leaf: the player's best second move adds its gain (0 if it has none: a leaf).
+            expected = np.bincount(parent, weights=prob * max_gain(kids), minlength=len(dirs))
+        values = state.score + np.asarray(gains) + expected
+        return {d: float(v) for d, v in zip(dirs, values)}
+
+    def _expected_best_gain_by_codes(self, codes, parent, cell, s: int) -> np.ndarray:
+        """Level 1 to the leaf without building the children: a placed tile changes one row code and
+        one column code of its parent, so the children's line codes are the parent's plus a delta.
+        The best second move's gain is the max over all four moves (an illegal move gains 0)."""
+        t = line_tables(s)
+        n = len(codes)
+        empties = np.bincount(parent, minlength=n)
+        parent_codes, deltas = codes[parent], _placement_deltas(s)[cell]
+        expected = np.zeros(n)
+        for exponent, p in ((1, 1.0 - self.rules.spawn_four_probability), (2, self.rules.spawn_four_probability)):
+            if p <= 0:
+                continue
+            gains = t["gain"][parent_codes + exponent * deltas]  # K x 2s lines x 2 directions
+            best = gains.reshape(-1, 2, s, 2).sum(axis=2).reshape(-1, 4).max(axis=1)
+            # sum before dividing, so equal subtrees give bit-equal values and ties break by direction order
+            expected += p * np.bincount(parent, weights=best, minlength=n) / empties
+        return expected
 
     def act(self, state, rng=None) -> int:
         values = self.explain(state)

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from arcade.games.twenty48 import (DOWN, LEFT, RIGHT, UP, Game2048, Rules2048, from_values, move_all, move_batch,
-                                   slide_paths)
+                                   move_gains, slide_paths)
 
 
 def values_after(rows, direction):
@@ -188,5 +188,11 @@ def test_batched_moves_agree_with_single_moves(size, seed):
         for i in range(len(stack)):
             single = move_batch(stack[i:i + 1], d)
             assert np.array_equal(batch[0][i], single[0][0]) and batch[1][i] == single[1][0]
-    all_boards, all_gains, _ = move_all(stack)
+    all_boards, all_gains, all_changed = move_all(stack)
     assert all_boards.shape == (8, 4, size, size) and all_gains.shape == (8, 4)
+    for d in range(4):
+        single = move_batch(stack, d)
+        assert np.array_equal(all_boards[:, d], single[0]) and np.array_equal(all_gains[:, d], single[1])
+        assert np.array_equal(all_changed[:, d], single[2])
+    gains_only, changed_only = move_gains(stack)
+    assert np.array_equal(gains_only, all_gains) and np.array_equal(changed_only, all_changed)

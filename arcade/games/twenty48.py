@@ -41,13 +41,37 @@ def slide_rows_left(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @functools.lru_cache(maxsize=None)
-def _row_table(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For every row code (base-16 exponents): the slid row code, its gain, and the digit weights."""
+def _tables(size: int):
+    """Every possible line (exponents below 16, as a base-16 code) slid toward index 0 and toward the end.
+
+    new[code] = (code slid to the start, code slid to the end), gain[code] likewise, moved[code] whether
+    each slide changes the line; rows[code] decodes a code back into its cells.
+    """
     weights = (16 ** np.arange(size)).astype(np.int64)
     codes = np.arange(16**size, dtype=np.int64)
     rows = ((codes[:, None] // weights) % 16).astype(np.uint8)
-    slid, gains = slide_rows_left(rows)
-    return (slid.astype(np.int64) @ weights), gains, weights
+    left, gain_left = slide_rows_left(rows.copy())
+    right, gain_right = slide_rows_left(rows[:, ::-1].copy())
+    new = np.stack([left.astype(np.int64) @ weights, right[:, ::-1].astype(np.int64) @ weights], axis=1)
+    return {
+        "weights": weights, "rows": rows, "new": new,
+        "gain": np.stack([gain_left, gain_right], axis=1).astype(np.int32),  # small enough to stay in L2
+        "moved": new != codes[:, None],
+    }
+
+
+def line_tables_apply(boards: np.ndarray) -> bool:
+    """Whether the per-line lookup tables cover these boards (small sizes, tiles below 2**15)."""
+    return boards.shape[-1] <= _TABLE_MAX_SIZE and (boards.size == 0 or boards.max() < _NIBBLE - 1)
+
+
+line_tables = _tables
+
+
+def line_codes(boards: np.ndarray) -> np.ndarray:
+    """Codes of every column then every row of each board: N x 2 x s (base-16 exponents)."""
+    lines = np.concatenate([boards.transpose(0, 2, 1), boards], axis=1).astype(np.int64)
+    return (lines @ _tables(boards.shape[-1])["weights"]).reshape(len(boards), 2, -1)
 
 
 def _oriented(boards: np.ndarray, direction: int) -> np.ndarray:
@@ -61,31 +85,74 @@ def _oriented(boards: np.ndarray, direction: int) -> np.ndarray:
     return boards.transpose(0, 2, 1)[:, :, ::-1]
 
 
+# For each direction: lines are columns (0) or rows (1); the slide is toward index 0 (0) or the end (1).
+_PLAN = {UP: (0, 0), DOWN: (0, 1), LEFT: (1, 0), RIGHT: (1, 1)}
+
+
 def move_batch(boards: np.ndarray, direction: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Move every board of a stack (N x s x s) one way. Returns (boards, gains, changed)."""
     boards = np.asarray(boards, dtype=np.uint8)
+    if line_tables_apply(boards):
+        moved, gains, changed = move_all(boards)
+        return moved[:, direction], gains[:, direction], changed[:, direction]
     n, s, _ = boards.shape
     rows = np.ascontiguousarray(_oriented(boards, direction)).reshape(n * s, s)
-    if s <= _TABLE_MAX_SIZE and (rows.size == 0 or rows.max() < _NIBBLE):
-        slid_codes, gain_table, weights = _row_table(s)
-        codes = rows.astype(np.int64) @ weights
-        new_codes = slid_codes[codes]
-        gains = gain_table[codes]
-        new_rows = ((new_codes[:, None] // weights) % 16).astype(np.uint8)
-    else:
-        new_rows, gains = slide_rows_left(rows.copy())
+    new_rows, gains = slide_rows_left(rows.copy())
     new = np.empty_like(boards)
     _oriented(new, direction)[...] = new_rows.reshape(n, s, s)
     changed = (new != boards).reshape(n, -1).any(axis=1)
     return new, gains.reshape(n, s).sum(axis=1), changed
 
 
-def move_all(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """All four moves of every board: (N x 4 x s x s boards, N x 4 gains, N x 4 changed)."""
-    boards = np.asarray(boards, dtype=np.uint8)
+def _all_by_slides(boards: np.ndarray):
     results = [move_batch(boards, d) for d in range(4)]
     return (np.stack([r[0] for r in results], axis=1), np.stack([r[1] for r in results], axis=1),
             np.stack([r[2] for r in results], axis=1))
+
+
+def move_gains(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Only the score gained and legality of all four moves (N x 4 each): the cheap leaf of a search."""
+    boards = np.asarray(boards, dtype=np.uint8)
+    if not line_tables_apply(boards):
+        _, gains, changed = _all_by_slides(boards)
+        return gains, changed
+    n = len(boards)
+    t = _tables(boards.shape[-1])
+    lines = line_codes(boards)  # N x 2 (columns, rows) x s
+    # N x 2 x s x 2 (toward start, toward end) -> N x 4 in the order up, down, left, right
+    gains = t["gain"][lines].sum(axis=2).reshape(n, 4)
+    changed = t["moved"][lines].any(axis=2).reshape(n, 4)
+    return gains, changed
+
+
+def max_gain(boards: np.ndarray) -> np.ndarray:
+    """The most score any one move gains on each board (0 when no move is legal).
+
+    A move that changes nothing merges nothing, so it gains 0; every legal gain is >= 0. The max
+    over all four moves is therefore the max over the legal ones, or 0 when none is legal.
+    """
+    boards = np.asarray(boards, dtype=np.uint8)
+    if not line_tables_apply(boards):
+        return _all_by_slides(boards)[1].max(axis=1)
+    t = _tables(boards.shape[-1])
+    return t["gain"][line_codes(boards)].sum(axis=2).reshape(len(boards), 4).max(axis=1)
+
+
+def move_all(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All four moves of every board: (N x 4 x s x s boards, N x 4 gains, N x 4 changed)."""
+    boards = np.asarray(boards, dtype=np.uint8)
+    if not line_tables_apply(boards):
+        return _all_by_slides(boards)
+    n, s, _ = boards.shape
+    t = _tables(s)
+    lines = line_codes(boards)
+    decoded = t["rows"][t["new"][lines]]  # N x 2 (cols, rows) x s (line) x 2 (start, end) x s (cell)
+    new = np.empty((n, 4, s, s), dtype=np.uint8)
+    new[:, 0:2] = decoded[:, 0].transpose(0, 2, 3, 1)  # a column's cells run down the rows
+    new[:, 2:4] = decoded[:, 1].transpose(0, 2, 1, 3)
+    gains = t["gain"][lines].sum(axis=2).reshape(n, 4)
+    changed = t["moved"][lines].any(axis=2).reshape(n, 4)
+    return new, gains, changed
 
 
 def slide_paths(board: np.ndarray, direction: int) -> list[tuple[tuple[int, int], tuple[int, int], int, bool]]:

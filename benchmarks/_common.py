@@ -1,0 +1,22 @@
+"""Shared bits for the benchmark scripts: import path, stats formatting."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+
+def ms_stats(seconds) -> str:
+    a = np.asarray(seconds) * 1000
+    return f"median {np.median(a):.2f} ms  p95 {np.percentile(a, 95):.2f} ms  max {a.max():.2f} ms  (n={a.size})"
+
+
+def mean_ci(values) -> tuple[float, float]:
+    """Mean and the half-width of its 95% normal interval."""
+    a = np.asarray(values, dtype=float)
+    return float(a.mean()), float(1.96 * a.std(ddof=1) / np.sqrt(a.size)) if a.size > 1 else 0.0
