@@ -27,7 +27,7 @@ class ComingSoonScreen(Screen):
         surface.fill(palette.BACKGROUND)
         hud.draw_frame(surface, hud.HudInfo(
             title=self.info.title, status="not playable yet", control="-", agent_state="off",
-            agent_name="-", delay_ms=0, help_line="Esc: back to the launcher   h: help"))
+            agent_name="", delay_ms=0, help_line="Esc: back to the launcher   h: help"))
         area = hud.board_rect(surface)
         pic = pygame.Rect(0, 0, 220, 220)
         pic.center = (area.centerx, area.centery - 60)

@@ -40,10 +40,11 @@ def draw_frame(surface: pygame.Surface, info: HudInfo) -> None:
         palette.GOOD if info.agent_state.startswith("thinking") else palette.MUTED)
     x = w - 18
     text.draw(surface, f"Control: {info.control}", (x, 10), 26, palette.TEXT, anchor="topright", bold=True)
-    text.draw(surface, f"Agent {info.agent_name}: {info.agent_state}", (x, 34), 21, state_colour,
-              anchor="topright", max_width=w // 2)
-    seed = f"   seed {info.seed}" if info.seed else ""
-    text.draw(surface, f"delay {info.delay_ms} ms{seed}", (x, 52), 18, palette.MUTED, anchor="topright")
+    agent_line = f"Agent {info.agent_name}: {info.agent_state}" if info.agent_name else "no agent yet"
+    text.draw(surface, agent_line, (x, 34), 21, state_colour, anchor="topright", max_width=w // 2)
+    if info.agent_name:
+        seed = f"   seed {info.seed}" if info.seed else ""
+        text.draw(surface, f"delay {info.delay_ms} ms{seed}", (x, 52), 18, palette.MUTED, anchor="topright")
 
     pygame.draw.rect(surface, palette.PANEL, (0, h - BOTTOM, w, BOTTOM))
     pygame.draw.line(surface, palette.BORDER, (0, h - BOTTOM), (w, h - BOTTOM))
