@@ -63,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--episodes", type=int)
     train.add_argument("--out", help="where to save (default: the data folder)")
     train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--fresh", action="store_true", help="start from the initial values, not the saved table")
     return p
 
 
@@ -216,7 +217,7 @@ def cmd_train(args, settings) -> int:
 
     episodes = args.episodes or agent.default_episodes
     bar = Progress(episodes, f"train {args.game} {agent.name}")
-    agent.train(episodes, np.random.default_rng(args.seed), progress=bar.update)
+    agent.train(episodes, np.random.default_rng(args.seed), progress=bar.update, from_scratch=args.fresh)
     bar.close()
     path = Path(args.out) if args.out else agent.default_path()
     if not agent.save(path):

@@ -127,17 +127,21 @@ class AgentController:
     def status(self) -> str:
         if self.error:
             return f"error: {self.error}"
-        if not self.enabled:
-            return "off"
         if self.thinking:
             return f"thinking {int((self._clock() - self._started) * 1000)} ms"
+        if not self.enabled:
+            return "off"
         if self.last_ms is not None:
             return f"waiting (last move {self.last_ms:.0f} ms)"
         return "waiting"
 
-    def poll(self, state):
-        """Call every frame while the agent may move in `state`; returns its action once ready."""
-        if not self.enabled:
+    def poll(self, state, active: bool | None = None):
+        """Call every frame while the agent may move in `state`; returns its action once ready.
+
+        `active` says whether the agent plays now; by default, whether it is in control. Two-player
+        screens pass True on the opponent's turns, where the agent always plays.
+        """
+        if not (self.enabled if active is None else active):
             return None
         now = self._clock()
         if self._future is None:

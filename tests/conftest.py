@@ -10,7 +10,7 @@ import dataclasses  # noqa: E402
 import pytest  # noqa: E402
 
 from arcade import notices  # noqa: E402
-from arcade.settings import AgentSettings, DataSettings, SeedSettings, Settings  # noqa: E402
+from arcade.settings import AgentSettings, DataSettings, SeedSettings, Settings, TicTacToeSettings  # noqa: E402
 
 
 @pytest.fixture
@@ -18,7 +18,8 @@ def settings(tmp_path):
     """Default settings with the data folder in a temp dir, fixed seeds and no agent delay."""
     notices.clear()
     return Settings(data=DataSettings(folder=str(tmp_path / "data")), seeds=SeedSettings(game=3, agent=5),
-                    agents=AgentSettings(delay_ms=0), base_dir=str(tmp_path))
+                    agents=AgentSettings(delay_ms=0), tictactoe=TicTacToeSettings(episodes=3000),
+                    base_dir=str(tmp_path))
 
 
 @pytest.fixture

@@ -26,6 +26,8 @@ from arcade.screens.launcher import LauncherScreen  # noqa: E402
 from arcade.settings import load_settings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+# keys pressed before a game's screenshot, to show what the screen can do
+SHOW_KEYS = {"tictactoe": [pygame.K_v]}
 
 
 def run_frames(app: App, seconds: float) -> None:
@@ -57,6 +59,8 @@ def main() -> int:
         screen.controller.set_enabled(True)
         run_frames(app, args.agent_seconds)
         screen.controller.set_enabled(False)  # let the last move's animation settle
+        for k in SHOW_KEYS.get(game.id, []):
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
         run_frames(app, 0.4)
         path = out / f"{game.id}.png"
         pygame.image.save(app.surface, path)

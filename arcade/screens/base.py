@@ -78,6 +78,10 @@ class GameScreen(Screen):
         """The state the agent decides in, or None when it may not move now."""
         return None
 
+    def agent_active(self) -> bool | None:
+        """Whether the agent plays the current turn (None: whenever it is in control)."""
+        return None
+
     def apply_agent_action(self, action) -> None:
         pass
 
@@ -136,7 +140,7 @@ class GameScreen(Screen):
             self.toast = (msg, left - dt_ms) if left > dt_ms else None
         state = self.agent_state()
         if state is not None:
-            action = self.controller.poll(state)
+            action = self.controller.poll(state, self.agent_active())
             if action is not None:
                 self.apply_agent_action(action)
 

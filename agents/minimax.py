@@ -1,0 +1,60 @@
+"""Perfect tic-tac-toe by retrograde analysis over all reachable states (the test oracle too).
+
+The value of a state is for the side to move: a finished game with a winner is
+worth -(1 + empty cells) to the side to move (it lost; the earlier the loss the
+worse), a draw 0, otherwise the max over moves of minus the successor's value.
+So the player prefers the fastest win and the slowest loss. Computed once,
+layer by layer from full boards back to the empty one, with numpy.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from agents.base import register
+from arcade.games.tictactoe import N_STATES, reachable_states, tables
+
+
+@functools.lru_cache(maxsize=None)
+def solve() -> np.ndarray:
+    """Value of every reachable state for the side to move (other entries are 0)."""
+    t = tables()
+    values = np.zeros(N_STATES)
+    states = reachable_states()
+    ends = states[t.terminal[states]]
+    values[ends] = np.where(t.winner[ends] != 0, -(1.0 + 9 - t.pieces[ends]), 0.0)
+    for pieces in range(8, -1, -1):
+        layer = states[(t.pieces[states] == pieces) & ~t.terminal[states]]
+        succ = t.successor[layer]
+        child = np.where(succ >= 0, -values[np.maximum(succ, 0)], -np.inf)
+        values[layer] = child.max(axis=1)
+    values.flags.writeable = False
+    return values
+
+
+def move_values(state: int) -> dict[int, float]:
+    """Minimax value of each legal move for the side to move."""
+    succ = tables().successor[state]
+    values = solve()
+    return {int(k): float(-values[succ[k]]) + 0.0 for k in np.flatnonzero(succ >= 0)}  # + 0.0: no -0.0
+
+
+@register("minimax", ("tictactoe",), "perfect play: retrograde minimax, fastest win and slowest loss", order=20)
+class Minimax:
+    name = "minimax"
+
+    def __init__(self, rules, settings=None):
+        self.rules = rules
+        solve()
+
+    def explain(self, state: int) -> dict[int, float]:
+        return move_values(state)
+
+    def act(self, state: int, rng) -> int:
+        values = move_values(state)
+        if not values:
+            raise ValueError("no legal move in this state")
+        best = max(values.values())
+        choices = [a for a, v in values.items() if v == best]
+        return choices[int(rng.integers(len(choices)))] if len(choices) > 1 else choices[0]

@@ -1,0 +1,161 @@
+"""The seed's TD value-function agent for tic-tac-toe, trained by epsilon-greedy self-play.
+
+Each side has a table V over all 3**9 state hashes, initialised as the seed
+does: 1 where that side has won, 0 for a lost end, 0.5 otherwise; a drawn end
+gets `draw_value` (the seed's 0 by choice; the shipped default is 0.5, see
+settings.toml for why).
+Self-play: both sides pick the move whose successor they value most (a random
+move with probability epsilon), and every state of the episode is recorded by
+both. After the episode each side walks its history backwards:
+V(s) <- V(s) + alpha (V(s') - V(s)); terminal values never change.
+
+An episode is cheap: successors come from precomputed lists over the hashes,
+no board objects. Playing (not training) is greedy. Tables are saved as a
+versioned .npz (atomic); the data folder's copy wins over the shipped one in
+assets/.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from agents.base import register
+from arcade.games.tictactoe import N_STATES, X, O, reachable_states, tables
+from arcade.storage import load_npz, save_npz
+
+FORMAT_VERSION = 1
+FILENAME = "tictactoe_td.npz"
+SHIPPED = Path(__file__).resolve().parent.parent / "assets" / FILENAME
+
+
+def initial_values(draw_value: float = 0.0) -> np.ndarray:
+    """V for X (row 0) and O (row 1): 1 won, 0 lost, `draw_value` drawn, 0.5 otherwise.
+
+    The seed's init is draw_value = 0 (V is the probability of winning)."""
+    t = tables()
+    values = np.full((2, N_STATES), 0.5)
+    for seat, mark in ((0, X), (1, O)):
+        values[seat, t.terminal] = 0.0
+        values[seat, t.terminal & (t.winner == 0)] = draw_value
+        values[seat, t.terminal & (t.winner == mark)] = 1.0
+    return values
+
+
+def td_backup(values: list[float], history: list[int], alpha: float) -> None:
+    """The seed's update, backwards through one side's episode history (in place)."""
+    target = values[history[-1]]
+    for s in reversed(history[:-1]):
+        v = values[s] + alpha * (target - values[s])
+        values[s] = v
+        target = v
+
+
+class _Successors:
+    """Python lists of (cell, next state) per state: faster than numpy for one state at a time."""
+
+    def __init__(self):
+        t = tables()
+        self.moves: list[list[tuple[int, int]]] = [[] for _ in range(N_STATES)]
+        for s in reachable_states():
+            row = t.successor[s]
+            self.moves[s] = [(int(k), int(row[k])) for k in np.flatnonzero(row >= 0)]
+        self.terminal = t.terminal.tolist()
+
+
+def self_play(values: np.ndarray, episodes: int, alpha: float, epsilon: float, rng: np.random.Generator,
+              progress=None, every: int = 1000, callback=None, stop=None) -> np.ndarray:
+    """Train both tables by epsilon-greedy self-play; returns the new tables (the input is not changed).
+
+    progress(done) is called every `every` episodes; so is callback(done, tables) when given. A set
+    `stop` event (threading.Event) ends the training early, after the current batch.
+    """
+    succ = _Successors()
+    moves, terminal = succ.moves, succ.terminal
+    tables_ = [values[0].tolist(), values[1].tolist()]
+    done = 0
+    while done < episodes and not (stop is not None and stop.is_set()):
+        batch = min(every, episodes - done)
+        coins = rng.random((batch, 2, 9))  # explore?, which move: drawn once per batch
+        for e in range(batch):
+            s, mover, history = 0, 0, []
+            for ply in range(9):
+                options = moves[s]
+                if coins[e, 0, ply] < epsilon:
+                    s = options[int(coins[e, 1, ply] * len(options))][1]
+                else:
+                    v = tables_[mover]
+                    best, s_best = -1.0, -1
+                    for _, nxt in options:  # the first of equal values, as the seed's loop does
+                        if v[nxt] > best:
+                            best, s_best = v[nxt], nxt
+                    s = s_best
+                history.append(s)
+                if terminal[s]:
+                    break
+                mover ^= 1
+            td_backup(tables_[0], history, alpha)
+            td_backup(tables_[1], history, alpha)
+        done += batch
+        if progress:
+            progress(done)
+        if callback:
+            callback(done, np.array(tables_))
+    return np.array(tables_)
+
+
+@register("td-value", ("tictactoe",), "the seed's TD value table V(s), learned by epsilon-greedy self-play",
+          order=10)
+class TDValueAgent:
+    name = "td-value"
+
+    def __init__(self, rules, settings=None):
+        self.rules = rules
+        table = settings.tictactoe if settings is not None else None
+        self.alpha = table.alpha if table else 0.1
+        self.epsilon = table.epsilon if table else 0.1
+        self.default_episodes = table.episodes if table else 1_000_000
+        self.draw_value = table.draw_value if table else 0.5
+        self.data_path = Path(settings.data_dir) / FILENAME if settings is not None else None
+        self.values, self.source = self._load()
+
+    def _load(self):
+        for path, label in ((self.data_path, "trained"), (SHIPPED, "shipped")):
+            if path is None:
+                continue
+            arrays = load_npz(path, FORMAT_VERSION, required=("values",))
+            if arrays is not None and arrays["values"].shape == (2, N_STATES):
+                return arrays["values"].astype(np.float64), f"{label} ({path.name})"
+        return initial_values(self.draw_value), "untrained"
+
+    def default_path(self) -> Path:
+        return self.data_path or SHIPPED
+
+    def explain(self, state: int) -> dict[int, float]:
+        """V of the state after each legal move, from the mover's own table."""
+        seat = self.rules.to_move(state)
+        succ = tables().successor[state]
+        return {int(k): float(self.values[seat, succ[k]]) for k in np.flatnonzero(succ >= 0)}
+
+    def act(self, state: int, rng) -> int:
+        values = self.explain(state)
+        if not values:
+            raise ValueError("no legal move in this state")
+        best = max(values.values())
+        choices = [a for a, v in values.items() if v == best]
+        return choices[int(rng.integers(len(choices)))] if len(choices) > 1 else choices[0]
+
+    def train(self, episodes: int, rng: np.random.Generator, progress=None, from_scratch: bool = False,
+              stop=None):
+        """Self-play from the current tables (or from the seed's initial values); swaps them in at the end."""
+        start = initial_values(self.draw_value) if from_scratch else self.values
+        self.values = self_play(start, episodes, self.alpha, self.epsilon, rng, progress, stop=stop)
+        self.source = "trained (unsaved)"
+
+    def save(self, path: Path | None = None) -> bool:
+        path = Path(path) if path else self.default_path()
+        ok = save_npz(path, FORMAT_VERSION, values=self.values,
+                      params=np.array([self.alpha, self.epsilon, self.draw_value]))
+        if ok:
+            self.source = f"trained ({path.name})"
+        return ok

@@ -1,0 +1,295 @@
+"""The tic-tac-toe screen: play X or O against an agent, or hand your side over and watch.
+
+The selected agent (Tab) always plays the other side; Enter hands it your side
+too, so it plays itself. `v` shows what the agent believes of each empty cell,
+`t` trains the TD agent in the background with a progress bar.
+"""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pygame
+
+from agents import find
+from arcade.games.tictactoe import LINES, O, X, decode, tables
+from arcade.screens.base import GameScreen
+from arcade.ui import palette, text
+
+NUMPAD = {pygame.K_7: 0, pygame.K_8: 1, pygame.K_9: 2, pygame.K_4: 3, pygame.K_5: 4, pygame.K_6: 5,
+          pygame.K_1: 6, pygame.K_2: 7, pygame.K_3: 8, pygame.K_KP7: 0, pygame.K_KP8: 1, pygame.K_KP9: 2,
+          pygame.K_KP4: 3, pygame.K_KP5: 4, pygame.K_KP6: 5, pygame.K_KP1: 6, pygame.K_KP2: 7, pygame.K_KP3: 8}
+AUTO_RESTART_MS = 1200  # agent-vs-agent: the next game starts by itself after this pause
+MARK_NAMES = {X: "X", O: "O"}
+
+
+class TicTacToeScreen(GameScreen):
+    game_id = "tictactoe"
+
+    def __init__(self, app, agent=None, seed=None):
+        super().__init__(app, agent=agent, seed=seed)
+        self.human_mark = X
+        self.show_values = False
+        self.tally: dict[str, list[int]] = {}  # agent -> [wins, draws, losses] against you
+        self.selfplay: dict[str, list[int]] = {}  # agent -> [X wins, draws, O wins] playing itself
+        self.training: dict | None = None  # {"done", "total", "thread", "stop"}
+        self.over_ms = 0.0
+        self.restart()
+
+    # --- game flow -----------------------------------------------------------
+    def restart(self) -> None:
+        self.state = 0
+        self.human_moved = False
+        self.recorded = False
+        self.over_ms = 0.0
+        self.controller.invalidate()
+
+    @property
+    def mark_to_move(self) -> int:
+        return int(tables().to_move[self.state])
+
+    @property
+    def over(self) -> bool:
+        return self.rules.is_terminal(self.state)
+
+    def play(self, cell: int, by_human: bool) -> bool:
+        if self.over or cell not in self.rules.legal_actions(self.state):
+            return False
+        self.state = self.rules.step(self.state, cell)
+        self.human_moved |= by_human
+        if self.over:
+            self._record_result()
+        return True
+
+    def _record_result(self) -> None:
+        if self.recorded:
+            return
+        self.recorded = True
+        winner = int(tables().winner[self.state])
+        name = self.controller.name
+        if self.human_moved:
+            row = self.tally.setdefault(name, [0, 0, 0])
+            row[0 if winner not in (0, self.human_mark) else 1 if winner == 0 else 2] += 1
+        else:
+            row = self.selfplay.setdefault(name, [0, 0, 0])
+            row[{X: 0, 0: 1, O: 2}[winner]] += 1
+
+    # --- GameScreen hooks ----------------------------------------------------
+    def game_keys(self):
+        return [("click / 1-9", "play a cell (numpad layout: 7 8 9 is the top row)"),
+                ("x / o", "play as X (first) / as O, and restart"),
+                ("r", "restart"), ("v", "show the agent's value of each empty cell"),
+                ("t", "train the TD agent in the background (self-play)")]
+
+    def help_line(self) -> str:
+        return "click or 1-9: play  x/o: side  r: restart  v: values  t: train  Enter: agent plays you  " \
+               "Tab: next agent  +/-: delay  h: help  Esc: back"
+
+    def status_text(self) -> str:
+        if self.over:
+            winner = int(tables().winner[self.state])
+            return "draw" if winner == 0 else f"{MARK_NAMES[winner]} wins"
+        return f"{MARK_NAMES[self.mark_to_move]} to move"
+
+    def control_label(self) -> str:
+        you = MARK_NAMES[self.human_mark]
+        if self.controller.enabled:
+            return f"{self.controller.name} (both sides)"
+        return f"You ({you}) vs {self.controller.name}"
+
+    def agent_state(self):
+        return None if self.over else self.state
+
+    def agent_active(self) -> bool:
+        return self.controller.enabled or self.mark_to_move != self.human_mark
+
+    def apply_agent_action(self, action) -> None:
+        self.play(int(action), by_human=False)
+
+    @property
+    def human_may_move(self) -> bool:
+        return not self.controller.enabled and not self.over and self.mark_to_move == self.human_mark
+
+    def handle_game_event(self, event) -> bool:
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            cell = self._cell_at(event.pos)
+            if cell is not None:
+                self._human_play(cell)
+                return True
+            return False
+        if event.type != pygame.KEYDOWN:
+            return False
+        if event.key in NUMPAD:
+            self._human_play(NUMPAD[event.key])
+        elif event.key in (pygame.K_x, pygame.K_o):
+            self.human_mark = X if event.key == pygame.K_x else O
+            self.restart()
+            self.say(f"you play {MARK_NAMES[self.human_mark]}" + (" (X moves first)" if self.human_mark == O else ""))
+        elif event.key == pygame.K_r:
+            self.restart()
+        elif event.key == pygame.K_v:
+            self.show_values = not self.show_values
+            if self.show_values and self.controller.cached_agent() is None:
+                self.controller.run_in_worker(self.controller.agent)  # build it off the frame loop
+        elif event.key == pygame.K_t:
+            self._toggle_training()
+        else:
+            return False
+        return True
+
+    def _human_play(self, cell: int) -> None:
+        if self.over:
+            self.say("the game is over: r plays again")
+        elif self.controller.enabled:
+            self.say("the agent plays both sides: Enter takes your side back")
+        elif self.mark_to_move != self.human_mark:
+            self.say(f"wait: it is {self.controller.name}'s turn")
+        elif not self.play(cell, by_human=True):
+            self.say("that cell is taken")
+
+    def update_game(self, dt_ms: float) -> None:
+        if self.over and self.controller.enabled:
+            self.over_ms += dt_ms
+            if self.over_ms >= AUTO_RESTART_MS:
+                self.restart()
+        if self.training and not self.training["thread"].is_alive():
+            self._finish_training()
+
+    # --- training in the background ------------------------------------------
+    def _toggle_training(self) -> None:
+        if self.training:
+            self.training["stop"].set()
+            self.say("stopping the training...")
+            return
+        episodes = self.settings.tictactoe.episodes
+        job = {"done": 0, "total": episodes, "stop": threading.Event(), "agent": None, "error": None}
+
+        def work():
+            try:
+                agent = find("tictactoe", "td-value").create(self.rules, self.settings)
+                job["agent"] = agent
+                agent.train(episodes, np.random.default_rng(self.seed), progress=lambda d: job.update(done=d),
+                            stop=job["stop"])
+            except Exception as exc:  # shown on screen; the game goes on
+                job["error"] = f"{type(exc).__name__}: {exc}"
+
+        job["thread"] = threading.Thread(target=work, name="td-training", daemon=True)
+        self.training = job
+        job["thread"].start()
+        self.say(f"training td-value: {episodes} self-play episodes (t stops)")
+
+    def _finish_training(self) -> None:
+        job, self.training = self.training, None
+        if job["error"]:
+            self.say(f"training failed: {job['error']}", 5000)
+            return
+        agent = job["agent"]
+        if agent.save():
+            self.say(f"trained {job['done']} episodes; saved to {agent.default_path()}", 4000)
+        self.controller.set_rules(self.rules)  # the next decision loads the new table
+
+    # --- drawing -------------------------------------------------------------
+    def _layout(self, rect: pygame.Rect):
+        side = min(rect.h - 20, rect.w - 330)
+        board = pygame.Rect(rect.x + 20, rect.y + (rect.h - side) // 2, side, side)
+        return board, side / 3
+
+    def _cell_at(self, pos) -> int | None:
+        board, cell = self._layout(self._board_area())
+        if not board.collidepoint(pos):
+            return None
+        c, r = int((pos[0] - board.x) // cell), int((pos[1] - board.y) // cell)
+        return min(r, 2) * 3 + min(c, 2)
+
+    def _board_area(self) -> pygame.Rect:
+        from arcade.ui import hud
+
+        return hud.board_rect(self.app.surface)
+
+    def draw_game(self, surface, rect) -> None:
+        board, cell = self._layout(rect)
+        pygame.draw.rect(surface, palette.PANEL, board, border_radius=12)
+        for i in (1, 2):
+            x = board.x + i * cell
+            pygame.draw.line(surface, palette.BORDER, (x, board.y + 12), (x, board.bottom - 12), 4)
+            y = board.y + i * cell
+            pygame.draw.line(surface, palette.BORDER, (board.x + 12, y), (board.right - 12, y), 4)
+        cells = decode(self.state)
+        centres = [(board.x + (k % 3 + 0.5) * cell, board.y + (k // 3 + 0.5) * cell) for k in range(9)]
+        m = cell * 0.28
+        for k, mark in enumerate(cells):
+            cx, cy = centres[k]
+            if mark == X:
+                colour = palette.SEAT_COLOURS[0]
+                pygame.draw.line(surface, colour, (cx - m, cy - m), (cx + m, cy + m), 12)
+                pygame.draw.line(surface, colour, (cx - m, cy + m), (cx + m, cy - m), 12)
+            elif mark == O:
+                pygame.draw.circle(surface, palette.SEAT_COLOURS[1], (cx, cy), m + 4, 10)
+        line = int(tables().winning_line[self.state])
+        if line >= 0:
+            a, b = centres[LINES[line][0]], centres[LINES[line][2]]
+            pygame.draw.line(surface, palette.ACCENT, a, b, 10)
+        if self.show_values and not self.over:
+            self._draw_values(surface, centres, cell)
+        self._draw_panel(surface, pygame.Rect(board.right + 30, board.y, rect.right - board.right - 40, board.h))
+
+    def _draw_values(self, surface, centres, cell) -> None:
+        agent = self.controller.cached_agent()
+        explain = getattr(agent, "explain", None)
+        if explain is None:
+            text.draw(surface, f"{self.controller.name} has no values to show" if agent else "loading the agent...",
+                      (centres[1][0], centres[1][1] - cell * 0.6), 22, palette.MUTED, anchor="center")
+            return
+        values = explain(self.state)
+        best = max(values.values()) if values else None
+        for k, v in values.items():
+            colour = palette.GOOD if v == best else palette.MUTED
+            text.draw(surface, f"{v:.2f}" if abs(v) < 10 else f"{v:.0f}", centres[k], 30, colour,
+                      anchor="center", bold=v == best)
+
+    def _draw_panel(self, surface, panel: pygame.Rect) -> None:
+        y = panel.y
+        text.draw(surface, f"You play {MARK_NAMES[self.human_mark]}" + ("" if not self.controller.enabled
+                  else " (handed to the agent)"), (panel.x, y), 26, palette.TEXT, bold=True, max_width=panel.w)
+        y += 32
+        agent = self.controller.cached_agent()
+        source = getattr(agent, "source", None)
+        if source:
+            text.draw(surface, f"{self.controller.name}: {source}", (panel.x, y), 20, palette.MUTED,
+                      max_width=panel.w)
+        y += 34
+        y = self._draw_table(surface, panel, y, "against you", ("won", "drawn", "lost"), self.tally)
+        if self.selfplay:
+            y = self._draw_table(surface, panel, y + 14, "playing itself", ("X won", "drawn", "O won"),
+                                 self.selfplay)
+        if self.training:
+            done, total = self.training["done"], self.training["total"]
+            bar = pygame.Rect(panel.x, panel.bottom - 40, panel.w, 22)
+            pygame.draw.rect(surface, palette.PANEL, bar, border_radius=6)
+            fill = bar.copy()
+            fill.w = int(bar.w * done / max(1, total))
+            pygame.draw.rect(surface, palette.GOOD, fill, border_radius=6)
+            text.draw(surface, f"training td-value: {done}/{total} episodes (t stops)", (panel.x, bar.y - 24), 20,
+                      palette.TEXT, max_width=panel.w)
+
+    def _draw_table(self, surface, panel, y, title, columns, rows) -> int:
+        """A small results table with fixed column positions; returns the y below it."""
+        xs = [panel.x, panel.x + 150, panel.x + 215, panel.x + 280]
+        text.draw(surface, title, (xs[0], y), 22, palette.MUTED)
+        for x, label in zip(xs[1:], columns):
+            text.draw(surface, label, (x, y), 20, palette.MUTED)
+        y += 26
+        for name, counts in sorted(rows.items()):
+            text.draw(surface, name, (xs[0], y), 22, palette.TEXT, max_width=140)
+            for x, n in zip(xs[1:], counts):
+                text.draw(surface, str(n), (x, y), 22, palette.TEXT)
+            y += 24
+        return y
+
+    def close(self) -> None:
+        if self.training:
+            self.training["stop"].set()
+        super().close()
+
+
+SCREEN = TicTacToeScreen

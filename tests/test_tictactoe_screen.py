@@ -1,0 +1,109 @@
+"""The tic-tac-toe screen headless: clicks and keys, sides, the agent replies, agent vs agent, values, training."""
+import time
+
+import pygame
+
+from arcade.games.tictactoe import O, X, decode, tables
+from arcade.screens import open_game
+from tests.helpers import click, key, ticks
+
+
+def open_ttt(app, **kw):
+    screen = open_game(app, "tictactoe", seed=1, **kw)
+    app.push(screen)
+    ticks(app)
+    return screen
+
+
+def wait_for(app, condition, frames=400):
+    for _ in range(frames):
+        if condition():
+            return True
+        ticks(app)
+        pygame.time.wait(1)
+    return condition()
+
+
+def cell_centre(screen, k):
+    board, cell = screen._layout(screen._board_area())
+    return (int(board.x + (k % 3 + 0.5) * cell), int(board.y + (k // 3 + 0.5) * cell))
+
+
+def test_click_plays_and_the_agent_replies(app):
+    screen = open_ttt(app)
+    click(app, cell_centre(screen, 4))
+    assert decode(screen.state)[4] == X
+    assert wait_for(app, lambda: (decode(screen.state) == O).sum() == 1)
+    assert screen.mark_to_move == X
+
+
+def test_numpad_keys_map_to_cells(app):
+    screen = open_ttt(app)
+    screen.controller.delay_ms = 5000  # keep the agent from answering during the test
+    key(app, pygame.K_7)
+    assert decode(screen.state)[0] == X
+    screen.restart()
+    key(app, pygame.K_3)
+    assert decode(screen.state)[8] == X
+
+
+def test_taken_cell_and_wrong_turn_are_refused(app):
+    screen = open_ttt(app)
+    key(app, pygame.K_5)
+    key(app, pygame.K_5)  # the cell is taken (and it may still be O's turn): refused either way
+    cells = decode(screen.state)
+    assert cells[4] == X and (cells == X).sum() == 1 and screen.toast is not None
+
+
+def test_playing_o_lets_the_agent_open(app):
+    screen = open_ttt(app)
+    key(app, pygame.K_o)
+    assert screen.human_mark == O
+    assert wait_for(app, lambda: (decode(screen.state) == X).sum() == 1)
+
+
+def test_enter_hands_both_sides_to_the_agent_and_tallies(app):
+    screen = open_ttt(app)
+    screen.controller.select("minimax")
+    key(app, pygame.K_RETURN)
+    assert wait_for(app, lambda: screen.over, frames=600)
+    assert tables().winner[screen.state] == 0  # minimax against itself draws
+    ticks(app, 2)
+    assert screen.selfplay["minimax"] == [0, 1, 0]
+    assert wait_for(app, lambda: screen.state == 0 or not screen.over, frames=200)  # the next game starts
+
+
+CELL_KEYS = {0: pygame.K_7, 1: pygame.K_8, 2: pygame.K_9, 3: pygame.K_4, 4: pygame.K_5, 5: pygame.K_6,
+             6: pygame.K_1, 7: pygame.K_2, 8: pygame.K_3}
+
+
+def test_tally_counts_a_game_against_you(app):
+    screen = open_ttt(app)
+    screen.controller.select("minimax")
+    while not screen.over:
+        assert wait_for(app, lambda: screen.human_may_move or screen.over)
+        if not screen.over:
+            free = [k for k in range(9) if decode(screen.state)[k] == 0]
+            key(app, CELL_KEYS[free[0]])
+    ticks(app)
+    w, d, l = screen.tally["minimax"]
+    assert w + d == 1 and l == 0  # minimax never loses
+
+
+def test_value_overlay_shows_the_agents_values(app):
+    screen = open_ttt(app)
+    screen.controller.select("minimax")
+    key(app, pygame.K_v)
+    assert screen.show_values
+    assert wait_for(app, lambda: screen.controller.cached_agent() is not None)
+    ticks(app, 2)  # draws the nine values without error
+
+
+def test_t_trains_in_the_background_and_saves(app, settings):
+    screen = open_ttt(app)
+    key(app, pygame.K_t)
+    assert screen.training is not None
+    key(app, pygame.K_5)  # the board stays usable during training
+    assert decode(screen.state)[4] == X
+    assert wait_for(app, lambda: screen.training is None, frames=2000)
+    assert (settings.data_dir / "tictactoe_td.npz").exists()
