@@ -242,6 +242,7 @@ class TicTacToeScreen(GameScreen):
             return
         values = explain(self.state)
         best = max(values.values()) if values else None
+
         for k, v in values.items():
             colour = palette.GOOD if v == best else palette.MUTED
             text.draw(surface, f"{v:.2f}" if abs(v) < 10 else f"{v:.0f}", centres[k], 30, colour,
@@ -262,6 +263,14 @@ class TicTacToeScreen(GameScreen):
         if self.selfplay:
             y = self._draw_table(surface, panel, y + 14, "playing itself", ("X won", "drawn", "O won"),
                                  self.selfplay)
+        if self.show_values and not self.over:
+            mover = MARK_NAMES[self.mark_to_move]
+            caption = (f"The numbers: {self.controller.name}'s value V of the board after {mover} plays there "
+                       "(its estimate of the chance to win)." if self.controller.name == "td-value" else
+                       f"The numbers: {self.controller.name}'s value of each move for {mover}: above 0 wins, "
+                       "0 draws, below 0 loses; the bigger, the sooner.")
+            for k, line in enumerate(text.wrap(caption, 20, panel.w, max_lines=4)):
+                text.draw(surface, line, (panel.x, panel.bottom - 150 + 20 * k), 20, palette.MUTED)
         if self.training:
             done, total = self.training["done"], self.training["total"]
             bar = pygame.Rect(panel.x, panel.bottom - 40, panel.w, 22)
