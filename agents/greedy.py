@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import register
+from arcade.games.dots import box_counts
 from arcade.games.twenty48 import move_all
 
 
@@ -24,3 +25,26 @@ class Greedy2048:
         if not values:
             raise ValueError("no legal move in this state")
         return max(values, key=lambda d: (values[d], -d))
+
+
+@register("greedy", ("dots",), "complete a box when it can, else avoid giving a box's third side, else random",
+          order=60)
+class GreedyDots:
+    name = "greedy"
+
+    def __init__(self, rules, settings=None):
+        self.rules = rules
+
+    def act(self, state, rng):
+        board = state.board
+        counts = box_counts(state.rows, state.cols)
+        free = self.rules.legal_actions(state)
+        gains = {a: int(counts[state.lines | 1 << a]) - int(counts[state.lines]) for a in free}
+        best = max(gains.values())
+        if best > 0:
+            return max(free, key=lambda a: gains[a])
+        masks = board.box_masks()
+        safe = [a for a in free
+                if not any(bin((state.lines | 1 << a) & m).count("1") == 3 for m in masks if (m >> a) & 1)]
+        pool = safe or free
+        return pool[int(rng.integers(len(pool)))]

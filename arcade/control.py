@@ -26,11 +26,14 @@ def make_rng(seed: int) -> np.random.Generator:
 
 
 class AgentController:
-    def __init__(self, game_id: str, rules, settings, agent: str | None = None, clock=time.perf_counter):
+    def __init__(self, game_id: str, rules, settings, agent: str | None = None, clock=time.perf_counter,
+                 names: tuple[str, ...] | None = None):
         self.game_id = game_id
         self.rules = rules
         self.settings = settings
-        self.specs = agents_for(game_id)
+        self.specs = [s for s in agents_for(game_id) if names is None or s.name in names]
+        if names is not None:
+            self.specs.sort(key=lambda s: names.index(s.name))
         if not self.specs:
             raise ValueError(f"no agent is registered for {game_id}")
         self.index = 0

@@ -27,7 +27,9 @@ from arcade.settings import load_settings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # keys pressed before a game's screenshot, to show what the screen can do
-SHOW_KEYS = {"tictactoe": [pygame.K_r, pygame.K_5, pygame.K_v]}
+SHOW_KEYS = {"tictactoe": [pygame.K_r, pygame.K_5, pygame.K_v],
+             "dots": [pygame.K_2, pygame.K_SPACE, pygame.K_RIGHT, pygame.K_SPACE, pygame.K_DOWN, pygame.K_SPACE,
+                      pygame.K_DOWN, pygame.K_SPACE, pygame.K_RIGHT, pygame.K_SPACE]}
 
 
 def run_frames(app: App, seconds: float) -> None:

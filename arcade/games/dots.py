@@ -1,0 +1,191 @@
+"""Dots and boxes rules: boards of R x C boxes, lines as bits of one integer, box masks.
+
+The seed's 2x2 layout, generalised: bits 0..H-1 are the horizontal lines, top
+row first, left to right (line (r, c) is bit r*C + c); then the vertical lines,
+column by column (line (r, c) left of box column c is bit H + c*R + r). On 2x2
+this gives the seed's box masks 325, 1290, 660 and 2600. A player who
+completes one or two boxes with a line scores them and moves again; the game
+ends when every line is drawn.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+SIZES = ((2, 2), (2, 3), (3, 3))
+
+
+@dataclass(frozen=True)
+class Board:
+    rows: int  # boxes down
+    cols: int  # boxes across
+
+    @property
+    def n_horizontal(self) -> int:
+        return (self.rows + 1) * self.cols
+
+    @property
+    def n_lines(self) -> int:
+        return self.n_horizontal + self.rows * (self.cols + 1)
+
+    @property
+    def n_boxes(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def full(self) -> int:
+        return (1 << self.n_lines) - 1
+
+    def h(self, r: int, c: int) -> int:
+        """Bit of the horizontal line above box row r (r = rows: the bottom edge), column c."""
+        return r * self.cols + c
+
+    def v(self, r: int, c: int) -> int:
+        """Bit of the vertical line in box row r, left of box column c (c = cols: the right edge)."""
+        return self.n_horizontal + c * self.rows + r
+
+    def box_masks(self) -> list[int]:
+        """Line mask of every box, row by row."""
+        return [(1 << self.h(r, c)) | (1 << self.h(r + 1, c)) | (1 << self.v(r, c)) | (1 << self.v(r, c + 1))
+                for r in range(self.rows) for c in range(self.cols)]
+
+    def line_ends(self, bit: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The two dots (row, col) a line joins."""
+        if bit < self.n_horizontal:
+            r, c = divmod(bit, self.cols)
+            return (r, c), (r, c + 1)
+        c, r = divmod(bit - self.n_horizontal, self.rows)
+        return (r, c), (r + 1, c)
+
+    def boxes_completed(self, lines: int) -> int:
+        return sum((lines & m) == m for m in self.box_masks())
+
+
+def board_for_lines(n_lines: int) -> Board:
+    for r, c in SIZES:
+        if Board(r, c).n_lines == n_lines:
+            return Board(r, c)
+    known = ", ".join(f"{Board(r, c).n_lines} ({r}x{c})" for r, c in SIZES)
+    raise ValueError(f"{n_lines} line bits fit no board; use {known}")
+
+
+@functools.lru_cache(maxsize=None)
+def box_counts(rows: int, cols: int) -> np.ndarray:
+    """Completed boxes of every line state (2**L entries; 16 MB for 3x3)."""
+    board = Board(rows, cols)
+    codes = np.arange(1 << board.n_lines, dtype=np.int32)
+    counts = np.zeros(codes.size, dtype=np.int8)
+    for m in board.box_masks():
+        counts += (codes & m) == m
+    counts.flags.writeable = False
+    return counts
+
+
+@dataclass(frozen=True)
+class DotsState:
+    """A position: the board's size, the drawn lines, each seat's boxes and the seat to move."""
+
+    rows: int = 2
+    cols: int = 2
+    lines: int = 0
+    scores: tuple[int, int] = (0, 0)
+    mover: int = 0
+
+    @property
+    def board(self) -> Board:
+        return Board(self.rows, self.cols)
+
+
+def parse_lines(text: str) -> tuple[Board, int]:
+    """'000000000000' (bit 0 first) -> (board, lines); ValueError with the reason."""
+    text = text.strip()
+    if not text or set(text) - {"0", "1"}:
+        raise ValueError(f"'{text}' is not a string of 0 and 1 (bit 0 first)")
+    board = board_for_lines(len(text))
+    return board, sum(1 << i for i, ch in enumerate(text) if ch == "1")
+
+
+def gain(board: Board, lines: int, bit: int) -> int:
+    """Boxes completed by drawing `bit` on `lines`."""
+    after = lines | 1 << bit
+    return sum((after & m) == m and (lines & m) != m for m in board.box_masks())
+
+
+@dataclass(frozen=True)
+class DotsRules:
+    """Rules for any board; the state carries its size. `rows` x `cols` is the size of new games."""
+
+    rows: int = 2
+    cols: int = 2
+    game_id: str = "dots"
+    players: int = 2
+    seat_names: tuple[str, str] = ("first", "second")
+
+    def new_state(self, rng=None) -> DotsState:
+        return DotsState(self.rows, self.cols)
+
+    def legal_actions(self, state: DotsState) -> list[int]:
+        return [b for b in range(state.board.n_lines) if not (state.lines >> b) & 1]
+
+    def step(self, state: DotsState, action: int, rng=None) -> DotsState:
+        if not 0 <= action < state.board.n_lines or (state.lines >> action) & 1:
+            raise ValueError(f"line {action} is already drawn or not on the board")
+        gained = gain(state.board, state.lines, action)
+        scores = list(state.scores)
+        scores[state.mover] += gained
+        mover = state.mover if gained else 1 - state.mover  # completing a box earns another move
+        return DotsState(state.rows, state.cols, state.lines | 1 << action, tuple(scores), mover)
+
+    def is_terminal(self, state: DotsState) -> bool:
+        return state.lines == state.board.full
+
+    def to_move(self, state: DotsState) -> int:
+        return state.mover
+
+    def outcome(self, state: DotsState) -> dict:
+        a, b = state.scores
+        return {"winner": None if a == b else (0 if a > b else 1), "scores": (a, b)}
+
+    def parse_state(self, text: str, **options) -> DotsState:
+        if options:
+            raise ValueError(f"option {', '.join('--' + k.replace('_', '-') for k in options)} does not apply to dots")
+        board, lines = parse_lines(text)
+        return DotsState(board.rows, board.cols, lines, (0, 0), 0)
+
+    def format_action(self, action: int) -> str:
+        return str(action)
+
+
+def make_rules(settings, size: tuple[int, int] | None = None) -> DotsRules:
+    rows, cols = size or (settings.dots.rows, settings.dots.cols)
+    return DotsRules(rows, cols)
+
+
+@functools.lru_cache(maxsize=4)
+def transition_tables(rows: int, cols: int):
+    """For every line state s and line a: (next state s | a, boxes gained, whether a is free).
+
+    Arrays of 2**L x L; meant for 2x2 (4096 states) and 2x3 (131072), not 3x3.
+    """
+    board = Board(rows, cols)
+    n_lines = board.n_lines
+    states = np.arange(1 << n_lines, dtype=np.int32)[:, None]
+    bits = (1 << np.arange(n_lines, dtype=np.int32))[None, :]
+    free = (states & bits) == 0
+    nxt = states | bits
+    counts = box_counts(rows, cols)
+    gains = np.where(free, counts[nxt] - counts[states], 0).astype(np.int8)
+    for arr in (nxt, gains, free):
+        arr.flags.writeable = False
+    return nxt, gains, free
+
+
+def popcount(codes: np.ndarray) -> np.ndarray:
+    """Number of set bits of each (non-negative, < 2**32) integer."""
+    c = codes.astype(np.uint32)
+    c = c - ((c >> 1) & 0x55555555)
+    c = (c & 0x33333333) + ((c >> 2) & 0x33333333)
+    c = (c + (c >> 4)) & 0x0F0F0F0F
+    return ((c * 0x01010101) & 0xFFFFFFFF) >> 24

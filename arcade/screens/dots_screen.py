@@ -1,0 +1,252 @@
+"""The dots and boxes screen: draw lines by mouse or keyboard against a chosen opponent.
+
+The agent in the HUD (Enter, Tab) plays your side when you hand it over; the
+opponent (`o`: random, greedy or the exact solver) always plays the other side.
+"""
+from __future__ import annotations
+
+import pygame
+
+from arcade.control import AgentController
+from arcade.games import make_rules
+from arcade.games.dots import Board, DotsState, box_counts
+from arcade.screens.base import GameScreen
+from arcade.ui import palette, text
+
+SIZE_KEYS = {pygame.K_1: (2, 2), pygame.K_2: (2, 3), pygame.K_3: (3, 3)}
+OPPONENTS = ("random", "greedy", "solver")
+ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, -1), pygame.K_DOWN: (0, 1)}
+HOVER_PX = 24
+
+
+class DotsScreen(GameScreen):
+    game_id = "dots"
+
+    def __init__(self, app, agent=None, seed=None, size=None):
+        super().__init__(app, agent=agent, seed=seed, size=size)
+        self.opponent = AgentController("dots", self.rules, self.settings, names=OPPONENTS)
+        self.opponent.set_enabled(True)  # the opponent always plays its side
+        self.human_seat = 0
+        self.hover: int | None = None
+        self.cursor = 0
+        self.restart()
+
+    # --- game flow -----------------------------------------------------------
+    def restart(self, size: tuple[int, int] | None = None) -> None:
+        if size is not None and size != (self.rules.rows, self.rules.cols):
+            self.rules = make_rules("dots", self.settings, size=size)
+            self.controller.set_rules(self.rules)
+            self.opponent.set_rules(self.rules)
+        self.state = self.rules.new_state()
+        self.line_owner: dict[int, int] = {}
+        self.box_owner: dict[int, int] = {}
+        self.cursor = 0
+        self.controller.invalidate()
+        self.opponent.invalidate()
+
+    @property
+    def board(self) -> Board:
+        return self.state.board
+
+    @property
+    def over(self) -> bool:
+        return self.rules.is_terminal(self.state)
+
+    def draw_line(self, bit: int) -> bool:
+        if self.over or (self.state.lines >> bit) & 1:
+            return False
+        mover = self.state.mover
+        before = self.state.lines
+        self.state = self.rules.step(self.state, bit)
+        self.line_owner[bit] = mover
+        for i, m in enumerate(self.board.box_masks()):
+            if (self.state.lines & m) == m and (before & m) != m:
+                self.box_owner[i] = mover
+        return True
+
+    # --- GameScreen hooks ----------------------------------------------------
+    def game_keys(self):
+        return [("click", "draw the highlighted line (the one nearest the mouse)"),
+                ("arrows + space", "move the line cursor, draw the line"),
+                ("1 / 2 / 3", "board of 2x2, 2x3 or 3x3 boxes"),
+                ("f", "move first / second (restarts)"), ("o", "next opponent: random, greedy, solver"),
+                ("r", "restart")]
+
+    def help_line(self) -> str:
+        return ("click or arrows+space: draw  1/2/3: size  f: first/second  o: opponent  r: restart  "
+                "Enter: agent  Tab: next agent  h: help  Esc: back")
+
+    def status_text(self) -> str:
+        you, them = self.state.scores[self.human_seat], self.state.scores[1 - self.human_seat]
+        who = "you" if self.state.mover == self.human_seat else self.opponent.name
+        if self.over:
+            verdict = "you win" if you > them else "you lose" if you < them else "a draw"
+            return f"you {you} - {them} {self.opponent.name}: {verdict}   (r: again)"
+        return f"you {you} - {them} {self.opponent.name}   {who} to move   board {self.board.rows}x{self.board.cols}"
+
+    def control_label(self) -> str:
+        side = "first" if self.human_seat == 0 else "second"
+        return f"{self.controller.name if self.controller.enabled else 'You'} ({side}) vs {self.opponent.name}"
+
+    def agent_state(self):
+        return None if self.over or self.state.mover != self.human_seat else self.state
+
+    def apply_agent_action(self, action) -> None:
+        self.draw_line(int(action))
+
+    def update_game(self, dt_ms: float) -> None:
+        if not self.over and self.state.mover != self.human_seat:
+            action = self.opponent.poll(self.state, active=True)
+            if action is not None:
+                self.draw_line(int(action))
+
+    @property
+    def human_may_move(self) -> bool:
+        return not self.controller.enabled and not self.over and self.state.mover == self.human_seat
+
+    def handle_game_event(self, event) -> bool:
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self._line_near(event.pos)
+            return False
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            line = self._line_near(event.pos)
+            if line is not None:
+                self._human_draw(line)
+                return True
+            return False
+        if event.type != pygame.KEYDOWN:
+            return False
+        if event.key in ARROWS:
+            self.cursor = self._step_cursor(ARROWS[event.key])
+        elif event.key == pygame.K_SPACE:
+            self._human_draw(self.cursor)
+        elif event.key in SIZE_KEYS:
+            self.restart(SIZE_KEYS[event.key])
+            if SIZE_KEYS[event.key] == (3, 3):
+                self.say("3x3: the solver solves 2**24 states on first use (then it is cached)", 4000)
+        elif event.key == pygame.K_f:
+            self.human_seat = 1 - self.human_seat
+            self.restart()
+            self.say("you move " + ("first" if self.human_seat == 0 else "second"))
+        elif event.key == pygame.K_o:
+            self.opponent.cycle()
+            self.say(f"opponent: {self.opponent.name} ({self.opponent.spec.summary})")
+        elif event.key == pygame.K_r:
+            self.restart()
+        else:
+            return False
+        return True
+
+    def _human_draw(self, line: int) -> None:
+        if self.over:
+            self.say("the game is over: r plays again")
+        elif self.controller.enabled:
+            self.say("the agent plays your side: Enter takes it back")
+        elif self.state.mover != self.human_seat:
+            self.say(f"wait: it is {self.opponent.name}'s turn")
+        elif not self.draw_line(line):
+            self.say("that line is already drawn")
+
+    # --- geometry --------------------------------------------------------------
+    def _geometry(self):
+        from arcade.ui import hud
+
+        area = hud.board_rect(self.app.surface)
+        b = self.board
+        usable = pygame.Rect(area.x + 30, area.y + 20, area.w - 330, area.h - 40)
+        gap = min(usable.w // b.cols, usable.h // b.rows)
+        ox = usable.x + (usable.w - gap * b.cols) // 2
+        oy = usable.y + (usable.h - gap * b.rows) // 2
+        return ox, oy, gap
+
+    def _dot(self, r: int, c: int):
+        ox, oy, gap = self._geometry()
+        return ox + c * gap, oy + r * gap
+
+    def _midpoint(self, bit: int):
+        (r1, c1), (r2, c2) = self.board.line_ends(bit)
+        (x1, y1), (x2, y2) = self._dot(r1, c1), self._dot(r2, c2)
+        return (x1 + x2) / 2, (y1 + y2) / 2
+
+    def _line_near(self, pos) -> int | None:
+        """The undrawn line whose middle is nearest the point, if near enough."""
+        _, _, gap = self._geometry()
+        best, best_d = None, (gap * 0.5) ** 2
+        for bit in range(self.board.n_lines):
+            if (self.state.lines >> bit) & 1:
+                continue
+            mx, my = self._midpoint(bit)
+            d = (mx - pos[0]) ** 2 + (my - pos[1]) ** 2
+            if d < best_d:
+                best, best_d = bit, d
+        return best
+
+    def _step_cursor(self, direction) -> int:
+        """The nearest line whose middle lies in that direction from the cursor's."""
+        cx, cy = self._midpoint(self.cursor)
+        dx, dy = direction
+        best, best_score = self.cursor, None
+        for bit in range(self.board.n_lines):
+            mx, my = self._midpoint(bit)
+            along = (mx - cx) * dx + (my - cy) * dy
+            if along <= 0:
+                continue
+            across = abs((mx - cx) * dy) + abs((my - cy) * dx)
+            score = along + 2 * across
+            if best_score is None or score < best_score:
+                best, best_score = bit, score
+        return best
+
+    # --- drawing -------------------------------------------------------------
+    def draw_game(self, surface, rect) -> None:
+        b = self.board
+        _, _, gap = self._geometry()
+        for i, seat in self.box_owner.items():
+            r, c = divmod(i, b.cols)
+            x, y = self._dot(r, c)
+            colour = palette.SEAT_COLOURS[seat]
+            box = pygame.Rect(x + 6, y + 6, gap - 12, gap - 12)
+            pygame.draw.rect(surface, tuple(v // 2 for v in colour), box, border_radius=8)
+            text.draw(surface, "you" if seat == self.human_seat else "them", box.center, 28, palette.TEXT,
+                      anchor="center", bold=True)
+        for bit in range(b.n_lines):
+            (r1, c1), (r2, c2) = b.line_ends(bit)
+            a, z = self._dot(r1, c1), self._dot(r2, c2)
+            if (self.state.lines >> bit) & 1:
+                pygame.draw.line(surface, palette.SEAT_COLOURS[self.line_owner.get(bit, 0)], a, z, 8)
+            elif bit == self.hover and self.human_may_move:
+                pygame.draw.line(surface, palette.ACCENT, a, z, 6)
+            else:
+                pygame.draw.line(surface, palette.PANEL_HI, a, z, 3)
+        if self.human_may_move:  # the keyboard cursor
+            pygame.draw.circle(surface, palette.ACCENT, [int(v) for v in self._midpoint(self.cursor)], 9, 3)
+        for r in range(b.rows + 1):
+            for c in range(b.cols + 1):
+                pygame.draw.circle(surface, palette.TEXT, self._dot(r, c), 9)
+        self._draw_panel(surface, pygame.Rect(rect.right - 280, rect.y + 10, 270, rect.h - 20))
+
+    def _draw_panel(self, surface, panel) -> None:
+        y = panel.y
+        seats = ((self.human_seat, "You" if not self.controller.enabled else self.controller.name),
+                 (1 - self.human_seat, self.opponent.name))
+        for seat, name in seats:
+            colour = palette.SEAT_COLOURS[seat]
+            pygame.draw.rect(surface, colour, (panel.x, y + 4, 18, 18), border_radius=4)
+            marker = "  <- to move" if self.state.mover == seat and not self.over else ""
+            text.draw(surface, f"{name}: {self.state.scores[seat]}{marker}", (panel.x + 28, y), 28, palette.TEXT,
+                      bold=True, max_width=panel.w - 28)
+            y += 36
+        y += 10
+        opponent_state = self.opponent.status()
+        text.draw(surface, f"opponent {self.opponent.name}: {opponent_state}", (panel.x, y), 20, palette.MUTED,
+                  max_width=panel.w)
+        y += 26
+        left = self.board.n_boxes - sum(self.state.scores)
+        text.draw(surface, f"boxes left: {left}", (panel.x, y), 20, palette.MUTED)
+
+    def close(self) -> None:
+        self.opponent.close()
+        super().close()
+
+
+SCREEN = DotsScreen

@@ -1,0 +1,80 @@
+"""The dots and boxes screen headless: clicks near lines, keyboard cursor, extra move, sizes, agents."""
+import pygame
+
+from arcade.games.dots import DotsState
+from arcade.screens import open_game
+from tests.helpers import click, key, ticks
+
+
+def open_dots(app):
+    screen = open_game(app, "dots", seed=1)
+    app.push(screen)
+    ticks(app)
+    return screen
+
+
+def wait_for(app, condition, frames=600):
+    for _ in range(frames):
+        if condition():
+            return True
+        ticks(app)
+        pygame.time.wait(1)
+    return condition()
+
+
+def near(screen, bit, dx=6, dy=5):
+    mx, my = screen._midpoint(bit)
+    return int(mx + dx), int(my + dy)
+
+
+def test_click_near_a_line_draws_it_and_the_opponent_replies(app):
+    screen = open_dots(app)
+    click(app, near(screen, 0))
+    assert screen.state.lines & 1 and screen.line_owner[0] == 0
+    assert wait_for(app, lambda: bin(screen.state.lines).count("1") == 2)  # the opponent drew one
+
+
+def test_click_far_from_lines_draws_nothing(app):
+    screen = open_dots(app)
+    x, y = screen._dot(0, 0)
+    click(app, (x - 200, y - 5))
+    assert screen.state.lines == 0
+
+
+def test_completing_a_box_gives_another_move(app):
+    screen = open_dots(app)
+    screen.opponent.delay_ms = 10_000  # keep the opponent quiet
+    screen.state = DotsState(2, 2, 325 & ~1, (0, 0), 0)
+    click(app, near(screen, 0))
+    assert screen.state.scores == (1, 0) and screen.state.mover == 0 and screen.box_owner == {0: 0}
+
+
+def test_keyboard_cursor_and_space(app):
+    screen = open_dots(app)
+    start = screen.cursor
+    key(app, pygame.K_RIGHT)
+    assert screen.cursor != start
+    chosen = screen.cursor
+    key(app, pygame.K_SPACE)
+    assert (screen.state.lines >> chosen) & 1
+
+
+def test_size_keys_first_second_and_opponent(app):
+    screen = open_dots(app)
+    for k, size in ((pygame.K_2, (2, 3)), (pygame.K_1, (2, 2))):
+        key(app, k)
+        assert (screen.state.rows, screen.state.cols) == size and screen.state.lines == 0
+    assert screen.opponent.name == "random"
+    key(app, pygame.K_o)
+    assert screen.opponent.name == "greedy"
+    key(app, pygame.K_f)
+    assert screen.human_seat == 1
+    assert wait_for(app, lambda: screen.state.lines != 0)  # the opponent opens
+
+
+def test_the_agent_plays_a_whole_game(app):
+    screen = open_dots(app)
+    screen.controller.select("policy-iteration")
+    key(app, pygame.K_RETURN)
+    assert wait_for(app, lambda: screen.over, frames=3000)
+    assert sum(screen.state.scores) == 4 and len(screen.line_owner) == 12
