@@ -61,8 +61,9 @@ def main() -> int:
         screen.controller.set_enabled(True)
         run_frames(app, args.agent_seconds)
         screen.controller.set_enabled(False)  # let the last move's animation settle
-        for k in SHOW_KEYS.get(game.id, []):
+        for k in SHOW_KEYS.get(game.id, []):  # one key every few frames, so the other side can answer
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+            run_frames(app, 0.15)
         run_frames(app, 0.4)
         path = out / f"{game.id}.png"
         pygame.image.save(app.surface, path)

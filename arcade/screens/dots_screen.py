@@ -182,11 +182,13 @@ class DotsScreen(GameScreen):
         return best
 
     def _step_cursor(self, direction) -> int:
-        """The nearest line whose middle lies in that direction from the cursor's."""
+        """The nearest undrawn line whose middle lies in that direction from the cursor's."""
         cx, cy = self._midpoint(self.cursor)
         dx, dy = direction
         best, best_score = self.cursor, None
         for bit in range(self.board.n_lines):
+            if (self.state.lines >> bit) & 1:
+                continue
             mx, my = self._midpoint(bit)
             along = (mx - cx) * dx + (my - cy) * dy
             if along <= 0:
