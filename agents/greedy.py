@@ -5,6 +5,7 @@ import numpy as np
 
 from agents.base import register
 from arcade.games.dots import box_counts
+from arcade.games.match3 import POINTS_PER_GEM, apply_swap, find_matches, resolve
 from arcade.games.twenty48 import move_all
 
 
@@ -48,3 +49,45 @@ class GreedyDots:
                 if not any(bin((state.lines | 1 << a) & m).count("1") == 3 for m in masks if (m >> a) & 1)]
         pool = safe or free
         return pool[int(rng.integers(len(pool)))]
+
+
+class _Match3Greedy:
+    """Shared by the two match-3 greedy agents: score every legal swap, take the best.
+
+    Ties are broken at random: taking the first in reading order would favour swaps at the top,
+    whose clears rarely cascade, and make greedy worse than random."""
+
+    def __init__(self, rules, settings=None):
+        self.rules = rules
+
+    def swap_score(self, state, swap) -> float:
+        raise NotImplementedError
+
+    def explain(self, state) -> dict[tuple, float]:
+        return {tuple(sw): float(self.swap_score(state, sw)) for sw in state.swaps().tolist()}
+
+    def act(self, state, rng):
+        values = self.explain(state)
+        if not values:
+            raise ValueError("no legal swap in this state")
+        best = max(values.values())
+        ties = [a for a, v in values.items() if v == best]
+        return ties[int(rng.integers(len(ties)))]
+
+
+@register("greedy", ("match3",), "the swap whose own lines clear the most gems (no cascades)", order=60)
+class GreedyMatch3(_Match3Greedy):
+    name = "greedy"
+
+    def swap_score(self, state, swap) -> float:
+        return POINTS_PER_GEM * int(find_matches(apply_swap(state.board, swap)).sum())
+
+
+@register("greedy-cascade", ("match3",),
+          "the swap with the largest turn score counting the cascades the known gems make", order=30)
+class GreedyCascade(_Match3Greedy):
+    name = "greedy-cascade"
+
+    def swap_score(self, state, swap) -> float:
+        # unknown refills are treated as empty cells, which never match
+        return sum(st.points for st in resolve(apply_swap(state.board, swap), state.colours, None))

@@ -1,0 +1,82 @@
+"""The seed's match-3 agent: Q-learning from SARSA-sampled rollouts at every turn.
+
+At each turn, from the current state (board, turns left), NSARSA episodes run
+to the end of the game. In an episode, a state already visited while sampling
+gets an epsilon-greedy move over Q; a state not seen before gets a random
+legal move. After each episode every sampled step (S, A, R, S') updates
+    Q(S, A) <- (1 - eta) Q(S, A) + eta (R + gamma max_a Q(S', a))
+with max_a Q(S', a) = 0 at the end of the game (and for actions never tried,
+whose Q is 0). Then the agent plays argmax_a Q(current, a). The rollouts draw
+refills from the agent's own generator, never the game's: the agent does not
+see the future gems. Q persists over the turns of one game.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import register
+from arcade.games.match3 import Match3State
+
+
+@register("q-rollouts", ("match3",), "the seed's Q-learning from 25 epsilon-greedy rollouts per turn (SARSA sampling)",
+          order=20)
+class QRollouts:
+    name = "q-rollouts"
+
+    def __init__(self, rules, settings=None, epsilon=None, step_size=None, discount=None, rollouts=None):
+        t = settings.match3 if settings is not None else None
+        self.rules = rules
+        self.epsilon = epsilon if epsilon is not None else (t.epsilon if t else 0.2)
+        self.eta = step_size if step_size is not None else (t.step_size if t else 0.2)
+        self.gamma = discount if discount is not None else (t.discount if t else 0.5)
+        self.rollouts = rollouts if rollouts is not None else (t.rollouts if t else 25)
+        self.Q: dict[tuple[bytes, int], dict[tuple, float]] = {}
+        self._last_turns_left = None
+        self.simulated_moves = 0
+
+    def _v(self, state: Match3State) -> float:
+        if state.turns_left <= 0:
+            return 0.0
+        q = self.Q.get(state.key())
+        return max(0.0, max(q.values())) if q else 0.0  # untried actions have Q = 0; rewards are >= 0
+
+    def _choose(self, state: Match3State, visited: set, rng) -> tuple:
+        swaps = state.swaps()
+        key = state.key()
+        if key in visited and rng.random() >= self.epsilon:
+            q = self.Q.get(key, {})
+            values = np.array([q.get(tuple(sw), 0.0) for sw in swaps.tolist()])
+            return tuple(swaps[int(np.argmax(values))].tolist())
+        return tuple(swaps[int(rng.integers(len(swaps)))].tolist())
+
+    def learn(self, state: Match3State, rng) -> None:
+        """Run the rollouts from `state` and update Q."""
+        if self._last_turns_left is not None and state.turns_left >= self._last_turns_left:
+            self.Q.clear()  # a new game: nothing learnt about the old one applies
+        self._last_turns_left = state.turns_left
+        visited: set = set()
+        for _ in range(self.rollouts):
+            episode = []
+            s = state
+            while not self.rules.is_terminal(s):
+                a = self._choose(s, visited, rng)
+                visited.add(s.key())
+                nxt = self.rules.step(s, a, rng)
+                episode.append((s, a, nxt.score - s.score, nxt))
+                s = nxt
+            self.simulated_moves += len(episode)
+            for s, a, r, s2 in episode:
+                q = self.Q.setdefault(s.key(), {})
+                q[a] = (1 - self.eta) * q.get(a, 0.0) + self.eta * (r + self.gamma * self._v(s2))
+
+    def explain(self, state: Match3State) -> dict[tuple, float]:
+        """Q(current, a) for every legal swap (after learning from this state, if not yet done)."""
+        q = self.Q.get(state.key(), {})
+        return {tuple(sw): q.get(tuple(sw), 0.0) for sw in state.swaps().tolist()}
+
+    def act(self, state: Match3State, rng) -> tuple:
+        if not len(state.swaps()):
+            raise ValueError("no legal swap in this state")
+        self.learn(state, rng)
+        values = self.explain(state)
+        return max(values, key=values.get)

@@ -1,0 +1,264 @@
+"""Match-3 rules: swaps that make lines, cascades, the seed's turn score, reshuffles.
+
+A board is a numpy array of gem colours (0..k-1; -1 marks a cleared cell while
+a turn resolves). A swap of two orthogonal neighbours is legal only if it makes
+a line of 3+ of one colour. Each clearing step scores 10 points per gem times
+its cascade level (1 for the swap's own lines, 2 for the first cascade, ...);
+gems above fall and new gems drop in from the game's generator. Match
+detection, clearing and gravity are array operations, on single boards and on
+stacks of boards (all 2*s*(s-1) swaps of a board are tested at once).
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+EMPTY = -1
+POINTS_PER_GEM = 10
+
+
+def find_matches(boards: np.ndarray) -> np.ndarray:
+    """Mask of the gems in lines of 3+ (rows or columns) of each board; works on (s, s) or (N, s, s)."""
+    b = boards
+    mask = np.zeros(b.shape, dtype=bool)
+    h = (b[..., :, :-2] == b[..., :, 1:-1]) & (b[..., :, 1:-1] == b[..., :, 2:]) & (b[..., :, :-2] != EMPTY)
+    mask[..., :, :-2] |= h
+    mask[..., :, 1:-1] |= h
+    mask[..., :, 2:] |= h
+    v = (b[..., :-2, :] == b[..., 1:-1, :]) & (b[..., 1:-1, :] == b[..., 2:, :]) & (b[..., :-2, :] != EMPTY)
+    mask[..., :-2, :] |= v
+    mask[..., 1:-1, :] |= v
+    mask[..., 2:, :] |= v
+    return mask
+
+
+def has_line(boards: np.ndarray) -> np.ndarray:
+    """Whether each board of a stack (N x s x s, no empty cells) has a line of 3+: cheaper than the mask."""
+    eq_h = boards[:, :, :-1] == boards[:, :, 1:]
+    eq_v = boards[:, :-1, :] == boards[:, 1:, :]
+    return (eq_h[:, :, :-1] & eq_h[:, :, 1:]).any(axis=(1, 2)) | (eq_v[:, :-1, :] & eq_v[:, 1:, :]).any(axis=(1, 2))
+
+
+@functools.lru_cache(maxsize=None)
+def all_swaps(size: int) -> np.ndarray:
+    """Every swap of orthogonal neighbours as rows (r1, c1, r2, c2): 2*s*(s-1) of them."""
+    out = [(r, c, r, c + 1) for r in range(size) for c in range(size - 1)]
+    out += [(r, c, r + 1, c) for r in range(size - 1) for c in range(size)]
+    return np.array(out, dtype=np.intp)
+
+
+def swapped_stack(board: np.ndarray, swaps: np.ndarray) -> np.ndarray:
+    """One copy of the board per swap, with that swap made."""
+    stack = np.broadcast_to(board, (len(swaps),) + board.shape).copy()
+    idx = np.arange(len(swaps))
+    r1, c1, r2, c2 = swaps.T
+    stack[idx, r1, c1] = board[r2, c2]
+    stack[idx, r2, c2] = board[r1, c1]
+    return stack
+
+
+def legal_swaps(board: np.ndarray) -> np.ndarray:
+    """The swaps (rows of r1, c1, r2, c2) that make at least one line."""
+    swaps = all_swaps(board.shape[0])
+    return swaps[has_line(swapped_stack(board, swaps))]
+
+
+def gravity(board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Let gems fall into cleared cells. Returns (board, source row of each cell; negative = new from above)."""
+    s = board.shape[0]
+    order = np.argsort(board != EMPTY, axis=0, kind="stable")  # empties first (top), then gems in order
+    fallen = np.take_along_axis(board, order, axis=0)
+    empties = (board == EMPTY).sum(axis=0)
+    rows = np.arange(s)[:, None]
+    source = np.where(rows < empties, rows - empties, order)  # new gems start above the top
+    return fallen, source
+
+
+@dataclass
+class Stage:
+    """One clearing step of a turn, for scoring and animation."""
+
+    before: np.ndarray  # board before this clear
+    cleared: np.ndarray  # mask of the cleared gems
+    level: int  # cascade level (1 = the swap's own lines)
+    points: int
+    after: np.ndarray  # board after gravity and refill
+    source: np.ndarray  # where each gem of `after` fell from
+
+
+def resolve(board: np.ndarray, colours: int, rng: np.random.Generator | None, max_levels: int = 1000) -> list[Stage]:
+    """Clear lines, let gems fall and refill until no line is left. With rng None, cleared cells stay
+    empty (unknown refills treated as empty, as greedy-cascade needs)."""
+    stages = []
+    level = 1
+    while level <= max_levels:
+        cleared = find_matches(board)
+        n = int(cleared.sum())
+        if n == 0:
+            break
+        emptied = np.where(cleared, EMPTY, board)
+        after, source = gravity(emptied)
+        if rng is not None:
+            holes = after == EMPTY
+            after[holes] = rng.integers(0, colours, size=int(holes.sum()))
+        stages.append(Stage(board, cleared, level, POINTS_PER_GEM * n * level, after, source))
+        board = after
+        level += 1
+    return stages
+
+
+def apply_swap(board: np.ndarray, swap) -> np.ndarray:
+    r1, c1, r2, c2 = swap
+    out = board.copy()
+    out[r1, c1], out[r2, c2] = board[r2, c2], board[r1, c1]
+    return out
+
+
+def random_board(size: int, colours: int, rng: np.random.Generator) -> np.ndarray:
+    """A board with no line and at least one legal swap."""
+    while True:
+        board = rng.integers(0, colours, size=(size, size)).astype(np.int8)
+        for _ in range(100):
+            lines = find_matches(board)
+            if not lines.any():
+                break
+            board[lines] = rng.integers(0, colours, size=int(lines.sum()))
+        if not find_matches(board).any() and len(legal_swaps(board)):
+            return board
+
+
+def reshuffle(board: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The same gems in new places, with no line and a legal swap."""
+    flat = board.ravel()
+    for _ in range(10_000):
+        candidate = rng.permutation(flat).reshape(board.shape)
+        if not find_matches(candidate).any() and len(legal_swaps(candidate)):
+            return candidate
+    raise RuntimeError("no arrangement of these gems has a legal swap")
+
+
+def _frozen(board: np.ndarray) -> np.ndarray:
+    board = np.array(board, dtype=np.int8)
+    board.flags.writeable = False
+    return board
+
+
+@dataclass(frozen=True, eq=False)
+class Match3State:
+    board: np.ndarray
+    turns_left: int
+    score: int = 0
+    shuffles: int = 0
+    colours: int = 5
+
+    def __post_init__(self):
+        object.__setattr__(self, "board", _frozen(self.board))
+
+    def __eq__(self, other):
+        return (isinstance(other, Match3State) and np.array_equal(self.board, other.board)
+                and (self.turns_left, self.score, self.shuffles) == (other.turns_left, other.score, other.shuffles))
+
+    def __hash__(self):
+        return hash((self.board.tobytes(), self.turns_left, self.score))
+
+    def key(self) -> tuple[bytes, int]:
+        """What the seed calls the state: (board, turns left)."""
+        return self.board.tobytes(), self.turns_left
+
+    def swaps(self) -> np.ndarray:
+        """The legal swaps of this board, computed once (the state is immutable)."""
+        cached = self.__dict__.get("_swaps")
+        if cached is None:
+            cached = legal_swaps(self.board)
+            object.__setattr__(self, "_swaps", cached)
+        return cached
+
+
+@dataclass
+class TurnResult:
+    state: Match3State
+    stages: list[Stage] = field(default_factory=list)
+    reshuffled: bool = False
+
+    @property
+    def points(self) -> int:
+        return sum(st.points for st in self.stages)
+
+
+def parse_board(text: str) -> np.ndarray:
+    rows = text.strip().split("/")
+    if not all(r.isdigit() for r in rows) or len({len(r) for r in rows}) != 1 or len(rows) != len(rows[0]):
+        raise ValueError(f"'{text}' is not square rows of digits separated by '/'")
+    if not 4 <= len(rows) <= 16:
+        raise ValueError(f"the board must be 4 to 16 cells wide, got {len(rows)}")
+    return np.array([[int(ch) for ch in r] for r in rows], dtype=np.int8)
+
+
+@dataclass(frozen=True)
+class Match3Rules:
+    size: int = 9
+    colours: int = 5
+    turns: int = 50
+    game_id: str = "match3"
+    players: int = 1
+
+    def new_state(self, rng: np.random.Generator) -> Match3State:
+        return Match3State(random_board(self.size, self.colours, rng), self.turns, 0, 0, self.colours)
+
+    def legal_actions(self, state: Match3State) -> list[tuple[int, int, int, int]]:
+        if state.turns_left <= 0:
+            return []
+        return [tuple(swap) for swap in state.swaps().tolist()]
+
+    def play(self, state: Match3State, action, rng: np.random.Generator) -> TurnResult:
+        """A whole turn: the swap, every clearing step, and a reshuffle if no swap is left."""
+        board = apply_swap(state.board, action)
+        if not find_matches(board).any():
+            raise ValueError(f"swap {self.format_action(action)} makes no line: not a legal move")
+        stages = resolve(board, state.colours, rng)
+        final = stages[-1].after
+        shuffles = state.shuffles
+        swaps = legal_swaps(final) if state.turns_left > 1 else None
+        reshuffled = swaps is not None and not len(swaps)
+        if reshuffled:
+            final = reshuffle(final, rng)
+            shuffles += 1
+            swaps = None
+        points = sum(st.points for st in stages)
+        new = Match3State(final, state.turns_left - 1, state.score + points, shuffles, state.colours)
+        if swaps is not None:
+            object.__setattr__(new, "_swaps", swaps)
+        return TurnResult(new, stages, reshuffled)
+
+    def step(self, state: Match3State, action, rng: np.random.Generator) -> Match3State:
+        return self.play(state, action, rng).state
+
+    def is_terminal(self, state: Match3State) -> bool:
+        return state.turns_left <= 0
+
+    def to_move(self, state) -> int:
+        return 0
+
+    def outcome(self, state: Match3State) -> dict:
+        return {"score": state.score, "shuffles": state.shuffles}
+
+    def parse_state(self, text: str, turns_left: int | None = None, **options) -> Match3State:
+        if options:
+            raise ValueError(f"option {', '.join('--' + k.replace('_', '-') for k in options)} does not apply to match3")
+        board = parse_board(text)
+        colours = max(int(board.max()) + 1, 3)
+        turns = self.turns if turns_left is None else turns_left
+        if turns < 1:
+            raise ValueError(f"--turns-left must be at least 1, got {turns}")
+        return Match3State(board, turns, 0, 0, colours)
+
+    def format_action(self, action) -> str:
+        r1, c1, r2, c2 = action
+        return f"{r1},{c1}-{r2},{c2}"
+
+
+def make_rules(settings) -> Match3Rules:
+    t = settings.match3
+    return Match3Rules(t.size, t.colours, t.turns)

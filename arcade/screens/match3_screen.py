@@ -1,0 +1,279 @@
+"""The match-3 screen: swap gems by click, drag or keyboard; cascades animate; `n` asks the agent for a hint."""
+from __future__ import annotations
+
+import numpy as np
+import pygame
+
+from arcade.games.match3 import apply_swap, find_matches
+from arcade.screens.base import GameScreen
+from arcade.storage import BestScores
+from arcade.ui import palette, text
+
+SWAP_MS, CLEAR_MS, FALL_MS, WOBBLE_MS, POPUP_MS = 130, 160, 200, 260, 1100
+ARROWS = {pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1), pygame.K_UP: (-1, 0), pygame.K_DOWN: (1, 0)}
+
+
+class Match3Screen(GameScreen):
+    game_id = "match3"
+
+    def __init__(self, app, agent=None, seed=None):
+        super().__init__(app, agent=agent, seed=seed)
+        self.best = BestScores(self.settings.data_dir)
+        self.new_game()
+
+    def new_game(self) -> None:
+        self.rng = np.random.default_rng(self.seed)
+        self.state = self.rules.new_state(self.rng)
+        self.selected: tuple[int, int] | None = None
+        self.cursor = (self.rules.size // 2, self.rules.size // 2)
+        self.drag_from: tuple[int, int] | None = None
+        self.phases: list[tuple] = []  # animation phases still to show: (kind, ms, data)
+        self.phase_ms = 0.0
+        self.popups: list[list] = []  # [text, ms left]
+        self.hint = None
+        self.hint_future = None
+        self.controller.invalidate()
+
+    # --- turns ---------------------------------------------------------------
+    def try_swap(self, a: tuple[int, int], b: tuple[int, int]) -> bool:
+        swap = (*a, *b) if a <= b else (*b, *a)
+        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+            return False
+        if swap not in self.rules.legal_actions(self.state):
+            self.phases = [("wobble", WOBBLE_MS, swap)]
+            self.phase_ms = 0.0
+            self.say("no line: the swap is refused (it costs nothing)")
+            return False
+        self.play(swap)
+        return True
+
+    def play(self, swap) -> None:
+        before = self.state
+        result = self.rules.play(before, swap, self.rng)
+        self.state = result.state
+        self.hint = None
+        self.phases = [("swap", SWAP_MS, (before.board, swap))]
+        for st in result.stages:
+            self.phases.append(("clear", CLEAR_MS, st))
+            self.phases.append(("fall", FALL_MS, st))
+        self.phase_ms = 0.0
+        for st in result.stages:
+            self.popups.append([f"+{st.points}" + (f"  x{st.level}" if st.level > 1 else ""), POPUP_MS])
+        if result.reshuffled:
+            self.say("no swap left: the board was reshuffled (not scored)", 3000)
+        if self.best.offer("match3", self.state.score) and self.rules.is_terminal(self.state):
+            self.say("new best score!", 3000)
+
+    @property
+    def animating(self) -> bool:
+        return bool(self.phases)
+
+    def skip_animation(self) -> None:
+        self.phases = []
+
+    # --- GameScreen hooks ----------------------------------------------------
+    def game_keys(self):
+        return [("click, click", "pick a gem, then a neighbour to swap with"), ("drag", "swap by dragging"),
+                ("arrows", "move the cursor; with a gem picked up, swap that way"),
+                ("space", "pick up / put down the gem under the cursor"),
+                ("n", "hint: the move the selected agent would make"), ("r", "new game (new seed)")]
+
+    def help_line(self) -> str:
+        return "click+click or drag: swap  arrows/space: keyboard  n: hint  r: new game  Enter: agent  Tab: next " \
+               "agent  h: help  Esc: back"
+
+    def status_text(self) -> str:
+        s = self.state
+        end = "   GAME OVER" if self.rules.is_terminal(s) else ""
+        return f"score {s.score}   turns left {s.turns_left}   best {int(self.best.get('match3'))}{end}"
+
+    def agent_state(self):
+        return None if self.animating or self.rules.is_terminal(self.state) else self.state
+
+    def apply_agent_action(self, action) -> None:
+        self.play(tuple(action))
+
+    def handle_game_event(self, event) -> bool:
+        over = self.rules.is_terminal(self.state)
+        if event.type == pygame.KEYDOWN:
+            self.skip_animation()
+            if event.key == pygame.K_r:
+                self.next_seed()
+                self.new_game()
+                return True
+            if event.key == pygame.K_n:
+                self._ask_hint()
+                return True
+            if over or not self.human_may_move:
+                if event.key in ARROWS or event.key == pygame.K_SPACE:
+                    self.say("the game is over: r plays again" if over else "the agent is playing: Enter stops it")
+                return event.key in ARROWS or event.key == pygame.K_SPACE
+            if event.key in ARROWS:
+                dr, dc = ARROWS[event.key]
+                r, c = self.cursor
+                target = (min(max(r + dr, 0), self.rules.size - 1), min(max(c + dc, 0), self.rules.size - 1))
+                if self.selected is not None:
+                    self.try_swap(self.selected, target)
+                    self.selected = None
+                self.cursor = target
+                return True
+            if event.key == pygame.K_SPACE:
+                self.selected = None if self.selected == self.cursor else self.cursor
+                return True
+            return False
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.skip_animation()
+            cell = self._cell_at(event.pos)
+            if cell is None or over or not self.human_may_move:
+                return cell is not None
+            if self.selected is not None and self.selected != cell:
+                if abs(self.selected[0] - cell[0]) + abs(self.selected[1] - cell[1]) == 1:
+                    self.try_swap(self.selected, cell)
+                    self.selected = None
+                    return True
+            self.selected = None if self.selected == cell else cell
+            self.cursor = cell
+            self.drag_from = cell
+            return True
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.drag_from is not None:
+            cell = self._cell_at(event.pos)
+            start, self.drag_from = self.drag_from, None
+            if cell is not None and cell != start and self.human_may_move and not over:
+                self.try_swap(start, cell)
+                self.selected = None
+            return True
+        return False
+
+    def _ask_hint(self) -> None:
+        if self.rules.is_terminal(self.state):
+            return
+        state, rng = self.state, np.random.default_rng(self.seed + self.state.turns_left)
+        agent_name = self.controller.name
+
+        def job():
+            return agent_name, self.controller.agent().act(state, rng)
+
+        self.hint_state = state
+        self.hint_future = self.controller.run_in_worker(job)
+        self.say(f"{agent_name} is thinking about a hint...")
+
+    def update_game(self, dt_ms: float) -> None:
+        if self.phases:
+            self.phase_ms += dt_ms
+            while self.phases and self.phase_ms >= self.phases[0][1]:
+                self.phase_ms -= self.phases[0][1]
+                self.phases.pop(0)
+            if not self.phases:
+                self.phase_ms = 0.0
+        for p in self.popups:
+            p[1] -= dt_ms
+        self.popups = [p for p in self.popups if p[1] > 0]
+        if self.hint_future is not None and self.hint_future.done():
+            future, self.hint_future = self.hint_future, None
+            try:
+                name, move = future.result()
+            except Exception as exc:
+                self.say(f"no hint: {exc}")
+                return
+            if self.hint_state is self.state:
+                self.hint = tuple(move)
+                self.say(f"{name} would swap {self.rules.format_action(self.hint)}")
+
+    # --- drawing -------------------------------------------------------------
+    def _geometry(self):
+        from arcade.ui import hud
+
+        area = hud.board_rect(self.app.surface)
+        s = self.rules.size
+        cell = min((area.h - 10) // s, (area.w - 300) // s)
+        ox = area.x + 20
+        oy = area.y + (area.h - cell * s) // 2
+        return ox, oy, cell
+
+    def _cell_at(self, pos) -> tuple[int, int] | None:
+        ox, oy, cell = self._geometry()
+        c, r = (pos[0] - ox) // cell, (pos[1] - oy) // cell
+        s = self.rules.size
+        return (int(r), int(c)) if 0 <= r < s and 0 <= c < s else None
+
+    def _gem(self, surface, colour_index: int, centre, radius: float, alpha: float = 1.0) -> None:
+        if colour_index < 0 or radius <= 1:
+            return
+        colour = palette.GEMS[colour_index % len(palette.GEMS)]
+        if alpha < 1:
+            colour = tuple(int(v * alpha + b * (1 - alpha)) for v, b in zip(colour, palette.PANEL))
+        pygame.draw.circle(surface, colour, centre, radius)
+        pygame.draw.circle(surface, (255, 255, 255), (centre[0] - radius / 3, centre[1] - radius / 3),
+                           max(2, radius / 5))
+
+    def draw_game(self, surface, rect) -> None:
+        ox, oy, cell = self._geometry()
+        s = self.rules.size
+        pygame.draw.rect(surface, palette.PANEL, (ox - 6, oy - 6, cell * s + 12, cell * s + 12), border_radius=10)
+        centre = lambda r, c: (ox + (c + 0.5) * cell, oy + (r + 0.5) * cell)  # noqa: E731
+        radius = cell * 0.4
+        board, offsets, fade = self.state.board, {}, None
+        t = 0.0
+        if self.phases:
+            kind, ms, data = self.phases[0]
+            t = min(1.0, self.phase_ms / ms)
+            if kind == "swap":
+                board, swap = data
+                r1, c1, r2, c2 = swap
+                offsets = {(r1, c1): ((r2 - r1) * t, (c2 - c1) * t), (r2, c2): ((r1 - r2) * t, (c1 - c2) * t)}
+            elif kind == "wobble":
+                r1, c1, r2, c2 = data
+                w = 0.3 * np.sin(t * np.pi * 3) * (1 - t)
+                offsets = {(r1, c1): ((r2 - r1) * w, (c2 - c1) * w), (r2, c2): ((r1 - r2) * w, (c1 - c2) * w)}
+            elif kind == "clear":
+                board, fade = data.before, data.cleared
+            elif kind == "fall":
+                board = data.after
+                offsets = {(r, c): ((data.source[r, c] - r) * (1 - t), 0) for r in range(s) for c in range(s)
+                           if data.source[r, c] != r}
+        for r in range(s):
+            for c in range(s):
+                dr, dc = offsets.get((r, c), (0, 0))
+                x, y = centre(r + dr, c + dc)
+                if y < oy - cell * 0.2:
+                    continue  # still above the board
+                if fade is not None and fade[r, c]:
+                    self._gem(surface, int(board[r, c]), (x, y), radius * (1 + 0.3 * t), alpha=1 - t)
+                else:
+                    self._gem(surface, int(board[r, c]), (x, y), radius)
+        marks = [(self.cursor, palette.TEXT, 2)] + ([(self.selected, palette.ACCENT, 4)] if self.selected else [])
+        for (r, c), colour, width in marks:
+            pygame.draw.rect(surface, colour, (ox + c * cell + 2, oy + r * cell + 2, cell - 4, cell - 4), width,
+                             border_radius=8)
+        if self.hint and not self.phases:
+            r1, c1, r2, c2 = self.hint
+            for r, c in ((r1, c1), (r2, c2)):
+                pygame.draw.rect(surface, palette.GOOD, (ox + c * cell + 4, oy + r * cell + 4, cell - 8, cell - 8), 3,
+                                 border_radius=8)
+        self._draw_panel(surface, pygame.Rect(ox + cell * s + 30, oy, rect.right - (ox + cell * s + 40), cell * s))
+        if self.rules.is_terminal(self.state) and not self.phases:
+            box = pygame.Rect(ox, oy + cell * s // 2 - 70, cell * s, 140)
+            shade = pygame.Surface(box.size, pygame.SRCALPHA)
+            shade.fill((15, 15, 20, 215))
+            surface.blit(shade, box.topleft)
+            text.draw(surface, f"Game over: {self.state.score} points", (box.centerx, box.y + 45), 44, palette.ACCENT,
+                      anchor="center", bold=True)
+            text.draw(surface, "r: play again with a new seed", (box.centerx, box.y + 95), 26, palette.MUTED,
+                      anchor="center")
+
+    def _draw_panel(self, surface, panel) -> None:
+        s = self.state
+        rows = [("SCORE", str(s.score)), ("TURNS LEFT", str(s.turns_left)),
+                ("BEST", str(int(self.best.get("match3")))), ("RESHUFFLES", str(s.shuffles))]
+        y = panel.y
+        for label, value in rows:
+            text.draw(surface, label, (panel.x, y), 20, palette.MUTED)
+            text.draw(surface, value, (panel.x, y + 18), 34, palette.TEXT, bold=True)
+            y += 62
+        for k, (msg, left) in enumerate(self.popups[-4:]):
+            alpha = min(1.0, left / 400)
+            colour = tuple(int(v * alpha + b * (1 - alpha)) for v, b in zip(palette.ACCENT, palette.BACKGROUND))
+            text.draw(surface, msg, (panel.x, y + 10 + 34 * k), 34, colour, bold=True)
+
+
+SCREEN = Match3Screen
