@@ -1,0 +1,87 @@
+"""The match-3 screen headless: click, drag and keyboard swaps, refusals, hint, a whole agent game."""
+import pygame
+
+from arcade.screens import open_game
+from tests.helpers import click, key, ticks
+
+
+def open_m3(app):
+    screen = open_game(app, "match3", seed=5)
+    app.push(screen)
+    ticks(app)
+    return screen
+
+
+def centre(screen, r, c):
+    ox, oy, cell = screen._geometry()
+    return int(ox + (c + 0.5) * cell), int(oy + (r + 0.5) * cell)
+
+
+def a_legal_and_an_illegal_swap(screen):
+    legal = screen.rules.legal_actions(screen.state)
+    illegal = next((r, c, r, c + 1) for r in range(9) for c in range(8) if (r, c, r, c + 1) not in legal)
+    return legal[0], illegal
+
+
+def test_click_then_neighbour_swaps(app):
+    screen = open_m3(app)
+    (r1, c1, r2, c2), _ = a_legal_and_an_illegal_swap(screen)
+    click(app, centre(screen, r1, c1))
+    assert screen.selected == (r1, c1)
+    click(app, centre(screen, r2, c2))
+    assert screen.state.turns_left == 49 and screen.state.score > 0
+
+
+def test_drag_swaps(app):
+    screen = open_m3(app)
+    (r1, c1, r2, c2), _ = a_legal_and_an_illegal_swap(screen)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=centre(screen, r1, c1), button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=centre(screen, r2, c2), rel=(1, 1), buttons=(1, 0, 0)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=centre(screen, r2, c2), button=1))
+    ticks(app)
+    assert screen.state.turns_left == 49
+
+
+def test_keyboard_swap(app):
+    screen = open_m3(app)
+    (r1, c1, r2, c2), _ = a_legal_and_an_illegal_swap(screen)
+    screen.cursor = (r1, c1)
+    key(app, pygame.K_SPACE)
+    assert screen.selected == (r1, c1)
+    key(app, pygame.K_RIGHT if c2 > c1 else pygame.K_DOWN)
+    assert screen.state.turns_left == 49 and screen.selected is None
+
+
+def test_illegal_swap_is_refused_and_wobbles(app):
+    screen = open_m3(app)
+    _, (r1, c1, r2, c2) = a_legal_and_an_illegal_swap(screen)
+    before = screen.state
+    click(app, centre(screen, r1, c1))
+    click(app, centre(screen, r2, c2))
+    assert screen.state is before and screen.phases and screen.phases[0][0] == "wobble"
+
+
+def test_hint_names_a_legal_swap(app):
+    screen = open_m3(app)
+    screen.controller.select("greedy-cascade")
+    key(app, pygame.K_n)
+    for _ in range(200):
+        ticks(app)
+        if screen.hint:
+            break
+        pygame.time.wait(2)
+    assert screen.hint in screen.rules.legal_actions(screen.state)
+
+
+def test_the_agent_plays_a_whole_game(app):
+    screen = open_m3(app)
+    screen.controller.select("greedy-cascade")
+    key(app, pygame.K_RETURN)
+    for _ in range(4000):
+        ticks(app, dt_ms=200)  # long frames: animations finish quickly
+        if screen.rules.is_terminal(screen.state):
+            break
+    assert screen.rules.is_terminal(screen.state) and screen.state.score > 0
+    assert "GAME OVER" in screen.status_text()
+    key(app, pygame.K_r)
+    assert screen.state.turns_left == 50 and screen.state.score == 0
