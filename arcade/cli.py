@@ -109,9 +109,10 @@ def cmd_bench(args, settings) -> int:
 
     rules = _rules(args.game, settings)
     if args.report:
-        report = getattr(rules, "report", None)
-        if report is None:
-            raise UserError(f"{args.game} has no --report; it is a blackjack experiment")
+        if args.game != "blackjack":
+            raise UserError(f"--report is the blackjack experiments; {args.game} has none")
+        from arcade.blackjack_report import report
+
         return report(settings, json_out=args.json)
     if args.games < 1:
         raise UserError(f"--games must be at least 1, got {args.games}")

@@ -50,6 +50,9 @@ def play_game(rules, seats: list, game_seed: int, agent_seat: int = 0, agent_rng
         if seat == agent_seat:
             record.decision_ms.append((time.perf_counter() - t0) * 1000)
         state = rules.step(state, action, rng)
+        observe = getattr(seats[seat], "observe", None)  # learners that learn while they play
+        if observe is not None:
+            observe(state)
         record.moves += 1
     record.outcome = rules.outcome(state)
     return record

@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # keys pressed before a game's screenshot, to show what the screen can do
 SHOW_KEYS = {"tictactoe": [pygame.K_r, pygame.K_5, pygame.K_v],
              "dots": [pygame.K_2, pygame.K_SPACE, pygame.K_RIGHT, pygame.K_SPACE, pygame.K_DOWN, pygame.K_SPACE,
-                      pygame.K_DOWN, pygame.K_SPACE, pygame.K_RIGHT, pygame.K_SPACE]}
+                      pygame.K_DOWN, pygame.K_SPACE, pygame.K_RIGHT, pygame.K_SPACE],
+             "blackjack": [pygame.K_4, pygame.K_t, pygame.K_p]}
 
 
 def run_frames(app: App, seconds: float) -> None:

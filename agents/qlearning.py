@@ -1,0 +1,170 @@
+"""Q-learning with linear function approximation (the seed's Problem 3), its feature extractors, and
+the blackjack agents that use it.
+
+Q(s, a) = w . phi(s, a), with the weights in a dict. get_action is
+epsilon-greedy; incorporate_feedback makes the standard Q-learning update
+    w <- w - eta (Q(s, a) - (r + gamma max_a' Q(s', a'))) phi(s, a)
+with eta = 1 / sqrt(number of actions chosen), and max_a' Q(s', a') = 0 when s'
+is an end state.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from agents.base import register
+from agents.value_iteration import ValueIteration
+from arcade.games.blackjack import ACTIONS, QUIT, BlackjackMDP
+from arcade.games.mdp import Uniforms
+
+
+def identity_feature_extractor(state, action):
+    return [((state, action), 1)]
+
+
+def blackjack_feature_extractor(state, action):
+    """The three families of the seed's course: the total with the action; which card values are
+    left (present or not) with the action; how many of each value are left, keyed by index, with the action."""
+    total, _, counts = state
+    features = [((action, total), 1)]
+    if counts is not None:
+        features.append(((action, tuple(1 if c > 0 else 0 for c in counts)), 1))
+        features.extend(((action, i, c), 1) for i, c in enumerate(counts))
+    return features
+
+
+def blackjack_is_end(state) -> bool:
+    return state[2] is None
+
+
+class QLearningAlgorithm:
+    def __init__(self, actions, discount: float, feature_extractor, exploration_prob: float = 0.2,
+                 rng: np.random.Generator | None = None, is_end=lambda state: False):
+        self.actions = actions
+        self.discount = discount
+        self.feature_extractor = feature_extractor
+        self.exploration_prob = exploration_prob
+        self.is_end = is_end
+        self.weights: dict = {}
+        self.num_iters = 0
+        self.updates = 0
+        self._uniform = Uniforms(rng if rng is not None else np.random.default_rng())
+
+    def get_q(self, state, action) -> float:
+        w = self.weights
+        q = 0.0
+        for f, v in self.feature_extractor(state, action):  # a plain loop: this is the hot path
+            q += w.get(f, 0.0) * v
+        return q
+
+    def q_values(self, state, actions) -> list[float]:
+        """Q of each action in one loop (the hot path of learning: no per-action method calls)."""
+        w, fe = self.weights, self.feature_extractor
+        out = []
+        for a in actions:
+            q = 0.0
+            for f, v in fe(state, a):
+                q += w.get(f, 0.0) * v
+            out.append(q)
+        return out
+
+    def get_action(self, state):
+        self.num_iters += 1
+        actions = self.actions(state)
+        if self._uniform() < self.exploration_prob:
+            return actions[min(int(self._uniform() * len(actions)), len(actions) - 1)]
+        qs = self.q_values(state, actions)
+        return actions[qs.index(max(qs))]  # the first of equal values
+
+    def get_step_size(self) -> float:
+        return 1.0 / math.sqrt(max(1, self.num_iters))
+
+    def incorporate_feedback(self, state, action, reward, new_state) -> None:
+        if new_state is None:  # the action did nothing (no successor): nothing to learn
+            return
+        v_next = 0.0 if self.is_end(new_state) else max(self.q_values(new_state, self.actions(new_state)))
+        error = self.get_q(state, action) - (reward + self.discount * v_next)
+        step = 1.0 / math.sqrt(max(1, self.num_iters))  # get_step_size(), inlined: this runs per step
+        w = self.weights
+        for f, v in self.feature_extractor(state, action):
+            w[f] = w.get(f, 0.0) - step * error * v
+        self.updates += 1
+
+
+class FixedRLAlgorithm:
+    """Plays a fixed policy; states the policy never saw get `default` (and are counted)."""
+
+    def __init__(self, pi: dict, default=QUIT):
+        self.pi = pi
+        self.default = default
+        self.unseen = 0
+
+    def get_action(self, state):
+        action = self.pi.get(state)
+        if action is None:
+            self.unseen += 1
+            return self.default
+        return action
+
+    def incorporate_feedback(self, state, action, reward, new_state) -> None:
+        pass
+
+
+@register("q-learning", ("blackjack",), "Q-learning with the blackjack features; learns while it plays (l toggles)",
+          order=20)
+class QLearningAgent:
+    name = "q-learning"
+
+    def __init__(self, rules, settings=None, rng=None):
+        self.rules = rules
+        self.epsilon = settings.blackjack.exploration_prob if settings is not None else 0.2
+        self.ql = QLearningAlgorithm(rules.mdp.actions, rules.mdp.discount(), blackjack_feature_extractor,
+                                     self.epsilon, rng if rng is not None else np.random.default_rng(0),
+                                     is_end=blackjack_is_end)
+        self.learning = True
+        self._last = None  # (mdp state, action, reward so far) of the move being learnt from
+
+    def set_learning(self, on: bool) -> None:
+        self.learning = on
+        self.ql.exploration_prob = self.epsilon if on else 0.0
+        self._last = None
+
+    def explain(self, state) -> dict[str, float]:
+        return {a: self.ql.get_q(state.mdp_state, a) for a in self.rules.legal_actions(state)}
+
+    def act(self, state, rng=None) -> str:
+        legal = self.rules.legal_actions(state)
+        action = self.ql.get_action(state.mdp_state)
+        if action not in legal:  # exploration may pick a second Peek: take the best legal action
+            action = max(legal, key=lambda a: self.ql.get_q(state.mdp_state, a))
+        self._last = (state.mdp_state, action, state.reward) if self.learning else None
+        return action
+
+    def observe(self, state) -> None:
+        """Learn from the move just made, now that its outcome `state` is known."""
+        if self._last is not None and self.learning:
+            s, a, before = self._last
+            self.ql.incorporate_feedback(s, a, state.reward - before, state.mdp_state)
+        self._last = None
+
+
+@register("fixed-threshold", ("blackjack",),
+          "the optimal policy of the same deck with the threshold 5 lower (the seed's transfer experiment)", order=30)
+class FixedThresholdAgent:
+    name = "fixed-threshold"
+
+    def __init__(self, rules, settings=None):
+        self.rules = rules
+        mdp = rules.mdp
+        self.solved_threshold = max(1, mdp.threshold - 5)
+        other = BlackjackMDP(mdp.card_values, mdp.multiplicity, self.solved_threshold, mdp.peek_cost)
+        self.fixed = FixedRLAlgorithm(ValueIteration().solve(other).pi)
+
+    def act(self, state, rng=None) -> str:
+        action = self.fixed.get_action(state.mdp_state)
+        return action if action in self.rules.legal_actions(state) else QUIT
+
+
+__all__ = ["ACTIONS", "QLearningAlgorithm", "FixedRLAlgorithm", "identity_feature_extractor", "blackjack_is_end",
+           "blackjack_feature_extractor"]

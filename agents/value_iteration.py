@@ -1,0 +1,94 @@
+"""Value iteration over every reachable state of an MDP, as numpy sweeps.
+
+The states are enumerated once from the start; every (state, action) with
+successors becomes a row of flat transition arrays. A sweep is then one gather
+and two reductions: Q = sum p (r + gamma V(s')) per (state, action), V = max
+per state, until no value moves more than the tolerance. An action with no
+successors (a second Peek) is not an option; end states are worth 0.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+
+import numpy as np
+
+from agents.base import register
+
+
+class ValueIteration:
+    def solve(self, mdp, epsilon: float = 1e-4, max_sweeps: int = 100_000):
+        t0 = time.perf_counter()
+        states, sa_state, sa_action, rows, nxt, prob, reward = _enumerate(mdp)
+        n, n_sa = len(states), len(sa_state)
+        gamma = mdp.discount()
+        V = np.zeros(n)
+        starts = np.flatnonzero(np.r_[True, sa_state[1:] != sa_state[:-1]]) if n_sa else np.array([], int)
+        owners = sa_state[starts] if n_sa else np.array([], int)
+        self.sweeps = 0
+        for self.sweeps in range(1, max_sweeps + 1):
+            q = np.bincount(rows, weights=prob * (reward + gamma * V[nxt]), minlength=n_sa)
+            new = np.zeros(n)
+            if n_sa:
+                new[owners] = np.maximum.reduceat(q, starts)
+            delta = np.abs(new - V).max() if n else 0.0
+            V = new
+            if delta < epsilon:
+                break
+        q = np.bincount(rows, weights=prob * (reward + gamma * V[nxt]), minlength=n_sa)
+        self.seconds = time.perf_counter() - t0
+        self.states = states
+        self.V = {s: float(v) for s, v in zip(states, V)}
+        self.Q = {}
+        for k in range(n_sa):
+            self.Q.setdefault(states[sa_state[k]], {})[sa_action[k]] = float(q[k])
+        self.pi = {s: max(qs, key=qs.get) for s, qs in self.Q.items()}
+        return self
+
+
+def _enumerate(mdp):
+    """Reachable states and the flat transition arrays, in one breadth-first pass."""
+    start = mdp.start_state()
+    index = {start: 0}
+    states = [start]
+    queue = deque([start])
+    sa_state, sa_action, rows, nxt, prob, reward = [], [], [], [], [], []
+    while queue:
+        s = queue.popleft()
+        i = index[s]
+        for a in mdp.actions(s):
+            transitions = mdp.succ_and_prob_reward(s, a)
+            if not transitions:
+                continue
+            k = len(sa_state)
+            sa_state.append(i)
+            sa_action.append(a)
+            for t, p, r in transitions:
+                j = index.get(t)
+                if j is None:
+                    j = index[t] = len(states)
+                    states.append(t)
+                    queue.append(t)
+                rows.append(k)
+                nxt.append(j)
+                prob.append(p)
+                reward.append(r)
+    return (states, np.array(sa_state, dtype=np.intp), sa_action, np.array(rows, dtype=np.intp),
+            np.array(nxt, dtype=np.intp), np.array(prob, dtype=float), np.array(reward, dtype=float))
+
+
+@register("value-iteration", ("blackjack",), "the optimal policy of the MDP, solved by value iteration", order=10)
+class ValueIterationAgent:
+    name = "value-iteration"
+
+    def __init__(self, rules, settings=None, mdp=None):
+        self.rules = rules
+        self.mdp = mdp or rules.mdp
+        tol = settings.blackjack.tolerance if settings is not None else 1e-4
+        self.solution = ValueIteration().solve(self.mdp, tol)
+
+    def explain(self, state) -> dict[str, float]:
+        return dict(self.solution.Q.get(state.mdp_state, {}))
+
+    def act(self, state, rng=None) -> str:
+        return self.solution.pi[state.mdp_state]

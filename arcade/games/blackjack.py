@@ -1,0 +1,215 @@
+"""Peeking blackjack, the seed's MDP: Take, Peek or Quit against a deck of known make-up.
+
+A state is (total in hand, index of the peeked card or None, counts of each card
+value left), with the counts None once the game is over. Taking draws a card
+(the peeked one for certain, else each value with its share of the deck); going
+over the threshold busts (reward 0); quitting, or taking the last card without
+busting, pays the hand's total. Peeking costs `peek_cost` and cannot be done
+twice in a row. The arcade plays one round as one game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+TAKE, PEEK, QUIT = "Take", "Peek", "Quit"
+ACTIONS = (TAKE, PEEK, QUIT)
+
+
+class BlackjackMDP:
+    def __init__(self, card_values, multiplicity: int, threshold: int, peek_cost: int):
+        self.card_values = list(card_values)
+        self.multiplicity = multiplicity
+        self.threshold = threshold
+        self.peek_cost = peek_cost
+
+    def __repr__(self):
+        return (f"BlackjackMDP({self.card_values}, multiplicity={self.multiplicity}, threshold={self.threshold}, "
+                f"peek_cost={self.peek_cost})")
+
+    def start_state(self):
+        return 0, None, (self.multiplicity,) * len(self.card_values)
+
+    def actions(self, state) -> list[str]:
+        return list(ACTIONS)
+
+    def discount(self) -> float:
+        return 1
+
+    def succ_and_prob_reward(self, state, action) -> list[tuple]:
+        total, peeked, counts = state
+        if counts is None:
+            return []
+        if action == QUIT:
+            return [((total, None, None), 1, total)]
+        if action == PEEK:
+            if peeked is not None:
+                return []
+            n = sum(counts)
+            return [((total, i, counts), c / n, -self.peek_cost) for i, c in enumerate(counts) if c > 0]
+        if action != TAKE:
+            raise ValueError(f"unknown action {action!r}; use one of {', '.join(ACTIONS)}")
+        n = sum(counts)
+        draws = [(peeked, 1)] if peeked is not None else [(i, c / n) for i, c in enumerate(counts) if c > 0]
+        out = []
+        for i, p in draws:
+            new_total = total + self.card_values[i]
+            if new_total > self.threshold:
+                out.append(((new_total, None, None), p, 0))
+                continue
+            left = counts[:i] + (counts[i] - 1,) + counts[i + 1:]
+            if sum(left) == 0:
+                out.append(((new_total, None, None), p, new_total))
+            else:
+                out.append(((new_total, None, left), p, 0))
+        return out
+
+    def compute_states(self) -> list:
+        from arcade.games.mdp import compute_states
+
+        return compute_states(self)
+
+
+# The seed's MDPs
+def small_mdp() -> BlackjackMDP:
+    return BlackjackMDP([1, 5], 2, 10, 1)
+
+
+def large_mdp() -> BlackjackMDP:
+    return BlackjackMDP([1, 3, 5, 8, 10], 3, 40, 1)
+
+
+def original_mdp() -> BlackjackMDP:
+    return BlackjackMDP([1, 5], 2, 10, 1)
+
+
+def new_threshold_mdp() -> BlackjackMDP:
+    return BlackjackMDP([1, 5], 2, 15, 1)
+
+
+def peeking_mdp() -> BlackjackMDP:
+    """Threshold 20, peek cost 1, and a deck that makes peeking the best move in >= 10% of states:
+    a card worth more than the threshold busts any hand, so knowing whether it comes next pays."""
+    return BlackjackMDP([2, 3, 4, 21], 2, 20, 1)
+
+
+def standard_mdp() -> BlackjackMDP:
+    """Standard-like: one suit (ace to nine, and four cards worth 10), threshold 21."""
+    return BlackjackMDP([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10], 1, 21, 1)
+
+
+PRESETS = {"small": ("the seed's smallMDP", small_mdp), "large": ("the seed's largeMDP", large_mdp),
+           "standard": ("standard-like: one suit, 10s four times", standard_mdp),
+           "peeking": ("the peeking deck", peeking_mdp)}
+
+
+class CounterexampleMDP:
+    """Problem 1: adding the seed's noise raises the optimal value of the start state.
+
+    From the start one action reaches a dull end (reward 0) with probability 0.9 and a rich end
+    (reward 100) with probability 0.1: V = 10. With the noise, the rich end has 0.5 * 0.1 + 0.5 / 2 = 0.3:
+    V = 30. Noise is not always bad: it can move probability toward better outcomes.
+    """
+
+    def start_state(self):
+        return "start"
+
+    def actions(self, state):
+        return ["go"] if state == "start" else []
+
+    def discount(self):
+        return 1
+
+    def succ_and_prob_reward(self, state, action):
+        if state != "start":
+            return []
+        return [("dull", 0.9, 0), ("rich", 0.1, 100)]
+
+
+def counterexample_mdp() -> CounterexampleMDP:
+    return CounterexampleMDP()
+
+
+# --- the arcade's view: one round is one game -----------------------------------------------
+@dataclass(frozen=True)
+class RoundState:
+    mdp_state: tuple
+    reward: float = 0.0  # collected so far this round
+
+    @property
+    def over(self) -> bool:
+        return self.mdp_state[2] is None
+
+
+def parse_state_text(text: str, mdp: BlackjackMDP) -> tuple:
+    """'TOTAL|PEEKED|C1,C2,...' (PEEKED an index or '-') -> an MDP state of that deck."""
+    parts = text.strip().split("|")
+    if len(parts) != 3:
+        raise ValueError(f"'{text}' is not TOTAL|PEEKED|COUNTS, e.g. 6|-|2,1 (PEEKED: a card index or -)")
+    try:
+        total = int(parts[0])
+        peeked = None if parts[1].strip() in ("-", "") else int(parts[1])
+        counts = tuple(int(c) for c in parts[2].split(","))
+    except ValueError:
+        raise ValueError(f"'{text}' has a part that is not a whole number") from None
+    if len(counts) != len(mdp.card_values):
+        raise ValueError(f"the deck has {len(mdp.card_values)} card values {mdp.card_values}, got {len(counts)} counts")
+    if any(c < 0 or c > mdp.multiplicity for c in counts) or sum(counts) == 0:
+        raise ValueError(f"counts must be 0 to {mdp.multiplicity} and not all 0")
+    if peeked is not None and not (0 <= peeked < len(counts) and counts[peeked] > 0):
+        raise ValueError(f"peeked index {peeked} is not a card left in the deck")
+    if not 0 <= total <= mdp.threshold:
+        raise ValueError(f"total must be 0 to the threshold {mdp.threshold}")
+    return total, peeked, counts
+
+
+class BlackjackRules:
+    """A round of the MDP as an arcade game (one player; the score is the round's reward)."""
+
+    game_id = "blackjack"
+    players = 1
+
+    def __init__(self, mdp: BlackjackMDP, preset: str = "small"):
+        self.mdp = mdp
+        self.preset = preset
+
+    def new_state(self, rng=None) -> RoundState:
+        return RoundState(self.mdp.start_state())
+
+    def legal_actions(self, state: RoundState) -> list[str]:
+        return [a for a in ACTIONS if self.mdp.succ_and_prob_reward(state.mdp_state, a)]
+
+    def transitions(self, state: RoundState, action: str):
+        return self.mdp.succ_and_prob_reward(state.mdp_state, action)
+
+    def step(self, state: RoundState, action: str, rng: np.random.Generator) -> RoundState:
+        options = self.transitions(state, action)
+        if not options:
+            raise ValueError(f"{action} is not possible here")
+        probs = np.array([p for _, p, _ in options], dtype=float)
+        i = int(rng.choice(len(options), p=probs / probs.sum())) if len(options) > 1 else 0
+        nxt, _, reward = options[i]
+        return RoundState(nxt, state.reward + reward)
+
+    def is_terminal(self, state: RoundState) -> bool:
+        return state.over
+
+    def to_move(self, state) -> int:
+        return 0
+
+    def outcome(self, state: RoundState) -> dict:
+        return {"score": state.reward, "total": state.mdp_state[0]}
+
+    def parse_state(self, text: str, **options) -> RoundState:
+        if options:
+            raise ValueError(f"option {', '.join('--' + k.replace('_', '-') for k in options)} does not apply to blackjack")
+        return RoundState(parse_state_text(text, self.mdp))
+
+    def format_action(self, action) -> str:
+        return str(action)
+
+
+def make_rules(settings, preset: str | None = None) -> BlackjackRules:
+    name = preset or settings.blackjack.preset
+    return BlackjackRules(PRESETS[name][1](), name)

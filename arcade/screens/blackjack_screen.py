@@ -1,0 +1,262 @@
+"""The peeking blackjack table: take, peek or quit by key or button; the deck shown as stacks."""
+from __future__ import annotations
+
+import numpy as np
+import pygame
+
+from arcade.games import make_rules
+from arcade.games.blackjack import ACTIONS, PEEK, PRESETS, QUIT, TAKE
+from arcade.screens.base import GameScreen
+from arcade.ui import palette, text
+
+FELT = (22, 104, 60)
+FELT_DARK = (16, 80, 46)
+CARD = (250, 248, 240)
+ACTION_KEYS = {pygame.K_t: TAKE, pygame.K_p: PEEK, pygame.K_q: QUIT}
+PRESET_KEYS = {pygame.K_1: "small", pygame.K_2: "large", pygame.K_3: "standard", pygame.K_4: "peeking"}
+AUTO_NEXT_MS = 900
+
+
+class BlackjackScreen(GameScreen):
+    game_id = "blackjack"
+
+    def __init__(self, app, agent=None, seed=None):
+        super().__init__(app, agent=agent, seed=seed)
+        self.rng = np.random.default_rng(self.seed)
+        self.reset_totals()
+        self.new_round()
+        self.controller.run_in_worker(self.controller.agent)  # solve now, so its Q values show at once
+
+    def reset_totals(self) -> None:
+        self.rounds, self.total_reward = 0, 0.0
+
+    def new_round(self) -> None:
+        self.round = self.rules.new_state()
+        self.deck = self.round.mdp_state[2]  # the deck as last seen (the end state of a round has none)
+        self.hand: list[int] = []
+        self.over_ms = 0.0
+        self.controller.invalidate()
+
+    def set_preset(self, name: str) -> None:
+        self.rules = make_rules("blackjack", self.settings, preset=name)
+        self.controller.set_rules(self.rules)
+        self.controller.run_in_worker(self.controller.agent)
+        self.reset_totals()
+        self.new_round()
+        self.say(f"deck: {PRESETS[name][0]} - {self.rules.mdp.card_values} x{self.rules.mdp.multiplicity}, "
+                 f"threshold {self.rules.mdp.threshold}", 4000)
+
+    def do(self, action: str) -> bool:
+        if self.round.over or action not in self.rules.legal_actions(self.round):
+            return False
+        before = self.round
+        self.round = self.rules.step(before, action, self.rng)
+        if action == TAKE:
+            self.hand.append(self.round.mdp_state[0] - before.mdp_state[0])
+            left = self.round.mdp_state[2]
+            if left is not None:
+                self.deck = left
+            else:  # the last card or a bust: the drawn card is gone from the deck either way
+                drawn = before.mdp_state[1]
+                if drawn is None:  # the first value left that matches the card (values may repeat)
+                    drawn = next(i for i, (v, c) in enumerate(zip(self.rules.mdp.card_values, self.deck))
+                                 if v == self.hand[-1] and c > 0)
+                self.deck = self.deck[:drawn] + (self.deck[drawn] - 1,) + self.deck[drawn + 1:]
+        agent = self.controller.cached_agent()
+        if agent is not None and hasattr(agent, "observe"):
+            agent.observe(self.round)
+        if self.round.over:
+            self.rounds += 1
+            self.total_reward += self.round.reward
+        return True
+
+    # --- GameScreen hooks ----------------------------------------------------
+    def game_keys(self):
+        return [("t / p / q", "take a card / peek at the next one (costs) / quit and collect"),
+                ("space", "next round"), ("1 2 3 4", "deck: small, large, standard-like, peeking"),
+                ("l", "q-learning: learning on / off"), ("click", "the buttons do the same")]
+
+    def help_line(self) -> str:
+        return "t: take  p: peek  q: quit  space: next round  1-4: deck  l: learning  Enter: agent  Tab: next agent" \
+               "  h: help  Esc: back"
+
+    def status_text(self) -> str:
+        total, _, _ = self.round.mdp_state
+        mean = self.total_reward / self.rounds if self.rounds else 0.0
+        return (f"hand {total} / threshold {self.rules.mdp.threshold}   round {self.round.reward:+g}   "
+                f"{self.rounds} round{'s' * (self.rounds != 1)}: total {self.total_reward:g}, mean {mean:.2f}")
+
+    def agent_state(self):
+        return None if self.round.over else self.round
+
+    def apply_agent_action(self, action) -> None:
+        self.do(str(action))
+
+    def handle_event(self, event) -> bool:
+        consumed = super().handle_event(event)
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:
+            self.controller.run_in_worker(self.controller.agent)  # the new agent's values show at once
+        return consumed
+
+    def handle_game_event(self, event) -> bool:
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for action, rect in self._buttons().items():
+                if rect.collidepoint(event.pos):
+                    self._human(action)
+                    return True
+            return False
+        if event.type != pygame.KEYDOWN:
+            return False
+        if event.key in ACTION_KEYS:
+            self._human(ACTION_KEYS[event.key])
+        elif event.key == pygame.K_SPACE:
+            self._human("next")
+        elif event.key in PRESET_KEYS:
+            self.set_preset(PRESET_KEYS[event.key])
+        elif event.key == pygame.K_l:
+            agent = self.controller.cached_agent()
+            if hasattr(agent, "set_learning"):
+                agent.set_learning(not agent.learning)
+                self.say(f"q-learning: learning {'on' if agent.learning else 'off (greedy, no updates)'}")
+            else:
+                self.say("l toggles learning of the q-learning agent (Tab to it first)")
+        else:
+            return False
+        return True
+
+    def _human(self, action: str) -> None:
+        if action == "next":
+            if self.round.over:
+                self.new_round()
+            else:
+                self.say("finish the round first (q quits and collects)")
+            return
+        if self.controller.enabled:
+            self.say("the agent is playing: Enter takes control back")
+        elif self.round.over:
+            self.say("the round is over: space deals the next one")
+        elif not self.do(action):
+            self.say("you cannot peek twice in a row" if action == PEEK else f"{action} is not possible now")
+
+    def update_game(self, dt_ms: float) -> None:
+        if self.round.over and self.controller.enabled:
+            self.over_ms += dt_ms
+            if self.over_ms >= AUTO_NEXT_MS + self.controller.delay_ms:
+                self.new_round()
+
+    # --- drawing -------------------------------------------------------------
+    def _table(self) -> pygame.Rect:
+        from arcade.ui import hud
+
+        area = hud.board_rect(self.app.surface)
+        return pygame.Rect(area.x, area.y, area.w - 250, area.h)
+
+    def _buttons(self) -> dict[str, pygame.Rect]:
+        table = self._table()
+        x, y = table.right + 20, table.y + 10
+        out = {}
+        for k, action in enumerate(ACTIONS + ("next",)):
+            out[action] = pygame.Rect(x, y + k * 66, 220, 54)
+        return out
+
+    def _card(self, surface, rect: pygame.Rect, value=None, face_down=False) -> None:
+        if face_down:
+            pygame.draw.rect(surface, (150, 40, 50), rect, border_radius=8)
+            pygame.draw.rect(surface, (240, 230, 230), rect, 2, border_radius=8)
+            return
+        pygame.draw.rect(surface, CARD, rect, border_radius=8)
+        pygame.draw.rect(surface, (40, 40, 40), rect, 2, border_radius=8)
+        colour = (180, 30, 40) if value is not None and value % 2 else (30, 30, 30)
+        text.draw(surface, str(value), (rect.x + 8, rect.y + 6), max(20, rect.h // 4), colour, bold=True)
+        text.draw(surface, str(value), rect.center, max(28, rect.h // 2), colour, anchor="center", bold=True)
+
+    def draw_game(self, surface, rect) -> None:
+        table = self._table()
+        pygame.draw.rect(surface, FELT, table, border_radius=18)
+        pygame.draw.rect(surface, FELT_DARK, table, 6, border_radius=18)
+        mdp = self.rules.mdp
+        total, peeked, counts = self.round.mdp_state
+        name = PRESETS[self.rules.preset][0]
+        text.draw(surface, f"{name}: values {mdp.card_values} x{mdp.multiplicity}, threshold {mdp.threshold}, "
+                  f"peek costs {mdp.peek_cost}", (table.x + 20, table.y + 14), 22, palette.TEXT, max_width=table.w - 40)
+        # the hand
+        cw, ch = 84, 118
+        text.draw(surface, "YOUR HAND", (table.x + 24, table.y + 50), 22, (200, 230, 210), bold=True)
+        for k, value in enumerate(self.hand[-9:]):
+            self._card(surface, pygame.Rect(table.x + 24 + k * (cw // 2 + 14), table.y + 78 + (k % 2) * 6, cw, ch), value)
+        bust = self.round.over and total > mdp.threshold
+        verdict = " - BUST" if bust else (" - collected" if self.round.over else "")
+        text.draw(surface, f"total {total} / {mdp.threshold}{verdict}", (table.x + 24, table.y + 210), 34,
+                  palette.BAD if bust else palette.TEXT, bold=True)
+        # the deck as stacks of the remaining counts
+        y0 = table.y + 270
+        text.draw(surface, "THE DECK (cards left of each value)", (table.x + 24, y0), 22, (200, 230, 210), bold=True)
+        remaining = self.deck
+        sw = min(70, (table.w - 60) // max(1, len(mdp.card_values)))
+        for i, (value, c) in enumerate(zip(mdp.card_values, remaining)):
+            x = table.x + 24 + i * sw
+            for j in range(c):
+                self._card(surface, pygame.Rect(x, y0 + 40 + j * 8, sw - 10, int((sw - 10) * 1.35)), value)
+            if c == 0:
+                pygame.draw.rect(surface, FELT_DARK, (x, y0 + 40, sw - 10, int((sw - 10) * 1.35)), 2, border_radius=8)
+            text.draw(surface, f"x{c}", (x + (sw - 10) // 2, y0 + 48 + int((sw - 10) * 1.35) + 8 * max(c - 1, 0)), 20,
+                      palette.TEXT, anchor="midtop")
+        # the draw pile with the peeked card face up
+        pile = pygame.Rect(table.right - cw - 40, table.y + 78, cw, ch)
+        if counts is not None:
+            for k in range(3, 0, -1):
+                self._card(surface, pile.move(k * 3, -k * 3), face_down=True)
+            if peeked is not None:
+                self._card(surface, pile, mdp.card_values[peeked])
+                text.draw(surface, "peeked: next card", (pile.centerx, pile.bottom + 8), 20, palette.ACCENT,
+                          anchor="midtop")
+            else:
+                self._card(surface, pile, face_down=True)
+        text.draw(surface, f"round {self.round.reward:+g}", (table.right - 30, table.bottom - 70), 30, palette.TEXT,
+                  anchor="topright", bold=True)
+        mean = self.total_reward / self.rounds if self.rounds else 0.0
+        text.draw(surface, f"{self.rounds} round{'s' * (self.rounds != 1)}, total {self.total_reward:g}, mean {mean:.2f}",
+                  (table.right - 30, table.bottom - 36), 22, (200, 230, 210), anchor="topright")
+        self._draw_buttons(surface)
+
+    def _draw_buttons(self, surface) -> None:
+        legal = set(self.rules.legal_actions(self.round))
+        agent = self.controller.cached_agent()
+        explain = getattr(agent, "explain", None)
+        values = explain(self.round) if explain and not self.round.over else {}
+        keys = {TAKE: "t", PEEK: "p", QUIT: "q", "next": "space"}
+        for action, rect in self._buttons().items():
+            enabled = (action in legal) if action != "next" else self.round.over
+            pygame.draw.rect(surface, palette.PANEL_HI if enabled else palette.PANEL, rect, border_radius=10)
+            pygame.draw.rect(surface, palette.ACCENT if enabled else palette.BORDER, rect, 2, border_radius=10)
+            label = "Next round" if action == "next" else action
+            text.draw(surface, f"{label} ({keys[action]})", (rect.x + 14, rect.centery), 26,
+                      palette.TEXT if enabled else palette.MUTED, anchor="midleft", bold=enabled)
+            if action in values:
+                text.draw(surface, f"Q {values[action]:.2f}", (rect.right - 12, rect.centery), 20, palette.GOOD,
+                          anchor="midright")
+        y = self._buttons()["next"].bottom + 20
+        x = self._buttons()["next"].x
+        for line in self._agent_lines(agent):
+            text.draw(surface, line, (x, y), 20, palette.MUTED, max_width=230)
+            y += 24
+
+    def _agent_lines(self, agent) -> list[str]:
+        name = self.controller.name
+        if agent is None:
+            return [f"{name}: not built yet (Enter starts it)"]
+        if hasattr(agent, "ql"):
+            return [f"q-learning: learning {'on' if agent.learning else 'off'} (l)",
+                    f"epsilon {agent.ql.exploration_prob:g}, {agent.ql.updates} updates",
+                    f"{len(agent.ql.weights)} weights"]
+        if hasattr(agent, "solution"):
+            sol = agent.solution
+            return ["value iteration: Q(s, a) shown", f"{len(sol.states)} states, {sol.sweeps} sweeps",
+                    f"solved in {sol.seconds * 1000:.0f} ms"]
+        if hasattr(agent, "fixed"):
+            return [f"policy solved for threshold {agent.solved_threshold}", f"(the table's is {self.rules.mdp.threshold})",
+                    f"unseen states met: {agent.fixed.unseen}"]
+        return [f"{name}: " + next((spec.summary for spec in self.controller.specs if spec.name == name), "")]
+
+
+SCREEN = BlackjackScreen

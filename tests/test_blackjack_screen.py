@@ -1,0 +1,73 @@
+"""The blackjack table headless: keys and buttons take, peek, quit and deal; presets; the agent plays rounds."""
+import pygame
+
+from arcade.screens import open_game
+from tests.helpers import click, key, ticks
+
+
+def open_table(app):
+    screen = open_game(app, "blackjack", seed=2)
+    app.push(screen)
+    ticks(app)
+    return screen
+
+
+def test_keys_take_peek_quit_and_deal(app):
+    screen = open_table(app)
+    key(app, pygame.K_p)
+    assert screen.round.mdp_state[1] is not None and screen.round.reward == -1
+    key(app, pygame.K_p)  # a second peek is refused
+    assert screen.round.reward == -1 and screen.toast
+    key(app, pygame.K_t)
+    assert len(screen.hand) == 1
+    if not screen.round.over:
+        key(app, pygame.K_q)
+    assert screen.round.over and screen.rounds == 1
+    key(app, pygame.K_SPACE)
+    assert not screen.round.over and screen.hand == [] and screen.round.mdp_state[0] == 0
+
+
+def test_buttons_do_the_same(app):
+    screen = open_table(app)
+    buttons = screen._buttons()
+    click(app, buttons["Take"].center)
+    assert len(screen.hand) == 1
+    if not screen.round.over:
+        click(app, buttons["Quit"].center)
+    assert screen.round.over
+    click(app, buttons["next"].center)
+    assert not screen.round.over
+
+
+def test_presets_change_the_deck(app):
+    screen = open_table(app)
+    for k, threshold in ((pygame.K_2, 40), (pygame.K_3, 21), (pygame.K_4, 20), (pygame.K_1, 10)):
+        key(app, k)
+        assert screen.rules.mdp.threshold == threshold and screen.rounds == 0
+
+
+def test_the_agent_plays_rounds_by_itself(app):
+    screen = open_table(app)
+    key(app, pygame.K_RETURN)
+    for _ in range(3000):
+        ticks(app, dt_ms=100)
+        if screen.rounds >= 3:
+            break
+        pygame.time.wait(1)
+    assert screen.rounds >= 3 and screen.total_reward > 0
+
+
+def test_q_learning_learns_while_it_plays_and_l_toggles(app):
+    screen = open_table(app)
+    screen.controller.select("q-learning")
+    key(app, pygame.K_RETURN)
+    for _ in range(3000):
+        ticks(app, dt_ms=100)
+        agent = screen.controller.cached_agent()
+        if agent is not None and agent.ql.updates >= 5:
+            break
+        pygame.time.wait(1)
+    agent = screen.controller.cached_agent()
+    assert agent.ql.updates >= 5 and agent.learning
+    key(app, pygame.K_l)
+    assert not agent.learning and agent.ql.exploration_prob == 0
