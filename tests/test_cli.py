@@ -103,14 +103,14 @@ def test_bad_settings_file_stops_with_one_line(capsys, tmp_path):
     assert str(bad) in err and "width" in err and "expected an integer" in err
 
 
-def test_not_yet_playable_game(capsys, settings_file):
-    from arcade.games import is_playable
+def test_not_yet_playable_game(capsys, settings_file, monkeypatch):
+    """A game whose rules module is missing (as before its issue landed) is one clear line."""
+    import arcade.games as games
 
-    pending = [g for g in ("tictactoe", "dots", "match3", "blackjack") if not is_playable(g)]
-    if not pending:
-        pytest.skip("every game is playable")
-    err = one_line_error(capsys, ["--settings", settings_file, "bench", pending[0], "--agent", "random"])
-    assert "not playable yet" in err
+    real = games.rules_module
+    monkeypatch.setattr(games, "rules_module", lambda g: None if g == "match3" else real(g))
+    err = one_line_error(capsys, ["--settings", settings_file, "bench", "match3", "--agent", "random"])
+    assert "Match-3 is not playable yet" in err
 
 
 def test_no_display_is_one_line_in_a_real_process(settings_file):
