@@ -88,3 +88,15 @@ def find(game_id: str, name: str) -> AgentSpec:
 
 def create(game_id: str, name: str, rules, settings) -> Agent:
     return find(game_id, name).create(rules, settings)
+
+
+def best_action(values: dict, rng=None):
+    """The action with the largest value. Ties go to the first listed (agents list actions in their
+    tie-break order), or to a random one of them when a Generator is given."""
+    if not values:
+        raise ValueError("no legal move in this state")
+    best = max(values.values())
+    ties = [a for a, v in values.items() if v == best]
+    if rng is None or len(ties) == 1:
+        return ties[0]
+    return ties[int(rng.integers(len(ties)))]

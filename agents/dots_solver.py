@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import register
+from agents.base import best_action, register
 from arcade.games.dots import Board, box_counts, popcount
 from arcade.storage import load_npz, save_npz
 
@@ -97,7 +97,4 @@ class DotsSolver:
         return {a: float(v) for a, v in move_values(state, margins(state.rows, state.cols, self.data_dir)).items()}
 
     def act(self, state, rng=None) -> int:
-        values = self.explain(state)
-        if not values:
-            raise ValueError("every line is drawn")
-        return max(values, key=lambda a: (values[a], -a))
+        return best_action(self.explain(state))  # ties: the lowest line

@@ -14,7 +14,7 @@ import functools
 
 import numpy as np
 
-from agents.base import register
+from agents.base import best_action, register
 from arcade.games.twenty48 import DOWN, LEFT, RIGHT, UP, line_tables, line_tables_apply, max_gain, move_all
 
 
@@ -149,7 +149,4 @@ class Expectimax3:
         return expected
 
     def act(self, state, rng=None) -> int:
-        values = self.explain(state)
-        if not values:
-            raise ValueError("no legal move in this state")
-        return max(values, key=lambda d: (values[d], -d))  # ties: first of up, down, left, right
+        return best_action(self.explain(state))  # ties: first of up, down, left, right

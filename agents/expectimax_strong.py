@@ -17,7 +17,7 @@ import functools
 
 import numpy as np
 
-from agents.base import register
+from agents.base import best_action, register
 from agents.expectimax import spawn_children
 from arcade.games.twenty48 import move_all
 
@@ -133,7 +133,4 @@ class StrongExpectimax:
         return {int(d): float(v) for d, v in zip(dirs, values)}
 
     def act(self, state, rng=None) -> int:
-        values = self.explain(state)
-        if not values:
-            raise ValueError("no legal move in this state")
-        return max(values, key=lambda d: (values[d], -d))
+        return best_action(self.explain(state))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import register
+from agents.base import best_action, register
 from arcade.games.dots import box_counts
 from arcade.games.match3 import POINTS_PER_GEM, apply_swap, find_matches, resolve
 from arcade.games.twenty48 import move_all
@@ -22,10 +22,7 @@ class Greedy2048:
         return {d: float(state.score + gains[0, d]) for d in range(4) if legal[0, d]}
 
     def act(self, state, rng=None) -> int:
-        values = self.explain(state)
-        if not values:
-            raise ValueError("no legal move in this state")
-        return max(values, key=lambda d: (values[d], -d))
+        return best_action(self.explain(state))
 
 
 @register("greedy", ("dots",), "complete a box when it can, else avoid giving a box's third side, else random",
@@ -67,12 +64,7 @@ class _Match3Greedy:
         return {tuple(sw): float(self.swap_score(state, sw)) for sw in state.swaps().tolist()}
 
     def act(self, state, rng):
-        values = self.explain(state)
-        if not values:
-            raise ValueError("no legal swap in this state")
-        best = max(values.values())
-        ties = [a for a, v in values.items() if v == best]
-        return ties[int(rng.integers(len(ties)))]
+        return best_action(self.explain(state), rng)
 
 
 @register("greedy", ("match3",), "the swap whose own lines clear the most gems (no cascades)", order=60)

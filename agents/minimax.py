@@ -12,7 +12,7 @@ import functools
 
 import numpy as np
 
-from agents.base import register
+from agents.base import best_action, register
 from arcade.games.tictactoe import N_STATES, reachable_states, tables
 
 
@@ -52,9 +52,4 @@ class Minimax:
         return move_values(state)
 
     def act(self, state: int, rng) -> int:
-        values = move_values(state)
-        if not values:
-            raise ValueError("no legal move in this state")
-        best = max(values.values())
-        choices = [a for a, v in values.items() if v == best]
-        return choices[int(rng.integers(len(choices)))] if len(choices) > 1 else choices[0]
+        return best_action(move_values(state), rng)

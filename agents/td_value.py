@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import register
+from agents.base import best_action, register
 from arcade.games.tictactoe import N_STATES, X, O, reachable_states, tables
 from arcade.storage import load_npz, save_npz
 
@@ -138,12 +138,7 @@ class TDValueAgent:
         return {int(k): float(self.values[seat, succ[k]]) for k in np.flatnonzero(succ >= 0)}
 
     def act(self, state: int, rng) -> int:
-        values = self.explain(state)
-        if not values:
-            raise ValueError("no legal move in this state")
-        best = max(values.values())
-        choices = [a for a, v in values.items() if v == best]
-        return choices[int(rng.integers(len(choices)))] if len(choices) > 1 else choices[0]
+        return best_action(self.explain(state), rng)
 
     def train(self, episodes: int, rng: np.random.Generator, progress=None, from_scratch: bool = False,
               stop=None):

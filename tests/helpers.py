@@ -15,6 +15,16 @@ def click(app, pos, button=1, frames=1):
     ticks(app, frames)
 
 
+def wait_for(app, condition, frames=600):
+    """Tick frames (letting worker threads run) until condition() holds; returns whether it did."""
+    for _ in range(frames):
+        if condition():
+            return True
+        ticks(app)
+        pygame.time.wait(1)
+    return condition()
+
+
 def ticks(app, n=1, dt_ms=16.0):
     for _ in range(n):
         if not app.running:

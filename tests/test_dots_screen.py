@@ -3,7 +3,7 @@ import pygame
 
 from arcade.games.dots import DotsState
 from arcade.screens import open_game
-from tests.helpers import click, key, ticks
+from tests.helpers import click, key, ticks, wait_for
 
 
 def open_dots(app):
@@ -12,14 +12,6 @@ def open_dots(app):
     ticks(app)
     return screen
 
-
-def wait_for(app, condition, frames=600):
-    for _ in range(frames):
-        if condition():
-            return True
-        ticks(app)
-        pygame.time.wait(1)
-    return condition()
 
 
 def near(screen, bit, dx=6, dy=5):

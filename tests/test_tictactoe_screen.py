@@ -5,7 +5,7 @@ import pygame
 
 from arcade.games.tictactoe import O, X, decode, tables
 from arcade.screens import open_game
-from tests.helpers import click, key, ticks
+from tests.helpers import click, key, ticks, wait_for
 
 
 def open_ttt(app, **kw):
@@ -14,14 +14,6 @@ def open_ttt(app, **kw):
     ticks(app)
     return screen
 
-
-def wait_for(app, condition, frames=400):
-    for _ in range(frames):
-        if condition():
-            return True
-        ticks(app)
-        pygame.time.wait(1)
-    return condition()
 
 
 def cell_centre(screen, k):

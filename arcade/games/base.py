@@ -30,3 +30,19 @@ class Rules(Protocol):
     def parse_state(self, text: str, **options) -> State:
         """The state in the CLI's text format; raises ValueError with a one-line reason."""
     def format_action(self, action: Action) -> str: ...
+
+
+def no_options(game_id: str, options: dict) -> None:
+    """parse_state options a game does not take: one clear ValueError."""
+    if options:
+        names = ", ".join("--" + k.replace("_", "-") for k in options)
+        raise ValueError(f"option {names} does not apply to {game_id}")
+
+
+def read_only(array, dtype):
+    """A private, read-only copy: states are values, and nothing may change them in place."""
+    import numpy as np
+
+    out = np.array(array, dtype=dtype)
+    out.flags.writeable = False
+    return out

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from arcade.games.base import no_options
+
 TAKE, PEEK, QUIT = "Take", "Peek", "Quit"
 ACTIONS = (TAKE, PEEK, QUIT)
 
@@ -202,8 +204,7 @@ class BlackjackRules:
         return {"score": state.reward, "total": state.mdp_state[0]}
 
     def parse_state(self, text: str, **options) -> RoundState:
-        if options:
-            raise ValueError(f"option {', '.join('--' + k.replace('_', '-') for k in options)} does not apply to blackjack")
+        no_options("blackjack", options)
         return RoundState(parse_state_text(text, self.mdp))
 
     def format_action(self, action) -> str:

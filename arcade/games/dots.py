@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from arcade.games.base import no_options
+
 SIZES = ((2, 2), (2, 3), (3, 3))
 
 
@@ -149,8 +151,7 @@ class DotsRules:
         return {"winner": None if a == b else (0 if a > b else 1), "scores": (a, b)}
 
     def parse_state(self, text: str, **options) -> DotsState:
-        if options:
-            raise ValueError(f"option {', '.join('--' + k.replace('_', '-') for k in options)} does not apply to dots")
+        no_options("dots", options)
         board, lines = parse_lines(text)
         return DotsState(board.rows, board.cols, lines, (0, 0), 0)
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from arcade.games.base import no_options, read_only
+
 EMPTY = -1
 POINTS_PER_GEM = 10
 
@@ -139,12 +141,6 @@ def reshuffle(board: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     raise RuntimeError("no arrangement of these gems has a legal swap")
 
 
-def _frozen(board: np.ndarray) -> np.ndarray:
-    board = np.array(board, dtype=np.int8)
-    board.flags.writeable = False
-    return board
-
-
 @dataclass(frozen=True, eq=False)
 class Match3State:
     board: np.ndarray
@@ -154,7 +150,7 @@ class Match3State:
     colours: int = 5
 
     def __post_init__(self):
-        object.__setattr__(self, "board", _frozen(self.board))
+        object.__setattr__(self, "board", read_only(self.board, np.int8))
 
     def __eq__(self, other):
         return (isinstance(other, Match3State) and np.array_equal(self.board, other.board)
@@ -245,8 +241,7 @@ class Match3Rules:
         return {"score": state.score, "shuffles": state.shuffles}
 
     def parse_state(self, text: str, turns_left: int | None = None, **options) -> Match3State:
-        if options:
-            raise ValueError(f"option {', '.join('--' + k.replace('_', '-') for k in options)} does not apply to match3")
+        no_options("match3", options)
         board = parse_board(text)
         colours = max(int(board.max()) + 1, 3)
         turns = self.turns if turns_left is None else turns_left

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from arcade.games.base import no_options
+
 N_STATES = 3**9
 EMPTY, X, O = 0, 1, 2
 SYMBOLS = {EMPTY: ".", X: "X", O: "O"}
@@ -144,8 +146,7 @@ class TicTacToeRules:
         return {"winner": w, "scores": (int(w == 0), int(w == 1)), "board": format_board(state)}
 
     def parse_state(self, text: str, **options) -> int:
-        if options:
-            raise ValueError(f"option {', '.join('--' + k.replace('_', '-') for k in options)} does not apply to tictactoe")
+        no_options("tictactoe", options)
         return parse_board(text)
 
     def format_action(self, action: int) -> str:

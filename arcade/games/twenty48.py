@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from arcade.games.base import no_options, read_only
+
 DIRECTIONS = ("up", "down", "left", "right")  # also the tie-break order of the agents
 UP, DOWN, LEFT, RIGHT = range(4)
 MIN_SIZE, MAX_SIZE = 3, 7
@@ -182,12 +184,6 @@ def slide_paths(board: np.ndarray, direction: int) -> list[tuple[tuple[int, int]
 
 
 # --- states and rules ------------------------------------------------------------
-def _frozen(board: np.ndarray) -> np.ndarray:
-    board = np.array(board, dtype=np.uint8)
-    board.flags.writeable = False
-    return board
-
-
 @dataclass(frozen=True, eq=False)
 class State2048:
     """A position: the board (read-only exponents) and the score so far."""
@@ -196,7 +192,7 @@ class State2048:
     score: int = 0
 
     def __post_init__(self):
-        object.__setattr__(self, "board", _frozen(self.board))
+        object.__setattr__(self, "board", read_only(self.board, np.uint8))
 
     def __eq__(self, other):
         return isinstance(other, State2048) and self.score == other.score and np.array_equal(self.board, other.board)
@@ -302,8 +298,7 @@ class Rules2048:
         return {"score": state.score, "max_tile": state.max_tile()}
 
     def parse_state(self, text: str, score: int = 0, **options) -> State2048:
-        if options:
-            raise ValueError(f"option {', '.join('--' + k.replace('_', '-') for k in options)} does not apply to 2048")
+        no_options("2048", options)
         if score < 0:
             raise ValueError(f"--score must be 0 or more, got {score}")
         return from_values(parse_board(text), score)
