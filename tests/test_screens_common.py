@@ -67,7 +67,8 @@ def test_agent_exception_is_shown_and_game_goes_on(app, game_id):
         def act(self, state, rng):
             raise RuntimeError("kaput")
 
-    screen.controller._instances[screen.controller.name] = Broken()
+    with screen.controller._instances_lock:  # a warm-up build in the worker must not replace it
+        screen.controller._instances[screen.controller.name] = Broken()
     screen.controller.set_enabled(True)
     for _ in range(200):
         ticks(app)
