@@ -102,7 +102,10 @@ def format_report(rows: dict, seeds, trials: int) -> str:
     return "\n".join(lines)
 
 
-def report(settings=None, json_out: bool = False, seeds=(0, 1, 2, 3, 4), trials: int = TRIALS) -> int:
+def report(settings=None, json_out: bool = False, seeds=(0, 1, 2, 3, 4), trials: int | None = None) -> int:
+    """Run and print the experiments; trials default to settings.toml [blackjack] trials (the seed's 30000)."""
+    if trials is None:
+        trials = settings.blackjack.trials if settings is not None else TRIALS
     t0 = time.perf_counter()
     bar = Progress(len(seeds), "blackjack report (seeds)")
     rows = run(seeds, trials, progress=bar.update)

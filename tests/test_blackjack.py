@@ -190,3 +190,12 @@ def test_decide_and_bench_blackjack(capsys, tmp_path):
     data = json.loads(capsys.readouterr().out)
     expected = ValueIteration().solve(peeking_mdp()).V[peeking_mdp().start_state()]
     assert abs(data["summary"]["score"]["mean"] - expected) < 1.0
+
+
+def test_report_command(capsys, tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text("[blackjack]\ntrials = 300\n")
+    assert main(["--settings", str(path), "bench", "blackjack", "--report"]) == 0
+    out = capsys.readouterr().out
+    assert "300 trials each" in out and "What it means" in out and "threshold 15" in out
+    assert main(["--settings", str(path), "bench", "dots", "--report"]) == 2
