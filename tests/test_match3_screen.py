@@ -81,7 +81,8 @@ def test_the_agent_plays_a_whole_game(app):
         ticks(app, dt_ms=200)  # long frames: animations finish quickly
         if screen.rules.is_terminal(screen.state):
             break
-    assert screen.rules.is_terminal(screen.state) and screen.state.score > 0
+    assert screen.rules.is_terminal(screen.state) and screen.state.score > 0, (
+        screen.state.turns_left, screen.controller.status())
     assert "GAME OVER" in screen.status_text()
     key(app, pygame.K_r)
     assert screen.state.turns_left == 50 and screen.state.score == 0

@@ -71,7 +71,7 @@ def gravity(board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Let gems fall into cleared cells. Returns (board, source row of each cell; negative = new from above)."""
     s = board.shape[0]
     order = np.argsort(board != EMPTY, axis=0, kind="stable")  # empties first (top), then gems in order
-    fallen = np.take_along_axis(board, order, axis=0)
+    fallen = board[order, np.arange(s)]
     empties = (board == EMPTY).sum(axis=0)
     rows = np.arange(s)[:, None]
     source = np.where(rows < empties, rows - empties, order)  # new gems start above the top
@@ -210,9 +210,9 @@ class Match3Rules:
 
     def play(self, state: Match3State, action, rng: np.random.Generator) -> TurnResult:
         """A whole turn: the swap, every clearing step, and a reshuffle if no swap is left."""
-        board = apply_swap(state.board, action)
-        if not find_matches(board).any():
+        if not (state.swaps() == np.asarray(action)).all(axis=1).any():
             raise ValueError(f"swap {self.format_action(action)} makes no line: not a legal move")
+        board = apply_swap(state.board, action)
         stages = resolve(board, state.colours, rng)
         final = stages[-1].after
         shuffles = state.shuffles
