@@ -49,6 +49,7 @@ class QLearningAlgorithm:
         self.weights: dict = {}
         self.num_iters = 0
         self.updates = 0
+        self._chosen = None  # (state, actions, their Q) of the last greedy choice, reused by the update
         self._uniform = Uniforms(rng if rng is not None else np.random.default_rng())
 
     def get_q(self, state, action) -> float:
@@ -73,8 +74,10 @@ class QLearningAlgorithm:
         self.num_iters += 1
         actions = self.actions(state)
         if self._uniform() < self.exploration_prob:
+            self._chosen = None
             return actions[min(int(self._uniform() * len(actions)), len(actions) - 1)]
         qs = self.q_values(state, actions)
+        self._chosen = (state, actions, qs)
         return actions[qs.index(max(qs))]  # the first of equal values
 
     def get_step_size(self) -> float:
@@ -84,7 +87,13 @@ class QLearningAlgorithm:
         if new_state is None:  # the action did nothing (no successor): nothing to learn
             return
         v_next = 0.0 if self.is_end(new_state) else max(self.q_values(new_state, self.actions(new_state)))
-        error = self.get_q(state, action) - (reward + self.discount * v_next)
+        chosen = self._chosen
+        self._chosen = None
+        if chosen is not None and chosen[0] == state:  # the weights have not changed since get_action
+            prediction = chosen[2][chosen[1].index(action)]
+        else:
+            prediction = self.get_q(state, action)
+        error = prediction - (reward + self.discount * v_next)
         step = 1.0 / math.sqrt(max(1, self.num_iters))  # get_step_size(), inlined: this runs per step
         w = self.weights
         for f, v in self.feature_extractor(state, action):

@@ -25,6 +25,7 @@ class BlackjackMDP:
         self.multiplicity = multiplicity
         self.threshold = threshold
         self.peek_cost = peek_cost
+        self._succ: dict = {}  # (state, action) -> transitions: learners ask for the same ones over and over
 
     def __repr__(self):
         return (f"BlackjackMDP({self.card_values}, multiplicity={self.multiplicity}, threshold={self.threshold}, "
@@ -40,6 +41,14 @@ class BlackjackMDP:
         return 1
 
     def succ_and_prob_reward(self, state, action) -> list[tuple]:
+        """The transitions [(next state, probability, reward)] (the list is shared: do not change it)."""
+        key = (state, action)
+        cached = self._succ.get(key)
+        if cached is None:
+            cached = self._succ[key] = self._transitions(state, action)
+        return cached
+
+    def _transitions(self, state, action) -> list[tuple]:
         total, peeked, counts = state
         if counts is None:
             return []

@@ -89,18 +89,19 @@ def simulate(mdp, rl, num_trials: int = 10, max_iterations: int = 1000, rng: np.
              progress=None) -> list[float]:
     """Run `num_trials` episodes of `rl` in `mdp`; returns the total (discounted) reward of each."""
     uniform = Uniforms(rng if rng is not None else np.random.default_rng())
+    get_action, feedback, succ = rl.get_action, rl.incorporate_feedback, mdp.succ_and_prob_reward
     totals = []
     for trial in range(num_trials):
         state = mdp.start_state()
         total, weight = 0.0, 1.0
         for _ in range(max_iterations):
-            action = rl.get_action(state)
-            transitions = mdp.succ_and_prob_reward(state, action)
+            action = get_action(state)
+            transitions = succ(state, action)
             if not transitions:
-                rl.incorporate_feedback(state, action, 0, None)
+                feedback(state, action, 0, None)
                 break
             nxt, _, reward = sample_transition(transitions, uniform()) if len(transitions) > 1 else transitions[0]
-            rl.incorporate_feedback(state, action, reward, nxt)
+            feedback(state, action, reward, nxt)
             total += weight * reward
             weight *= mdp.discount()
             state = nxt
