@@ -9,9 +9,7 @@ states) takes a while once and is cached in the data folder.
 """
 from __future__ import annotations
 
-import functools
 import threading
-import time
 from pathlib import Path
 
 import numpy as np

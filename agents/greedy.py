@@ -1,8 +1,6 @@
 """Greedy baselines: the move with the best immediate result, per game."""
 from __future__ import annotations
 
-import numpy as np
-
 from agents.base import best_action, register
 from arcade.games.dots import box_counts
 from arcade.games.match3 import POINTS_PER_GEM, apply_swap, find_matches, resolve

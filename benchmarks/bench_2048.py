@@ -14,7 +14,7 @@ import copy
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-import _common  # noqa: F401  (sets the import path)
+import _common  # noqa: F401  (puts the project on the import path)
 import numpy as np
 from _common import mean_ci, ms_stats
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 
-import _common  # noqa: F401
+import _common  # noqa: F401  (puts the project on the import path)
 import numpy as np
 
 from agents.qlearning import QLearningAlgorithm, blackjack_is_end, identity_feature_extractor

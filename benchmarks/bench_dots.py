@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-import _common  # noqa: F401
+import _common  # noqa: F401  (puts the project on the import path)
 import numpy as np
 from _common import mean_ci
 

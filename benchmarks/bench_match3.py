@@ -13,7 +13,7 @@ import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-import _common  # noqa: F401
+import _common  # noqa: F401  (puts the project on the import path)
 import numpy as np
 from _common import mean_ci
 

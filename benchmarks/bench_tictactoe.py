@@ -17,7 +17,7 @@ import dataclasses
 import time
 from pathlib import Path
 
-import _common  # noqa: F401
+import _common  # noqa: F401  (puts the project on the import path)
 import numpy as np
 
 from agents.baselines import RandomAgent

@@ -5,7 +5,7 @@ import pytest
 from agents.expectimax import Expectimax3
 from agents.expectimax_strong import StrongExpectimax, evaluate, line_scores
 from agents.greedy import Greedy2048
-from arcade.games.twenty48 import DOWN, LEFT, RIGHT, UP, Rules2048, from_values
+from arcade.games.twenty48 import DOWN, LEFT, RIGHT, Rules2048, from_values
 
 
 def test_one_empty_cell_3x3():

@@ -8,7 +8,7 @@ from agents.baselines import RandomAgent
 from agents.minimax import Minimax, move_values, solve
 from agents.td_value import SHIPPED, TDValueAgent, initial_values, self_play, td_backup
 from arcade.cli import main
-from arcade.games.tictactoe import (LINES, N_STATES, O, X, TicTacToeRules, decode, encode, format_board, parse_board,
+from arcade.games.tictactoe import (LINES, O, X, TicTacToeRules, decode, encode, format_board, parse_board,
                                     reachable_states, tables)
 from arcade.headless import play_games, summarize
 

@@ -1,6 +1,4 @@
 """The tic-tac-toe screen headless: clicks and keys, sides, the agent replies, agent vs agent, values, training."""
-import time
-
 import pygame
 
 from arcade.games.tictactoe import O, X, decode, tables

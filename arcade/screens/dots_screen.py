@@ -9,7 +9,7 @@ import pygame
 
 from arcade.control import AgentController
 from arcade.games import make_rules
-from arcade.games.dots import Board, DotsState, box_counts
+from arcade.games.dots import Board
 from arcade.screens.base import GameScreen
 from arcade.ui import palette, text
 

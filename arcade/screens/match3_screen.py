@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
-from arcade.games.match3 import apply_swap, find_matches
 from arcade.screens.base import GameScreen
 from arcade.storage import BestScores
 from arcade.ui import palette, text
