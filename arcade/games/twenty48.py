@@ -43,7 +43,7 @@ def slide_rows_left(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @functools.lru_cache(maxsize=None)
-def _tables(size: int):
+def line_tables(size: int):
     """Every possible line (exponents below 16, as a base-16 code) slid toward index 0 and toward the end.
 
     new[code] = (code slid to the start, code slid to the end), gain[code] likewise, moved[code] whether
@@ -67,13 +67,12 @@ def line_tables_apply(boards: np.ndarray) -> bool:
     return boards.shape[-1] <= _TABLE_MAX_SIZE and (boards.size == 0 or boards.max() < _NIBBLE - 1)
 
 
-line_tables = _tables
 
 
 def line_codes(boards: np.ndarray) -> np.ndarray:
     """Codes of every column then every row of each board: N x 2 x s (base-16 exponents)."""
     lines = np.concatenate([boards.transpose(0, 2, 1), boards], axis=1).astype(np.int64)
-    return (lines @ _tables(boards.shape[-1])["weights"]).reshape(len(boards), 2, -1)
+    return (lines @ line_tables(boards.shape[-1])["weights"]).reshape(len(boards), 2, -1)
 
 
 def _oriented(boards: np.ndarray, direction: int) -> np.ndarray:
@@ -119,7 +118,7 @@ def move_gains(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         _, gains, changed = _all_by_slides(boards)
         return gains, changed
     n = len(boards)
-    t = _tables(boards.shape[-1])
+    t = line_tables(boards.shape[-1])
     lines = line_codes(boards)  # N x 2 (columns, rows) x s
     # N x 2 x s x 2 (toward start, toward end) -> N x 4 in the order up, down, left, right
     gains = t["gain"][lines].sum(axis=2).reshape(n, 4)
@@ -136,7 +135,7 @@ def max_gain(boards: np.ndarray) -> np.ndarray:
     boards = np.asarray(boards, dtype=np.uint8)
     if not line_tables_apply(boards):
         return _all_by_slides(boards)[1].max(axis=1)
-    t = _tables(boards.shape[-1])
+    t = line_tables(boards.shape[-1])
     return t["gain"][line_codes(boards)].sum(axis=2).reshape(len(boards), 4).max(axis=1)
 
 
@@ -146,7 +145,7 @@ def move_all(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if not line_tables_apply(boards):
         return _all_by_slides(boards)
     n, s, _ = boards.shape
-    t = _tables(s)
+    t = line_tables(s)
     lines = line_codes(boards)
     decoded = t["rows"][t["new"][lines]]  # N x 2 (cols, rows) x s (line) x 2 (start, end) x s (cell)
     new = np.empty((n, 4, s, s), dtype=np.uint8)
