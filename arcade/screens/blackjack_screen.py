@@ -179,44 +179,50 @@ class BlackjackScreen(GameScreen):
         name = PRESETS[self.rules.preset][0]
         text.draw(surface, f"{name}: values {mdp.card_values} x{mdp.multiplicity}, threshold {mdp.threshold}, "
                   f"peek costs {mdp.peek_cost}", (table.x + 20, table.y + 14), 22, palette.TEXT, max_width=table.w - 40)
-        # the hand
-        cw, ch = 84, 118
-        text.draw(surface, "YOUR HAND", (table.x + 24, table.y + 50), 22, (200, 230, 210), bold=True)
+        # top to bottom: the hand, its total, the deck; sizes follow the table's height
+        ch = int(min(118, table.h * 0.2))
+        cw = int(ch * 0.71)
+        y = table.y + 46
+        text.draw(surface, "YOUR HAND", (table.x + 24, y), 22, (200, 230, 210), bold=True)
         for k, value in enumerate(self.hand[-9:]):
-            self._card(surface, pygame.Rect(table.x + 24 + k * (cw // 2 + 14), table.y + 78 + (k % 2) * 6, cw, ch), value)
+            self._card(surface, pygame.Rect(table.x + 24 + k * (cw // 2 + 14), y + 26 + (k % 2) * 6, cw, ch), value)
+        y += 26 + ch + 14
         bust = self.round.over and total > mdp.threshold
         verdict = " - BUST" if bust else (" - collected" if self.round.over else "")
-        text.draw(surface, f"total {total} / {mdp.threshold}{verdict}", (table.x + 24, table.y + 210), 34,
+        text.draw(surface, f"total {total} / {mdp.threshold}{verdict}", (table.x + 24, y), 34,
                   palette.BAD if bust else palette.TEXT, bold=True)
-        # the deck as stacks of the remaining counts
-        y0 = table.y + 270
-        text.draw(surface, "THE DECK (cards left of each value)", (table.x + 24, y0), 22, (200, 230, 210), bold=True)
-        remaining = self.deck
+        y += 48
+        text.draw(surface, "THE DECK (cards left of each value)", (table.x + 24, y), 22, (200, 230, 210), bold=True)
+        room = table.bottom - (y + 30) - 30  # height left for the stacks and their counts
         sw = min(70, (table.w - 60) // max(1, len(mdp.card_values)))
-        for i, (value, c) in enumerate(zip(mdp.card_values, remaining)):
+        card_h = max(20, min(int((sw - 10) * 1.35), room - 8 * (mdp.multiplicity - 1)))
+        for i, (value, c) in enumerate(zip(mdp.card_values, self.deck)):
             x = table.x + 24 + i * sw
             for j in range(c):
-                self._card(surface, pygame.Rect(x, y0 + 40 + j * 8, sw - 10, int((sw - 10) * 1.35)), value)
+                self._card(surface, pygame.Rect(x, y + 30 + j * 8, sw - 10, card_h), value)
             if c == 0:
-                pygame.draw.rect(surface, FELT_DARK, (x, y0 + 40, sw - 10, int((sw - 10) * 1.35)), 2, border_radius=8)
-            text.draw(surface, f"x{c}", (x + (sw - 10) // 2, y0 + 48 + int((sw - 10) * 1.35) + 8 * max(c - 1, 0)), 20,
+                pygame.draw.rect(surface, FELT_DARK, (x, y + 30, sw - 10, card_h), 2, border_radius=8)
+            text.draw(surface, f"x{c}", (x + (sw - 10) // 2, y + 36 + card_h + 8 * max(c - 1, 0)), 20,
                       palette.TEXT, anchor="midtop")
-        # the draw pile with the peeked card face up
-        pile = pygame.Rect(table.right - cw - 40, table.y + 78, cw, ch)
+        # the draw pile (the peeked card face up), and the round's figures under it
+        pile = pygame.Rect(table.right - cw - 40, table.y + 72, cw, ch)
         if counts is not None:
             for k in range(3, 0, -1):
                 self._card(surface, pile.move(k * 3, -k * 3), face_down=True)
             if peeked is not None:
                 self._card(surface, pile, mdp.card_values[peeked])
-                text.draw(surface, "peeked: next card", (pile.centerx, pile.bottom + 8), 20, palette.ACCENT,
+                text.draw(surface, "peeked: next card", (pile.centerx, pile.bottom + 6), 20, palette.ACCENT,
                           anchor="midtop")
             else:
                 self._card(surface, pile, face_down=True)
-        text.draw(surface, f"round {self.round.reward:+g}", (table.right - 30, table.bottom - 70), 30, palette.TEXT,
-                  anchor="topright", bold=True)
-        mean = self.total_reward / self.rounds if self.rounds else 0.0
-        text.draw(surface, f"{self.rounds} round{'s' * (self.rounds != 1)}, total {self.total_reward:g}, mean {mean:.2f}",
-                  (table.right - 30, table.bottom - 36), 22, (200, 230, 210), anchor="topright")
+        deck_bottom = y + 60 + card_h + 8 * max(mdp.multiplicity - 1, 0)
+        if deck_bottom <= table.bottom - 70:  # a small table leaves these to the HUD line
+            mean = self.total_reward / self.rounds if self.rounds else 0.0
+            text.draw(surface, f"round {self.round.reward:+g}", (table.right - 30, table.bottom - 70), 30,
+                      palette.TEXT, anchor="topright", bold=True)
+            text.draw(surface, f"{self.rounds} round{'s' * (self.rounds != 1)}, total {self.total_reward:g}, "
+                      f"mean {mean:.2f}", (table.right - 30, table.bottom - 36), 22, (200, 230, 210),
+                      anchor="topright")
         self._draw_buttons(surface)
 
     def _draw_buttons(self, surface) -> None:

@@ -94,18 +94,19 @@ class LauncherScreen(Screen):
         pygame.draw.rect(surface, palette.PANEL_HI if selected else palette.PANEL, rect, border_radius=14)
         pygame.draw.rect(surface, palette.ACCENT if selected else palette.BORDER, rect, 3 if selected else 1,
                          border_radius=14)
-        pic_h = rect.h - 120
+        compact = rect.h < 240  # small windows: one line of blurb, more room for the picture
+        pic_h = rect.h - (92 if compact else 120)
         pic = pygame.Rect(rect.x + 18, rect.y + 14, rect.w - 36, pic_h)
         side = min(pic.w, pic.h)
         pic = pygame.Rect(pic.centerx - side // 2 if game.id != "blackjack" else pic.x, pic.y,
                           side if game.id != "blackjack" else pic.w, side)
         previews.draw_preview(game.id, surface, pic)
-        y = rect.bottom - 100
+        y = rect.bottom - (74 if compact else 100)
         text.draw(surface, game.title, (rect.x + 16, y), 32, palette.TEXT, bold=True, max_width=rect.w - 32)
-        for k, line in enumerate(text.wrap(game.blurb, 19, rect.w - 32)):
+        for k, line in enumerate(text.wrap(game.blurb, 19, rect.w - 32, max_lines=1 if compact else 2)):
             text.draw(surface, line, (rect.x + 16, y + 28 + 16 * k), 19, palette.MUTED)
         if self.playable[game.id]:
             tag, colour = f"{self.agent_counts[game.id]} agents", palette.GOOD
         else:
             tag, colour = "coming soon", palette.MUTED
-        text.draw(surface, tag, (rect.x + 16, y + 70), 19, colour)
+        text.draw(surface, tag, (rect.x + 16, y + (48 if compact else 70)), 19, colour)

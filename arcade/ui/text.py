@@ -36,20 +36,20 @@ def draw(surface, text: str, pos, size: int = 24, color=palette.TEXT, anchor: st
 
 
 def wrap(text: str, size: int, max_width: int, max_lines: int = 2, bold: bool = False) -> list[str]:
-    """Greedy word wrap into at most max_lines lines; the last line gets an ellipsis if cut."""
+    """Greedy word wrap into at most max_lines lines; the last line gets an ellipsis if the text is cut."""
     f = font(size, bold)
+    words = text.split()
     lines: list[str] = []
     current = ""
-    words = text.split()
     for i, word in enumerate(words):
         trial = f"{current} {word}".strip()
         if f.size(trial)[0] <= max_width or not current:
             current = trial
             continue
+        if len(lines) == max_lines - 1:  # the last line allowed: the rest goes here, shortened by fit()
+            current = " ".join([current] + words[i:])
+            break
         lines.append(current)
         current = word
-        if len(lines) == max_lines - 1:
-            current = " ".join(words[i:])
-            break
     lines.append(fit(current, size, max_width, bold))
-    return lines[:max_lines]
+    return lines
