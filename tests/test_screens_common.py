@@ -103,6 +103,9 @@ def test_fuzz_random_events(app, game_id):
         elif kind == 2:
             pos = (int(rng.integers(w)), int(rng.integers(h)))
             pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 1), buttons=(1, 0, 0)))
+        if i % 500 == 250:  # the window changes size now and then: every screen must lay itself out again
+            w, h = ((640, 480), (1280, 800), (900, 1000))[(i // 500) % 3]
+            app.surface = pygame.display.set_mode((w, h), pygame.RESIZABLE)
         if i % 5 == 0:
             ticks(app)
         assert app.top is screen  # no Esc was sent; the screen stays
