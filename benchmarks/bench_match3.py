@@ -56,13 +56,18 @@ def main():
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--variant", action="append", default=[], help="NAME=epsilon,eta,gamma,rollouts")
+    ap.add_argument("--variant-games", type=int, help="variants play only the first N seeds (they are slow)")
     args = ap.parse_args()
     agents = [(name, None) for name in BASE]
     for v in args.variant:
         label, values = v.split("=")
         agents.append((f"q-rollouts[{label}]", tuple(float(x) for x in values.split(","))))
+    def seeds_for(params):
+        n = args.games if params is None or args.variant_games is None else min(args.games, args.variant_games)
+        return range(n)
+
     jobs = [(name.split("[")[0] if name.startswith("q-rollouts") else name, params, seed, name)
-            for name, params in agents for seed in range(args.games)]
+            for name, params in agents for seed in seeds_for(params)]
     t0 = time.perf_counter()
     scores: dict[str, dict[int, int]] = {name: {} for name, _ in agents}
     timing: dict[str, list] = {name: [] for name, _ in agents}
@@ -74,22 +79,23 @@ def main():
             scores[label][seed] = score
             timing[label].extend(times)
             moves[label] += simulated
-    print(f"== match-3, 9x9, 5 colours, 50 turns; {args.games} games, seeds 0..{args.games - 1} for every agent "
+    print(f"== match-3, 9x9, 5 colours, 50 turns; seeds from 0, the same seeds for every agent "
           f"({time.perf_counter() - t0:.0f} s on {args.workers} workers)")
-    seeds = sorted(scores[agents[0][0]])
     for name, _ in agents:
-        mean, ci = mean_ci([scores[name][s] for s in seeds])
-        print(f"  {name:<24} mean score {mean:8.1f} +- {ci:6.1f}")
+        played = sorted(scores[name])
+        mean, ci = mean_ci([scores[name][s] for s in played])
+        print(f"  {name:<24} mean score {mean:8.1f} +- {ci:6.1f}  ({len(played)} games)")
     print("  paired differences (same seeds), mean +- 95% interval:")
     names = [n for n, _ in agents]
     pairs = list(zip(names, names[1:])) + [(n, "greedy-cascade") for n in names if n.startswith("q-rollouts")]
     for a, b in dict.fromkeys(pairs):
         if a == b:
             continue
-        diff = [scores[a][s] - scores[b][s] for s in seeds]
+        common = sorted(set(scores[a]) & set(scores[b]))
+        diff = [scores[a][s] - scores[b][s] for s in common]
         mean, ci = mean_ci(diff)
         verdict = "above 0" if mean - ci > 0 else "below 0" if mean + ci < 0 else "includes 0"
-        print(f"    {a} - {b}: {mean:+.1f} +- {ci:.1f}  (interval {verdict})")
+        print(f"    {a} - {b}: {mean:+.1f} +- {ci:.1f}  (interval {verdict}; {len(common)} paired games)")
     for name, _ in agents:
         if name.startswith("q-rollouts"):
             t = np.array(timing[name])
