@@ -30,6 +30,7 @@ class AgentSpec:
     summary: str  # one line: how it works
     factory: Callable[..., Agent]  # factory(rules, settings) -> Agent
     order: int = 50  # position in Tab / listings; lower first
+    process: bool = False  # decides in the agent process (long pure-Python work would stall the frames)
 
     def create(self, rules, settings) -> Agent:
         agent = self.factory(rules, settings)
@@ -46,14 +47,18 @@ _REGISTRY: list[AgentSpec] = []
 _discovered = False
 
 
-def register(name: str, games: tuple[str, ...] | list[str], summary: str, order: int = 50):
-    """Decorator for an agent factory (a class or a function taking (rules, settings))."""
+def register(name: str, games: tuple[str, ...] | list[str], summary: str, order: int = 50, process: bool = False):
+    """Decorator for an agent factory (a class or a function taking (rules, settings)).
+
+    process=True: the game screens run its decisions in the agent process. Only for agents whose
+    screen never reads the instance (its values, its training), as that instance lives elsewhere.
+    """
 
     def wrap(factory):
         for spec in _REGISTRY:
             if spec.name == name and set(spec.games) & set(games):
                 raise ValueError(f"agent '{name}' is registered twice for {sorted(set(spec.games) & set(games))}")
-        _REGISTRY.append(AgentSpec(name, tuple(games), summary, factory, order))
+        _REGISTRY.append(AgentSpec(name, tuple(games), summary, factory, order, process))
         return factory
 
     return wrap

@@ -79,7 +79,7 @@ def move_values(state, margin: np.ndarray) -> dict[int, int]:
 
 
 @register("solver", ("dots",), "exact minimax by retrograde analysis over all line states (both players optimal)",
-          order=10)
+          order=10, process=True)
 class DotsSolver:
     name = "solver"
 

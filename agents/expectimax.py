@@ -103,7 +103,7 @@ def _root_by_codes(board: np.ndarray):
 
 
 @register("expectimax-3", ("2048",), "the seed's depth-3 expectimax: max, chance, max, game score at the leaves",
-          order=20)
+          order=20, process=True)
 class Expectimax3:
     name = "expectimax-3"
 

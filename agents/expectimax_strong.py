@@ -79,7 +79,7 @@ def _dedupe(boards: np.ndarray):
 
 
 @register("expectimax", ("2048",),
-          "strong expectimax: heuristic evaluation, depth by empty cells, pruning, numpy frontiers", order=10)
+          "strong expectimax: heuristic evaluation, depth by empty cells, pruning, numpy frontiers", order=10, process=True)
 class StrongExpectimax:
     name = "expectimax"
 

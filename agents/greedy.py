@@ -74,7 +74,7 @@ class GreedyMatch3(_Match3Greedy):
 
 
 @register("greedy-cascade", ("match3",),
-          "the swap with the largest turn score counting the cascades the known gems make", order=30)
+          "the swap with the largest turn score counting the cascades the known gems make", order=30, process=True)
 class GreedyCascade(_Match3Greedy):
     name = "greedy-cascade"
 

@@ -114,7 +114,7 @@ def optimal_action(lines: int, rows: int = 2, cols: int = 2) -> int:
 
 @register("policy-iteration", ("dots",),
           "the seed's policy iteration against a random opponent (2x2 and 2x3), opponent's extra turns modelled",
-          order=20)
+          order=20, process=True)
 class PolicyIterationAgent:
     name = "policy-iteration"
 

@@ -19,7 +19,7 @@ from arcade.games.match3 import Match3State
 
 
 @register("q-rollouts", ("match3",), "the seed's Q-learning from 25 epsilon-greedy rollouts per turn (SARSA sampling)",
-          order=20)
+          order=20, process=True)
 class QRollouts:
     name = "q-rollouts"
 

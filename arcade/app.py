@@ -1,13 +1,15 @@
 """The window: frame loop, screen stack, Esc back to the launcher, quit.
 
-The app owns the clock. Each frame it hands events to the top screen, lets
-it update, and draws it. Esc leaves a game for the launcher; Esc on the
+The app owns the frame pacing (arcade.pacing). Each frame it hands events to the top screen, lets
+it update, draws it, and shows it when the frame is due. Esc leaves a game for the launcher; Esc on the
 launcher (or the window's close button) quits.
 """
 from __future__ import annotations
 
 import pygame
 
+from arcade import agent_process
+from arcade.pacing import FramePacer
 from arcade.screens.base import Screen
 from arcade.ui import text
 
@@ -22,7 +24,8 @@ class App:
         self.surface = pygame.display.set_mode(size or (win.width, win.height), flags)
         pygame.display.set_caption("Arcade")
         pygame.key.set_repeat(300, 60)
-        self.clock = pygame.time.Clock()
+        self.pacer = FramePacer(win.fps)
+        self._dt_ms = 1000 / win.fps
         self.stack: list[Screen] = []
         self.running = True
         self.frames = 0
@@ -54,18 +57,20 @@ class App:
             self.pop()
 
     def tick(self, dt_ms: float | None = None) -> None:
-        """One frame: events, update, draw, flip. dt_ms overrides the clock (tests)."""
+        """One frame: events, update, draw, then wait for the frame's deadline and flip.
+
+        Waiting after drawing makes frames appear one period apart however long the drawing took
+        (within a period); the update gets the previous frame's length. dt_ms given: no waiting (tests).
+        """
         for event in pygame.event.get():
             self.handle(event)
             if not self.running:
                 return
-        if dt_ms is None:
-            dt_ms = self.clock.tick(self.settings.window.fps)
-        else:
-            self.clock.tick()  # driven from outside (tests, scripts): no frame-rate sleep
-        self.top.update(dt_ms)
+        self.top.update(self._dt_ms if dt_ms is None else dt_ms)
         self.surface = pygame.display.get_surface()
         self.top.draw(self.surface)
+        if dt_ms is None:
+            self._dt_ms = self.pacer.wait()
         pygame.display.flip()
         self.frames += 1
 
@@ -79,5 +84,6 @@ class App:
     def close(self) -> None:
         while self.stack:
             self.stack.pop().close()
+        agent_process.shutdown()  # an agent deep in a long decision must not hold up quitting
         text.font.cache_clear()  # fonts die with pygame.quit(); a later App must load new ones
         pygame.quit()

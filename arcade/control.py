@@ -2,7 +2,9 @@
 
 It holds the agents registered for a game, which one is selected, whether it is
 in control, and its move delay. `poll` starts `act` in a worker thread and
-hands back the decision when it is ready, so the frame loop never waits. Every
+hands back the decision when it is ready, so the frame loop never waits; agents
+registered with process=True decide in the agent process instead (no GIL shared
+with the frame loop). Every
 toggle, switch, restart or undo bumps a generation counter; a decision that
 comes back from an older generation is dropped. An exception inside an agent
 turns the agent off and is kept as a one-line error for the HUD.
@@ -11,11 +13,13 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
 from agents import agents_for
+from arcade import agent_process
 
 DELAY_STEPS_MS = (0, 25, 50, 100, 200, 400, 800, 1500)
 
@@ -43,6 +47,7 @@ class AgentController:
         self.rng = make_rng(settings.seeds.agent)
         self.error: str | None = None
         self.last_ms: float | None = None
+        self.decisions = 0  # actions handed back (benchmarks count them)
         self._clock = clock
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"agent-{game_id}")
         self._future: Future | None = None
@@ -51,6 +56,8 @@ class AgentController:
         self._ready_at = 0.0
         self._instances: dict[str, object] = {}
         self._instances_lock = threading.Lock()
+        self._token = uuid.uuid4().hex  # names this controller's agents in the agent process
+        self._rules_version = 0
         if agent is not None:
             self.select(agent)
 
@@ -94,6 +101,7 @@ class AgentController:
     def set_rules(self, rules) -> None:
         """New rules (e.g. another board size): agents are rebuilt on next use."""
         self.rules = rules
+        self._rules_version += 1
         with self._instances_lock:
             self._instances.clear()
         self.invalidate()
@@ -159,23 +167,29 @@ class AgentController:
         try:
             action = future.result()
         except Exception as exc:  # an agent bug must not take the game down
+            agent_process.forget_broken()
             self.error = f"{self.name} failed: {type(exc).__name__}: {exc}"
             self.enabled = False
             self.invalidate()
             return None
         self.last_ms = (self._clock() - self._started) * 1000
+        self.decisions += 1
         self._ready_at = self._clock() + self.delay_ms / 1000
         return action
 
     def _submit(self, state, now: float) -> None:
-        rng = self.rng
-
-        def job():
-            return self.agent().act(state, rng)
-
         self._started = now
         self._future_generation = self.generation
-        self._future = self._executor.submit(job)
+        self._future = self.decide(state, self.rng)
+
+    def decide(self, state, rng) -> Future:
+        """The selected agent's action in `state`, computed off the frame loop (a Future)."""
+        spec = self.spec
+        if spec.process:
+            key = (self._token, spec.name, self._rules_version)
+            seed = int(rng.integers(2**63))
+            return agent_process.submit(key, self.game_id, spec.name, self.rules, self.settings, state, seed)
+        return self._executor.submit(lambda: self.agent().act(state, rng))
 
     def run_in_worker(self, fn):
         """Run fn in this controller's worker (e.g. a hint); returns its Future."""

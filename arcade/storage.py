@@ -116,12 +116,21 @@ def save_json(path: str | Path, value: Any) -> bool:
 
 
 class BestScores:
-    """Best score per key (e.g. '2048/4x4'), kept in one JSON file in the data folder."""
+    """Best score per key (e.g. '2048/4x4'), kept in one JSON file in the data folder.
+
+    `offer` only records in memory (it is called on every move, from the frame loop); `flush`
+    writes, merging with the file by maximum so two screens never clobber each other's records.
+    Screens flush when a game ends, when a new one starts and when they close.
+    """
 
     def __init__(self, data_dir: str | Path, filename: str = "best_scores.json"):
         self.path = Path(data_dir) / filename
+        self._scores = self._read()
+        self._dirty: set[str] = set()
+
+    def _read(self) -> dict:
         raw = load_json(self.path, {})
-        self._scores = {k: v for k, v in raw.items() if isinstance(v, (int, float))}
+        return {k: v for k, v in raw.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
 
     def get(self, key: str) -> float:
         return self._scores.get(key, 0)
@@ -130,8 +139,19 @@ class BestScores:
         """Record score if it beats the best; returns True when it is a new best."""
         if score <= self._scores.get(key, 0):
             return False
-        # Merge with what is on disk, so two screens never clobber each other's records.
-        on_disk = load_json(self.path, {})
-        self._scores = {**on_disk, **self._scores, key: score}
-        save_json(self.path, self._scores)
+        self._scores[key] = score
+        self._dirty.add(key)
+        return True
+
+    def flush(self) -> bool:
+        """Write the new records (if any). False, with a notice, if the file could not be written."""
+        if not self._dirty:
+            return True
+        merged = self._read()
+        for key in self._dirty:
+            merged[key] = max(merged.get(key, 0), self._scores[key])
+        if not save_json(self.path, merged):
+            return False
+        self._scores = {**merged, **{k: max(v, merged.get(k, 0)) for k, v in self._scores.items()}}
+        self._dirty.clear()
         return True

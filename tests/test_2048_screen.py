@@ -90,4 +90,6 @@ def test_best_score_is_saved_per_size(app, settings):
         key(app, k)
     score = screen.game.state.score
     assert score > 0
+    assert screen.best.get("2048/4x4") == score
+    key(app, pygame.K_r)  # a new game writes the record
     assert BestScores(settings.data_dir).get("2048/4x4") == score

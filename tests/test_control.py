@@ -119,3 +119,63 @@ def test_cycle_wraps_and_select_unknown(settings):
     with pytest.raises(ValueError, match="unknown agent"):
         c.select("nobody")
     c.close()
+
+
+# --- the agent process ---------------------------------------------------------------------------
+
+def test_process_agent_decides_as_it_would_in_this_process(settings):
+    import numpy as np
+
+    from arcade.games import make_rules
+
+    rules = make_rules("2048", settings)
+    c = AgentController("2048", rules, settings, agent="expectimax-3")
+    assert c.spec.process
+    c.set_enabled(True)
+    rng = np.random.default_rng(5)
+    state = rules.new_state(rng)
+    for _ in range(3):
+        action = wait_action(c, state, timeout=60)  # the first call starts the process
+        assert action == c.spec.create(rules, settings).act(state, None)  # expectimax-3 is deterministic
+        state = rules.step(state, action, rng)
+    c.close()
+
+
+def test_process_agent_error_is_reported_and_the_process_keeps_working(settings):
+    from arcade.games import make_rules
+
+    rules = make_rules("2048", settings)
+    c = AgentController("2048", rules, settings, agent="expectimax-3")
+    c.set_enabled(True)
+    end = time.perf_counter() + 60
+    while c.error is None and time.perf_counter() < end:
+        assert c.poll("not a board") is None
+        time.sleep(0.005)
+    assert not c.enabled and c.status().startswith("error: expectimax-3 failed")
+    c.set_enabled(True)
+    assert wait_action(c, rules.new_state(__import__("numpy").random.default_rng(0)), timeout=60) in (0, 1, 2, 3)
+    c.close()
+
+
+def test_agent_process_comes_back_after_it_dies(settings):
+    from arcade import agent_process
+    from arcade.games import make_rules
+
+    rules = make_rules("2048", settings)
+    state = rules.new_state(__import__("numpy").random.default_rng(0))
+    c = AgentController("2048", rules, settings, agent="expectimax-3")
+    c.set_enabled(True)
+    assert wait_action(c, state, timeout=60) is not None
+    for proc in list(agent_process._pool._processes.values()):
+        proc.kill()
+    time.sleep(0.3)
+    c.set_enabled(False)
+    c.set_enabled(True)
+    # the first decision may fail with the dead process; the next one runs in a new process
+    action = wait_action(c, state, timeout=60)
+    if action is None:
+        assert "failed" in c.status()
+        c.set_enabled(True)
+        action = wait_action(c, state, timeout=60)
+    assert action in (0, 1, 2, 3)
+    c.close()

@@ -67,6 +67,7 @@ def test_agent_exception_is_shown_and_game_goes_on(app, game_id):
         def act(self, state, rng):
             raise RuntimeError("kaput")
 
+    screen.controller.select("random")  # an agent that decides in this process (the agent process has its own test)
     with screen.controller._instances_lock:  # a warm-up build in the worker must not replace it
         screen.controller._instances[screen.controller.name] = Broken()
     screen.controller.set_enabled(True)

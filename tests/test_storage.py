@@ -68,9 +68,29 @@ def test_best_scores_keep_the_maximum_and_merge(tmp_path):
     a = BestScores(tmp_path)
     b = BestScores(tmp_path)
     assert a.offer("2048/4", 100) and not a.offer("2048/4", 50)
-    assert b.offer("match3", 70)  # b did not see a's record, but must not erase it
+    assert BestScores(tmp_path).get("2048/4") == 0  # offers stay in memory until a flush
+    assert a.flush()
+    assert b.offer("match3", 70) and b.offer("2048/4", 60)  # b did not see a's 100; it must not erase it
+    assert b.flush()
     fresh = BestScores(tmp_path)
     assert fresh.get("2048/4") == 100 and fresh.get("match3") == 70
+    assert b.get("2048/4") == 100  # and b now knows the better record
+
+
+def test_best_scores_flush_failure_keeps_the_file_and_the_record(tmp_path, monkeypatch):
+    a = BestScores(tmp_path)
+    a.offer("x", 5)
+    a.flush()
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("arcade.storage.os.replace", full_disk)
+    a.offer("x", 9)
+    assert a.flush() is False
+    assert BestScores(tmp_path).get("x") == 5  # the file still holds the old record
+    monkeypatch.undo()
+    assert a.flush() and BestScores(tmp_path).get("x") == 9  # kept in memory, written on the next flush
 
 
 def test_best_scores_with_wrong_json_type(tmp_path):

@@ -21,6 +21,8 @@ class Match3Screen(GameScreen):
         self.new_game()
 
     def new_game(self) -> None:
+        self.best.flush()
+        self.best_before = self.best.get("match3")
         self.rng = np.random.default_rng(self.seed)
         self.state = self.rules.new_state(self.rng)
         self.selected: tuple[int, int] | None = None
@@ -31,6 +33,7 @@ class Match3Screen(GameScreen):
         self.popups: list[list] = []  # [text, ms left]
         self.hint = None
         self.hint_future = None
+        self.hint_agent = ""
         self.controller.invalidate()
 
     # --- turns ---------------------------------------------------------------
@@ -60,8 +63,15 @@ class Match3Screen(GameScreen):
             self.popups.append([f"+{st.points}" + (f"  x{st.level}" if st.level > 1 else ""), POPUP_MS])
         if result.reshuffled:
             self.say("no swap left: the board was reshuffled (not scored)", 3000)
-        if self.best.offer("match3", self.state.score) and self.rules.is_terminal(self.state):
-            self.say("new best score!", 3000)
+        self.best.offer("match3", self.state.score)
+        if self.rules.is_terminal(self.state):
+            self.best.flush()
+            if self.state.score > self.best_before:
+                self.say("new best score!", 3000)
+
+    def close(self) -> None:
+        self.best.flush()
+        super().close()
 
     @property
     def animating(self) -> bool:
@@ -148,12 +158,9 @@ class Match3Screen(GameScreen):
             return
         state, rng = self.state, np.random.default_rng(self.seed + self.state.turns_left)
         agent_name = self.controller.name
-
-        def job():
-            return agent_name, self.controller.agent().act(state, rng)
-
         self.hint_state = state
-        self.hint_future = self.controller.run_in_worker(job)
+        self.hint_agent = agent_name
+        self.hint_future = self.controller.decide(state, rng)
         self.say(f"{agent_name} is thinking about a hint...")
 
     def update_game(self, dt_ms: float) -> None:
@@ -170,7 +177,7 @@ class Match3Screen(GameScreen):
         if self.hint_future is not None and self.hint_future.done():
             future, self.hint_future = self.hint_future, None
             try:
-                name, move = future.result()
+                name, move = self.hint_agent, future.result()
             except Exception as exc:
                 self.say(f"no hint: {exc}")
                 return

@@ -30,12 +30,14 @@ class Screen2048(GameScreen):
 
     # --- game actions --------------------------------------------------------
     def new_game(self, size: int | None = None) -> None:
+        self.best.flush()
         if size is not None and size != self.rules.size:
             from arcade.games import make_rules
 
             self.rules = make_rules("2048", self.settings, size=size)
             self.controller.set_rules(self.rules)
         self.game = Game2048(self.rules, np.random.default_rng(self.seed))
+        self.best_before = self.best.get(self.best_key)
         self.anim = None
         self.controller.invalidate()
 
@@ -48,8 +50,15 @@ class Screen2048(GameScreen):
         return True
 
     def _record_best(self) -> None:
-        if self.best.offer(self.best_key, self.game.state.score) and self.game.over:
-            self.say("new best score!")
+        self.best.offer(self.best_key, self.game.state.score)
+        if self.game.over:
+            self.best.flush()
+            if self.game.state.score > self.best_before:
+                self.say("new best score!")
+
+    def close(self) -> None:
+        self.best.flush()
+        super().close()
 
     @property
     def best_key(self) -> str:

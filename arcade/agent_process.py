@@ -1,0 +1,87 @@
+"""The agent process: where agents that compute for long stretches make their decisions.
+
+A decision that takes tens or hundreds of milliseconds of Python in a thread
+holds the GIL the frame loop needs, and frames come late. Agents registered
+with `process=True` therefore decide in one shared worker process (spawned,
+never forked: the parent has SDL threads). The process keeps the agents it
+built, keyed by the controller's token and rules version, so an agent that
+learns or builds tables across turns (q-rollouts, the dots solver) keeps them
+there. Randomness crosses as a seed drawn from the controller's generator, so
+a seeded game is still reproducible.
+"""
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import threading
+from collections import OrderedDict
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
+
+import numpy as np
+
+KEEP_AGENTS = 4  # built agents kept in the process (a 3x3 dots solver holds ~200 MB)
+
+_pool: ProcessPoolExecutor | None = None
+_agents: OrderedDict = OrderedDict()  # lives in the worker process
+
+
+def _init_worker() -> None:
+    """The frame loop must win a contended core: the agent process runs at a lower priority."""
+    try:
+        os.nice(5)
+    except (AttributeError, OSError):  # not on this platform, or not allowed
+        pass
+
+
+def _act(key: tuple, game_id: str, name: str, rules, settings, state, seed: int):
+    """Runs in the worker process: build (or reuse) the agent, decide."""
+    agent = _agents.get(key)
+    if agent is None:
+        from agents import agents_for
+
+        spec = next(s for s in agents_for(game_id) if s.name == name)
+        agent = spec.create(rules, settings)
+        _agents[key] = agent
+        while len(_agents) > KEEP_AGENTS:
+            _agents.popitem(last=False)
+    _agents.move_to_end(key)
+    return agent.act(state, np.random.default_rng(seed))
+
+
+def submit(key: tuple, game_id: str, name: str, rules, settings, state, seed: int) -> Future:
+    """Ask the worker process for a decision; starts the process on first use (or after it died)."""
+    global _pool
+    for attempt in range(2):
+        if _pool is None:
+            _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_init_worker)
+        try:
+            return _pool.submit(_act, key, game_id, name, rules, settings, state, seed)
+        except BrokenExecutor:
+            _pool = None
+    raise RuntimeError("the agent process could not be started")
+
+
+def forget_broken() -> None:
+    """After a decision failed because the process died, start a fresh one next time."""
+    global _pool
+    if _pool is not None and getattr(_pool, "_broken", False):
+        _pool = None
+
+
+def shutdown() -> None:
+    """Stop the worker now, even in the middle of a long decision (quitting must not wait)."""
+    global _pool
+    pool, _pool = _pool, None
+    if pool is None:
+        return
+    processes = list(getattr(pool, "_processes", {}).values())  # no public way to stop a busy worker
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        proc.terminate()
+
+
+# concurrent.futures joins its workers when the interpreter exits, waiting for a decision in flight;
+# threading's exit hooks run in reverse order of registration, so this one runs first and stops them.
+getattr(threading, "_register_atexit", atexit.register)(shutdown)
