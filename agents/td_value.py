@@ -22,7 +22,7 @@ import numpy as np
 
 from agents.base import best_action, register
 from arcade.games.tictactoe import N_STATES, X, O, reachable_states, tables
-from arcade.storage import load_npz, save_npz
+from arcade.storage import load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
 FILENAME = "tictactoe_td.npz"
@@ -124,8 +124,11 @@ class TDValueAgent:
             if path is None:
                 continue
             arrays = load_npz(path, FORMAT_VERSION, required=("values",))
-            if arrays is not None and arrays["values"].shape == (2, N_STATES):
+            if arrays is None:
+                continue
+            if arrays["values"].shape == (2, N_STATES) and np.isfinite(arrays["values"]).all():
                 return arrays["values"].astype(np.float64), f"{label} ({path.name})"
+            set_aside(path, f"values of shape {arrays['values'].shape} (or not finite), expected {(2, N_STATES)}")
         return initial_values(self.draw_value), "untrained"
 
     def default_path(self) -> Path:

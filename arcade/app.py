@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pygame
 
-from arcade import agent_process
+from arcade import agent_process, notices
 from arcade.pacing import FramePacer
 from arcade.screens.base import Screen
 from arcade.ui import text
@@ -26,6 +26,8 @@ class App:
         pygame.key.set_repeat(300, 60)
         self.pacer = FramePacer(win.fps)
         self._dt_ms = 1000 / win.fps
+        self._windowed_size = self.surface.get_size()
+        self._notices_seen = notices.count()  # notices from start-up are on the launcher already
         self.stack: list[Screen] = []
         self.running = True
         self.frames = 0
@@ -47,14 +49,36 @@ class App:
             self.running = False
             return
         if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
-            pygame.display.toggle_fullscreen()
-            self.surface = pygame.display.get_surface()
+            self.toggle_fullscreen()
             return
         if event.type == pygame.VIDEORESIZE:
             self.surface = pygame.display.get_surface()
         consumed = self.top.handle_event(event)
         if not consumed and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.pop()
+
+    def toggle_fullscreen(self) -> None:
+        """F11. SDL's own toggle where the platform has it; else a new mode (the window size is kept)."""
+        full = bool(self.surface.get_flags() & pygame.FULLSCREEN)
+        try:
+            try:
+                pygame.display.toggle_fullscreen()
+            except pygame.error:
+                if full:
+                    pygame.display.set_mode(self._windowed_size, pygame.RESIZABLE)
+                else:
+                    self._windowed_size = self.surface.get_size()
+                    pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        except pygame.error as exc:
+            notices.notice(f"full screen is not available here ({exc}); the window stays as it is")
+        self.surface = pygame.display.get_surface()
+
+    def _show_new_notices(self) -> None:
+        if notices.count() != self._notices_seen:
+            self._notices_seen = notices.count()
+            say = getattr(self.top, "say", None)
+            if say is not None and notices.recent():
+                say(notices.recent()[-1], 6000)
 
     def tick(self, dt_ms: float | None = None) -> None:
         """One frame: events, update, draw, then wait for the frame's deadline and flip.
@@ -66,6 +90,7 @@ class App:
             self.handle(event)
             if not self.running:
                 return
+        self._show_new_notices()
         self.top.update(self._dt_ms if dt_ms is None else dt_ms)
         self.surface = pygame.display.get_surface()
         self.top.draw(self.surface)

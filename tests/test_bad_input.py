@@ -76,3 +76,146 @@ def test_truncated_solver_cache_is_set_aside_and_solved_again(settings, monkeypa
     margin = dots_solver.margins(3, 3, settings.data_dir)
     assert margin[0] == 7 and len(notices.recent()) == 1 and "dots_solver_3x3.npz" in notices.recent()[0]
     assert (settings.data_dir / "dots_solver_3x3.npz.corrupt").exists() and cache.exists()  # solved and saved
+
+
+# --- saved files: truncated, garbage, unwritable, a full disk -------------------------------------
+
+def _one_clear_line(before: int):
+    from arcade import notices as n
+
+    new = n.recent()[-(n.count() - before):] if n.count() > before else []
+    assert len(new) == 1, new
+    assert "\n" not in new[0]
+    return new[0]
+
+
+@pytest.mark.parametrize("content", [b"PK\x03\x04\x14\x00 truncated zip", b"\x00\x01 not a table at all", b""])
+def test_broken_td_table_is_set_aside_and_the_shipped_one_plays(app, settings, content):
+    from arcade.screens import open_game
+
+    settings.data_dir.mkdir(parents=True)
+    table = settings.data_dir / "tictactoe_td.npz"
+    table.write_bytes(content)
+    before = notices.count()
+    screen = open_game(app, "tictactoe", seed=1)
+    app.push(screen)
+    agent = screen.controller.agent()
+    ticks(app, 3)
+    line = _one_clear_line(before)
+    assert "tictactoe_td.npz" in line and "kept as tictactoe_td.npz.corrupt" in line
+    assert agent.source.startswith("shipped") and app.running
+    assert (settings.data_dir / "tictactoe_td.npz.corrupt").read_bytes() == content  # nothing is lost
+
+
+def test_td_table_of_the_wrong_shape_is_set_aside(settings):
+    import numpy as np
+
+    from agents.td_value import FORMAT_VERSION, TDValueAgent
+    from arcade.games import make_rules
+    from arcade.storage import save_npz
+
+    path = settings.data_dir / "tictactoe_td.npz"
+    assert save_npz(path, FORMAT_VERSION, values=np.zeros((2, 7)))
+    before = notices.count()
+    agent = TDValueAgent(make_rules("tictactoe", settings), settings)
+    assert "shape (2, 7)" in _one_clear_line(before) and agent.source.startswith("shipped")
+    assert (settings.data_dir / "tictactoe_td.npz.corrupt").exists()
+
+
+@pytest.mark.parametrize("content", [b'{"2048/4x4": 1200, "match3": 90', b"\xff\xfe garbage", b"[1, 2, 3]"])
+def test_broken_best_scores_file_is_set_aside_and_the_arcade_starts(app, settings, content):
+    from arcade.screens import open_game
+
+    settings.data_dir.mkdir(parents=True)
+    (settings.data_dir / "best_scores.json").write_bytes(content)
+    before = notices.count()
+    for game in ("2048", "match3"):
+        app.push(open_game(app, game, seed=1))
+        ticks(app, 3)
+        app.pop()
+    assert "best_scores.json" in _one_clear_line(before) and app.running
+    assert (settings.data_dir / "best_scores.json.corrupt").read_bytes() == content
+
+
+def _full_disk(monkeypatch):
+    real_fdopen = __import__("os").fdopen
+
+    class FullFile:
+        def __init__(self, fh):
+            self.fh = fh
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.fh.close()
+
+        def write(self, data):
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("arcade.storage.os.fdopen", lambda fd, mode: FullFile(real_fdopen(fd, mode)))
+
+
+def test_full_disk_keeps_the_old_best_scores_and_says_so_once(app, settings, monkeypatch):
+    from arcade.screens import open_game
+    from arcade.storage import BestScores
+
+    old = BestScores(settings.data_dir)
+    old.offer("2048/4x4", 4)
+    assert old.flush()
+    saved = (settings.data_dir / "best_scores.json").read_bytes()
+    _full_disk(monkeypatch)
+    screen = open_game(app, "2048", seed=1)
+    app.push(screen)
+    for k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN) * 4:
+        key(app, k)
+    before = notices.count()
+    key(app, pygame.K_r)  # a new game writes the best score: the disk is full
+    line = _one_clear_line(before)
+    assert "No space left on device" in line and "previous file is unchanged" in line
+    assert screen.toast and "No space left" in screen.toast[0]  # the player sees it in the game too
+    assert (settings.data_dir / "best_scores.json").read_bytes() == saved
+    assert sorted(p.name for p in settings.data_dir.iterdir()) == ["best_scores.json"]  # no temp file left
+    assert app.running
+
+
+def test_full_disk_while_saving_a_trained_table_keeps_the_old_one(settings, monkeypatch):
+    import numpy as np
+
+    from agents.td_value import TDValueAgent
+    from arcade.games import make_rules
+
+    agent = TDValueAgent(make_rules("tictactoe", settings), settings)
+    agent.train(200, np.random.default_rng(0))
+    assert agent.save()
+    saved = agent.default_path().read_bytes()
+    agent.train(200, np.random.default_rng(1))
+    _full_disk(monkeypatch)
+    before = notices.count()
+    assert agent.save() is False
+    assert "No space left on device" in _one_clear_line(before)
+    assert agent.default_path().read_bytes() == saved
+    monkeypatch.undo()
+    assert TDValueAgent(make_rules("tictactoe", settings), settings).source.startswith("trained")
+
+
+def test_read_only_data_folder_at_start_up(app, settings, monkeypatch):
+    """A data folder that cannot even be created: the arcade starts and plays; saving says why, once."""
+    from arcade.screens import open_game
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("arcade.storage.Path.mkdir", refuse)
+    before = notices.count()
+    for game in ("2048", "tictactoe", "dots", "match3", "blackjack"):
+        app.push(open_game(app, game, seed=1))
+        ticks(app, 3)
+        app.pop()
+    assert notices.count() == before and app.running  # reading a missing folder is not an error
+    screen = open_game(app, "2048", seed=1)
+    app.push(screen)
+    for k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN) * 4:
+        key(app, k)
+    key(app, pygame.K_r)
+    assert "Permission denied" in _one_clear_line(before)

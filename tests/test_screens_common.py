@@ -78,37 +78,3 @@ def test_agent_exception_is_shown_and_game_goes_on(app, game_id):
         pygame.time.wait(1)
     assert "kaput" in screen.controller.status() and not screen.controller.enabled
     ticks(app, 3)  # still drawing
-
-
-KEYS = [pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_RETURN, pygame.K_TAB, pygame.K_SPACE,
-        pygame.K_r, pygame.K_u, pygame.K_g, pygame.K_e, pygame.K_h, pygame.K_3, pygame.K_4, pygame.K_7,
-        pygame.K_PLUS, pygame.K_MINUS, pygame.K_a, pygame.K_w, pygame.K_x, pygame.K_o, pygame.K_t, pygame.K_p,
-        pygame.K_q, pygame.K_n, pygame.K_v, pygame.K_f, pygame.K_1, pygame.K_2, pygame.K_l]
-
-
-@pytest.mark.parametrize("game_id", PLAYABLE)
-def test_fuzz_random_events(app, game_id):
-    rng = np.random.default_rng(0)
-    screen = open_game(app, game_id, seed=4)
-    app.push(screen)
-    w, h = app.surface.get_size()
-    for i in range(2500):
-        kind = rng.integers(4)
-        if kind == 0:
-            k = KEYS[rng.integers(len(KEYS))]
-            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-        elif kind == 1:
-            pos = (int(rng.integers(w)), int(rng.integers(h)))
-            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=int(rng.integers(1, 4))))
-            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
-        elif kind == 2:
-            pos = (int(rng.integers(w)), int(rng.integers(h)))
-            pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 1), buttons=(1, 0, 0)))
-        if i % 500 == 250:  # the window changes size now and then: every screen must lay itself out again
-            w, h = ((640, 480), (1280, 800), (900, 1000))[(i // 500) % 3]
-            app.surface = pygame.display.set_mode((w, h), pygame.RESIZABLE)
-        if i % 5 == 0:
-            ticks(app)
-        assert app.top is screen  # no Esc was sent; the screen stays
-    ticks(app, 2)
-    assert screen.agent_state() is None or screen.rules.legal_actions(screen.agent_state())

@@ -18,8 +18,8 @@ def card_rects(size: tuple[int, int], n: int = len(GAMES)) -> list[pygame.Rect]:
     w, h = size
     top, bottom, gap = 110, 50, 20
     rows = (n + COLUMNS - 1) // COLUMNS
-    card_w = min(300, (w - gap * (COLUMNS + 1)) // COLUMNS)
-    card_h = min(300, (h - top - bottom - gap * (rows - 1)) // rows)
+    card_w = min(440, (w - gap * (COLUMNS + 1)) // COLUMNS)
+    card_h = min(400, (h - top - bottom - gap * (rows - 1)) // rows)
     rects = []
     for i in range(n):
         row, col = divmod(i, COLUMNS)
