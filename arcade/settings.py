@@ -2,9 +2,10 @@
 
 One dataclass per TOML table; each field carries its allowed range in its
 metadata, so adding a setting is adding a field. A wrong type, an out-of-range
-value or a TOML syntax error raises SettingsError with one line naming the file,
-the key, what was found and what is allowed. Unknown keys are warnings. A
-missing file means the defaults.
+value or a TOML syntax error is one line naming the file, the key, what was
+found and what is allowed: a warning when the arcade loads its settings (that
+setting keeps its default and the arcade starts), a SettingsError when parsed
+strictly. Unknown keys are warnings. A missing file means the defaults.
 """
 from __future__ import annotations
 
@@ -181,10 +182,15 @@ def _toml_repr(value: Any) -> str:
 _PY_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 
 
-def _build_table(name: str, table: str, cls: type, raw: Any, warnings: list[str]):
+def _build_table(name: str, table: str, cls: type, raw: Any, warnings: list[str], strict: bool):
     if not isinstance(raw, dict):
-        raise SettingsError(f"{name}: [{table}] should be a table of settings, found {_toml_repr(raw)}")
+        problem = f"{name}: [{table}] should be a table of settings, found {_toml_repr(raw)}"
+        if strict:
+            raise SettingsError(problem)
+        warnings.append(f"{problem}; using its defaults")
+        return cls()
     fields = {f.name: f for f in dataclasses.fields(cls)}
+    defaults = cls()
     values = {}
     for key, value in raw.items():
         if key not in fields:
@@ -193,18 +199,28 @@ def _build_table(name: str, table: str, cls: type, raw: Any, warnings: list[str]
             )
             continue
         f = fields[key]
-        values[key] = _check_value(name, table, f, value, _PY_TYPES[f.type])
+        try:
+            values[key] = _check_value(name, table, f, value, _PY_TYPES[f.type])
+        except SettingsError as exc:
+            if strict:
+                raise
+            warnings.append(f"{exc}; using the default {_toml_repr(getattr(defaults, key))}")
     return cls(**values)
 
 
-def parse_settings(text: str, name: str = "settings.toml", base_dir: str = ".") -> Settings:
-    """Validate TOML text into Settings; raises SettingsError with one line."""
+def parse_settings(text: str, name: str = "settings.toml", base_dir: str = ".", strict: bool = True) -> Settings:
+    """Validate TOML text into Settings.
+
+    strict: the first problem raises SettingsError (one line). Otherwise every problem becomes one
+    warning line and the setting keeps its default, so the arcade still starts.
+    """
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(
-            f"{name}: TOML syntax error: {exc}; fix that line or delete the file to use the defaults"
-        ) from None
+        problem = f"{name}: TOML syntax error: {exc}; fix that line or delete the file to use the defaults"
+        if strict:
+            raise SettingsError(problem) from None
+        return Settings(source=name, base_dir=base_dir, warnings=(f"{problem} (using the defaults now)",))
     warnings: list[str] = []
     parts = {}
     for table, value in raw.items():
@@ -214,12 +230,15 @@ def parse_settings(text: str, name: str = "settings.toml", base_dir: str = ".") 
             )
             continue
         attr, cls = _TABLES[table]
-        parts[attr] = _build_table(name, table, cls, value, warnings)
+        parts[attr] = _build_table(name, table, cls, value, warnings, strict)
     return Settings(**parts, source=name, base_dir=base_dir, warnings=tuple(warnings))
 
 
-def load_settings(path: str | Path) -> Settings:
-    """Read settings from a file; a missing file gives the defaults."""
+def load_settings(path: str | Path, strict: bool = False) -> Settings:
+    """Read settings from a file; a missing file gives the defaults.
+
+    Not strict by default: a wrong value is a warning and keeps its default (the arcade starts).
+    """
     path = Path(path)
     base_dir = str(path.resolve().parent)
     if not path.exists():
@@ -227,5 +246,8 @@ def load_settings(path: str | Path) -> Settings:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise SettingsError(f"{path}: cannot be read ({exc}); fix its permissions or delete it") from None
-    return parse_settings(text, name=str(path), base_dir=base_dir)
+        problem = f"{path}: cannot be read ({exc}); fix its permissions or delete it"
+        if strict:
+            raise SettingsError(problem) from None
+        return Settings(source=str(path), base_dir=base_dir, warnings=(f"{problem} (using the defaults now)",))
+    return parse_settings(text, name=str(path), base_dir=base_dir, strict=strict)

@@ -31,6 +31,62 @@ def test_every_setting_wrong_in_turn(table, name, value):
     assert f"[{table}] {name} = " in message and "expected" in message and "\n" not in message
 
 
+@pytest.mark.parametrize("table, name, value", wrong_values())
+def test_every_setting_wrong_in_turn_keeps_its_default_when_the_arcade_loads(tmp_path, table, name, value):
+    from arcade.settings import Settings, load_settings
+
+    path = tmp_path / "settings.toml"
+    path.write_text(f'["{table}"]\n{name} = {value}\n')
+    settings = load_settings(path)
+    attr = _TABLES[table][0]
+    assert getattr(settings, attr) == getattr(Settings(), attr)
+    assert len(settings.warnings) == 1
+    line = settings.warnings[0]
+    assert f"[{table}] {name} = " in line and "expected" in line and "using the default" in line and "\n" not in line
+
+
+def test_arcade_starts_with_every_setting_wrong_at_once(tmp_path):
+    """One line per wrong setting, then the launcher and every game open with the defaults."""
+    from arcade.app import App
+    from arcade.screens import open_game
+    from arcade.screens.launcher import LauncherScreen
+    from arcade.settings import load_settings
+
+    lines = []
+    for table, (_, cls) in _TABLES.items():
+        lines.append(f'["{table}"]')
+        for f in dataclasses.fields(cls):
+            lines.append(f'{f.name} = {"3" if f.type == "str" else chr(34) + "x" + chr(34)}')
+    path = tmp_path / "settings.toml"
+    path.write_text("\n".join(lines) + "\n")
+    settings = load_settings(path)
+    n_fields = sum(len(dataclasses.fields(cls)) for _, cls in _TABLES.values())
+    assert len(settings.warnings) == n_fields and all("\n" not in w for w in settings.warnings)
+    app = App(settings, size=(800, 600))
+    try:
+        app.push(LauncherScreen(app))
+        ticks(app, 2)
+        for game in ("2048", "tictactoe", "dots", "match3", "blackjack"):
+            app.push(open_game(app, game, seed=1))
+            ticks(app, 2)
+            app.pop()
+        assert app.running
+    finally:
+        app.close()
+
+
+def test_unreadable_or_unparsable_settings_file_means_defaults_and_one_line(tmp_path):
+    from arcade.settings import Settings, load_settings
+
+    path = tmp_path / "settings.toml"
+    path.write_text("[window\nwidth = 3\n")
+    s = load_settings(path)
+    assert s.window == Settings().window and len(s.warnings) == 1 and "TOML syntax error" in s.warnings[0]
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    s = load_settings(path)
+    assert len(s.warnings) == 1 and "cannot be read" in s.warnings[0] and "\n" not in s.warnings[0]
+
+
 def test_unwritable_data_folder_plays_on_with_one_notice(app, monkeypatch):
     from arcade.screens import open_game
 

@@ -96,11 +96,14 @@ def test_decide_text(capsys, settings_file):
     assert "greedy plays left" in capsys.readouterr().out
 
 
-def test_bad_settings_file_stops_with_one_line(capsys, tmp_path):
+def test_bad_setting_is_one_line_and_the_command_still_runs(capsys, tmp_path):
     bad = tmp_path / "s.toml"
     bad.write_text("[window]\nwidth = 'huge'\n")
-    err = one_line_error(capsys, ["--settings", str(bad), "agents"])
-    assert str(bad) in err and "width" in err and "expected an integer" in err
+    assert main(["--settings", str(bad), "agents"]) == 0
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert "\n" not in err and str(bad) in err and "width" in err and "expected an integer" in err
+    assert "using the default 1024" in err and "expectimax" in captured.out
 
 
 def test_not_yet_playable_game(capsys, settings_file, monkeypatch):
