@@ -58,17 +58,14 @@ class App:
             self.pop()
 
     def toggle_fullscreen(self) -> None:
-        """F11. SDL's own toggle where the platform has it; else a new mode (the window size is kept)."""
+        """F11: full screen at the desktop's size, and back to the window's last size."""
         full = bool(self.surface.get_flags() & pygame.FULLSCREEN)
         try:
-            try:
-                pygame.display.toggle_fullscreen()
-            except pygame.error:
-                if full:
-                    pygame.display.set_mode(self._windowed_size, pygame.RESIZABLE)
-                else:
-                    self._windowed_size = self.surface.get_size()
-                    pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+            if full:
+                pygame.display.set_mode(self._windowed_size, pygame.RESIZABLE)
+            else:
+                self._windowed_size = self.surface.get_size()
+                pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         except pygame.error as exc:
             notices.notice(f"full screen is not available here ({exc}); the window stays as it is")
         self.surface = pygame.display.get_surface()

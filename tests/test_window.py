@@ -71,7 +71,6 @@ def test_f11_refused_by_the_platform_is_one_notice(app, monkeypatch):
     def refuse(*args, **kwargs):
         raise pygame.error("That operation is not supported")
 
-    monkeypatch.setattr(pygame.display, "toggle_fullscreen", refuse)
     monkeypatch.setattr(pygame.display, "set_mode", refuse)
     screen = open_game(app, "tictactoe", seed=2)
     app.push(screen)
