@@ -1,6 +1,6 @@
 """Frame times with each screen's strongest agent playing at zero delay (issue 9's smoothness target).
 
-    python benchmarks/bench_frames.py [--seconds 20] [--rounds 1] [--game GAME ...]
+    python benchmarks/bench_frames.py [--seconds 20] [--rounds 1] [--game GAME ...] [--all-agents]
 
 Drives the real App headless (SDL dummy driver) at the settings' frame rate,
 the agent in control (a new game starts half a second after one ends), and
@@ -49,7 +49,7 @@ NEXT_GAME_KEY = {"2048": pygame.K_r, "tictactoe": pygame.K_r, "dots": pygame.K_r
 def row(label: str, intervals, work=None, extra: str = "") -> str:
     f = np.asarray(intervals)
     p99 = np.percentile(f, 99)
-    text = f"  {label:<28} frames {f.size:5d}  interval median {np.median(f):5.1f}  p99 {p99:5.1f}  max {f.max():6.1f} ms"
+    text = f"  {label:<36} frames {f.size:5d}  interval median {np.median(f):5.1f}  p99 {p99:5.1f}  max {f.max():6.1f} ms"
     if work is not None:
         w, c = np.asarray(work[0]), np.asarray(work[1])
         text += (f" | work median {np.median(w):4.1f}  p99 {np.percentile(w, 99):5.1f}  max {w.max():5.1f} ms"
@@ -95,6 +95,7 @@ def game_over(game: str, screen) -> bool:
 
 
 def drive(settings, game: str, agent: str, seconds: float):
+    """Frame intervals, (work wall, work CPU) and the agent's move count for one screen and agent."""
     app = App(settings, size=(1024, 720))
     app.push(LauncherScreen(app))
     screen = open_game(app, game, agent=agent, seed=1)
@@ -135,7 +136,11 @@ def main():
     ap.add_argument("--seconds", type=float, default=20.0, help="per screen and round (default 20)")
     ap.add_argument("--rounds", type=int, default=1, help="repeat everything; figures pool the rounds")
     ap.add_argument("--game", action="append", help="only these games (default: all)")
+    ap.add_argument("--all-agents", action="store_true",
+                    help="every agent of each game in turn instead of the strongest (one round)")
     args = ap.parse_args()
+    if args.all_agents:
+        return every_agent(args)
     settings = load_settings(_common.ROOT / "settings.toml")
     fps = settings.window.fps
     games = [g for g in STRONGEST if not args.game or g in args.game]
@@ -162,6 +167,23 @@ def main():
     if steal_start is not None:
         print(f"  CPU time taken by the hypervisor (steal) during the run: {cpu_steal_percent(steal_start):.1f}%  "
               f"(a stolen slice delays a frame whatever the code does)")
+    agent_process.shutdown()
+
+
+def every_agent(args) -> None:
+    from agents import agents_for
+
+    settings = load_settings(_common.ROOT / "settings.toml")
+    print(f"== frame times, {args.seconds:.0f} s per agent, every agent at 0 ms delay "
+          f"(target: interval p99 < {TARGET_P99_MS:.0f} ms)")
+    print(row("baseline: pacer, empty frames", pacer_loop(min(args.seconds, 10), settings.window.fps)))
+    for game in STRONGEST:
+        if args.game and game not in args.game:
+            continue
+        for spec in agents_for(game):
+            intervals, work, moves = drive(settings, game, spec.name, args.seconds)
+            where = "process" if spec.process else "thread"
+            print(row(f"{game} / {spec.name} ({where})", intervals, work, f" | {moves} moves"), flush=True)
     agent_process.shutdown()
 
 
