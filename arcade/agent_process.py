@@ -8,6 +8,10 @@ built, keyed by the controller's token and rules version, so an agent that
 learns or builds tables across turns (q-rollouts, the dots solver) keeps them
 there. Randomness crosses as a seed drawn from the controller's generator, so
 a seeded game is still reproducible.
+
+Training a learner from a screen (tic-tac-toe's `t`) runs the same way, in a
+process of its own (`TrainingJob`), reporting progress through a queue and
+saving the table there; the screen reloads it when the job says it is done.
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ import atexit
 import multiprocessing
 import os
 import threading
+import queue
 from collections import OrderedDict
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 
@@ -38,15 +43,18 @@ def _act(key: tuple, game_id: str, name: str, rules, settings, state, seed: int)
     """Runs in the worker process: build (or reuse) the agent, decide."""
     agent = _agents.get(key)
     if agent is None:
-        from agents import agents_for
-
-        spec = next(s for s in agents_for(game_id) if s.name == name)
-        agent = spec.create(rules, settings)
+        agent = _spec(game_id, name).create(rules, settings)
         _agents[key] = agent
         while len(_agents) > KEEP_AGENTS:
             _agents.popitem(last=False)
     _agents.move_to_end(key)
     return agent.act(state, np.random.default_rng(seed))
+
+
+def _spec(game_id: str, name: str):
+    from agents import agents_for
+
+    return next(s for s in agents_for(game_id) if s.name == name)
 
 
 def submit(key: tuple, game_id: str, name: str, rules, settings, state, seed: int) -> Future:
@@ -80,6 +88,62 @@ def shutdown() -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in processes:
         proc.terminate()
+
+
+def _train(results, stop, game_id: str, name: str, rules, settings, episodes: int, seed: int) -> None:
+    """Runs in a training process: train, save, and report (progress, then one result)."""
+    _init_worker()
+    from arcade import notices
+
+    try:
+        agent = _spec(game_id, name).create(rules, settings)
+        agent.train(episodes, np.random.default_rng(seed), progress=lambda done: results.put(("progress", done)),
+                    stop=stop)
+        if agent.save():
+            results.put(("result", (True, f"saved to {agent.default_path()}")))
+        else:
+            results.put(("result", (False, notices.recent()[-1] if notices.recent() else "could not save")))
+    except Exception as exc:  # reported on the screen; the game goes on
+        results.put(("result", (False, f"{type(exc).__name__}: {exc}")))
+
+
+class TrainingJob:
+    """A learner's training in its own process. Call poll() every frame; `result` is set at the end."""
+
+    def __init__(self, game_id: str, name: str, rules, settings, episodes: int, seed: int):
+        ctx = multiprocessing.get_context("spawn")
+        self.total = episodes
+        self.done = 0
+        self.result: tuple[bool, str] | None = None  # (saved, message)
+        self._results = ctx.Queue()
+        self._stop = ctx.Event()
+        self._process = ctx.Process(target=_train, name=f"train-{name}", daemon=True,
+                                    args=(self._results, self._stop, game_id, name, rules, settings, episodes, seed))
+        self._process.start()
+
+    def poll(self) -> bool:
+        """Take in what the process reported; True once it has finished."""
+        while self.result is None:
+            try:
+                kind, value = self._results.get_nowait()
+            except queue.Empty:
+                if not self._process.is_alive() and self._results.empty():
+                    self.result = (False, f"the training process ended unexpectedly (exit {self._process.exitcode})")
+                break
+            if kind == "progress":
+                self.done = value
+            else:
+                self.result = value
+        return self.result is not None
+
+    def stop(self) -> None:
+        """Ask for an early end: the process saves what it learnt so far and reports."""
+        self._stop.set()
+
+    def kill(self) -> None:
+        """End it now, saving nothing (leaving the screen)."""
+        if self._process.is_alive():
+            self._process.terminate()
 
 
 # concurrent.futures joins its workers when the interpreter exits, waiting for a decision in flight;

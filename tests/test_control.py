@@ -179,3 +179,33 @@ def test_agent_process_comes_back_after_it_dies(settings):
         action = wait_action(c, state, timeout=60)
     assert action in (0, 1, 2, 3)
     c.close()
+
+
+def test_training_job_reports_progress_stops_early_and_saves(settings):
+    from arcade.agent_process import TrainingJob
+    from arcade.games import make_rules
+
+    job = TrainingJob("tictactoe", "td-value", make_rules("tictactoe", settings), settings, 10_000_000, seed=1)
+    end = time.perf_counter() + 60
+    while job.done == 0 and time.perf_counter() < end:
+        job.poll()
+        time.sleep(0.01)
+    assert job.done > 0 and not job.poll()
+    job.stop()
+    while not job.poll() and time.perf_counter() < end:
+        time.sleep(0.01)
+    saved, message = job.result
+    assert saved and "tictactoe_td.npz" in message and job.done < job.total
+    assert (settings.data_dir / "tictactoe_td.npz").exists()
+
+
+def test_training_job_that_dies_is_reported(settings):
+    from arcade.agent_process import TrainingJob
+    from arcade.games import make_rules
+
+    job = TrainingJob("tictactoe", "td-value", make_rules("tictactoe", settings), settings, 10_000_000, seed=1)
+    job.kill()
+    end = time.perf_counter() + 30
+    while not job.poll() and time.perf_counter() < end:
+        time.sleep(0.01)
+    assert job.result[0] is False and "ended unexpectedly" in job.result[1]

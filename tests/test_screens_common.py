@@ -1,5 +1,4 @@
-"""The contract every game screen shares, run on each playable game: agent keys, help, fuzzing."""
-import numpy as np
+"""The contract every game screen shares, run on each playable game: agent keys, help, agent errors."""
 import pygame
 import pytest
 

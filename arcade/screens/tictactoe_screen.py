@@ -6,12 +6,10 @@ too, so it plays itself. `v` shows what the agent believes of each empty cell,
 """
 from __future__ import annotations
 
-import threading
 
-import numpy as np
 import pygame
 
-from agents import find
+from arcade.agent_process import TrainingJob
 from arcade.games.tictactoe import LINES, O, X, decode, tables
 from arcade.screens.base import GameScreen
 from arcade.ui import palette, text
@@ -32,7 +30,7 @@ class TicTacToeScreen(GameScreen):
         self.show_values = False
         self.tally: dict[str, list[int]] = {}  # agent -> [wins, draws, losses] against you
         self.selfplay: dict[str, list[int]] = {}  # agent -> [X wins, draws, O wins] playing itself
-        self.training: dict | None = None  # {"done", "total", "thread", "stop"}
+        self.training: TrainingJob | None = None
         self.over_ms = 0.0
         self.restart()
 
@@ -152,40 +150,27 @@ class TicTacToeScreen(GameScreen):
             self.over_ms += dt_ms
             if self.over_ms >= AUTO_RESTART_MS:
                 self.restart()
-        if self.training and not self.training["thread"].is_alive():
+        if self.training and self.training.poll():
             self._finish_training()
 
     # --- training in the background ------------------------------------------
     def _toggle_training(self) -> None:
         if self.training:
-            self.training["stop"].set()
+            self.training.stop()
             self.say("stopping the training...")
             return
         episodes = self.settings.tictactoe.episodes
-        job = {"done": 0, "total": episodes, "stop": threading.Event(), "agent": None, "error": None}
-
-        def work():
-            try:
-                agent = find("tictactoe", "td-value").create(self.rules, self.settings)
-                job["agent"] = agent
-                agent.train(episodes, np.random.default_rng(self.seed), progress=lambda d: job.update(done=d),
-                            stop=job["stop"])
-            except Exception as exc:  # shown on screen; the game goes on
-                job["error"] = f"{type(exc).__name__}: {exc}"
-
-        job["thread"] = threading.Thread(target=work, name="td-training", daemon=True)
-        self.training = job
-        job["thread"].start()
+        # in a process of its own: pure-Python self-play in a thread would hold the GIL the frames need
+        self.training = TrainingJob("tictactoe", "td-value", self.rules, self.settings, episodes, self.seed)
         self.say(f"training td-value: {episodes} self-play episodes (t stops)")
 
     def _finish_training(self) -> None:
         job, self.training = self.training, None
-        if job["error"]:
-            self.say(f"training failed: {job['error']}", 5000)
+        saved, message = job.result
+        if not saved:
+            self.say(f"training failed: {message}", 5000)
             return
-        agent = job["agent"]
-        if agent.save():
-            self.say(f"trained {job['done']} episodes; saved to {agent.default_path()}", 4000)
+        self.say(f"trained {job.done} episodes; {message}", 4000)
         self.controller.set_rules(self.rules)  # the next decision loads the new table
 
     # --- drawing -------------------------------------------------------------
@@ -272,7 +257,7 @@ class TicTacToeScreen(GameScreen):
             for k, line in enumerate(text.wrap(caption, 20, panel.w, max_lines=4)):
                 text.draw(surface, line, (panel.x, panel.bottom - 150 + 20 * k), 20, palette.MUTED)
         if self.training:
-            done, total = self.training["done"], self.training["total"]
+            done, total = self.training.done, self.training.total
             bar = pygame.Rect(panel.x, panel.bottom - 40, panel.w, 22)
             pygame.draw.rect(surface, palette.PANEL, bar, border_radius=6)
             fill = bar.copy()
@@ -297,7 +282,7 @@ class TicTacToeScreen(GameScreen):
 
     def close(self) -> None:
         if self.training:
-            self.training["stop"].set()
+            self.training.kill()
         super().close()
 
 
