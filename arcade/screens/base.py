@@ -22,6 +22,7 @@ SHELL_KEYS = [
     ("Tab", "next agent (Shift+Tab: previous)"),
     ("+ / -", "agent move delay longer / shorter"),
     ("h or ?", "show this help"),
+    ("F11", "full screen on / off (the window can also be resized)"),
     ("Esc", "back to the launcher"),
 ]
 

@@ -84,8 +84,8 @@ class LauncherScreen(Screen):
                   (w // 2, 74), 24, palette.MUTED, anchor="midtop")
         for i, (game, rect) in enumerate(zip(GAMES, card_rects((w, h)))):
             self._draw_card(surface, rect, game, i == self.selected)
-        text.draw(surface, "arrows: choose   Enter or click: open   1-5: open directly   Esc: quit",
-                  (w // 2, h - 14), 22, palette.MUTED, anchor="midbottom")
+        text.draw(surface, "arrows: choose   Enter or click: open   1-5: open   F11: full screen   Esc: quit",
+                  (w // 2, h - 14), 22, palette.MUTED, anchor="midbottom", max_width=w - 24)
         notes = recent()
         if notes:
             hud.draw_toast(surface, notes[-1], palette.BAD)
