@@ -66,6 +66,10 @@ def main() -> int:
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
             run_frames(app, 0.15)
         run_frames(app, 0.4)
+        for _ in range(80):  # until the keys' messages have faded
+            if not getattr(screen, "toast", None):
+                break
+            run_frames(app, 0.1)
         path = out / f"{game.id}.png"
         pygame.image.save(app.surface, path)
         print(path)
