@@ -29,3 +29,19 @@ def test_wrap_respects_lines_and_marks_a_cut(max_lines):
 
 def test_wrap_without_a_cut_has_no_ellipsis():
     assert text.wrap("two words", 19, 300, max_lines=1) == ["two words"]
+
+
+def test_draw_shrinks_a_title_before_cutting_it():
+    surface = pygame.Surface((400, 100))
+    title, width = "Dots and Boxes", 154  # a launcher card in a 640-wide window
+    assert text.font(32, True).size(title)[0] > width
+    rect = text.draw(surface, title, (0, 0), 32, bold=True, max_width=width, min_size=22)
+    assert rect.w <= width
+    whole_widths = {text.font(s, True).size(title)[0] for s in range(22, 33)}
+    assert rect.w in whole_widths  # drawn whole at a smaller size, not shortened
+
+
+def test_draw_cuts_when_even_the_smallest_size_is_too_wide():
+    surface = pygame.Surface((400, 100))
+    rect = text.draw(surface, "a title far too long for its card", (0, 0), 32, max_width=60, min_size=22)
+    assert rect.w <= 60

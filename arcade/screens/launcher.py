@@ -102,7 +102,8 @@ class LauncherScreen(Screen):
                           side if game.id != "blackjack" else pic.w, side)
         previews.draw_preview(game.id, surface, pic)
         y = rect.bottom - (74 if compact else 100)
-        text.draw(surface, game.title, (rect.x + 16, y), 32, palette.TEXT, bold=True, max_width=rect.w - 32)
+        text.draw(surface, game.title, (rect.x + 16, y), 32, palette.TEXT, bold=True, max_width=rect.w - 32,
+                  min_size=22)
         for k, line in enumerate(text.wrap(game.blurb, 19, rect.w - 32, max_lines=1 if compact else 2)):
             text.draw(surface, line, (rect.x + 16, y + 28 + 16 * k), 19, palette.MUTED)
         if self.playable[game.id]:

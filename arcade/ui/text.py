@@ -26,8 +26,11 @@ def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
 
 
 def draw(surface, text: str, pos, size: int = 24, color=palette.TEXT, anchor: str = "topleft",
-         bold: bool = False, max_width: int | None = None) -> pygame.Rect:
+         bold: bool = False, max_width: int | None = None, min_size: int | None = None) -> pygame.Rect:
+    """Draw one line. With max_width, text too wide first shrinks towards min_size, then is shortened."""
     if max_width is not None:
+        while min_size is not None and size > min_size and font(size, bold).size(text)[0] > max_width:
+            size -= 1
         text = fit(text, size, max_width, bold)
     img = font(size, bold).render(text, True, color)
     rect = img.get_rect(**{anchor: pos})
