@@ -120,13 +120,15 @@ class BestScores:
 
     `offer` only records in memory (it is called on every move, from the frame loop); `flush`
     writes, merging with the file by maximum so two screens never clobber each other's records.
-    Screens flush when a game ends, when a new one starts and when they close.
+    A screen calls `start_game` when a game starts, `after_move` after each move (it flushes
+    when the game is over), and `flush` when it closes.
     """
 
     def __init__(self, data_dir: str | Path, filename: str = "best_scores.json"):
         self.path = Path(data_dir) / filename
         self._scores = self._read()
         self._dirty: set[str] = set()
+        self._to_beat: dict[str, float] = {}  # key -> the best when the current game started
 
     def _read(self) -> dict:
         raw = load_json(self.path, {})
@@ -142,6 +144,19 @@ class BestScores:
         self._scores[key] = score
         self._dirty.add(key)
         return True
+
+    def start_game(self, key: str) -> None:
+        """A new game under key: write what the last game set, remember the best it has to beat."""
+        self.flush()
+        self._to_beat[key] = self.get(key)
+
+    def after_move(self, key: str, score: float, game_over: bool) -> bool:
+        """Record the score; at game over write it. True when a finished game beat the best it started with."""
+        self.offer(key, score)
+        if not game_over:
+            return False
+        self.flush()
+        return score > self._to_beat.get(key, 0)
 
     def flush(self) -> bool:
         """Write the new records (if any). False, with a notice, if the file could not be written."""

@@ -93,3 +93,23 @@ def test_best_score_is_saved_per_size(app, settings):
     assert screen.best.get("2048/4x4") == score
     key(app, pygame.K_r)  # a new game writes the record
     assert BestScores(settings.data_dir).get("2048/4x4") == score
+
+
+def test_new_best_score_is_announced_only_when_a_finished_game_beats_the_old_best(app, settings):
+    from arcade.games.twenty48 import from_values
+    from arcade.storage import BestScores
+
+    screen = open_2048(app)
+
+    def finish_a_game():
+        key(app, pygame.K_3, frames=1)  # a new 3x3 game
+        screen.game.state = from_values([[2, 4, 2], [4, 8, 4], [16, 2, 0]], score=100)
+        screen.toast = None  # only what this last move says
+        key(app, pygame.K_RIGHT, frames=2)  # no merge: the score stays 100, the board is stuck
+        assert screen.game.over and screen.game.state.score == 100
+        return screen.toast[0] if screen.toast else ""
+
+    assert finish_a_game() == "new best score!"
+    assert BestScores(settings.data_dir).get("2048/3x3") == 100  # written at game over
+    key(app, pygame.K_r, frames=1)
+    assert finish_a_game() != "new best score!"  # 100 only equals the best

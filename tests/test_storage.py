@@ -77,6 +77,21 @@ def test_best_scores_keep_the_maximum_and_merge(tmp_path):
     assert b.get("2048/4") == 100  # and b now knows the better record
 
 
+def test_best_scores_game_protocol_writes_at_game_over_and_tells_a_new_best(tmp_path):
+    scores = BestScores(tmp_path)
+    scores.start_game("m")
+    assert not scores.after_move("m", 40, game_over=False)
+    assert BestScores(tmp_path).get("m") == 0  # nothing written mid-game
+    assert scores.after_move("m", 50, game_over=True)
+    assert BestScores(tmp_path).get("m") == 50
+    scores.start_game("m")
+    assert not scores.after_move("m", 50, game_over=True)  # equal is not a new best
+    scores.start_game("m")
+    scores.after_move("m", 60, game_over=False)
+    scores.start_game("m")  # abandoned mid-game: its record is still written
+    assert BestScores(tmp_path).get("m") == 60
+
+
 def test_best_scores_flush_failure_keeps_the_file_and_the_record(tmp_path, monkeypatch):
     a = BestScores(tmp_path)
     a.offer("x", 5)

@@ -21,8 +21,7 @@ class Match3Screen(GameScreen):
         self.new_game()
 
     def new_game(self) -> None:
-        self.best.flush()
-        self.best_before = self.best.get("match3")
+        self.best.start_game("match3")
         self.rng = np.random.default_rng(self.seed)
         self.state = self.rules.new_state(self.rng)
         self.selected: tuple[int, int] | None = None
@@ -63,11 +62,8 @@ class Match3Screen(GameScreen):
             self.popups.append([f"+{st.points}" + (f"  x{st.level}" if st.level > 1 else ""), POPUP_MS])
         if result.reshuffled:
             self.say("no swap left: the board was reshuffled (not scored)", 3000)
-        self.best.offer("match3", self.state.score)
-        if self.rules.is_terminal(self.state):
-            self.best.flush()
-            if self.state.score > self.best_before:
-                self.say("new best score!", 3000)
+        if self.best.after_move("match3", self.state.score, self.rules.is_terminal(self.state)):
+            self.say("new best score!", 3000)
 
     def close(self) -> None:
         self.best.flush()

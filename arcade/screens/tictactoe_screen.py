@@ -6,7 +6,6 @@ too, so it plays itself. `v` shows what the agent believes of each empty cell,
 """
 from __future__ import annotations
 
-
 import pygame
 
 from arcade.agent_process import TrainingJob

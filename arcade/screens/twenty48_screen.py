@@ -30,14 +30,13 @@ class Screen2048(GameScreen):
 
     # --- game actions --------------------------------------------------------
     def new_game(self, size: int | None = None) -> None:
-        self.best.flush()
         if size is not None and size != self.rules.size:
             from arcade.games import make_rules
 
             self.rules = make_rules("2048", self.settings, size=size)
             self.controller.set_rules(self.rules)
         self.game = Game2048(self.rules, np.random.default_rng(self.seed))
-        self.best_before = self.best.get(self.best_key)
+        self.best.start_game(self.best_key)
         self.anim = None
         self.controller.invalidate()
 
@@ -46,15 +45,9 @@ class Screen2048(GameScreen):
         if not self.game.move(direction):
             return False
         self.anim = (slide_paths(before.board, direction), before, 0.0) if self.anim_ms > 0 else None
-        self._record_best()
+        if self.best.after_move(self.best_key, self.game.state.score, self.game.over):
+            self.say("new best score!")
         return True
-
-    def _record_best(self) -> None:
-        self.best.offer(self.best_key, self.game.state.score)
-        if self.game.over:
-            self.best.flush()
-            if self.game.state.score > self.best_before:
-                self.say("new best score!")
 
     def close(self) -> None:
         self.best.flush()
