@@ -101,8 +101,9 @@ def _train(results, stop, game_id: str, name: str, rules, settings, episodes: in
                     stop=stop)
         if agent.save():
             results.put(("result", (True, f"saved to {agent.default_path()}")))
-        else:
-            results.put(("result", (False, notices.recent()[-1] if notices.recent() else "could not save")))
+        else:  # save() gave a notice saying why; in this process it reaches no screen, so pass it on
+            said = notices.recent()
+            results.put(("result", (False, said[-1] if said else "could not save")))
     except Exception as exc:  # reported on the screen; the game goes on
         results.put(("result", (False, f"{type(exc).__name__}: {exc}")))
 

@@ -1,4 +1,4 @@
-"""Frame pacing: wait for the next frame's deadline, precisely, without burning a core.
+"""Frame pacing: wait for the next frame's deadline precisely, sleeping for all but a short margin.
 
 A plain sleep wakes late when the machine is slow to reschedule (on a virtual
 machine a 16 ms sleep can wake 5-20 ms late), which is what made frames miss

@@ -208,6 +208,13 @@ def _build_table(name: str, table: str, cls: type, raw: Any, warnings: list[str]
     return cls(**values)
 
 
+def _unusable_file(problem: str, source: str, base_dir: str, strict: bool) -> Settings:
+    """A settings file that cannot be used at all: strict raises; otherwise the defaults, with one warning."""
+    if strict:
+        raise SettingsError(problem) from None
+    return Settings(source=source, base_dir=base_dir, warnings=(f"{problem} (using the defaults now)",))
+
+
 def parse_settings(text: str, name: str = "settings.toml", base_dir: str = ".", strict: bool = True) -> Settings:
     """Validate TOML text into Settings.
 
@@ -217,10 +224,8 @@ def parse_settings(text: str, name: str = "settings.toml", base_dir: str = ".", 
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        problem = f"{name}: TOML syntax error: {exc}; fix that line or delete the file to use the defaults"
-        if strict:
-            raise SettingsError(problem) from None
-        return Settings(source=name, base_dir=base_dir, warnings=(f"{problem} (using the defaults now)",))
+        return _unusable_file(f"{name}: TOML syntax error: {exc}; fix that line or delete the file to use the defaults",
+                              name, base_dir, strict)
     warnings: list[str] = []
     parts = {}
     for table, value in raw.items():
@@ -246,8 +251,6 @@ def load_settings(path: str | Path, strict: bool = False) -> Settings:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        problem = f"{path}: cannot be read ({exc}); fix its permissions or delete it"
-        if strict:
-            raise SettingsError(problem) from None
-        return Settings(source=str(path), base_dir=base_dir, warnings=(f"{problem} (using the defaults now)",))
+        return _unusable_file(f"{path}: cannot be read ({exc}); fix its permissions or delete it",
+                              str(path), base_dir, strict)
     return parse_settings(text, name=str(path), base_dir=base_dir, strict=strict)
