@@ -15,6 +15,13 @@ def click(app, pos, button=1, frames=1):
     ticks(app, frames)
 
 
+def resize(app, size, frames=2):
+    """The user drags the window's corner to `size`: the display changes and pygame says so."""
+    pygame.display.set_mode(size, pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+    ticks(app, frames)
+
+
 def wait_for(app, condition, frames=600):
     """Tick frames (letting worker threads run) until condition() holds; returns whether it did."""
     for _ in range(frames):

@@ -11,7 +11,7 @@ import pytest
 
 from arcade.games.tictactoe import tables
 from arcade.screens import open_game
-from tests.helpers import ticks
+from tests.helpers import resize, ticks
 
 EVENTS_PER_SCREEN = 20000
 FRAME_EVERY = 8
@@ -137,8 +137,7 @@ def test_twenty_thousand_random_events(app, game_id):
     for i in range(EVENTS_PER_SCREEN):
         if i % 1500 == 700:  # the window is resized, as a user dragging its corner would
             size = SIZES[(i // 1500) % len(SIZES)]
-            pygame.display.set_mode(size, pygame.RESIZABLE)
-            app.handle(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+            resize(app, size, frames=1)
             assert app.surface.get_size() == size
         if i % 997 == 0:  # the agent is switched on or off, or another one chosen, behind the keys' back
             if rng.random() < 0.5:

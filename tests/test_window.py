@@ -8,16 +8,10 @@ from arcade.games import GAMES, is_playable
 from arcade.screens import open_game
 from arcade.screens.launcher import card_rects
 from arcade.ui import hud, palette
-from tests.helpers import key, ticks
+from tests.helpers import key, resize
 
 PLAYABLE = [g.id for g in GAMES if is_playable(g.id)]
 SIZES = [(640, 480), (1600, 900), (900, 1000), (1280, 800)]
-
-
-def resize(app, size):
-    pygame.display.set_mode(size, pygame.RESIZABLE)
-    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
-    ticks(app, 2)
 
 
 def content_extent(surface, area: pygame.Rect) -> tuple[float, float]:
