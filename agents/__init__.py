@@ -1,4 +1,6 @@
 """Pluggable agents. Any module in this package that calls `register` appears in the UI and CLI."""
-from agents.base import AgentSpec, UnknownAgent, agents_for, create, discover, find, register
+from agents.base import (CAPABILITIES, Agent, AgentSpec, Describes, Explains, LearnsWhilePlaying, Trains,
+                         UnknownAgent, agents_for, create, discover, find, register)
 
-__all__ = ["AgentSpec", "UnknownAgent", "agents_for", "create", "discover", "find", "register"]
+__all__ = ["CAPABILITIES", "Agent", "AgentSpec", "Describes", "Explains", "LearnsWhilePlaying", "Trains",
+           "UnknownAgent", "agents_for", "create", "discover", "find", "register"]

@@ -1,30 +1,96 @@
-"""The Agent protocol and the registry that discovers agents in this package.
+"""The Agent protocol, its named capabilities, and the registry that discovers agents in this package.
 
-An agent module registers a factory with `@register(name, games, summary)`;
-`discover()` imports every module of the package once, so dropping a new
-module in makes its agents appear in Tab and in `python main.py agents`.
-No pygame here, ever.
+An agent module registers a factory (a class taking `(rules, settings)`) with
+`@register(name, games, summary)`; `discover()` imports every module of the
+package once, so dropping a new module in makes its agents appear in Tab, in
+`python main.py agents` and in the CLI.
+
+What an agent can do beyond `act` is a capability, a small protocol below.
+Screens, the CLI and the headless player ask `spec.can(Explains)` (before the
+agent is built) or `isinstance(agent, Explains)` (after); none of them names an
+agent. A new agent that implements `explain` and `value_legend` lights up every
+screen's value view with no screen edit. No pygame here, ever.
 """
 from __future__ import annotations
 
 import importlib
 import pkgutil
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from pathlib import Path
+from typing import Any, Callable, Protocol, runtime_checkable
 
 
 class Agent(Protocol):
+    """What every agent does: decide.
+
+    name: shown in the HUD and the CLI (set by the registry if the class has none).
+    act(state, rng) -> action: a legal action for the side to move in `state`, a
+        non-terminal state of the agent's game. `rng` is a numpy Generator; all of
+        the agent's randomness comes from it. May take time: screens run it in a
+        worker thread or the agent process, never on the frame loop.
+    """
+
     name: str
 
-    def act(self, state, rng) -> Any:
-        """A pure decision for the side to move; may take time (it runs in a worker)."""
+    def act(self, state, rng) -> Any: ...
 
-    # Optional: explain(state) -> dict[action, float]  values shown in the HUD / `decide`
-    # Optional: train(episodes, rng, progress) and save(path) for learners
+
+@runtime_checkable
+class Explains(Protocol):
+    """The agent can say what it believes: a value for every legal action."""
+
+    def explain(self, state) -> dict:
+        """{action: value} for the side to move in `state`; larger is better for that side."""
+
+    def value_legend(self, mover: str) -> str:
+        """One or two plain sentences saying what the numbers are, for `mover` (e.g. "X")."""
+
+
+@runtime_checkable
+class LearnsWhilePlaying(Protocol):
+    """The agent updates itself from the moves it plays (e.g. online Q-learning)."""
+
+    def observe(self, state) -> None:
+        """The state its last action led to (after any chance); learn from that step."""
+
+    def set_learning(self, on: bool) -> None:
+        """Learning (and exploring) on or off; off plays greedily from what it knows."""
+
+    def is_learning(self) -> bool: ...
+
+
+@runtime_checkable
+class Trains(Protocol):
+    """The agent learns offline and keeps what it learnt in a file.
+
+    Its settings table gives the default number of episodes (`episodes`).
+    """
+
+    def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None) -> None:
+        """Train for `episodes`; progress(done) is called as it goes; a set `stop` event ends early."""
+
+    def save(self, path: Path | None = None) -> bool:
+        """Write the learnt table atomically to `path` (default_path() if None); False with a notice if not."""
+
+    def default_path(self) -> Path:
+        """Where the table is saved and loaded from (the data folder)."""
+
+
+@runtime_checkable
+class Describes(Protocol):
+    """The agent reports what it is made of: where its table came from, its solve figures."""
+
+    def describe(self) -> list[str]:
+        """A few short lines for a side panel (e.g. "value iteration: 412 states, 9 sweeps")."""
+
+
+CAPABILITIES: tuple[type, ...] = (Explains, LearnsWhilePlaying, Trains, Describes)
 
 
 @dataclass(frozen=True)
 class AgentSpec:
+    """A registered agent: what the registry knows before building it."""
+
     name: str
     games: tuple[str, ...]
     summary: str  # one line: how it works
@@ -33,35 +99,56 @@ class AgentSpec:
     process: bool = False  # decides in the agent process (long pure-Python work would stall the frames)
 
     def create(self, rules, settings) -> Agent:
+        """A new agent for these rules. `settings` is required: agents read their parameters only from it."""
+        if settings is None:
+            raise TypeError(f"agent '{self.name}' needs a Settings object (the one source of its parameters)")
         agent = self.factory(rules, settings)
         if not getattr(agent, "name", None):
             agent.name = self.name
         return agent
+
+    def plays(self, game_id: str) -> bool:
+        return game_id in self.games or ANY_GAME in self.games
+
+    def can(self, capability: type) -> bool:
+        """Whether agents of this spec have `capability` (one of CAPABILITIES), without building one."""
+        return isinstance(self.factory, type) and issubclass(self.factory, capability)
 
 
 class UnknownAgent(ValueError):
     pass
 
 
+ANY_GAME = "*"  # register(name, ANY_GAME, ...): plays every game of the catalogue through the rules protocol
+
+
 _REGISTRY: list[AgentSpec] = []
 _discovered = False
 
 
-def register(name: str, games: tuple[str, ...] | list[str], summary: str, order: int = 50, process: bool = False):
-    """Decorator for an agent factory (a class or a function taking (rules, settings)).
+def register(name: str, games: tuple[str, ...] | list[str] | str, summary: str, order: int = 50,
+             process: bool = False):
+    """Decorator for an agent class taking (rules, settings). `games`: game ids, or ANY_GAME.
 
-    process=True: the game screens run its decisions in the agent process. Only for agents whose
-    screen never reads the instance (its values, its training), as that instance lives elsewhere.
+    process=True: the game screens run its decisions (and its values) in the agent process, where
+    its one instance lives; for agents that compute for long stretches in Python.
     """
+
+    games = (games,) if isinstance(games, str) else tuple(games)
 
     def wrap(factory):
         for spec in _REGISTRY:
             if spec.name == name and set(spec.games) & set(games):
                 raise ValueError(f"agent '{name}' is registered twice for {sorted(set(spec.games) & set(games))}")
-        _REGISTRY.append(AgentSpec(name, tuple(games), summary, factory, order, process))
+        _REGISTRY.append(AgentSpec(name, games, summary, factory, order, process))
         return factory
 
     return wrap
+
+
+def unregister(name: str, game_id: str) -> None:
+    """Remove a registration (tests that register an agent of their own clean up with this)."""
+    _REGISTRY[:] = [s for s in _REGISTRY if not (s.name == name and s.plays(game_id))]
 
 
 def discover() -> None:
@@ -77,13 +164,15 @@ def discover() -> None:
     _discovered = True
 
 
-def agents_for(game_id: str) -> list[AgentSpec]:
+def agents_for(game_id: str, capability: type | None = None) -> list[AgentSpec]:
+    """The agents registered for a game in Tab order; only those with `capability` if given."""
     discover()
-    specs = [s for s in _REGISTRY if game_id in s.games]
+    specs = [s for s in _REGISTRY if s.plays(game_id) and (capability is None or s.can(capability))]
     return sorted(specs, key=lambda s: (s.order, s.name))
 
 
 def find(game_id: str, name: str) -> AgentSpec:
+    """The spec of agent `name` for a game; UnknownAgent (one line listing the choices) if none."""
     for spec in agents_for(game_id):
         if spec.name == name:
             return spec

@@ -1,15 +1,14 @@
 """Baseline agents that work on every game through the rules protocol."""
 from __future__ import annotations
 
-from agents.base import register
-from arcade.games import GAME_IDS
+from agents.base import ANY_GAME, register
 
 
-@register("random", GAME_IDS, "a uniformly random legal move (the baseline)", order=90)
+@register("random", ANY_GAME, "a uniformly random legal move (the baseline)", order=90)
 class RandomAgent:
     name = "random"
 
-    def __init__(self, rules, settings=None):
+    def __init__(self, rules, settings):
         self.rules = rules
 
     def act(self, state, rng):

@@ -83,16 +83,21 @@ def move_values(state, margin: np.ndarray) -> dict[int, int]:
 class DotsSolver:
     name = "solver"
 
-    def __init__(self, rules, settings=None):
+    def __init__(self, rules, settings):
         self.rules = rules
-        self.data_dir = settings.data_dir if settings is not None else None
+        self.data_dir = settings.data_dir
 
     def value(self, state) -> int:
         """The margin the player to move can force over the remaining boxes."""
         return int(margins(state.rows, state.cols, self.data_dir)[state.lines])
 
     def explain(self, state) -> dict[int, float]:
+        """{line: the box margin the mover can force over the boxes left, after drawing it}."""
         return {a: float(v) for a, v in move_values(state, margins(state.rows, state.cols, self.data_dir)).items()}
 
     def act(self, state, rng=None) -> int:
         return best_action(self.explain(state))  # ties: the lowest line
+
+    def value_legend(self, mover: str) -> str:
+        return (f"The numbers: the box margin {mover} can force over the boxes still open, after drawing "
+                "that line, with both sides playing perfectly.")

@@ -107,7 +107,7 @@ def _root_by_codes(board: np.ndarray):
 class Expectimax3:
     name = "expectimax-3"
 
-    def __init__(self, rules, settings=None):
+    def __init__(self, rules, settings):
         self.rules = rules
 
     def explain(self, state) -> dict[int, float]:
@@ -150,3 +150,6 @@ class Expectimax3:
 
     def act(self, state, rng=None) -> int:
         return best_action(self.explain(state))  # ties: first of up, down, left, right
+
+    def value_legend(self, mover: str) -> str:
+        return "The numbers: the expected game score three plies ahead (move, random tile, best move)."

@@ -83,11 +83,10 @@ def _dedupe(boards: np.ndarray):
 class StrongExpectimax:
     name = "expectimax"
 
-    def __init__(self, rules, settings=None):
+    def __init__(self, rules, settings):
         self.rules = rules
-        table = settings.game2048 if settings is not None else None
-        self.max_depth = table.strong_max_depth if table else 4
-        self.min_probability = table.strong_min_probability if table else 1e-4
+        self.max_depth = settings.game2048.strong_max_depth
+        self.min_probability = settings.game2048.strong_min_probability
 
     def depth_for(self, board: np.ndarray) -> int:
         """Chance layers to search: deeper as the board fills (fewer branches, more danger),
@@ -125,6 +124,7 @@ class StrongExpectimax:
         return values[inverse]
 
     def explain(self, state) -> dict[int, float]:
+        """{direction: expected heuristic value of the board after it, searched depth_for(board) layers}."""
         after, _, legal = move_all(state.board[None])
         dirs = np.flatnonzero(legal[0])
         if dirs.size == 0:
@@ -134,3 +134,7 @@ class StrongExpectimax:
 
     def act(self, state, rng=None) -> int:
         return best_action(self.explain(state))
+
+    def value_legend(self, mover: str) -> str:
+        return ("The numbers: the expected heuristic value (empty cells, monotone rows, merges) of the board "
+                "after each move, searched a few tile placements deep.")

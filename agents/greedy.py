@@ -12,15 +12,19 @@ from arcade.games.twenty48 import move_all
 class Greedy2048:
     name = "greedy"
 
-    def __init__(self, rules, settings=None):
+    def __init__(self, rules, settings):
         self.rules = rules
 
     def explain(self, state) -> dict[int, float]:
+        """{direction: the score right after it}."""
         _, gains, legal = move_all(state.board[None])
         return {d: float(state.score + gains[0, d]) for d in range(4) if legal[0, d]}
 
     def act(self, state, rng=None) -> int:
         return best_action(self.explain(state))
+
+    def value_legend(self, mover: str) -> str:
+        return "The numbers: the score right after each move (what greedy maximises)."
 
 
 @register("greedy", ("dots",), "complete a box when it can, else avoid giving a box's third side, else random",
@@ -28,7 +32,7 @@ class Greedy2048:
 class GreedyDots:
     name = "greedy"
 
-    def __init__(self, rules, settings=None):
+    def __init__(self, rules, settings):
         self.rules = rules
 
     def act(self, state, rng):
@@ -52,7 +56,7 @@ class _Match3Greedy:
     Ties are broken at random: taking the first in reading order would favour swaps at the top,
     whose clears rarely cascade, and make greedy worse than random."""
 
-    def __init__(self, rules, settings=None):
+    def __init__(self, rules, settings):
         self.rules = rules
 
     def swap_score(self, state, swap) -> float:
@@ -63,6 +67,9 @@ class _Match3Greedy:
 
     def act(self, state, rng):
         return best_action(self.explain(state), rng)
+
+    def value_legend(self, mover: str) -> str:
+        return f"The numbers: the points each swap scores this turn, as {self.name} counts them."
 
 
 @register("greedy", ("match3",), "the swap whose own lines clear the most gems (no cascades)", order=60)

@@ -44,12 +44,17 @@ def move_values(state: int) -> dict[int, float]:
 class Minimax:
     name = "minimax"
 
-    def __init__(self, rules, settings=None):
+    def __init__(self, rules, settings):
         self.rules = rules
         solve()
 
     def explain(self, state: int) -> dict[int, float]:
+        """{cell: minimax value for the mover}: 1 + empty cells left for a win, 0 a draw, negative a loss."""
         return move_values(state)
+
+    def value_legend(self, mover: str) -> str:
+        return (f"The numbers: {self.name}'s value of each move for {mover}: above 0 wins, "
+                "0 draws, below 0 loses; the bigger, the sooner.")
 
     def act(self, state: int, rng) -> int:
         return best_action(move_values(state), rng)

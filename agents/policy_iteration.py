@@ -118,14 +118,15 @@ def optimal_action(lines: int, rows: int = 2, cols: int = 2) -> int:
 class PolicyIterationAgent:
     name = "policy-iteration"
 
-    def __init__(self, rules, settings=None):
+    def __init__(self, rules, settings):
         self.rules = rules
-        self.tol = settings.dots.tolerance if settings is not None else 1e-9
+        self.tol = settings.dots.tolerance
 
     def _solution(self, state) -> Solution:
         return solve(state.rows, state.cols, self.tol)
 
     def explain(self, state) -> dict[int, float]:
+        """{line: Q, the boxes the agent expects to get from here on after drawing it, against random}."""
         sol = self._solution(state)
         nxt, gains, free = transition_tables(state.rows, state.cols)
         q = q_values(sol.V, sol.W, nxt[state.lines][None], gains[state.lines][None], free[state.lines][None])[0]
@@ -136,3 +137,7 @@ class PolicyIterationAgent:
         if action < 0:
             raise ValueError("every line is drawn")
         return action
+
+    def value_legend(self, mover: str) -> str:
+        return (f"The numbers: the boxes {mover} expects to get from here on after drawing that line, "
+                "if the opponent plays at random.")

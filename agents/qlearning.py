@@ -50,7 +50,14 @@ class QLearningAlgorithm:
         self.num_iters = 0
         self.updates = 0
         self._chosen = None  # (state, actions, their Q) of the last greedy choice, reused by the update
-        self._uniform = Uniforms(rng if rng is not None else np.random.default_rng())
+        self._rng = None
+        self.use_rng(rng if rng is not None else np.random.default_rng())
+
+    def use_rng(self, rng: np.random.Generator) -> None:
+        """Explore with draws from `rng` from now on (a no-op if it is the Generator in use)."""
+        if rng is not self._rng:
+            self._rng = rng
+            self._uniform = Uniforms(rng)
 
     def get_q(self, state, action) -> float:
         w = self.weights
@@ -125,12 +132,11 @@ class FixedRLAlgorithm:
 class QLearningAgent:
     name = "q-learning"
 
-    def __init__(self, rules, settings=None, rng=None):
+    def __init__(self, rules, settings):
         self.rules = rules
-        self.epsilon = settings.blackjack.exploration_prob if settings is not None else 0.2
+        self.epsilon = settings.blackjack.exploration_prob
         self.ql = QLearningAlgorithm(rules.mdp.actions, rules.mdp.discount(), blackjack_feature_extractor,
-                                     self.epsilon, rng if rng is not None else np.random.default_rng(0),
-                                     is_end=blackjack_is_end)
+                                     self.epsilon, is_end=blackjack_is_end)
         self.learning = True
         self._last = None  # (mdp state, action, reward so far) of the move being learnt from
 
@@ -139,10 +145,24 @@ class QLearningAgent:
         self.ql.exploration_prob = self.epsilon if on else 0.0
         self._last = None
 
+    def is_learning(self) -> bool:
+        return self.learning
+
     def explain(self, state) -> dict[str, float]:
+        """{action: Q(s, a) = w . phi(s, a)} with the weights learnt so far."""
         return {a: self.ql.get_q(state.mdp_state, a) for a in self.rules.legal_actions(state)}
 
-    def act(self, state, rng=None) -> str:
+    def value_legend(self, mover: str) -> str:
+        return "Q: the learnt estimate (w . features) of the round's reward after each action."
+
+    def describe(self) -> list[str]:
+        return [f"q-learning: learning {'on' if self.learning else 'off'} (l)",
+                f"epsilon {self.ql.exploration_prob:g}, {self.ql.updates} updates",
+                f"{len(self.ql.weights)} weights"]
+
+    def act(self, state, rng) -> str:
+        """Epsilon-greedy over Q (exploring with `rng`); remembers the step to learn from in observe()."""
+        self.ql.use_rng(rng)
         legal = self.rules.legal_actions(state)
         action = self.ql.get_action(state.mdp_state)
         if action not in legal:  # exploration may pick a second Peek: take the best legal action
@@ -163,12 +183,16 @@ class QLearningAgent:
 class FixedThresholdAgent:
     name = "fixed-threshold"
 
-    def __init__(self, rules, settings=None):
+    def __init__(self, rules, settings):
         self.rules = rules
         mdp = rules.mdp
         self.solved_threshold = max(1, mdp.threshold - 5)
         other = BlackjackMDP(mdp.card_values, mdp.multiplicity, self.solved_threshold, mdp.peek_cost)
-        self.fixed = FixedRLAlgorithm(ValueIteration().solve(other).pi)
+        self.fixed = FixedRLAlgorithm(ValueIteration().solve(other, settings.blackjack.tolerance).pi)
+
+    def describe(self) -> list[str]:
+        return [f"policy solved for threshold {self.solved_threshold}",
+                f"(the table's is {self.rules.mdp.threshold})", f"unseen states met: {self.fixed.unseen}"]
 
     def act(self, state, rng=None) -> str:
         action = self.fixed.get_action(state.mdp_state)

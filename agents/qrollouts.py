@@ -23,13 +23,10 @@ from arcade.games.match3 import Match3State
 class QRollouts:
     name = "q-rollouts"
 
-    def __init__(self, rules, settings=None, epsilon=None, step_size=None, discount=None, rollouts=None):
-        t = settings.match3 if settings is not None else None
+    def __init__(self, rules, settings):
+        t = settings.match3
         self.rules = rules
-        self.epsilon = epsilon if epsilon is not None else (t.epsilon if t else 0.2)
-        self.eta = step_size if step_size is not None else (t.step_size if t else 0.2)
-        self.gamma = discount if discount is not None else (t.discount if t else 0.5)
-        self.rollouts = rollouts if rollouts is not None else (t.rollouts if t else 25)
+        self.epsilon, self.eta, self.gamma, self.rollouts = t.epsilon, t.step_size, t.discount, t.rollouts
         self.Q: dict[tuple[bytes, int], dict[tuple, float]] = {}
         self._last_turns_left = None
         self.simulated_moves = 0
@@ -73,6 +70,10 @@ class QRollouts:
         """Q(current, a) for every legal swap (after learning from this state, if not yet done)."""
         q = self.Q.get(state.key(), {})
         return {tuple(sw): q.get(tuple(sw), 0.0) for sw in state.swaps().tolist()}
+
+    def value_legend(self, mover: str) -> str:
+        return (f"Q at the root after {self.rollouts} rollouts: the discounted points (gamma {self.gamma:g}) "
+                "the agent expects from each swap.")
 
     def act(self, state: Match3State, rng) -> tuple:
         if not len(state.swaps()):

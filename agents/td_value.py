@@ -109,20 +109,18 @@ def self_play(values: np.ndarray, episodes: int, alpha: float, epsilon: float, r
 class TDValueAgent:
     name = "td-value"
 
-    def __init__(self, rules, settings=None):
+    def __init__(self, rules, settings):
         self.rules = rules
-        table = settings.tictactoe if settings is not None else None
-        self.alpha = table.alpha if table else 0.1
-        self.epsilon = table.epsilon if table else 0.1
-        self.default_episodes = table.episodes if table else 1_000_000
-        self.draw_value = table.draw_value if table else 0.5
-        self.data_path = Path(settings.data_dir) / FILENAME if settings is not None else None
+        table = settings.tictactoe
+        self.alpha = table.alpha
+        self.epsilon = table.epsilon
+        self.default_episodes = table.episodes
+        self.draw_value = table.draw_value
+        self.data_path = Path(settings.data_dir) / FILENAME
         self.values, self.source = self._load()
 
     def _load(self):
         for path, label in ((self.data_path, "trained"), (SHIPPED, "shipped")):
-            if path is None:
-                continue
             arrays = load_npz(path, FORMAT_VERSION, required=("values",))
             if arrays is None:
                 continue
@@ -132,10 +130,17 @@ class TDValueAgent:
         return initial_values(self.draw_value), "untrained"
 
     def default_path(self) -> Path:
-        return self.data_path or SHIPPED
+        return self.data_path
+
+    def describe(self) -> list[str]:
+        return [f"table: {self.source}", f"alpha {self.alpha:g}, epsilon {self.epsilon:g}"]
+
+    def value_legend(self, mover: str) -> str:
+        return (f"The numbers: {self.name}'s value V of the board after {mover} plays there "
+                "(its estimate of the chance to win).")
 
     def explain(self, state: int) -> dict[int, float]:
-        """V of the state after each legal move, from the mover's own table."""
+        """{cell: V of the state after the mover plays there}, from the mover's own table."""
         seat = self.rules.to_move(state)
         succ = tables().successor[state]
         return {int(k): float(self.values[seat, succ[k]]) for k in np.flatnonzero(succ >= 0)}

@@ -81,14 +81,22 @@ def _enumerate(mdp):
 class ValueIterationAgent:
     name = "value-iteration"
 
-    def __init__(self, rules, settings=None, mdp=None):
+    def __init__(self, rules, settings):
         self.rules = rules
-        self.mdp = mdp or rules.mdp
-        tol = settings.blackjack.tolerance if settings is not None else 1e-4
-        self.solution = ValueIteration().solve(self.mdp, tol)
+        self.mdp = rules.mdp
+        self.solution = ValueIteration().solve(self.mdp, settings.blackjack.tolerance)
 
     def explain(self, state) -> dict[str, float]:
+        """{action: Q*(s, a)}, the expected reward of the round with optimal play after it."""
         return dict(self.solution.Q.get(state.mdp_state, {}))
+
+    def value_legend(self, mover: str) -> str:
+        return "Q: the expected reward of the round from here, playing optimally afterwards."
+
+    def describe(self) -> list[str]:
+        sol = self.solution
+        return ["value iteration: Q(s, a) shown", f"{len(sol.states)} states, {sol.sweeps} sweeps",
+                f"solved in {sol.seconds * 1000:.0f} ms"]
 
     def act(self, state, rng=None) -> str:
         return self.solution.pi[state.mdp_state]

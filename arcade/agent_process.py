@@ -39,33 +39,33 @@ def _init_worker() -> None:
         pass
 
 
-def _act(key: tuple, game_id: str, name: str, rules, settings, state, seed: int):
-    """Runs in the worker process: build (or reuse) the agent, decide."""
+def _run(key: tuple, game_id: str, name: str, rules, settings, method: str, state, seed: int):
+    """Runs in the worker process: build (or reuse) the agent, then act / explain / nothing."""
+    from agents import find
+    from arcade.deciders import call
+
     agent = _agents.get(key)
     if agent is None:
-        agent = _spec(game_id, name).create(rules, settings)
+        agent = find(game_id, name).create(rules, settings)
         _agents[key] = agent
         while len(_agents) > KEEP_AGENTS:
             _agents.popitem(last=False)
     _agents.move_to_end(key)
-    return agent.act(state, np.random.default_rng(seed))
+    return call(agent, method, state, np.random.default_rng(seed))
 
 
-def _spec(game_id: str, name: str):
-    from agents import agents_for
+def submit(key: tuple, game_id: str, name: str, rules, settings, method: str, state, seed: int) -> Future:
+    """Run agent `name`'s `method` on `state` in the worker process (seeded with `seed`), as a Future.
 
-    return next(s for s in agents_for(game_id) if s.name == name)
-
-
-def submit(key: tuple, game_id: str, name: str, rules, settings, state, seed: int) -> Future:
-    """Ask the worker process for a decision; starts the process on first use (or after it died)."""
+    `key` names the instance there (one per controller, agent and rules version). Starts the process
+    on first use, or after it died."""
     global _pool
     for attempt in range(2):
         if _pool is None:
             _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                         initializer=_init_worker)
         try:
-            return _pool.submit(_act, key, game_id, name, rules, settings, state, seed)
+            return _pool.submit(_run, key, game_id, name, rules, settings, method, state, seed)
         except BrokenExecutor:
             _pool = None
     raise RuntimeError("the agent process could not be started")
@@ -95,8 +95,10 @@ def _train(results, stop, game_id: str, name: str, rules, settings, episodes: in
     _init_worker()
     from arcade import notices
 
+    from agents import find
+
     try:
-        agent = _spec(game_id, name).create(rules, settings)
+        agent = find(game_id, name).create(rules, settings)
         agent.train(episodes, np.random.default_rng(seed), progress=lambda done: results.put(("progress", done)),
                     stop=stop)
         if agent.save():
@@ -113,6 +115,7 @@ class TrainingJob:
 
     def __init__(self, game_id: str, name: str, rules, settings, episodes: int, seed: int):
         ctx = multiprocessing.get_context("spawn")
+        self.name = name
         self.total = episodes
         self.done = 0
         self.result: tuple[bool, str] | None = None  # (saved, message)

@@ -16,7 +16,7 @@ import numpy as np
 from agents.qlearning import (FixedRLAlgorithm, QLearningAlgorithm, blackjack_feature_extractor, blackjack_is_end,
                               identity_feature_extractor)
 from agents.value_iteration import ValueIteration
-from arcade.games.blackjack import large_mdp, new_threshold_mdp, original_mdp, small_mdp
+from arcade.games.blackjack import large_mdp, new_threshold_mdp, small_mdp
 from arcade.games.mdp import simulate
 from arcade.progress import Progress
 
@@ -35,7 +35,7 @@ def policy_gap(mdp, features, seed: int, trials: int = TRIALS) -> tuple[int, int
 
 
 def transfer(seed: int, trials: int = TRIALS) -> dict:
-    old_pi = ValueIteration().solve(original_mdp()).pi
+    old_pi = ValueIteration().solve(small_mdp()).pi
     new = new_threshold_mdp()
     fixed = FixedRLAlgorithm(old_pi)
     fixed_rewards = simulate(new, fixed, trials, rng=np.random.default_rng(seed))

@@ -11,8 +11,9 @@ import os
 import sys
 from pathlib import Path
 
-from agents import UnknownAgent, agents_for, find
-from arcade.games import GAME_IDS, GAMES, NotPlayableYet, UnknownGame, make_rules
+from agents import Explains, Trains, UnknownAgent, agents_for, find
+from arcade.games import GAMES, NotPlayableYet, UnknownGame, game_ids, make_rules
+from arcade.games.base import Summarizes
 from arcade.progress import Progress
 from arcade.settings import SettingsError, load_settings
 
@@ -34,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     play = sub.add_parser("play", help="open one game directly")
-    play.add_argument("game", help=f"one of {', '.join(GAME_IDS)}")
+    play.add_argument("game", help=f"one of {', '.join(game_ids())}")
     play.add_argument("--agent", help="agent in control from the start")
     play.add_argument("--seed", type=int, help="seed of the first game")
 
@@ -74,7 +75,8 @@ def _rules(game: str, settings):
         raise UserError(str(exc)) from None
 
 
-def _agent(game: str, name: str | None, rules, settings, default_first=True):
+def _agent(game: str, name: str | None, rules, settings):
+    """The agent `name` (or the game's first) built for these rules; UserError if there is none."""
     try:
         spec = find(game, name) if name else agents_for(game)[0]
     except UnknownAgent as exc:
@@ -166,15 +168,14 @@ def format_summary(head: dict, s: dict, rules) -> str:
     lines.append(f"  decision time  median {_fmt(d['median'], 2)} ms   p95 {_fmt(d['p95'], 2)} ms"
                  f"   ({d['decisions']} decisions)")
     if "results" in s:
-        names = getattr(rules, "seat_names", ("first", "second"))
+        names = rules.seat_names
         r = s["results"]
         lines.append(f"  results        {r['win']} wins  {r['draw']} draws  {r['loss']} losses")
         for seat in (0, 1):
             side = s["results_by_side"][f"as_seat{seat}"]
             lines.append(f"    as {names[seat]:<11} {side['win']} wins  {side['draw']} draws  {side['loss']} losses")
-    extra = getattr(rules, "format_summary", None)
-    if extra is not None:
-        lines.extend("  " + line for line in extra(s))
+    if isinstance(rules, Summarizes):
+        lines.extend("  " + line for line in rules.format_summary(s))
     return "\n".join(lines)
 
 
@@ -191,8 +192,7 @@ def cmd_decide(args, settings) -> int:
     from arcade.control import make_rng
 
     action = agent.act(state, make_rng(settings.seeds.agent))
-    explain = getattr(agent, "explain", None)
-    values = explain(state) if explain else None
+    values = agent.explain(state) if isinstance(agent, Explains) else None
     out = {"game": args.game, "agent": agent.name, "action": rules.format_action(action)}
     if values is not None:
         out["values"] = {rules.format_action(a): float(v) for a, v in values.items()}
@@ -208,8 +208,8 @@ def cmd_decide(args, settings) -> int:
 def cmd_train(args, settings) -> int:
     rules = _rules(args.game, settings)
     agent = _agent(args.game, args.agent, rules, settings)
-    if not hasattr(agent, "train"):
-        learners = [s.name for s in agents_for(args.game) if hasattr(s.factory, "train")]
+    if not isinstance(agent, Trains):
+        learners = [s.name for s in agents_for(args.game, Trains)]
         raise UserError(f"agent '{agent.name}' does not learn; trainable agents for {args.game}: "
                         f"{', '.join(learners) or 'none yet'}")
     if args.episodes is not None and args.episodes < 1:

@@ -1,25 +1,27 @@
 """Who plays: the agent controller shared by every game screen.
 
 It holds the agents registered for a game, which one is selected, whether it is
-in control, and its move delay. `poll` starts `act` in a worker thread and
-hands back the decision when it is ready, so the frame loop never waits; agents
-registered with process=True decide in the agent process instead (no GIL shared
-with the frame loop). Every
-toggle, switch, restart or undo bumps a generation counter; a decision that
-comes back from an older generation is dropped. An exception inside an agent
-turns the agent off and is kept as a one-line error for the HUD.
+in control, and its move delay. Where the selected agent runs is a decider's
+business (`arcade.deciders`: a worker thread, or the agent process for agents
+registered with process=True); the controller only asks and collects.
+
+Every toggle, switch, restart or undo bumps a generation counter. Each request
+(`ask`) carries the generation it was made in, and `collect` drops an answer
+from an older generation: that check lives here and nowhere else. An exception
+inside an agent turns the agent off and is kept as a one-line error for the HUD.
 """
 from __future__ import annotations
 
-import threading
 import time
-import uuid
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from agents import agents_for
 from arcade import agent_process
+from arcade.deciders import ProcessDecider, ThreadDecider
 
 DELAY_STEPS_MS = (0, 25, 50, 100, 200, 400, 800, 1500)
 
@@ -27,6 +29,22 @@ DELAY_STEPS_MS = (0, 25, 50, 100, 200, 400, 800, 1500)
 def make_rng(seed: int) -> np.random.Generator:
     """A Generator from a settings seed; -1 means fresh entropy."""
     return np.random.default_rng(None if seed < 0 else seed)
+
+
+@dataclass(frozen=True)
+class Request:
+    """A question put to an agent: its Future, and the generation and agent it was asked in."""
+
+    future: Future
+    generation: int
+    agent: str
+    started: float
+
+    def done(self) -> bool:
+        return self.future.done()
+
+
+STALE = object()  # collect()'s answer to a request from an older generation
 
 
 class AgentController:
@@ -49,15 +67,9 @@ class AgentController:
         self.last_ms: float | None = None
         self.decisions = 0  # actions handed back (benchmarks count them)
         self._clock = clock
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"agent-{game_id}")
-        self._future: Future | None = None
-        self._future_generation = -1
-        self._started = 0.0
+        self._request: Request | None = None
         self._ready_at = 0.0
-        self._instances: dict[str, object] = {}
-        self._instances_lock = threading.Lock()
-        self._token = uuid.uuid4().hex  # names this controller's agents in the agent process
-        self._rules_version = 0
+        self._deciders = {False: ThreadDecider(game_id, rules, settings), True: ProcessDecider(game_id, rules, settings)}
         if agent is not None:
             self.select(agent)
 
@@ -85,25 +97,24 @@ class AgentController:
         self.error = None
         self.invalidate()
 
-    def agent(self):
-        """The selected agent instance (built once per rules; may be slow, so called in the worker)."""
-        with self._instances_lock:
-            inst = self._instances.get(self.name)
-            if inst is None:
-                inst = self.spec.create(self.rules, self.settings)
-                self._instances[self.name] = inst
-            return inst
+    def _decider(self):
+        return self._deciders[self.spec.process]
 
     def cached_agent(self):
-        """The selected agent if already built, else None (never blocks the frame loop)."""
-        return self._instances.get(self.name)
+        """The selected agent if it is built and lives in this process, else None (never blocks).
+
+        Agents that decide in the agent process live there only: ask them with `ask(state, "explain")`."""
+        return self._decider().instance(self.spec)
+
+    def warm_up(self) -> Request:
+        """Build the selected agent now, off the frame loop, so its first move or values come quickly."""
+        return self.ask(None, "build")
 
     def set_rules(self, rules) -> None:
         """New rules (e.g. another board size): agents are rebuilt on next use."""
         self.rules = rules
-        self._rules_version += 1
-        with self._instances_lock:
-            self._instances.clear()
+        for decider in self._deciders.values():
+            decider.reset(rules)
         self.invalidate()
 
     # --- control -----------------------------------------------------------
@@ -128,23 +139,44 @@ class AgentController:
     def invalidate(self) -> None:
         """Forget any decision in flight (after a toggle, switch, restart or undo)."""
         self.generation += 1
-        self._future = None
+        self._request = None
         self._ready_at = 0.0
 
     @property
     def thinking(self) -> bool:
-        return self._future is not None and self._future_generation == self.generation
+        return self._request is not None and self._request.generation == self.generation
 
     def status(self) -> str:
         if self.error:
             return f"error: {self.error}"
         if self.thinking:
-            return f"thinking {int((self._clock() - self._started) * 1000)} ms"
+            return f"thinking {int((self._clock() - self._request.started) * 1000)} ms"
         if not self.enabled:
             return "off"
         if self.last_ms is not None:
             return f"waiting (last move {self.last_ms:.0f} ms)"
         return "waiting"
+
+    # --- asking the agent --------------------------------------------------
+    def ask(self, state, method: str = "act", rng: np.random.Generator | None = None) -> Request:
+        """Start the selected agent's `method` ("act", "explain", "build") on `state` where it runs.
+
+        rng: the Generator of a decision (default: the controller's own)."""
+        future = self._decider().run(self.spec, method, state, self.rng if rng is None else rng)
+        return Request(future, self.generation, self.name, self._clock())
+
+    def collect(self, request: Request) -> Any:
+        """The answer of a finished request, or STALE if the generation moved on since it was asked.
+
+        An exception inside the agent is raised here; after a crash of the agent process the next
+        request starts a fresh one."""
+        if request.generation != self.generation:
+            return STALE
+        try:
+            return request.future.result()
+        except Exception:
+            agent_process.forget_broken()
+            raise
 
     def poll(self, state, active: bool | None = None):
         """Call every frame while the agent may move in `state`; returns its action once ready.
@@ -155,46 +187,28 @@ class AgentController:
         if not (self.enabled if active is None else active):
             return None
         now = self._clock()
-        if self._future is None:
+        if self._request is None:
             if now >= self._ready_at:
-                self._submit(state, now)
+                self._request = self.ask(state)
             return None
-        if not self._future.done():
+        if not self._request.done():
             return None
-        future, self._future = self._future, None
-        if self._future_generation != self.generation:
-            return None
+        request, self._request = self._request, None
         try:
-            action = future.result()
+            action = self.collect(request)
         except Exception as exc:  # an agent bug must not take the game down
-            agent_process.forget_broken()
             self.error = f"{self.name} failed: {type(exc).__name__}: {exc}"
             self.enabled = False
             self.invalidate()
             return None
-        self.last_ms = (self._clock() - self._started) * 1000
+        if action is STALE:
+            return None
+        self.last_ms = (self._clock() - request.started) * 1000
         self.decisions += 1
         self._ready_at = self._clock() + self.delay_ms / 1000
         return action
 
-    def _submit(self, state, now: float) -> None:
-        self._started = now
-        self._future_generation = self.generation
-        self._future = self.decide(state, self.rng)
-
-    def decide(self, state, rng) -> Future:
-        """The selected agent's action in `state`, computed off the frame loop (a Future)."""
-        spec = self.spec
-        if spec.process:
-            key = (self._token, spec.name, self._rules_version)
-            seed = int(rng.integers(2**63))
-            return agent_process.submit(key, self.game_id, spec.name, self.rules, self.settings, state, seed)
-        return self._executor.submit(lambda: self.agent().act(state, rng))
-
-    def run_in_worker(self, fn):
-        """Run fn in this controller's worker (e.g. a hint); returns its Future."""
-        return self._executor.submit(fn)
-
     def close(self) -> None:
         self.invalidate()
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        for decider in self._deciders.values():
+            decider.close()

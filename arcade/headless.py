@@ -10,15 +10,20 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from agents import LearnsWhilePlaying
 from arcade.control import make_rng
+from arcade.games.base import Summarizes, seat_score
 
 
 @dataclass
 class GameRecord:
+    """One finished game: its seed, the measured agent's seat, the rules' outcome, figures."""
+
     seed: int
     agent_seat: int
     outcome: dict
     moves: int
+    score: float = 0.0  # the measured agent's score
     decision_ms: list[float] = field(default_factory=list)
 
     @property
@@ -29,16 +34,13 @@ class GameRecord:
         winner = self.outcome["winner"]
         return "draw" if winner is None else ("win" if winner == self.agent_seat else "loss")
 
-    @property
-    def score(self) -> float:
-        if "scores" in self.outcome:
-            return self.outcome["scores"][self.agent_seat]
-        return self.outcome["score"]
-
 
 def play_game(rules, seats: list, game_seed: int, agent_seat: int = 0, agent_rng=None,
               max_moves: int = 1_000_000) -> GameRecord:
-    """Play one game; seats[i] is the agent for seat i. Decision times are the agent seat's."""
+    """Play one game from seed `game_seed`; seats[i] is the agent for seat i.
+
+    The record's score and decision times are those of seat `agent_seat`. Agents that learn while
+    they play are shown each state their move led to."""
     rng = np.random.default_rng(game_seed)
     agent_rng = agent_rng if agent_rng is not None else np.random.default_rng([game_seed, 1])
     state = rules.new_state(rng)
@@ -50,11 +52,11 @@ def play_game(rules, seats: list, game_seed: int, agent_seat: int = 0, agent_rng
         if seat == agent_seat:
             record.decision_ms.append((time.perf_counter() - t0) * 1000)
         state = rules.step(state, action, rng)
-        observe = getattr(seats[seat], "observe", None)  # learners that learn while they play
-        if observe is not None:
-            observe(state)
+        if isinstance(seats[seat], LearnsWhilePlaying):
+            seats[seat].observe(state)
         record.moves += 1
     record.outcome = rules.outcome(state)
+    record.score = seat_score(rules, record.outcome, agent_seat)
     return record
 
 
@@ -102,7 +104,6 @@ def summarize(records: list[GameRecord], rules=None) -> dict:
         all_results = [r.result for r in records]
         summary["results"] = {k: all_results.count(k) for k in ("win", "draw", "loss")}
         summary["results_by_side"] = by_side
-    extra = getattr(rules, "summarize", None)
-    if extra is not None:
-        summary.update(extra([r.outcome for r in records]))
+    if isinstance(rules, Summarizes):
+        summary.update(rules.summarize([r.outcome for r in records]))
     return summary

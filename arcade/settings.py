@@ -55,7 +55,7 @@ class DataSettings:
 @dataclass(frozen=True)
 class Game2048Settings:
     size: int = _num(3, 7, 4)
-    spawn_four_probability: float = _num(0.0, 1.0, 0.0)  # the seed's computer places 2-tiles only
+    spawn_four_probability: float = _num(0.0, 1.0, 0.0)  # the course's computer places 2-tiles only
     animation_ms: int = _num(0, 1000, 100)
     strong_max_depth: int = _num(1, 8, 4)
     strong_min_probability: float = _num(0.0, 1.0, 0.0001)
@@ -66,7 +66,7 @@ class TicTacToeSettings:
     alpha: float = _num(0.0, 1.0, 0.05)
     epsilon: float = _num(0.0, 1.0, 0.1)
     episodes: int = _num(1, 100_000_000, 1_000_000)
-    # The seed values a drawn end at 0 (V = probability of winning). Then O, who can at best draw
+    # The course values a drawn end at 0 (V = probability of winning). Then O, who can at best draw
     # against perfect play, cannot tell a draw from a loss and keeps losing to minimax; 0.5 fixes it.
     draw_value: float = _num(0.0, 1.0, 0.5)
 
@@ -97,38 +97,80 @@ class BlackjackSettings:
     trials: int = _num(1, 10_000_000, 30_000)
 
 
-# TOML table name -> (attribute on Settings, dataclass)
-_TABLES: dict[str, tuple[str, type]] = {
-    "window": ("window", WindowSettings),
-    "agents": ("agents", AgentSettings),
-    "seeds": ("seeds", SeedSettings),
-    "data": ("data", DataSettings),
-    "2048": ("game2048", Game2048Settings),
-    "tictactoe": ("tictactoe", TicTacToeSettings),
-    "dots": ("dots", DotsSettings),
-    "match3": ("match3", Match3Settings),
-    "blackjack": ("blackjack", BlackjackSettings),
+# The arcade's own tables; each game's table comes from the game catalogue (arcade.games.GAMES).
+_SHELL_TABLES: dict[str, type] = {
+    "window": WindowSettings,
+    "agents": AgentSettings,
+    "seeds": SeedSettings,
+    "data": DataSettings,
 }
 
 
-@dataclass(frozen=True)
+def _catalogue():
+    from arcade.games import GAMES  # the catalogue imports this module's dataclasses: import it late
+
+    return GAMES
+
+
+def tables() -> dict[str, tuple[str, type]]:
+    """TOML table name -> (attribute on Settings, dataclass), the shell's tables then each game's."""
+    out = {name: (name, cls) for name, cls in _SHELL_TABLES.items()}
+    out.update({g.table: (g.attr, g.settings) for g in _catalogue() if g.settings is not None})
+    return out
+
+
+@dataclass(frozen=True, init=False)
 class Settings:
-    window: WindowSettings = WindowSettings()
-    agents: AgentSettings = AgentSettings()
-    seeds: SeedSettings = SeedSettings()
-    data: DataSettings = DataSettings()
-    game2048: Game2048Settings = Game2048Settings()
-    tictactoe: TicTacToeSettings = TicTacToeSettings()
-    dots: DotsSettings = DotsSettings()
-    match3: Match3Settings = Match3Settings()
-    blackjack: BlackjackSettings = BlackjackSettings()
-    source: str = "defaults"  # where these came from, for messages
-    base_dir: str = "."  # folder that relative paths are resolved against
-    warnings: tuple[str, ...] = ()
+    """All settings: the shell's tables as fields, each game's table by its attribute (settings.match3).
+
+    Settings(**tables) takes any table by attribute name; a game's table not given has its defaults.
+    """
+
+    window: WindowSettings
+    agents: AgentSettings
+    seeds: SeedSettings
+    data: DataSettings
+    games: tuple[tuple[str, Any], ...]  # (game id, its settings table), in catalogue order
+    source: str  # where these came from, for messages
+    base_dir: str  # folder that relative paths are resolved against
+    warnings: tuple[str, ...]
+
+    def __init__(self, window: WindowSettings = WindowSettings(), agents: AgentSettings = AgentSettings(),
+                 seeds: SeedSettings = SeedSettings(), data: DataSettings = DataSettings(),
+                 games: tuple = (), source: str = "defaults", base_dir: str = ".", warnings: tuple[str, ...] = (),
+                 **game_tables):
+        by_id = dict(games)
+        for g in _catalogue():
+            if g.attr in game_tables:
+                by_id[g.id] = game_tables.pop(g.attr)
+        if game_tables:
+            raise TypeError(f"unknown settings table(s): {', '.join(game_tables)}")
+        for name, value in (("window", window), ("agents", agents), ("seeds", seeds), ("data", data),
+                            ("games", tuple(by_id.items())), ("source", source), ("base_dir", base_dir),
+                            ("warnings", tuple(warnings))):
+            object.__setattr__(self, name, value)
 
     def for_game(self, game_id: str):
-        """The parameter table of one game (e.g. '2048' -> Game2048Settings)."""
-        return getattr(self, _TABLES[game_id][0])
+        """The parameter table of one game (e.g. '2048' -> Game2048Settings); its defaults if not set."""
+        for gid, table in self.games:
+            if gid == game_id:
+                return table
+        from arcade.games import game_info
+
+        cls = game_info(game_id).settings
+        return cls() if cls is not None else None
+
+    def __getattr__(self, name: str):
+        if name.startswith("__") or "games" not in self.__dict__:  # pickling and half-built objects
+            raise AttributeError(name)
+        for g in _catalogue():
+            if g.attr == name:
+                return self.for_game(g.id)
+        raise AttributeError(f"Settings has no table '{name}'")
+
+    def with_table(self, attr: str, **changes) -> "Settings":
+        """A copy with some fields of one table (by attribute, e.g. "match3") changed."""
+        return dataclasses.replace(self, **{attr: dataclasses.replace(getattr(self, attr), **changes)})
 
     @property
     def data_dir(self) -> Path:
@@ -228,13 +270,14 @@ def parse_settings(text: str, name: str = "settings.toml", base_dir: str = ".", 
                               name, base_dir, strict)
     warnings: list[str] = []
     parts = {}
+    known = tables()
     for table, value in raw.items():
-        if table not in _TABLES:
+        if table not in known:
             warnings.append(
-                f"{name}: unknown table [{table}] ignored (known: {', '.join(_TABLES)})"
+                f"{name}: unknown table [{table}] ignored (known: {', '.join(known)})"
             )
             continue
-        attr, cls = _TABLES[table]
+        attr, cls = known[table]
         parts[attr] = _build_table(name, table, cls, value, warnings, strict)
     return Settings(**parts, source=name, base_dir=base_dir, warnings=tuple(warnings))
 

@@ -23,6 +23,8 @@ from agents.expectimax_strong import StrongExpectimax
 from arcade.games.twenty48 import Rules2048
 from arcade.settings import Settings
 
+DEFAULTS = Settings()  # agents always receive settings; these are the defaults
+
 
 # --- baselines ------------------------------------------------------------------------
 # The obvious way: a game engine that moves one tile at a time (as the seed's course engine and most
@@ -158,7 +160,7 @@ def plain_decide(board, score):
 # --- runs -----------------------------------------------------------------------------
 def play(agent_name: str, seed: int, size: int = 4):
     rules = Rules2048(size=size)
-    agent = Expectimax3(rules) if agent_name == "expectimax-3" else StrongExpectimax(rules, Settings())
+    agent = Expectimax3(rules, DEFAULTS) if agent_name == "expectimax-3" else StrongExpectimax(rules, Settings())
     rng = np.random.default_rng(seed)
     state = rules.new_state(rng)
     times, states = [], []
@@ -214,7 +216,7 @@ def main():
     print(f"== speed on the same {args.baseline_states} states from those games (best of {args.repeat} runs each)")
     all_states = [s for r in results for s in r["states"]]
     states = all_states[:: max(1, len(all_states) // args.baseline_states)][:args.baseline_states]
-    agent = Expectimax3(Rules2048())
+    agent = Expectimax3(Rules2048(), DEFAULTS)
     agent.act(states[0])  # build the row tables before timing
     # each method runs over all states in its own loop, so none evicts another's tables from the cache
     timings, decisions = {}, {}

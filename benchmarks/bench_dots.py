@@ -23,6 +23,9 @@ from agents.greedy import GreedyDots
 from agents.policy_iteration import PolicyIterationAgent, solve
 from arcade.games.dots import Board, DotsRules, box_counts
 from arcade.headless import play_games
+from arcade.settings import Settings
+
+DEFAULTS = Settings()  # agents always receive settings; these are the defaults
 
 
 def loop_policy_iteration(rows=2, cols=2, tol=1e-9):
@@ -92,10 +95,10 @@ def main():
           f"{loop_s / vec.seconds:.0f}x faster; same values: {np.allclose(V_loop, vec.V)}")
 
     rules = DotsRules(2, 2)
-    rnd = RandomAgent(rules)
+    rnd = RandomAgent(rules, DEFAULTS)
     print(f"== against random on 2x2, {args.games} seeded games per side (mean boxes of 4, 95% interval)")
     results = {}
-    for name, agent in (("policy-iteration", PolicyIterationAgent(rules)), ("greedy", GreedyDots(rules))):
+    for name, agent in (("policy-iteration", PolicyIterationAgent(rules, DEFAULTS)), ("greedy", GreedyDots(rules, DEFAULTS))):
         records = play_games(rules, agent, rnd, games=2 * args.games, seed=0)
         for seat, label, expected in ((0, "first", vec.V[0]), (1, "second", vec.W[0])):
             boxes = [r.score for r in records if r.agent_seat == seat]
@@ -118,8 +121,8 @@ def main():
         print(f"  {rows}x{cols}: value of the empty board {value:+d} for the first player ({verdict}); "
               f"solved in {seconds:.2f} s")
         board_rules = DotsRules(rows, cols)
-        solver = DotsSolver(board_rules)
-        for opp_name, opp in (("greedy", GreedyDots(board_rules)), ("random", RandomAgent(board_rules))):
+        solver = DotsSolver(board_rules, DEFAULTS)
+        for opp_name, opp in (("greedy", GreedyDots(board_rules, DEFAULTS)), ("random", RandomAgent(board_rules, DEFAULTS))):
             records = play_games(board_rules, solver, opp, games=200, seed=1)
             broken = 0
             for r in records:

@@ -21,19 +21,22 @@ from agents.baselines import RandomAgent
 from agents.greedy import GreedyCascade, GreedyMatch3
 from agents.qrollouts import QRollouts
 from arcade.games.match3 import Match3Rules
+from arcade.settings import Settings
+
+DEFAULTS = Settings()  # agents always receive settings; these are the defaults
 
 BASE = ("random", "greedy", "greedy-cascade", "q-rollouts")
 
 
 def make(name: str, rules, params):
     if name == "random":
-        return RandomAgent(rules)
+        return RandomAgent(rules, DEFAULTS)
     if name == "greedy":
-        return GreedyMatch3(rules)
+        return GreedyMatch3(rules, DEFAULTS)
     if name == "greedy-cascade":
-        return GreedyCascade(rules)
+        return GreedyCascade(rules, DEFAULTS)
     eps, eta, gamma, n = params or (0.2, 0.2, 0.5, 25)
-    return QRollouts(rules, epsilon=eps, step_size=eta, discount=gamma, rollouts=int(n))
+    return QRollouts(rules, DEFAULTS.with_table("match3", epsilon=eps, step_size=eta, discount=gamma, rollouts=int(n)))
 
 
 def play(job):

@@ -25,7 +25,9 @@ from agents.minimax import Minimax
 from agents.td_value import SHIPPED, TDValueAgent, initial_values, self_play
 from arcade.games.tictactoe import TicTacToeRules
 from arcade.headless import play_games, summarize
-from arcade.settings import load_settings
+from arcade.settings import Settings, load_settings
+
+DEFAULTS = Settings()  # agents always receive settings; these are the defaults
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,7 +41,7 @@ def evaluate(agent, opponent, games_per_side: int, seed: int) -> dict:
 def train_with_curve(settings, episodes: int, draw_value: float, seed: int, curve_path: Path | None):
     rules = TicTacToeRules()
     probe = TDValueAgent(rules, settings)
-    minimax, rnd = Minimax(rules), RandomAgent(rules)
+    minimax, rnd = Minimax(rules, DEFAULTS), RandomAgent(rules, DEFAULTS)
     rows, eval_seconds = [], 0.0
 
     def checkpoint(done, values):
@@ -75,8 +77,8 @@ def print_curve(rows, every: int) -> None:
 
 def report_strength(agent, label: str) -> None:
     rules = agent.rules
-    mm = evaluate(agent, Minimax(rules), 100, seed=12345)
-    rr = evaluate(agent, RandomAgent(rules), 1000, seed=54321)
+    mm = evaluate(agent, Minimax(rules, DEFAULTS), 100, seed=12345)
+    rr = evaluate(agent, RandomAgent(rules, DEFAULTS), 1000, seed=54321)
     print(f"== {label}")
     for seat, side in (("as_seat0", "X"), ("as_seat1", "O")):
         m, r = mm[seat], rr[seat]

@@ -5,8 +5,6 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 
-import dataclasses  # noqa: E402
-
 import pytest  # noqa: E402
 
 from arcade import notices  # noqa: E402
@@ -35,4 +33,4 @@ def app(settings):
 
 def with_table(settings, attr, **changes):
     """A copy of settings with some fields of one table changed."""
-    return dataclasses.replace(settings, **{attr: dataclasses.replace(getattr(settings, attr), **changes)})
+    return settings.with_table(attr, **changes)

@@ -1,4 +1,6 @@
 """Helpers to drive the real pygame app headless by posting events."""
+import time
+
 import pygame
 
 
@@ -22,9 +24,13 @@ def resize(app, size, frames=2):
     ticks(app, frames)
 
 
-def wait_for(app, condition, frames=600):
-    """Tick frames (letting worker threads run) until condition() holds; returns whether it did."""
-    for _ in range(frames):
+def wait_for(app, condition, seconds=120.0):
+    """Tick frames (letting worker threads run) until condition() holds or a wall-clock deadline passes.
+
+    The bound is generous on purpose: a loaded machine may be many times slower than an idle one.
+    Returns whether the condition holds."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
         if condition():
             return True
         ticks(app)

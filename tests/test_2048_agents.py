@@ -6,6 +6,9 @@ from agents.expectimax import Expectimax3
 from agents.expectimax_strong import StrongExpectimax, evaluate, line_scores
 from agents.greedy import Greedy2048
 from arcade.games.twenty48 import DOWN, LEFT, RIGHT, Rules2048, from_values
+from arcade.settings import Settings
+
+DEFAULTS = Settings()  # agents always receive settings; these are the defaults
 
 
 def test_one_empty_cell_3x3():
@@ -13,7 +16,7 @@ def test_one_empty_cell_3x3():
     # After right the board is 2 4 8 / 4 8 16 / 2 8 16: up (or down) merges 8+8 and 16+16 = 48.
     # The board is symmetric, so down is worth the same; the tie goes to down (before right).
     state = from_values([[2, 4, 8], [4, 8, 16], [8, 16, 0]], score=100)
-    agent = Expectimax3(Rules2048(size=3))
+    agent = Expectimax3(Rules2048(size=3), DEFAULTS)
     assert agent.explain(state) == {DOWN: 148.0, RIGHT: 148.0}
     assert agent.act(state) == DOWN
 
@@ -22,7 +25,7 @@ def test_two_empty_cells_3x3():
     # right -> 4 8 2 / 8 4 8 / 0 0 2; a 2 on either empty cell lets left or right merge 2+2: 4.
     # down  -> 4 0 0 / 8 8 2 / 2 4 8; after either spawn, left or right merges 8+8: 16.
     state = from_values([[4, 8, 2], [8, 4, 8], [2, 0, 0]])
-    agent = Expectimax3(Rules2048(size=3))
+    agent = Expectimax3(Rules2048(size=3), DEFAULTS)
     assert agent.explain(state) == {DOWN: 16.0, RIGHT: 4.0}
     assert agent.act(state) == DOWN
 
@@ -31,29 +34,29 @@ def test_four_spawns_mix_into_the_average():
     # right -> 4 8 2 / 8 4 8 / 0 0 2 with p(4) = 0.5: a 2 on (2,0) or (2,1) is worth 4 (as above);
     # a 4 on (2,0) allows no merge (0); a 4 on (2,1) gives up/down 4+4 = 8. Mean: (4+4+0+8)/4 = 4.
     state = from_values([[4, 8, 2], [8, 4, 8], [2, 0, 0]])
-    agent = Expectimax3(Rules2048(size=3, spawn_four_probability=0.5))
+    agent = Expectimax3(Rules2048(size=3, spawn_four_probability=0.5), DEFAULTS)
     assert agent.explain(state)[RIGHT] == pytest.approx(4.0)
 
 
 def test_leaf_when_player_has_no_move():
     # left merges 2+2 into 4 (s1 = 4); the spawn fills the last cell and no move is left: a leaf worth 4.
     state = from_values([[2, 2, 8], [16, 32, 64], [128, 256, 512]])
-    values = Expectimax3(Rules2048(size=3)).explain(state)
+    values = Expectimax3(Rules2048(size=3), DEFAULTS).explain(state)
     assert values[LEFT] == 4.0
 
 
 def test_seed_example_state():
     rules = Rules2048()
     state = rules.parse_state("2,2,0,0/0,4,0,0/0,0,0,0/0,0,0,0")
-    values = Expectimax3(rules).explain(state)
+    values = Expectimax3(rules, DEFAULTS).explain(state)
     assert set(values) == {DOWN, LEFT, RIGHT}  # up moves nothing
     assert values[LEFT] == values[RIGHT] == 12.0  # 2+2 now, then 4+4 after any spawn
-    assert Expectimax3(rules).act(state) == LEFT
+    assert Expectimax3(rules, DEFAULTS).act(state) == LEFT
 
 
 def test_greedy_takes_the_biggest_gain():
     state = from_values([[2, 2, 0], [8, 0, 8], [0, 0, 0]])
-    agent = Greedy2048(Rules2048(size=3))
+    agent = Greedy2048(Rules2048(size=3), DEFAULTS)
     assert agent.explain(state)[LEFT] == 20.0
     assert agent.act(state) == LEFT
 
@@ -90,7 +93,7 @@ def test_strong_agent_plays_every_size(size, settings):
 
 def test_fixed_seed_gives_fixed_decisions(settings):
     rules = Rules2048()
-    for agent in (Expectimax3(rules), StrongExpectimax(rules, settings)):
+    for agent in (Expectimax3(rules, DEFAULTS), StrongExpectimax(rules, settings)):
         rng_a, rng_b = np.random.default_rng(8), np.random.default_rng(8)
         a = rules.new_state(rng_a)
         b = rules.new_state(rng_b)
@@ -105,5 +108,5 @@ def test_strong_beats_greedy_on_average(settings):
 
     rules = Rules2048(size=3)
     strong = play_games(rules, StrongExpectimax(rules, settings), games=3, seed=100)
-    greedy = play_games(rules, Greedy2048(rules), games=3, seed=100)
+    greedy = play_games(rules, Greedy2048(rules, DEFAULTS), games=3, seed=100)
     assert np.mean([r.score for r in strong]) > np.mean([r.score for r in greedy])

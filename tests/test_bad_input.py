@@ -5,14 +5,14 @@ import pygame
 import pytest
 
 from arcade import notices
-from arcade.settings import _TABLES, SettingsError, parse_settings
+from arcade.settings import SettingsError, parse_settings, tables
 from tests.helpers import key, ticks
 
 
 def wrong_values():
     """For every setting: a value of the wrong type, and one out of range where it has a range."""
     cases = []
-    for table, (_, cls) in _TABLES.items():
+    for table, (_, cls) in tables().items():
         for f in dataclasses.fields(cls):
             wrong_type = '"x"' if f.type in ("int", "float", "bool") else "3"
             cases.append((table, f.name, wrong_type))
@@ -38,7 +38,7 @@ def test_every_setting_wrong_in_turn_keeps_its_default_when_the_arcade_loads(tmp
     path = tmp_path / "settings.toml"
     path.write_text(f'["{table}"]\n{name} = {value}\n')
     settings = load_settings(path)
-    attr = _TABLES[table][0]
+    attr = tables()[table][0]
     assert getattr(settings, attr) == getattr(Settings(), attr)
     assert len(settings.warnings) == 1
     line = settings.warnings[0]
@@ -53,14 +53,14 @@ def test_arcade_starts_with_every_setting_wrong_at_once(tmp_path):
     from arcade.settings import load_settings
 
     lines = []
-    for table, (_, cls) in _TABLES.items():
+    for table, (_, cls) in tables().items():
         lines.append(f'["{table}"]')
         for f in dataclasses.fields(cls):
             lines.append(f'{f.name} = {"3" if f.type == "str" else chr(34) + "x" + chr(34)}')
     path = tmp_path / "settings.toml"
     path.write_text("\n".join(lines) + "\n")
     settings = load_settings(path)
-    n_fields = sum(len(dataclasses.fields(cls)) for _, cls in _TABLES.values())
+    n_fields = sum(len(dataclasses.fields(cls)) for _, cls in tables().values())
     assert len(settings.warnings) == n_fields and all("\n" not in w for w in settings.warnings)
     app = App(settings, size=(800, 600))
     try:
@@ -155,7 +155,8 @@ def test_broken_td_table_is_set_aside_and_the_shipped_one_plays(app, settings, c
     before = notices.count()
     screen = open_game(app, "tictactoe", seed=1)
     app.push(screen)
-    agent = screen.controller.agent()
+    screen.controller.warm_up().future.result(timeout=120)
+    agent = screen.controller.cached_agent()
     ticks(app, 3)
     line = _one_clear_line(before)
     assert "tictactoe_td.npz" in line and "kept as tictactoe_td.npz.corrupt" in line

@@ -172,7 +172,7 @@ def test_rules_round_and_state_text():
     assert peeked.reward == -1 and rules.legal_actions(peeked) == ["Take", "Quit"]
     done = rules.step(peeked, "Quit", np.random.default_rng(0))
     assert rules.is_terminal(done) and rules.outcome(done)["score"] == -1
-    assert rules.parse_state("3|-|1,1,0") == RoundState((3, None, (1, 1, 0)))
+    assert rules.parse_state("3|-|1,1,0") == RoundState((3, None, (1, 1, 0)), deck=(1, 1, 0))
     for bad in ("3|x|1,1,0", "3|-|1,1", "9|-|1,1,0", "3|2|1,1,0", "3-1"):
         with pytest.raises(ValueError):
             rules.parse_state(bad)

@@ -10,6 +10,9 @@ from agents.policy_iteration import (PolicyIterationAgent, evaluate, improve, op
                                      q_values, solve)
 from arcade.cli import main
 from arcade.games.dots import SIZES, Board, DotsRules, DotsState, box_counts, parse_lines, transition_tables
+from arcade.settings import Settings
+
+DEFAULTS = Settings()  # agents always receive settings; these are the defaults
 
 FULL22 = (1 << 12) - 1
 
@@ -127,7 +130,7 @@ def test_plays_the_expected_boxes_against_random():
     from arcade.headless import play_games
 
     rules = DotsRules()
-    records = play_games(rules, PolicyIterationAgent(rules), RandomAgent(rules), games=300, seed=4)
+    records = play_games(rules, PolicyIterationAgent(rules, DEFAULTS), RandomAgent(rules, DEFAULTS), games=300, seed=4)
     first = [r.score for r in records if r.agent_seat == 0]
     assert abs(np.mean(first) - solve(2, 2).V[0]) < 3 * np.std(first) / np.sqrt(len(first)) + 0.05
 

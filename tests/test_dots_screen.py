@@ -68,5 +68,5 @@ def test_the_agent_plays_a_whole_game(app):
     screen = open_dots(app)
     screen.controller.select("policy-iteration")
     key(app, pygame.K_RETURN)
-    assert wait_for(app, lambda: screen.over, frames=3000)
+    assert wait_for(app, lambda: screen.over)
     assert sum(screen.state.scores) == 4 and len(screen.line_owner) == 12

@@ -10,6 +10,9 @@ from agents.qrollouts import QRollouts
 from arcade.cli import main
 from arcade.games.match3 import (EMPTY, Match3Rules, Match3State, apply_swap, find_matches, gravity, has_line,
                                  legal_swaps, parse_board, random_board, reshuffle, resolve)
+from arcade.settings import Settings
+
+DEFAULTS = Settings()  # agents always receive settings; these are the defaults
 
 
 def b(text):
@@ -177,14 +180,14 @@ def test_the_worked_case():
 @pytest.mark.parametrize("discount, expected", [(0.5, (0, 3, 1, 3)), (0.0, (2, 2, 3, 2))])
 def test_q_rollouts_prefers_what_its_discount_says(discount, expected):
     rules, state, _ = two_turn_values(discount)
-    agent = QRollouts(rules, epsilon=0.5, step_size=0.2, discount=discount, rollouts=400)
+    agent = QRollouts(rules, DEFAULTS.with_table("match3", epsilon=0.5, step_size=0.2, discount=discount, rollouts=400))
     assert agent.act(state, SteadyRefills(seed=3)) == expected
 
 
 def test_q_rollouts_fixed_seed_fixed_decision():
     rules = Match3Rules()
     state = rules.new_state(np.random.default_rng(4))
-    picks = {QRollouts(rules, rollouts=10).act(state, np.random.default_rng(8)) for _ in range(2)}
+    picks = {QRollouts(rules, DEFAULTS.with_table("match3", rollouts=10)).act(state, np.random.default_rng(8)) for _ in range(2)}
     assert len(picks) == 1 and picks.pop() in rules.legal_actions(state)
 
 
@@ -193,7 +196,7 @@ def test_q_rollouts_never_touches_the_game_generator():
     game_rng = np.random.default_rng(4)
     state = rules.new_state(game_rng)
     before = game_rng.bit_generator.state
-    QRollouts(rules, rollouts=3).act(state, np.random.default_rng(1))
+    QRollouts(rules, DEFAULTS.with_table("match3", rollouts=3)).act(state, np.random.default_rng(1))
     assert game_rng.bit_generator.state == before
 
 
@@ -203,16 +206,16 @@ def test_greedy_agents_on_the_cascade():
     rules = Match3Rules(size=6, colours=7)
     state = rules.parse_state("123456/134562/045623/506234/062345/123456", turns_left=3)
     assert rules.legal_actions(state) == [(3, 0, 3, 1)]
-    assert GreedyCascade(rules).explain(state) == {(3, 0, 3, 1): 90.0}
-    assert GreedyMatch3(rules).explain(state) == {(3, 0, 3, 1): 30.0}
+    assert GreedyCascade(rules, DEFAULTS).explain(state) == {(3, 0, 3, 1): 90.0}
+    assert GreedyMatch3(rules, DEFAULTS).explain(state) == {(3, 0, 3, 1): 30.0}
 
 
 def test_greedy_ties_are_broken_at_random():
     rules = Match3Rules()
     state = rules.new_state(np.random.default_rng(6))
-    values = GreedyMatch3(rules).explain(state)
+    values = GreedyMatch3(rules, DEFAULTS).explain(state)
     ties = [a for a, v in values.items() if v == max(values.values())]
-    picks = {GreedyMatch3(rules).act(state, np.random.default_rng(k)) for k in range(40)}
+    picks = {GreedyMatch3(rules, DEFAULTS).act(state, np.random.default_rng(k)) for k in range(40)}
     assert picks <= set(ties) and (len(picks) > 1 or len(ties) == 1)
 
 

@@ -4,7 +4,7 @@ import time
 import pygame
 
 from arcade.screens import open_game
-from tests.helpers import click, key, ticks
+from tests.helpers import click, key, ticks, wait_for
 
 
 def open_m3(app):
@@ -67,11 +67,7 @@ def test_hint_names_a_legal_swap(app):
     screen = open_m3(app)
     screen.controller.select("greedy-cascade")
     key(app, pygame.K_n)
-    for _ in range(200):
-        ticks(app)
-        if screen.hint:
-            break
-        pygame.time.wait(2)
+    assert wait_for(app, lambda: screen.hint)
     assert screen.hint in screen.rules.legal_actions(screen.state)
 
 

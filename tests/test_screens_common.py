@@ -4,7 +4,7 @@ import pytest
 
 from arcade.games import GAMES, is_playable
 from arcade.screens import open_game
-from tests.helpers import key, ticks
+from tests.helpers import key, ticks, wait_for
 
 PLAYABLE = [g.id for g in GAMES if is_playable(g.id)]
 
@@ -67,13 +67,8 @@ def test_agent_exception_is_shown_and_game_goes_on(app, game_id):
             raise RuntimeError("kaput")
 
     screen.controller.select("random")  # an agent that decides in this process (the agent process has its own test)
-    with screen.controller._instances_lock:  # a warm-up build in the worker must not replace it
-        screen.controller._instances[screen.controller.name] = Broken()
+    screen.controller._decider().put(screen.controller.spec, Broken())  # under the decider's lock: no warm-up replaces it
     screen.controller.set_enabled(True)
-    for _ in range(200):
-        ticks(app)
-        if screen.controller.error:
-            break
-        pygame.time.wait(1)
+    assert wait_for(app, lambda: screen.controller.error)
     assert "kaput" in screen.controller.status() and not screen.controller.enabled
     ticks(app, 3)  # still drawing

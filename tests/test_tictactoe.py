@@ -11,6 +11,9 @@ from arcade.cli import main
 from arcade.games.tictactoe import (LINES, O, X, TicTacToeRules, decode, encode, format_board, parse_board,
                                     reachable_states, tables)
 from arcade.headless import play_games, summarize
+from arcade.settings import Settings
+
+DEFAULTS = Settings()  # agents always receive settings; these are the defaults
 
 rules = TicTacToeRules()
 
@@ -84,11 +87,11 @@ def test_minimax_values():
     lost = board("XX./O../...")  # here blocking is not enough: X forks through the centre
     assert move_values(lost)[2] == -3
     fastest = board("X.X/OO./...")  # X to move: win now at 1 (value 5), not later
-    assert Minimax(rules).act(fastest, np.random.default_rng(0)) == 1
+    assert Minimax(rules, DEFAULTS).act(fastest, np.random.default_rng(0)) == 1
 
 
 def test_minimax_never_loses_to_random():
-    records = play_games(rules, Minimax(rules), RandomAgent(rules), games=200, seed=3)
+    records = play_games(rules, Minimax(rules, DEFAULTS), RandomAgent(rules, DEFAULTS), games=200, seed=3)
     assert summarize(records)["results"]["loss"] == 0
 
 
@@ -140,7 +143,7 @@ def test_corrupt_saved_table_falls_back_to_shipped(settings):
 def test_shipped_table_draws_minimax_from_both_sides(settings):
     agent = TDValueAgent(rules, settings)
     assert agent.source.startswith("shipped")
-    records = play_games(rules, agent, Minimax(rules), games=40, seed=9)
+    records = play_games(rules, agent, Minimax(rules, DEFAULTS), games=40, seed=9)
     assert summarize(records)["results"]["loss"] == 0
 
 

@@ -56,11 +56,11 @@ def test_enter_hands_both_sides_to_the_agent_and_tallies(app):
     screen = open_ttt(app)
     screen.controller.select("minimax")
     key(app, pygame.K_RETURN)
-    assert wait_for(app, lambda: screen.over, frames=600)
+    assert wait_for(app, lambda: screen.over)
     assert tables().winner[screen.state] == 0  # minimax against itself draws
     ticks(app, 2)
     assert screen.selfplay["minimax"] == [0, 1, 0]
-    assert wait_for(app, lambda: screen.state == 0 or not screen.over, frames=200)  # the next game starts
+    assert wait_for(app, lambda: screen.state == 0 or not screen.over)  # the next game starts
 
 
 CELL_KEYS = {0: pygame.K_7, 1: pygame.K_8, 2: pygame.K_9, 3: pygame.K_4, 4: pygame.K_5, 5: pygame.K_6,
@@ -95,5 +95,5 @@ def test_t_trains_in_the_background_and_saves(app, settings):
     assert screen.training is not None
     key(app, pygame.K_5)  # the board stays usable during training
     assert decode(screen.state)[4] == X
-    assert wait_for(app, lambda: screen.training is None, frames=2000)
+    assert wait_for(app, lambda: screen.training is None)
     assert (settings.data_dir / "tictactoe_td.npz").exists()

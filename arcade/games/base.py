@@ -4,32 +4,72 @@ States are small values (ints, tuples, frozen dataclasses or read-only numpy
 arrays) and are never mutated: `step` returns a new state. Randomness (a tile
 spawn, a card, a refill) happens only inside `step`, from the Generator passed
 in, so a seed replays a game. Agents and screens use only this surface; the
-headless CLI drives games through it too.
+headless CLI drives games through it too. `tests/test_conformance.py` checks
+every game of the catalogue against it with random playouts.
 """
 from __future__ import annotations
 
-from typing import Any, Hashable, Protocol, Sequence
+from typing import Any, Hashable, Protocol, Sequence, runtime_checkable
 
 Action = Hashable
 State = Any
 
 
 class Rules(Protocol):
-    game_id: str
-    players: int  # 1 or 2
+    """What a game's rules object offers (built by its module's `make_rules(settings, **overrides)`).
 
-    def new_state(self, rng) -> State: ...
-    def legal_actions(self, state: State) -> Sequence[Action]: ...
+    game_id: the catalogue id. players: 1 or 2. seat_names: one name per seat ("X", "O").
+    """
+
+    game_id: str
+    players: int
+    seat_names: tuple[str, ...]
+
+    def new_state(self, rng) -> State:
+        """The start of a game (chance at the start, if any, drawn from `rng`)."""
+
+    def legal_actions(self, state: State) -> Sequence[Action]:
+        """The actions of the side to move: not empty until the game ends, empty once it has ended."""
+
     def step(self, state: State, action: Action, rng) -> State:
-        """Apply a legal action and whatever chance follows it."""
+        """A new state: a legal action applied and whatever chance follows it; `state` is unchanged."""
+
     def is_terminal(self, state: State) -> bool: ...
+
     def to_move(self, state: State) -> int:
         """The seat (0 or 1) whose decision it is; always 0 in one-player games."""
+
     def outcome(self, state: State) -> dict:
-        """Figures of a finished game: 'score' always; 'winner' (seat or None) in two-player games."""
+        """Figures of a finished game, by the number of players.
+
+        One player: 'score' (a number). Two players: 'scores' (one number per seat) and 'winner'
+        (the winning seat, or None for a draw). Games may add figures of their own.
+        """
+
     def parse_state(self, text: str, **options) -> State:
         """The state in the CLI's text format; raises ValueError with a one-line reason."""
+
+    def format_state(self, state: State) -> str:
+        """The CLI's text form of a state: parse_state(format_state(s)) gives s back, up to the parts
+        the text leaves to options (a 2048 score, match-3 turns left) or does not carry (dots scores)."""
+
     def format_action(self, action: Action) -> str: ...
+
+
+@runtime_checkable
+class Summarizes(Protocol):
+    """Rules that add their own figures to a bench summary (2048: the largest tile reached)."""
+
+    def summarize(self, outcomes: list[dict]) -> dict:
+        """Extra summary entries from the outcomes of many games."""
+
+    def format_summary(self, summary: dict) -> list[str]:
+        """Lines for the text report, from the summary that summarize() added to."""
+
+
+def seat_score(rules, outcome: dict, seat: int = 0) -> float:
+    """The score of `seat` in a finished game's outcome (see Rules.outcome)."""
+    return outcome["scores"][seat] if rules.players == 2 else outcome["score"]
 
 
 def no_options(game_id: str, options: dict) -> None:

@@ -1,7 +1,8 @@
-"""Peeking blackjack, the seed's MDP: Take, Peek or Quit against a deck of known make-up.
+"""Peeking blackjack, the course's MDP: Take, Peek or Quit against a deck of known make-up.
 
-A state is (total in hand, index of the peeked card or None, counts of each card
-value left), with the counts None once the game is over. Taking draws a card
+A state is an `MDPState` (total in hand, index of the peeked card or None, counts
+of each card value left), with the counts None once the game is over; it is a
+NamedTuple, so the course's positional `(total, peeked, counts)` still works. Taking draws a card
 (the peeked one for certain, else each value with its share of the deck); going
 over the threshold busts (reward 0); quitting, or taking the last card without
 busting, pays the hand's total. Peeking costs `peek_cost` and cannot be done
@@ -10,6 +11,7 @@ twice in a row. The arcade plays one round as one game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -17,6 +19,16 @@ from arcade.games.base import no_options
 
 TAKE, PEEK, QUIT = "Take", "Peek", "Quit"
 ACTIONS = (TAKE, PEEK, QUIT)
+
+
+class MDPState(NamedTuple):
+    total: int  # the hand's total
+    peeked: int | None  # index (into card_values) of the card peeked at, or None
+    counts: tuple[int, ...] | None  # cards left of each value; None once the round is over
+
+    @property
+    def over(self) -> bool:
+        return self.counts is None
 
 
 class BlackjackMDP:
@@ -32,7 +44,7 @@ class BlackjackMDP:
                 f"peek_cost={self.peek_cost})")
 
     def start_state(self):
-        return 0, None, (self.multiplicity,) * len(self.card_values)
+        return MDPState(0, None, (self.multiplicity,) * len(self.card_values))
 
     def actions(self, state) -> list[str]:
         return list(ACTIONS)
@@ -53,28 +65,34 @@ class BlackjackMDP:
         if counts is None:
             return []
         if action == QUIT:
-            return [((total, None, None), 1, total)]
+            return [(MDPState(total, None, None), 1, total)]
         if action == PEEK:
             if peeked is not None:
                 return []
             n = sum(counts)
-            return [((total, i, counts), c / n, -self.peek_cost) for i, c in enumerate(counts) if c > 0]
+            return [(MDPState(total, i, counts), c / n, -self.peek_cost) for i, c in enumerate(counts) if c > 0]
         if action != TAKE:
             raise ValueError(f"unknown action {action!r}; use one of {', '.join(ACTIONS)}")
         n = sum(counts)
-        draws = [(peeked, 1)] if peeked is not None else [(i, c / n) for i, c in enumerate(counts) if c > 0]
         out = []
-        for i, p in draws:
+        for i in self.drawable(state):
+            p = 1 if peeked is not None else counts[i] / n
             new_total = total + self.card_values[i]
             if new_total > self.threshold:
-                out.append(((new_total, None, None), p, 0))
+                out.append((MDPState(new_total, None, None), p, 0))
                 continue
             left = counts[:i] + (counts[i] - 1,) + counts[i + 1:]
             if sum(left) == 0:
-                out.append(((new_total, None, None), p, new_total))
+                out.append((MDPState(new_total, None, None), p, new_total))
             else:
-                out.append(((new_total, None, left), p, 0))
+                out.append((MDPState(new_total, None, left), p, 0))
         return out
+
+    @staticmethod
+    def drawable(state) -> list[int]:
+        """Indices of the cards a Take can draw, in the order of its transitions."""
+        _, peeked, counts = state
+        return [peeked] if peeked is not None else [i for i, c in enumerate(counts) if c > 0]
 
     def compute_states(self) -> list:
         from arcade.games.mdp import compute_states
@@ -82,17 +100,14 @@ class BlackjackMDP:
         return compute_states(self)
 
 
-# The seed's MDPs
+# The course's MDPs
 def small_mdp() -> BlackjackMDP:
+    """The course's smallMDP, also the 'original' MDP of its policy-transfer experiment."""
     return BlackjackMDP([1, 5], 2, 10, 1)
 
 
 def large_mdp() -> BlackjackMDP:
     return BlackjackMDP([1, 3, 5, 8, 10], 3, 40, 1)
-
-
-def original_mdp() -> BlackjackMDP:
-    return BlackjackMDP([1, 5], 2, 10, 1)
 
 
 def new_threshold_mdp() -> BlackjackMDP:
@@ -110,13 +125,13 @@ def standard_mdp() -> BlackjackMDP:
     return BlackjackMDP([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10], 1, 21, 1)
 
 
-PRESETS = {"small": ("the seed's smallMDP", small_mdp), "large": ("the seed's largeMDP", large_mdp),
+PRESETS = {"small": ("the course's smallMDP", small_mdp), "large": ("the course's largeMDP", large_mdp),
            "standard": ("standard-like: one suit, 10s four times", standard_mdp),
            "peeking": ("the peeking deck", peeking_mdp)}
 
 
 class CounterexampleMDP:
-    """Problem 1: adding the seed's noise raises the optimal value of the start state.
+    """Problem 1: adding the course's noise raises the optimal value of the start state.
 
     From the start one action reaches a dull end (reward 0) with probability 0.9 and a rich end
     (reward 100) with probability 0.1: V = 10. With the noise, the rich end has 0.5 * 0.1 + 0.5 / 2 = 0.3:
@@ -145,12 +160,16 @@ def counterexample_mdp() -> CounterexampleMDP:
 # --- the arcade's view: one round is one game -----------------------------------------------
 @dataclass(frozen=True)
 class RoundState:
-    mdp_state: tuple
+    """One round: the MDP state, the reward collected so far, the deck as last seen, the last card drawn."""
+
+    mdp_state: MDPState
     reward: float = 0.0  # collected so far this round
+    deck: tuple[int, ...] = ()  # cards left of each value, also once the round is over
+    drawn: int | None = None  # index of the card the last Take drew, if the last action was a Take
 
     @property
     def over(self) -> bool:
-        return self.mdp_state[2] is None
+        return self.mdp_state.counts is None
 
 
 def parse_state_text(text: str, mdp: BlackjackMDP) -> tuple:
@@ -172,7 +191,15 @@ def parse_state_text(text: str, mdp: BlackjackMDP) -> tuple:
         raise ValueError(f"peeked index {peeked} is not a card left in the deck")
     if not 0 <= total <= mdp.threshold:
         raise ValueError(f"total must be 0 to the threshold {mdp.threshold}")
-    return total, peeked, counts
+    return MDPState(total, peeked, counts)
+
+
+def format_state_text(state) -> str:
+    """The inverse of parse_state_text: an MDP state (not over) as 'TOTAL|PEEKED|C1,C2,...'."""
+    total, peeked, counts = state
+    if counts is None:
+        raise ValueError("a finished round has no text form (its deck is gone)")
+    return f"{total}|{'-' if peeked is None else peeked}|{','.join(map(str, counts))}"
 
 
 class BlackjackRules:
@@ -180,13 +207,15 @@ class BlackjackRules:
 
     game_id = "blackjack"
     players = 1
+    seat_names = ("player",)
 
     def __init__(self, mdp: BlackjackMDP, preset: str = "small"):
         self.mdp = mdp
         self.preset = preset
 
     def new_state(self, rng=None) -> RoundState:
-        return RoundState(self.mdp.start_state())
+        start = self.mdp.start_state()
+        return RoundState(start, deck=start.counts)
 
     def legal_actions(self, state: RoundState) -> list[str]:
         return [a for a in ACTIONS if self.mdp.succ_and_prob_reward(state.mdp_state, a)]
@@ -201,7 +230,9 @@ class BlackjackRules:
         probs = np.array([p for _, p, _ in options], dtype=float)
         i = int(rng.choice(len(options), p=probs / probs.sum())) if len(options) > 1 else 0
         nxt, _, reward = options[i]
-        return RoundState(nxt, state.reward + reward)
+        drawn = self.mdp.drawable(state.mdp_state)[i] if action == TAKE else None
+        deck = state.deck if drawn is None else state.deck[:drawn] + (state.deck[drawn] - 1,) + state.deck[drawn + 1:]
+        return RoundState(nxt, state.reward + reward, deck, drawn)
 
     def is_terminal(self, state: RoundState) -> bool:
         return state.over
@@ -210,11 +241,15 @@ class BlackjackRules:
         return 0
 
     def outcome(self, state: RoundState) -> dict:
-        return {"score": state.reward, "total": state.mdp_state[0]}
+        return {"score": state.reward, "total": state.mdp_state.total}
 
     def parse_state(self, text: str, **options) -> RoundState:
         no_options("blackjack", options)
-        return RoundState(parse_state_text(text, self.mdp))
+        mdp_state = parse_state_text(text, self.mdp)
+        return RoundState(mdp_state, deck=mdp_state.counts)
+
+    def format_state(self, state: RoundState) -> str:
+        return format_state_text(state.mdp_state)
 
     def format_action(self, action) -> str:
         return str(action)

@@ -160,16 +160,16 @@ class Match3State:
         return hash((self.board.tobytes(), self.turns_left, self.score))
 
     def key(self) -> tuple[bytes, int]:
-        """What the seed calls the state: (board, turns left)."""
+        """What the course calls the state: (board, turns left)."""
         return self.board.tobytes(), self.turns_left
 
     def swaps(self) -> np.ndarray:
-        """The legal swaps of this board, computed once (the state is immutable)."""
-        cached = self.__dict__.get("_swaps")
-        if cached is None:
-            cached = legal_swaps(self.board)
-            object.__setattr__(self, "_swaps", cached)
-        return cached
+        """The legal swaps of this board (N x 4: r1, c1, r2, c2), computed once (the state is immutable)."""
+        return self._legal_swaps
+
+    @functools.cached_property
+    def _legal_swaps(self) -> np.ndarray:
+        return legal_swaps(self.board)
 
 
 @dataclass
@@ -199,6 +199,7 @@ class Match3Rules:
     turns: int = 50
     game_id: str = "match3"
     players: int = 1
+    seat_names: tuple[str, ...] = ("player",)
 
     def new_state(self, rng: np.random.Generator) -> Match3State:
         return Match3State(random_board(self.size, self.colours, rng), self.turns, 0, 0, self.colours)
@@ -248,6 +249,10 @@ class Match3Rules:
         if turns < 1:
             raise ValueError(f"--turns-left must be at least 1, got {turns}")
         return Match3State(board, turns, 0, 0, colours)
+
+    def format_state(self, state: Match3State) -> str:
+        """The board as rows of colour digits separated by '/' (turns left is the --turns-left option)."""
+        return "/".join("".join(str(int(v)) for v in row) for row in state.board)
 
     def format_action(self, action) -> str:
         r1, c1, r2, c2 = action

@@ -149,6 +149,9 @@ class TicTacToeRules:
         no_options("tictactoe", options)
         return parse_board(text)
 
+    def format_state(self, state: int) -> str:
+        return format_board(state)
+
     def format_action(self, action: int) -> str:
         r, c = divmod(int(action), 3)
         return f"{r},{c}"

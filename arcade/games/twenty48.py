@@ -245,6 +245,7 @@ class Rules2048:
     spawn_four_probability: float = 0.0
     game_id: str = "2048"
     players: int = 1
+    seat_names: tuple[str, ...] = ("player",)
 
     def chance_outcomes(self, state: State2048) -> list[tuple[tuple[int, int], int, float]]:
         """Every (cell, tile value, probability) the computer may place; the probabilities sum to 1."""
@@ -301,6 +302,10 @@ class Rules2048:
         if score < 0:
             raise ValueError(f"--score must be 0 or more, got {score}")
         return from_values(parse_board(text), score)
+
+    def format_state(self, state: State2048) -> str:
+        """The tile values as rows of comma-separated numbers separated by '/' (the score is --score)."""
+        return "/".join(",".join(str(int(v)) for v in row) for row in state.values())
 
     def format_action(self, action: int) -> str:
         return DIRECTIONS[action]

@@ -10,9 +10,9 @@ def open_game(app, game_id: str, agent: str | None = None, seed: int | None = No
     """The screen of a game, or a 'not playable yet' screen while its issue has not landed."""
     info = game_info(game_id)
     try:
-        module = importlib.import_module(f"arcade.screens.{info.module}_screen")
+        module = importlib.import_module(info.screen)
     except ModuleNotFoundError as exc:
-        if exc.name != f"arcade.screens.{info.module}_screen":
+        if exc.name != info.screen:
             raise
         from arcade.screens.coming_soon import ComingSoonScreen
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
+from agents import Describes, Explains, LearnsWhilePlaying
+
 from arcade.games import make_rules
 from arcade.games.blackjack import ACTIONS, PEEK, PRESETS, QUIT, TAKE
 from arcade.screens.base import GameScreen
@@ -25,14 +27,13 @@ class BlackjackScreen(GameScreen):
         self.rng = np.random.default_rng(self.seed)
         self.reset_totals()
         self.new_round()
-        self.controller.run_in_worker(self.controller.agent)  # solve now, so its Q values show at once
+        self.controller.warm_up()  # solve now, so its Q values show at once
 
     def reset_totals(self) -> None:
         self.rounds, self.total_reward = 0, 0.0
 
     def new_round(self) -> None:
         self.round = self.rules.new_state()
-        self.deck = self.round.mdp_state[2]  # the deck as last seen (the end state of a round has none)
         self.hand: list[int] = []
         self.over_ms = 0.0
         self.controller.invalidate()
@@ -40,7 +41,7 @@ class BlackjackScreen(GameScreen):
     def set_preset(self, name: str) -> None:
         self.rules = make_rules("blackjack", self.settings, preset=name)
         self.controller.set_rules(self.rules)
-        self.controller.run_in_worker(self.controller.agent)
+        self.controller.warm_up()
         self.reset_totals()
         self.new_round()
         self.say(f"deck: {PRESETS[name][0]} - {self.rules.mdp.card_values} x{self.rules.mdp.multiplicity}, "
@@ -49,21 +50,11 @@ class BlackjackScreen(GameScreen):
     def do(self, action: str) -> bool:
         if self.round.over or action not in self.rules.legal_actions(self.round):
             return False
-        before = self.round
-        self.round = self.rules.step(before, action, self.rng)
-        if action == TAKE:
-            self.hand.append(self.round.mdp_state[0] - before.mdp_state[0])
-            left = self.round.mdp_state[2]
-            if left is not None:
-                self.deck = left
-            else:  # the last card or a bust: the drawn card is gone from the deck either way
-                drawn = before.mdp_state[1]
-                if drawn is None:  # the first value left that matches the card (values may repeat)
-                    drawn = next(i for i, (v, c) in enumerate(zip(self.rules.mdp.card_values, self.deck))
-                                 if v == self.hand[-1] and c > 0)
-                self.deck = self.deck[:drawn] + (self.deck[drawn] - 1,) + self.deck[drawn + 1:]
+        self.round = self.rules.step(self.round, action, self.rng)
+        if self.round.drawn is not None:
+            self.hand.append(self.rules.mdp.card_values[self.round.drawn])
         agent = self.controller.cached_agent()
-        if agent is not None and hasattr(agent, "observe"):
+        if isinstance(agent, LearnsWhilePlaying):
             agent.observe(self.round)
         if self.round.over:
             self.rounds += 1
@@ -74,7 +65,7 @@ class BlackjackScreen(GameScreen):
     def game_keys(self):
         return [("t / p / q", "take a card / peek at the next one (costs) / quit and collect"),
                 ("space", "next round"), ("1 2 3 4", "deck: small, large, standard-like, peeking"),
-                ("l", "q-learning: learning on / off"), ("click", "the buttons do the same")]
+                ("l", "learning on / off (an agent that learns while it plays)"), ("click", "the buttons do the same")]
 
     def help_line(self) -> str:
         return "t: take  p: peek  q: quit  space: next round  1-4: deck  l: learning  Enter: agent  Tab: next agent" \
@@ -95,7 +86,7 @@ class BlackjackScreen(GameScreen):
     def handle_event(self, event) -> bool:
         consumed = super().handle_event(event)
         if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:
-            self.controller.run_in_worker(self.controller.agent)  # the new agent's values show at once
+            self.controller.warm_up()  # the new agent's values show at once
         return consumed
 
     def handle_game_event(self, event) -> bool:
@@ -115,11 +106,14 @@ class BlackjackScreen(GameScreen):
             self.set_preset(PRESET_KEYS[event.key])
         elif event.key == pygame.K_l:
             agent = self.controller.cached_agent()
-            if hasattr(agent, "set_learning"):
-                agent.set_learning(not agent.learning)
-                self.say(f"q-learning: learning {'on' if agent.learning else 'off (greedy, no updates)'}")
+            if isinstance(agent, LearnsWhilePlaying):
+                agent.set_learning(not agent.is_learning())
+                self.say(f"{self.controller.name}: learning "
+                         f"{'on' if agent.is_learning() else 'off (greedy, no updates)'}")
             else:
-                self.say("l toggles learning of the q-learning agent (Tab to it first)")
+                learners = [s.name for s in self.controller.specs if s.can(LearnsWhilePlaying)]
+                self.say(f"l toggles learning of an agent that learns while it plays (Tab to "
+                         f"{' or '.join(learners) or 'one'} first)")
         else:
             return False
         return True
@@ -196,7 +190,7 @@ class BlackjackScreen(GameScreen):
         room = table.bottom - (y + 30) - 30  # height left for the stacks and their counts
         sw = min(70, (table.w - 60) // max(1, len(mdp.card_values)))
         card_h = max(20, min(int((sw - 10) * 1.35), room - 8 * (mdp.multiplicity - 1)))
-        for i, (value, c) in enumerate(zip(mdp.card_values, self.deck)):
+        for i, (value, c) in enumerate(zip(mdp.card_values, self.round.deck)):
             x = table.x + 24 + i * sw
             for j in range(c):
                 self._card(surface, pygame.Rect(x, y + 30 + j * 8, sw - 10, card_h), value)
@@ -228,8 +222,7 @@ class BlackjackScreen(GameScreen):
     def _draw_buttons(self, surface) -> None:
         legal = set(self.rules.legal_actions(self.round))
         agent = self.controller.cached_agent()
-        explain = getattr(agent, "explain", None)
-        values = explain(self.round) if explain and not self.round.over else {}
+        values = agent.explain(self.round) if isinstance(agent, Explains) and not self.round.over else {}
         keys = {TAKE: "t", PEEK: "p", QUIT: "q", "next": "space"}
         for action, rect in self._buttons().items():
             enabled = (action in legal) if action != "next" else self.round.over
@@ -251,18 +244,9 @@ class BlackjackScreen(GameScreen):
         name = self.controller.name
         if agent is None:
             return [f"{name}: not built yet (Enter starts it)"]
-        if hasattr(agent, "ql"):
-            return [f"q-learning: learning {'on' if agent.learning else 'off'} (l)",
-                    f"epsilon {agent.ql.exploration_prob:g}, {agent.ql.updates} updates",
-                    f"{len(agent.ql.weights)} weights"]
-        if hasattr(agent, "solution"):
-            sol = agent.solution
-            return ["value iteration: Q(s, a) shown", f"{len(sol.states)} states, {sol.sweeps} sweeps",
-                    f"solved in {sol.seconds * 1000:.0f} ms"]
-        if hasattr(agent, "fixed"):
-            return [f"policy solved for threshold {agent.solved_threshold}", f"(the table's is {self.rules.mdp.threshold})",
-                    f"unseen states met: {agent.fixed.unseen}"]
-        return [f"{name}: " + next((spec.summary for spec in self.controller.specs if spec.name == name), "")]
+        if isinstance(agent, Describes):
+            return agent.describe()
+        return [f"{name}: {self.controller.spec.summary}"]
 
 
 SCREEN = BlackjackScreen

@@ -1,4 +1,4 @@
-"""The launcher: five game cards; arrows + Enter or a click opens one, Esc quits."""
+"""The launcher: a card per game of the catalogue; arrows + Enter, a number key or a click opens one."""
 from __future__ import annotations
 
 import pygame
@@ -13,8 +13,9 @@ from arcade.ui import hud, palette, previews, text
 COLUMNS = 3
 
 
-def card_rects(size: tuple[int, int], n: int = len(GAMES)) -> list[pygame.Rect]:
-    """Card positions for a window size: rows of three, the last row centred."""
+def card_rects(size: tuple[int, int], n: int | None = None) -> list[pygame.Rect]:
+    """Card positions for a window size (n cards, default one per game): rows of three, the last row centred."""
+    n = len(GAMES) if n is None else n
     w, h = size
     top, bottom, gap = 110, 50, 20
     rows = (n + COLUMNS - 1) // COLUMNS
@@ -36,7 +37,7 @@ class LauncherScreen(Screen):
         self.app = app
         self.selected = 0
         self.playable = {g.id: is_playable(g.id) for g in GAMES}
-        self.agent_counts = {g.id: len(agents_for(g.id)) for g in GAMES}
+        self.agent_counts = {g.id: len(agents_for(g.id)) for g in GAMES}  # the catalogue is read once, here
 
     def open_selected(self) -> None:
         self.app.push(open_game(self.app, GAMES[self.selected].id))
@@ -60,7 +61,7 @@ class LauncherScreen(Screen):
             if event.key in ENTER_KEYS or event.key == pygame.K_SPACE:
                 self.open_selected()
                 return True
-            if pygame.K_1 <= event.key <= pygame.K_5:
+            if pygame.K_1 <= event.key <= pygame.K_9 and event.key - pygame.K_1 < n:
                 self.selected = event.key - pygame.K_1
                 self.open_selected()
                 return True
@@ -84,7 +85,8 @@ class LauncherScreen(Screen):
                   (w // 2, 74), 24, palette.MUTED, anchor="midtop")
         for i, (game, rect) in enumerate(zip(GAMES, card_rects((w, h)))):
             self._draw_card(surface, rect, game, i == self.selected)
-        text.draw(surface, "arrows: choose   Enter or click: open   1-5: open   F11: full screen   Esc: quit",
+        keys = f"1-{min(len(GAMES), 9)}" if len(GAMES) > 1 else "1"
+        text.draw(surface, f"arrows: choose   Enter or click: open   {keys}: open   F11: full screen   Esc: quit",
                   (w // 2, h - 14), 22, palette.MUTED, anchor="midbottom", max_width=w - 24)
         notes = recent()
         if notes:
@@ -98,8 +100,8 @@ class LauncherScreen(Screen):
         pic_h = rect.h - (92 if compact else 120)
         pic = pygame.Rect(rect.x + 18, rect.y + 14, rect.w - 36, pic_h)
         side = min(pic.w, pic.h)
-        pic = pygame.Rect(pic.centerx - side // 2 if game.id != "blackjack" else pic.x, pic.y,
-                          side if game.id != "blackjack" else pic.w, side)
+        wide = previews.is_wide(game.id)
+        pic = pygame.Rect(pic.x if wide else pic.centerx - side // 2, pic.y, pic.w if wide else side, side)
         previews.draw_preview(game.id, surface, pic)
         y = rect.bottom - (74 if compact else 100)
         text.draw(surface, game.title, (rect.x + 16, y), 32, palette.TEXT, bold=True, max_width=rect.w - 32,

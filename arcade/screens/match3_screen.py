@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
+from arcade.control import STALE
 from arcade.screens.base import GameScreen
 from arcade.storage import BestScores
 from arcade.ui import palette, text
@@ -31,8 +32,7 @@ class Match3Screen(GameScreen):
         self.phase_ms = 0.0
         self.popups: list[list] = []  # [text, ms left]
         self.hint = None
-        self.hint_future = None
-        self.hint_agent = ""
+        self.hint_request = None  # a Request to the controller, answered off the frame loop
         self.controller.invalidate()
 
     # --- turns ---------------------------------------------------------------
@@ -153,11 +153,9 @@ class Match3Screen(GameScreen):
         if self.rules.is_terminal(self.state):
             return
         state, rng = self.state, np.random.default_rng(self.seed + self.state.turns_left)
-        agent_name = self.controller.name
         self.hint_state = state
-        self.hint_agent = agent_name
-        self.hint_future = self.controller.decide(state, rng)
-        self.say(f"{agent_name} is thinking about a hint...")
+        self.hint_request = self.controller.ask(state, rng=rng)
+        self.say(f"{self.controller.name} is thinking about a hint...")
 
     def update_game(self, dt_ms: float) -> None:
         if self.phases:
@@ -170,14 +168,14 @@ class Match3Screen(GameScreen):
         for p in self.popups:
             p[1] -= dt_ms
         self.popups = [p for p in self.popups if p[1] > 0]
-        if self.hint_future is not None and self.hint_future.done():
-            future, self.hint_future = self.hint_future, None
+        if self.hint_request is not None and self.hint_request.done():
+            request, self.hint_request = self.hint_request, None
             try:
-                name, move = self.hint_agent, future.result()
+                name, move = request.agent, self.controller.collect(request)
             except Exception as exc:
                 self.say(f"no hint: {exc}")
                 return
-            if self.hint_state is self.state:
+            if move is not STALE and self.hint_state is self.state:
                 self.hint = tuple(move)
                 self.say(f"{name} would swap {self.rules.format_action(self.hint)}")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pygame
 
+from agents import Describes, Explains, Trains
 from arcade.agent_process import TrainingJob
 from arcade.games.tictactoe import LINES, O, X, decode, tables
 from arcade.screens.base import GameScreen
@@ -76,7 +77,7 @@ class TicTacToeScreen(GameScreen):
         return [("click / 1-9", "play a cell (numpad layout: 7 8 9 is the top row)"),
                 ("x / o", "play as X (first) / as O, and restart"),
                 ("r", "restart"), ("v", "show the agent's value of each empty cell"),
-                ("t", "train the TD agent in the background (self-play)")]
+                ("t", "train the learning agent in the background (self-play)")]
 
     def help_line(self) -> str:
         return "click or 1-9: play  x/o: side  r: restart  v: values  t: train  Enter: agent plays you  " \
@@ -127,7 +128,7 @@ class TicTacToeScreen(GameScreen):
         elif event.key == pygame.K_v:
             self.show_values = not self.show_values
             if self.show_values and self.controller.cached_agent() is None:
-                self.controller.run_in_worker(self.controller.agent)  # build it off the frame loop
+                self.controller.warm_up()  # build it off the frame loop
         elif event.key == pygame.K_t:
             self._toggle_training()
         else:
@@ -158,10 +159,20 @@ class TicTacToeScreen(GameScreen):
             self.training.stop()
             self.say("stopping the training...")
             return
+        spec = self._trainee()
+        if spec is None:
+            self.say("no agent of this game learns from training")
+            return
         episodes = self.settings.tictactoe.episodes
         # in a process of its own: pure-Python self-play in a thread would hold the GIL the frames need
-        self.training = TrainingJob("tictactoe", "td-value", self.rules, self.settings, episodes, self.seed)
-        self.say(f"training td-value: {episodes} self-play episodes (t stops)")
+        self.training = TrainingJob(self.game_id, spec.name, self.rules, self.settings, episodes, self.seed)
+        self.say(f"training {spec.name}: {episodes} self-play episodes (t stops)")
+
+    def _trainee(self):
+        """The agent `t` trains: the selected one if it trains, else the first of this game that does."""
+        if self.controller.spec.can(Trains):
+            return self.controller.spec
+        return next((s for s in self.controller.specs if s.can(Trains)), None)
 
     def _finish_training(self) -> None:
         job, self.training = self.training, None
@@ -219,12 +230,11 @@ class TicTacToeScreen(GameScreen):
 
     def _draw_values(self, surface, centres, cell) -> None:
         agent = self.controller.cached_agent()
-        explain = getattr(agent, "explain", None)
-        if explain is None:
+        if not isinstance(agent, Explains):
             text.draw(surface, f"{self.controller.name} has no values to show" if agent else "loading the agent...",
                       (centres[1][0], centres[1][1] - cell * 0.6), 22, palette.MUTED, anchor="center")
             return
-        values = explain(self.state)
+        values = agent.explain(self.state)
         best = max(values.values()) if values else None
 
         for k, v in values.items():
@@ -238,21 +248,16 @@ class TicTacToeScreen(GameScreen):
                   else " (handed to the agent)"), (panel.x, y), 26, palette.TEXT, bold=True, max_width=panel.w)
         y += 32
         agent = self.controller.cached_agent()
-        source = getattr(agent, "source", None)
-        if source:
-            text.draw(surface, f"{self.controller.name}: {source}", (panel.x, y), 20, palette.MUTED,
+        if isinstance(agent, Describes):
+            text.draw(surface, f"{self.controller.name}: {agent.describe()[0]}", (panel.x, y), 20, palette.MUTED,
                       max_width=panel.w)
         y += 34
         y = self._draw_table(surface, panel, y, "against you", ("won", "drawn", "lost"), self.tally)
         if self.selfplay:
             y = self._draw_table(surface, panel, y + 14, "playing itself", ("X won", "drawn", "O won"),
                                  self.selfplay)
-        if self.show_values and not self.over:
-            mover = MARK_NAMES[self.mark_to_move]
-            caption = (f"The numbers: {self.controller.name}'s value V of the board after {mover} plays there "
-                       "(its estimate of the chance to win)." if self.controller.name == "td-value" else
-                       f"The numbers: {self.controller.name}'s value of each move for {mover}: above 0 wins, "
-                       "0 draws, below 0 loses; the bigger, the sooner.")
+        if self.show_values and not self.over and isinstance(agent, Explains):
+            caption = agent.value_legend(MARK_NAMES[self.mark_to_move])
             for k, line in enumerate(text.wrap(caption, 20, panel.w, max_lines=4)):
                 text.draw(surface, line, (panel.x, panel.bottom - 150 + 20 * k), 20, palette.MUTED)
         if self.training:
@@ -262,7 +267,7 @@ class TicTacToeScreen(GameScreen):
             fill = bar.copy()
             fill.w = int(bar.w * done / max(1, total))
             pygame.draw.rect(surface, palette.GOOD, fill, border_radius=6)
-            text.draw(surface, f"training td-value: {done}/{total} episodes (t stops)", (panel.x, bar.y - 24), 20,
+            text.draw(surface, f"training {self.training.name}: {done}/{total} episodes (t stops)", (panel.x, bar.y - 24), 20,
                       palette.TEXT, max_width=panel.w)
 
     def _draw_table(self, surface, panel, y, title, columns, rows) -> int:

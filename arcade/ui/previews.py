@@ -89,8 +89,33 @@ PREVIEWS = {
 }
 
 
+WIDE = {"blackjack"}  # previews drawn across the card's whole width
+
+
+def preview_generic(surface, rect, game_id: str):
+    """A game without a sketch of its own: its title's first letter on a tile."""
+    from arcade.games import game_info
+
+    side = min(rect.w, rect.h) - 8
+    tile = pygame.Rect(0, 0, side, side)
+    tile.center = rect.center
+    pygame.draw.rect(surface, palette.PANEL_HI, tile, border_radius=12)
+    pygame.draw.rect(surface, palette.ACCENT, tile, 3, border_radius=12)
+    text.draw(surface, game_info(game_id).title[:1].upper(), tile.center, max(16, side // 2), palette.ACCENT,
+              anchor="center", bold=True)
+
+
+def is_wide(game_id: str) -> bool:
+    return game_id in WIDE
+
+
 def draw_preview(game_id: str, surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """The game's sketch clipped to `rect`; a generic one for a game that has none here."""
     clip = surface.get_clip()
     surface.set_clip(rect)
-    PREVIEWS[game_id](surface, rect)
+    draw = PREVIEWS.get(game_id)
+    if draw is None:
+        preview_generic(surface, rect, game_id)
+    else:
+        draw(surface, rect)
     surface.set_clip(clip)

@@ -1,0 +1,109 @@
+"""Where an agent decides: one small interface with a thread and a process implementation.
+
+A decider builds the agents of one controller, keeps them (the one cache of
+instances: an agent that learns or builds tables across turns keeps them), and
+runs their methods off the frame loop, handing back a Future:
+
+    run(spec, method, state, rng) -> Future   method: "act", "explain" or "build"
+    instance(spec) -> agent or None            the built agent, if it lives in this process
+    reset(rules)                               new rules: built agents are dropped
+    close()
+
+`ThreadDecider` runs in one worker thread of this process: cheap, and the screen
+can read the instance (its description, its learning switch). `ProcessDecider`
+runs in the shared agent process (`arcade.agent_process`), for agents that
+compute in Python for long stretches and would hold the GIL the frames need;
+their instances live there only. Which agent is selected, whether it is in
+control and how stale answers are dropped is the controller's business
+(`arcade.control`), not this module's.
+"""
+from __future__ import annotations
+
+import threading
+import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Protocol
+
+from arcade import agent_process
+
+METHODS = ("act", "explain", "build")
+
+
+def call(agent, method: str, state, rng):
+    """agent.act(state, rng), agent.explain(state), or nothing ("build": the agent is built)."""
+    if method == "act":
+        return agent.act(state, rng)
+    if method == "explain":
+        return agent.explain(state)
+    if method == "build":
+        return None
+    raise ValueError(f"unknown agent method '{method}'; one of {', '.join(METHODS)}")
+
+
+class Decider(Protocol):
+    def run(self, spec, method: str, state, rng) -> Future: ...
+    def instance(self, spec): ...
+    def reset(self, rules) -> None: ...
+    def close(self) -> None: ...
+
+
+class ThreadDecider:
+    """Agents built and run in one worker thread of this process."""
+
+    def __init__(self, game_id: str, rules, settings):
+        self.rules, self.settings = rules, settings
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"agent-{game_id}")
+        self._instances: dict[str, object] = {}
+        self._lock = threading.Lock()
+
+    def _agent(self, spec):
+        with self._lock:
+            agent = self._instances.get(spec.name)
+            if agent is None:
+                agent = spec.create(self.rules, self.settings)
+                self._instances[spec.name] = agent
+            return agent
+
+    def run(self, spec, method: str, state, rng) -> Future:
+        return self._executor.submit(lambda: call(self._agent(spec), method, state, rng))
+
+    def instance(self, spec):
+        return self._instances.get(spec.name)
+
+    def put(self, spec, agent) -> None:
+        """Use `agent` as the built instance of `spec` (tests insert a broken agent this way)."""
+        with self._lock:
+            self._instances[spec.name] = agent
+
+    def reset(self, rules) -> None:
+        with self._lock:
+            self.rules = rules
+            self._instances.clear()
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+class ProcessDecider:
+    """Agents built and run in the shared agent process, keyed by this decider's token and rules version."""
+
+    def __init__(self, game_id: str, rules, settings):
+        self.game_id, self.rules, self.settings = game_id, rules, settings
+        self._token = uuid.uuid4().hex
+        self._version = 0
+
+    def run(self, spec, method: str, state, rng) -> Future:
+        # Only a decision draws from the controller's Generator, so asking for values never changes the game.
+        seed = int(rng.integers(2**63)) if method == "act" else 0
+        key = (self._token, spec.name, self._version)
+        return agent_process.submit(key, self.game_id, spec.name, self.rules, self.settings, method, state, seed)
+
+    def instance(self, spec):
+        return None  # it lives in the agent process
+
+    def reset(self, rules) -> None:
+        self.rules = rules
+        self._version += 1  # the process drops the old instances as new ones come (LRU)
+
+    def close(self) -> None:
+        pass  # the agent process is shared; it ends with the arcade
