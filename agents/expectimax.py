@@ -1,4 +1,4 @@
-"""The seed's depth-3 expectimax for 2048: player, computer, player, leaf valued by the game score.
+"""The course's depth-3 expectimax for 2048: player, computer, player, leaf valued by the game score.
 
 Root: max over legal moves. Level 1: the computer, an average over every empty
 cell of placing a 2 (or the 2/4 mix when spawn_four_probability > 0). Level 2:
@@ -24,7 +24,7 @@ def spawn_children(boards: np.ndarray, p_four: float):
     flat = boards.reshape(n, s * s)
     parent, cell = np.nonzero(flat == 0)
     empties = np.bincount(parent, minlength=n)
-    if p_four == 0:  # the seed's rules: one child per empty cell
+    if p_four == 0:  # the course's rules: one child per empty cell
         kids = flat[parent]
         kids[np.arange(len(parent)), cell] = 1
         return kids.reshape(-1, s, s), parent, 1.0 / empties[parent]
@@ -102,7 +102,7 @@ def _root_by_codes(board: np.ndarray):
             np.array(cell, dtype=np.intp))
 
 
-@register("expectimax-3", ("2048",), "the seed's depth-3 expectimax: max, chance, max, game score at the leaves",
+@register("expectimax-3", ("2048",), "the course's depth-3 expectimax: max, chance, max, game score at the leaves",
           order=20, process=True)
 class Expectimax3:
     name = "expectimax-3"

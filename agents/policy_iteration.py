@@ -1,4 +1,4 @@
-"""The seed's policy iteration for dots and boxes, against a uniformly random opponent.
+"""The course's policy iteration for dots and boxes, against a uniformly random opponent.
 
 Value and policy arrays over every line state (4096 on 2x2, 131072 on 2x3):
 policy evaluation to convergence (vectorised Jacobi sweeps over all states at
@@ -6,7 +6,7 @@ once), then greedy improvement, until the policy is stable. V(s) is the
 expected number of boxes the agent still collects from s with the agent to
 move.
 
-We model the opponent properly, where the seed's notes do not: they average
+We model the opponent properly, where the course's notes do not: they average
 over one opponent move and ignore the opponent's extra turns and boxes. Here,
 when the agent's line completes no box, the random opponent moves; if its line
 completes a box it moves again, so a second array W(s) holds the agent's
@@ -103,17 +103,17 @@ def solve(rows: int = 2, cols: int = 2, tol: float = 1e-9) -> Solution:
 
 
 def optimal_value(lines: int, rows: int = 2, cols: int = 2) -> float:
-    """The seed's getOptimalValue: expected boxes still to collect, agent to move."""
+    """The course's getOptimalValue: expected boxes still to collect, agent to move."""
     return float(solve(rows, cols).V[lines])
 
 
 def optimal_action(lines: int, rows: int = 2, cols: int = 2) -> int:
-    """The seed's getOptimalAction: the line to draw (-1 when none is left)."""
+    """The course's getOptimalAction: the line to draw (-1 when none is left)."""
     return int(solve(rows, cols).policy[lines])
 
 
 @register("policy-iteration", ("dots",),
-          "the seed's policy iteration against a random opponent (2x2 and 2x3), opponent's extra turns modelled",
+          "the course's policy iteration against a random opponent (2x2 and 2x3), opponent's extra turns modelled",
           order=20, process=True)
 class PolicyIterationAgent:
     name = "policy-iteration"

@@ -1,4 +1,4 @@
-"""Q-learning with linear function approximation (the seed's Problem 3), its feature extractors, and
+"""Q-learning with linear function approximation (the course's Problem 3), its feature extractors, and
 the blackjack agents that use it.
 
 Q(s, a) = w . phi(s, a), with the weights in a dict. get_action is
@@ -24,7 +24,7 @@ def identity_feature_extractor(state, action):
 
 
 def blackjack_feature_extractor(state, action):
-    """The three families of the seed's course: the total with the action; which card values are
+    """The three families of the course: the total with the action; which card values are
     left (present or not) with the action; how many of each value are left, keyed by index, with the action."""
     total, _, counts = state
     features = [((action, total), 1)]
@@ -179,7 +179,7 @@ class QLearningAgent:
 
 
 @register("fixed-threshold", ("blackjack",),
-          "the optimal policy of the same deck with the threshold 5 lower (the seed's transfer experiment)", order=30)
+          "the optimal policy of the same deck with the threshold 5 lower (the course's transfer experiment)", order=30)
 class FixedThresholdAgent:
     name = "fixed-threshold"
 

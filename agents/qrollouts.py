@@ -1,4 +1,4 @@
-"""The seed's match-3 agent: Q-learning from SARSA-sampled rollouts at every turn.
+"""The course's match-3 agent: Q-learning from SARSA-sampled rollouts at every turn.
 
 At each turn, from the current state (board, turns left), NSARSA episodes run
 to the end of the game. In an episode, a state already visited while sampling
@@ -18,7 +18,7 @@ from agents.base import register
 from arcade.games.match3 import Match3State
 
 
-@register("q-rollouts", ("match3",), "the seed's Q-learning from 25 epsilon-greedy rollouts per turn (SARSA sampling)",
+@register("q-rollouts", ("match3",), "the course's Q-learning from 25 epsilon-greedy rollouts per turn (SARSA sampling)",
           order=20, process=True)
 class QRollouts:
     name = "q-rollouts"

@@ -1,8 +1,8 @@
-"""The seed's TD value-function agent for tic-tac-toe, trained by epsilon-greedy self-play.
+"""The course's TD value-function agent for tic-tac-toe, trained by epsilon-greedy self-play.
 
-Each side has a table V over all 3**9 state hashes, initialised as the seed
+Each side has a table V over all 3**9 state hashes, initialised as the course
 does: 1 where that side has won, 0 for a lost end, 0.5 otherwise; a drawn end
-gets `draw_value` (the seed's 0 by choice; the shipped default is 0.5, see
+gets `draw_value` (the course's 0 by choice; the shipped default is 0.5, see
 settings.toml for why).
 Self-play: both sides pick the move whose successor they value most (a random
 move with probability epsilon), and every state of the episode is recorded by
@@ -32,7 +32,7 @@ SHIPPED = Path(__file__).resolve().parent.parent / "assets" / FILENAME
 def initial_values(draw_value: float = 0.0) -> np.ndarray:
     """V for X (row 0) and O (row 1): 1 won, 0 lost, `draw_value` drawn, 0.5 otherwise.
 
-    The seed's init is draw_value = 0 (V is the probability of winning)."""
+    The course's init is draw_value = 0 (V is the probability of winning)."""
     t = tables()
     values = np.full((2, N_STATES), 0.5)
     for seat, mark in ((0, X), (1, O)):
@@ -43,7 +43,7 @@ def initial_values(draw_value: float = 0.0) -> np.ndarray:
 
 
 def td_backup(values: list[float], history: list[int], alpha: float) -> None:
-    """The seed's update, backwards through one side's episode history (in place)."""
+    """The course's update, backwards through one side's episode history (in place)."""
     target = values[history[-1]]
     for s in reversed(history[:-1]):
         v = values[s] + alpha * (target - values[s])
@@ -86,7 +86,7 @@ def self_play(values: np.ndarray, episodes: int, alpha: float, epsilon: float, r
                 else:
                     v = tables_[mover]
                     best, s_best = -1.0, -1
-                    for _, nxt in options:  # the first of equal values, as the seed's loop does
+                    for _, nxt in options:  # the first of equal values, as the course's loop does
                         if v[nxt] > best:
                             best, s_best = v[nxt], nxt
                     s = s_best
@@ -104,7 +104,7 @@ def self_play(values: np.ndarray, episodes: int, alpha: float, epsilon: float, r
     return np.array(tables_)
 
 
-@register("td-value", ("tictactoe",), "the seed's TD value table V(s), learned by epsilon-greedy self-play",
+@register("td-value", ("tictactoe",), "the course's TD value table V(s), learned by epsilon-greedy self-play",
           order=10)
 class TDValueAgent:
     name = "td-value"
@@ -150,7 +150,7 @@ class TDValueAgent:
 
     def train(self, episodes: int, rng: np.random.Generator, progress=None, from_scratch: bool = False,
               stop=None):
-        """Self-play from the current tables (or from the seed's initial values); swaps them in at the end."""
+        """Self-play from the current tables (or from the course's initial values); swaps them in at the end."""
         start = initial_values(self.draw_value) if from_scratch else self.values
         self.values = self_play(start, episodes, self.alpha, self.epsilon, rng, progress, stop=stop)
         self.source = "trained (unsaved)"

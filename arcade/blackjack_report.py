@@ -1,6 +1,6 @@
-"""The seed's blackjack experiments as one report: `python main.py bench blackjack --report`.
+"""The course's blackjack experiments as one report: `python main.py bench blackjack --report`.
 
-Q-learning (30000 trials) against value iteration on the seed's smallMDP and
+Q-learning (30000 trials) against value iteration on the course's smallMDP and
 largeMDP with identity features, largeMDP with the blackjack features, and the
 transfer experiment (the threshold-10 policy played on the threshold-15 MDP
 against Q-learning run on it directly), each over several seeds.
@@ -77,7 +77,7 @@ def format_report(rows: dict, seeds, trials: int) -> str:
         ("threshold 15, Q-learning on it: mean reward", [t["qlearning"] for t in tr]),
         ("threshold 15, optimal expected reward (VI)", [t["optimum"] for t in tr]),
     ]
-    lines = [f"Peeking blackjack: the seed's experiments, {trials} trials each, seeds {list(seeds)}",
+    lines = [f"Peeking blackjack: the course's experiments, {trials} trials each, seeds {list(seeds)}",
              f"  {'experiment':<52}{'mean':>9}   [min .. max over seeds]"]
     lines += [f"  {label:<52}{_spread(values)}" for label, values in table]
     lines.append("")
@@ -103,7 +103,7 @@ def format_report(rows: dict, seeds, trials: int) -> str:
 
 
 def report(settings=None, json_out: bool = False, seeds=(0, 1, 2, 3, 4), trials: int | None = None) -> int:
-    """Run and print the experiments; trials default to settings.toml [blackjack] trials (the seed's 30000)."""
+    """Run and print the experiments; trials default to settings.toml [blackjack] trials (the course's 30000)."""
     if trials is None:
         trials = settings.blackjack.trials if settings is not None else TRIALS
     t0 = time.perf_counter()

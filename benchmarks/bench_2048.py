@@ -2,7 +2,7 @@
 
     python benchmarks/bench_2048.py [--games 50] [--strong-games 20] [--workers 2]
 
-Prints: expectimax-3 over seeded 4x4 games with the seed's rules (share reaching
+Prints: expectimax-3 over seeded 4x4 games with the course's rules (share reaching
 512, mean score), its decision time against a plain recursive expectimax written
 the obvious way (lists, a Python loop per tile) measured on the same states, and
 the strong agent's tile distribution and decision times.
@@ -27,7 +27,7 @@ DEFAULTS = Settings()  # agents always receive settings; these are the defaults
 
 
 # --- baselines ------------------------------------------------------------------------
-# The obvious way: a game engine that moves one tile at a time (as the seed's course engine and most
+# The obvious way: a game engine that moves one tile at a time (as the course engine and most
 # 2048 code do) on a deep copy of the board, and a recursive expectimax calling it.
 _STEP = {0: (-1, 0), 1: (1, 0), 2: (0, -1), 3: (0, 1)}
 

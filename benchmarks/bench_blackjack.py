@@ -1,4 +1,4 @@
-"""Blackjack benchmark: value iteration and Q-learning speed, and the seed's experiments over 5 seeds.
+"""Blackjack benchmark: value iteration and Q-learning speed, and the course's experiments over 5 seeds.
 
     python benchmarks/bench_blackjack.py [--repeat 5] [--no-report]
 

@@ -1,13 +1,13 @@
 """Tic-tac-toe benchmark: train the TD agent from scratch, its learning curve, and its strength.
 
-    python benchmarks/bench_tictactoe.py [--episodes N] [--save assets/tictactoe_td.npz] [--seed-variant]
+    python benchmarks/bench_tictactoe.py [--episodes N] [--save assets/tictactoe_td.npz] [--course-variant]
 
 Trains td-value from the initial values with the settings' parameters, prints
 episodes per second, the loss rate against minimax and random every 1000
 episodes (all rows to docs/tictactoe_learning_curve.csv, every 50000th here),
 then plays the trained (or shipped) table: 100 games as X and 100 as O against
 minimax (its openings varied among equal moves by seed) and 1000 per side
-against random. --seed-variant also trains with the seed's draw value 0.
+against random. --course-variant also trains with the course's draw value 0.
 """
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def main():
     ap.add_argument("--episodes", type=int, help="default: settings.toml [tictactoe] episodes")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--save", help="write the trained table here (e.g. assets/tictactoe_td.npz)")
-    ap.add_argument("--seed-variant", action="store_true", help="also train with the seed's draw value 0")
+    ap.add_argument("--course-variant", action="store_true", help="also train with the course's draw value 0")
     args = ap.parse_args()
     settings = load_settings(ROOT / "settings.toml")
     t = settings.tictactoe
@@ -115,12 +115,12 @@ def main():
         shipped = TDValueAgent(TicTacToeRules(), dataclasses.replace(settings, data=dataclasses.replace(
             settings.data, folder=str(ROOT / "no-such-folder"))))
         report_strength(shipped, f"the shipped table ({SHIPPED.relative_to(ROOT)}, {shipped.source})")
-    if args.seed_variant:
-        print(f"== the seed's draw value 0, same parameters otherwise, {episodes} episodes")
+    if args.course_variant:
+        print(f"== the course's draw value 0, same parameters otherwise, {episodes} episodes")
         seed_values, seconds, rows = train_with_curve(settings, episodes, 0.0, args.seed, None)
         print_curve(rows, every=max(1000, episodes // 5 // 1000 * 1000))
         agent.values = seed_values
-        report_strength(agent, "the seed's draw value 0")
+        report_strength(agent, "the course's draw value 0")
 
 
 if __name__ == "__main__":

@@ -95,7 +95,7 @@ def test_spawn_is_uniform_and_seeded():
     rng = np.random.default_rng(0)
     for _ in range(9000):
         board = rules.spawn(empty, rng)
-        assert board.sum() == 1  # a 2-tile (exponent 1) with the seed's rules
+        assert board.sum() == 1  # a 2-tile (exponent 1) with the course's rules
         counts += board.ravel()
     assert counts.min() > 850 and counts.max() < 1150
     a = rules.new_state(np.random.default_rng(5))

@@ -1,4 +1,4 @@
-"""Peeking blackjack: the seed's examples exactly, the MDP's invariants, value iteration, Q-learning."""
+"""Peeking blackjack: the course's examples exactly, the MDP's invariants, value iteration, Q-learning."""
 import json
 import math
 

@@ -1,4 +1,4 @@
-"""Dots and boxes: the seed's masks and encoding, scoring and extra moves, policy iteration, the solver."""
+"""Dots and boxes: the course's masks and encoding, scoring and extra moves, policy iteration, the solver."""
 import functools
 import json
 

@@ -16,6 +16,22 @@ def test_shipped_file_equals_defaults():
     assert shipped.warnings == ()
 
 
+def test_shipped_file_shows_exactly_the_dataclass_defaults():
+    """Every table and key of the dataclasses appears in settings.toml with its default value, and
+    nothing else: the dataclasses are the one source, and the file a person reads says the same."""
+    import dataclasses
+    import tomllib
+
+    from arcade.settings import tables
+
+    raw = tomllib.loads((ROOT / "settings.toml").read_text(encoding="utf-8"))
+    known = tables()
+    assert set(raw) == set(known)
+    for table, (_, cls) in known.items():
+        defaults = {f.name: f.default for f in dataclasses.fields(cls)}
+        assert raw[table] == defaults, table
+
+
 def test_good_file_values_are_read(tmp_path):
     path = tmp_path / "s.toml"
     path.write_text('[window]\nwidth = 800\nfullscreen = true\n[2048]\nspawn_four_probability = 0.1\n'

@@ -1,4 +1,4 @@
-"""Tic-tac-toe: rules on the seed's hash, minimax as the oracle, the TD agent's update and training."""
+"""Tic-tac-toe: rules on the course's hash, minimax as the oracle, the TD agent's update and training."""
 import json
 
 import numpy as np

@@ -1,9 +1,9 @@
 """Dots and boxes rules: boards of R x C boxes, lines as bits of one integer, box masks.
 
-The seed's 2x2 layout, generalised: bits 0..H-1 are the horizontal lines, top
+The course's 2x2 layout, generalised: bits 0..H-1 are the horizontal lines, top
 row first, left to right (line (r, c) is bit r*C + c); then the vertical lines,
 column by column (line (r, c) left of box column c is bit H + c*R + r). On 2x2
-this gives the seed's box masks 325, 1290, 660 and 2600. A player who
+this gives the course's box masks 325, 1290, 660 and 2600. A player who
 completes one or two boxes with a line scores them and moves again; the game
 ends when every line is drawn.
 """

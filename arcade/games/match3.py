@@ -1,4 +1,4 @@
-"""Match-3 rules: swaps that make lines, cascades, the seed's turn score, reshuffles.
+"""Match-3 rules: swaps that make lines, cascades, the course's turn score, reshuffles.
 
 A board is a numpy array of gem colours (0..k-1; -1 marks a cleared cell while
 a turn resolves). A swap of two orthogonal neighbours is legal only if it makes

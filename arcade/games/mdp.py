@@ -1,9 +1,9 @@
-"""A small generic MDP toolkit: the MDP protocol, state enumeration, the seed's noise transform, simulate.
+"""A small generic MDP toolkit: the MDP protocol, state enumeration, the course's noise transform, simulate.
 
 An MDP has start_state(), actions(state), succ_and_prob_reward(state, action)
 -> [(next_state, probability, reward)] ([] where the action does nothing) and
 discount(). `simulate` runs an RL algorithm (get_action / incorporate_feedback)
-through an MDP with an explicit Generator, as the seed course's util.simulate.
+through an MDP with an explicit Generator, as the course's util.simulate.
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def compute_states(mdp) -> list:
 
 
 class NoisyMDP:
-    """The seed's Problem 1 transform: half the time, jump uniformly among the reachable successors.
+    """The course's Problem 1 transform: half the time, jump uniformly among the reachable successors.
 
     T'(s, a, s') = 1/2 T(s, a, s') + 1/2 * 1 / |{s'': T(s, a, s'') > 0}|, rewards unchanged.
     """

@@ -1,6 +1,6 @@
-"""Tic-tac-toe rules on the seed's state hash, with every table precomputed.
+"""Tic-tac-toe rules on the course's state hash, with every table precomputed.
 
-A state is the seed's hash: cell k = 3*row + col holds 0 (empty), 1 (X) or 2 (O)
+A state is the course's hash: cell k = 3*row + col holds 0 (empty), 1 (X) or 2 (O)
 and the board is the base-3 number sum(cell_k * 3**k). Whose turn it is
 follows from the counts (X moves first), so the hash alone is the state. All
 3**9 hashes are enumerated once into numpy tables (cells, winner, successor of
@@ -36,7 +36,7 @@ class Tables:
 
 @functools.lru_cache(maxsize=None)
 def tables() -> Tables:
-    """Every hash's board, winner, turn and successors (the seed's enumeration of all 3**9 boards)."""
+    """Every hash's board, winner, turn and successors (the course's enumeration of all 3**9 boards)."""
     codes = np.arange(N_STATES)
     cells = ((codes[:, None] // POWERS) % 3).astype(np.int8)
     marks = cells[:, LINES]  # N x 8 x 3

@@ -186,7 +186,7 @@ class Screen2048(GameScreen):
             text.draw(surface, value, (box.x + 12, box.y + 28), 32, palette.TEXT, bold=True)
             y += 72
         p4 = self.rules.spawn_four_probability
-        text.draw(surface, "spawns: 2" + (f" (4 with p={p4:g})" if p4 else " only (the seed's rules)"),
+        text.draw(surface, "spawns: 2" + (f" (4 with p={p4:g})" if p4 else " only (the course's rules)"),
                   (panel.x, y + 4), 19, palette.MUTED, max_width=panel.w)
 
     def _draw_game_over(self, surface, board: pygame.Rect) -> None:
