@@ -20,31 +20,33 @@ class SettingsError(Exception):
     """A settings problem the user can fix; the message is one line."""
 
 
-def _num(lo, hi, default):
+def ranged(lo, hi, default):
+    """A setting field with an allowed range [lo, hi] (checked when settings.toml is read)."""
     return field(default=default, metadata={"min": lo, "max": hi})
 
 
-def _choice(choices, default):
+def one_of(choices, default):
+    """A setting field that takes one of `choices`."""
     return field(default=default, metadata={"choices": tuple(choices)})
 
 
 @dataclass(frozen=True)
 class WindowSettings:
-    width: int = _num(640, 7680, 1024)
-    height: int = _num(480, 4320, 720)
-    fps: int = _num(10, 240, 60)
+    width: int = ranged(640, 7680, 1024)
+    height: int = ranged(480, 4320, 720)
+    fps: int = ranged(10, 240, 60)
     fullscreen: bool = False
 
 
 @dataclass(frozen=True)
 class AgentSettings:
-    delay_ms: int = _num(0, 5000, 200)  # pause between agent moves, so a person can watch
+    delay_ms: int = ranged(0, 5000, 200)  # pause between agent moves, so a person can watch
 
 
 @dataclass(frozen=True)
 class SeedSettings:
-    game: int = _num(-1, 2**63 - 1, -1)  # -1: a fresh seed for every game (shown in the HUD)
-    agent: int = _num(-1, 2**63 - 1, 1)
+    game: int = ranged(-1, 2**63 - 1, -1)  # -1: a fresh seed for every game (shown in the HUD)
+    agent: int = ranged(-1, 2**63 - 1, 1)
 
 
 @dataclass(frozen=True)
@@ -54,47 +56,47 @@ class DataSettings:
 
 @dataclass(frozen=True)
 class Game2048Settings:
-    size: int = _num(3, 7, 4)
-    spawn_four_probability: float = _num(0.0, 1.0, 0.0)  # the course's computer places 2-tiles only
-    animation_ms: int = _num(0, 1000, 100)
-    strong_max_depth: int = _num(1, 8, 4)
-    strong_min_probability: float = _num(0.0, 1.0, 0.0001)
+    size: int = ranged(3, 7, 4)
+    spawn_four_probability: float = ranged(0.0, 1.0, 0.0)  # the course's computer places 2-tiles only
+    animation_ms: int = ranged(0, 1000, 100)
+    strong_max_depth: int = ranged(1, 8, 4)
+    strong_min_probability: float = ranged(0.0, 1.0, 0.0001)
 
 
 @dataclass(frozen=True)
 class TicTacToeSettings:
-    alpha: float = _num(0.0, 1.0, 0.05)
-    epsilon: float = _num(0.0, 1.0, 0.1)
-    episodes: int = _num(1, 100_000_000, 1_000_000)
+    alpha: float = ranged(0.0, 1.0, 0.05)
+    epsilon: float = ranged(0.0, 1.0, 0.1)
+    episodes: int = ranged(1, 100_000_000, 1_000_000)
     # The course values a drawn end at 0 (V = probability of winning). Then O, who can at best draw
     # against perfect play, cannot tell a draw from a loss and keeps losing to minimax; 0.5 fixes it.
-    draw_value: float = _num(0.0, 1.0, 0.5)
+    draw_value: float = ranged(0.0, 1.0, 0.5)
 
 
 @dataclass(frozen=True)
 class DotsSettings:
-    rows: int = _num(2, 3, 2)
-    cols: int = _num(2, 3, 2)
-    tolerance: float = _num(0.0, 1.0, 1e-9)
+    rows: int = ranged(2, 3, 2)
+    cols: int = ranged(2, 3, 2)
+    tolerance: float = ranged(0.0, 1.0, 1e-9)
 
 
 @dataclass(frozen=True)
 class Match3Settings:
-    size: int = _num(4, 16, 9)
-    colours: int = _num(3, 8, 5)
-    turns: int = _num(1, 1000, 50)
-    epsilon: float = _num(0.0, 1.0, 0.2)
-    step_size: float = _num(0.0, 1.0, 0.2)
-    discount: float = _num(0.0, 1.0, 0.5)
-    rollouts: int = _num(1, 10_000, 25)
+    size: int = ranged(4, 16, 9)
+    colours: int = ranged(3, 8, 5)
+    turns: int = ranged(1, 1000, 50)
+    epsilon: float = ranged(0.0, 1.0, 0.2)
+    step_size: float = ranged(0.0, 1.0, 0.2)
+    discount: float = ranged(0.0, 1.0, 0.5)
+    rollouts: int = ranged(1, 10_000, 25)
 
 
 @dataclass(frozen=True)
 class BlackjackSettings:
-    preset: str = _choice(("small", "large", "standard", "peeking"), "small")
-    tolerance: float = _num(0.0, 1.0, 1e-4)
-    exploration_prob: float = _num(0.0, 1.0, 0.2)
-    trials: int = _num(1, 10_000_000, 30_000)
+    preset: str = one_of(("small", "large", "standard", "peeking"), "small")
+    tolerance: float = ranged(0.0, 1.0, 1e-4)
+    exploration_prob: float = ranged(0.0, 1.0, 0.2)
+    trials: int = ranged(1, 10_000_000, 30_000)
 
 
 # The arcade's own tables; each game's table comes from the game catalogue (arcade.games.GAMES).

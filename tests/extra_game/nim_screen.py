@@ -1,0 +1,46 @@
+"""The tiny Nim game's screen (tests/test_extending.py): keys 1-3 take stones; the shared GameScreen
+does the rest (agent on Enter, Tab, HUD, help)."""
+from __future__ import annotations
+
+import pygame
+
+from arcade.screens.base import GameScreen
+from arcade.ui import palette
+
+
+class NimScreen(GameScreen):
+    game_id = "nim"
+
+    def __init__(self, app, agent=None, seed=None):
+        super().__init__(app, agent=agent, seed=seed)
+        self.state = self.rules.new_state()
+
+    def game_keys(self):
+        return [("1 / 2 / 3", "take that many stones")]
+
+    def status_text(self) -> str:
+        return f"{self.state.stones} stones" if self.state.stones else f"seat {self.state.last} wins"
+
+    def agent_state(self):
+        return None if self.rules.is_terminal(self.state) else self.state
+
+    def agent_active(self) -> bool:
+        return self.controller.enabled or self.state.mover == 1
+
+    def apply_agent_action(self, action) -> None:
+        self.state = self.rules.step(self.state, action)
+
+    def handle_game_event(self, event) -> bool:
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_1, pygame.K_2, pygame.K_3):
+            take = event.key - pygame.K_0
+            if take in self.rules.legal_actions(self.state) and self.state.mover == 0:
+                self.state = self.rules.step(self.state, take)
+            return True
+        return False
+
+    def draw_game(self, surface, rect) -> None:
+        for k in range(self.state.stones):
+            pygame.draw.circle(surface, palette.ACCENT, (rect.x + 40 + k * 40, rect.centery), 15)
+
+
+SCREEN = NimScreen
