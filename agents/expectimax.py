@@ -11,6 +11,7 @@ Each level is one batched numpy call over the whole frontier, not a recursion.
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import numpy as np
 
@@ -52,17 +53,36 @@ def _placement_deltas(size: int) -> np.ndarray:
     return deltas
 
 
+class ListTables(NamedTuple):
+    """The line tables as Python lists: for one board, list indexing beats numpy's per-call cost."""
+
+    new_start: list[int]  # code -> the code slid toward index 0
+    new_end: list[int]  # code -> the code slid toward the end
+    gain_start: list[int]
+    gain_end: list[int]
+    spread: list[list[int]]  # spread[k][code]: line k's cells placed into the other orientation's codes,
+    #                          packed 16 bits apart, so a transpose is one lookup per line
+    empty: list[tuple[int, ...]]  # code -> the empty positions of the line
+
+
+class RootChildren(NamedTuple):
+    """The root's legal moves on line codes."""
+
+    dirs: list[int]  # the legal directions
+    gains: list[int]  # the score each gains
+    codes: np.ndarray  # per direction: the child's (columns, rows) line codes
+    parent: np.ndarray  # per empty cell of every child: its direction's index in dirs
+    cell: np.ndarray  # and the cell (r * size + c)
+
+
 @functools.lru_cache(maxsize=None)
-def _python_tables(size: int):
-    """The line tables as Python lists (for one board, list indexing beats numpy's per-call cost),
-    plus `spread[k][code]`: line k's cells placed into the other orientation's codes, packed 16 bits
-    apart, so a transpose is one lookup per line; and `empty[code]`: the empty positions of a line."""
+def _python_tables(size: int) -> ListTables:
     t = line_tables(size)
-    digits = t["rows"].astype(np.int64)  # code -> its cells
+    digits = t.rows.astype(np.int64)  # code -> its cells
     spread = [((digits << (4 * k)) << (16 * np.arange(size))).sum(axis=1).tolist() for k in range(size)]
-    empty = [tuple(np.flatnonzero(row == 0).tolist()) for row in t["rows"]]
-    return (t["new"][:, 0].tolist(), t["new"][:, 1].tolist(), t["gain"][:, 0].tolist(), t["gain"][:, 1].tolist(),
-            spread, empty)
+    empty = [tuple(np.flatnonzero(row == 0).tolist()) for row in t.rows]
+    return ListTables(t.new[:, 0].tolist(), t.new[:, 1].tolist(), t.gain[:, 0].tolist(), t.gain[:, 1].tolist(),
+                      spread, empty)
 
 
 def _transpose_codes(codes: list[int], spread: list[list[int]]) -> list[int]:
@@ -73,9 +93,7 @@ def _transpose_codes(codes: list[int], spread: list[list[int]]) -> list[int]:
     return [(packed >> (16 * j)) & 0xFFFF for j in range(len(codes))]
 
 
-def _root_by_codes(board: np.ndarray):
-    """The root's legal moves on line codes: directions, gains, each child's (columns, rows) codes,
-    and (parent, cell) for every empty cell of every child."""
+def _root_by_codes(board: np.ndarray) -> RootChildren:
     s = board.shape[0]
     new_start, new_end, gain_start, gain_end, spread, empty = _python_tables(s)
     rows = [sum(v << (4 * c) for c, v in enumerate(r)) for r in board.tolist()]
@@ -98,8 +116,8 @@ def _root_by_codes(board: np.ndarray):
         dirs.append(d)
         gains.append(sum(gain[x] for x in lines))
         codes.append(after_cols + after_rows)
-    return (dirs, gains, np.array(codes, dtype=np.int64), np.array(parent, dtype=np.intp),
-            np.array(cell, dtype=np.intp))
+    return RootChildren(dirs, gains, np.array(codes, dtype=np.int64), np.array(parent, dtype=np.intp),
+                        np.array(cell, dtype=np.intp))
 
 
 @register("expectimax-3", ("2048",), "the course's depth-3 expectimax: max, chance, max, game score at the leaves",
@@ -142,7 +160,7 @@ class Expectimax3:
         for exponent, p in ((1, 1.0 - self.rules.spawn_four_probability), (2, self.rules.spawn_four_probability)):
             if p <= 0:
                 continue
-            gains = t["gain"][parent_codes + exponent * deltas]  # K x 2s lines x 2 directions
+            gains = t.gain[parent_codes + exponent * deltas]  # K x 2s lines x 2 directions
             best = gains.reshape(-1, 2, s, 2).sum(axis=2).reshape(-1, 4).max(axis=1)
             # sum before dividing, so equal subtrees give bit-equal values and ties break by direction order
             expected += p * np.bincount(parent, weights=best, minlength=n) / empties

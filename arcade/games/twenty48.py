@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -42,24 +43,28 @@ def slide_rows_left(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return _compress_left(rows), gains
 
 
-@functools.lru_cache(maxsize=None)
-def line_tables(size: int):
-    """Every possible line (exponents below 16, as a base-16 code) slid toward index 0 and toward the end.
+class LineTables(NamedTuple):
+    """Every line of `size` cells (exponents below 16) by its base-16 code (cell k is digit k)."""
 
-    new[code] = (code slid to the start, code slid to the end), gain[code] likewise, moved[code] whether
-    each slide changes the line; rows[code] decodes a code back into its cells.
-    """
+    weights: np.ndarray  # size: 16**k, so that code = cells @ weights
+    rows: np.ndarray  # codes x size (uint8): the cells of each code
+    new: np.ndarray  # codes x 2 (int64): the code slid toward index 0, and toward the end
+    gain: np.ndarray  # codes x 2 (int32): the score those slides gain
+    moved: np.ndarray  # codes x 2 (bool): whether each slide changes the line
+
+
+@functools.lru_cache(maxsize=None)
+def line_tables(size: int) -> LineTables:
+    """Every possible line slid toward index 0 and toward the end (16**size codes)."""
     weights = (16 ** np.arange(size)).astype(np.int64)
     codes = np.arange(16**size, dtype=np.int64)
     rows = ((codes[:, None] // weights) % 16).astype(np.uint8)
     left, gain_left = slide_rows_left(rows.copy())
     right, gain_right = slide_rows_left(rows[:, ::-1].copy())
     new = np.stack([left.astype(np.int64) @ weights, right[:, ::-1].astype(np.int64) @ weights], axis=1)
-    return {
-        "weights": weights, "rows": rows, "new": new,
-        "gain": np.stack([gain_left, gain_right], axis=1).astype(np.int32),  # small enough to stay in L2
-        "moved": new != codes[:, None],
-    }
+    return LineTables(weights, rows, new,
+                      np.stack([gain_left, gain_right], axis=1).astype(np.int32),  # small enough to stay in L2
+                      new != codes[:, None])
 
 
 def line_tables_apply(boards: np.ndarray) -> bool:
@@ -72,7 +77,7 @@ def line_tables_apply(boards: np.ndarray) -> bool:
 def line_codes(boards: np.ndarray) -> np.ndarray:
     """Codes of every column then every row of each board: N x 2 x s (base-16 exponents)."""
     lines = np.concatenate([boards.transpose(0, 2, 1), boards], axis=1).astype(np.int64)
-    return (lines @ line_tables(boards.shape[-1])["weights"]).reshape(len(boards), 2, -1)
+    return (lines @ line_tables(boards.shape[-1]).weights).reshape(len(boards), 2, -1)
 
 
 def _oriented(boards: np.ndarray, direction: int) -> np.ndarray:
@@ -121,8 +126,8 @@ def move_gains(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     t = line_tables(boards.shape[-1])
     lines = line_codes(boards)  # N x 2 (columns, rows) x s
     # N x 2 x s x 2 (toward start, toward end) -> N x 4 in the order up, down, left, right
-    gains = t["gain"][lines].sum(axis=2).reshape(n, 4)
-    changed = t["moved"][lines].any(axis=2).reshape(n, 4)
+    gains = t.gain[lines].sum(axis=2).reshape(n, 4)
+    changed = t.moved[lines].any(axis=2).reshape(n, 4)
     return gains, changed
 
 
@@ -136,7 +141,7 @@ def max_gain(boards: np.ndarray) -> np.ndarray:
     if not line_tables_apply(boards):
         return _all_by_slides(boards)[1].max(axis=1)
     t = line_tables(boards.shape[-1])
-    return t["gain"][line_codes(boards)].sum(axis=2).reshape(len(boards), 4).max(axis=1)
+    return t.gain[line_codes(boards)].sum(axis=2).reshape(len(boards), 4).max(axis=1)
 
 
 def move_all(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -147,12 +152,12 @@ def move_all(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n, s, _ = boards.shape
     t = line_tables(s)
     lines = line_codes(boards)
-    decoded = t["rows"][t["new"][lines]]  # N x 2 (cols, rows) x s (line) x 2 (start, end) x s (cell)
+    decoded = t.rows[t.new[lines]]  # N x 2 (cols, rows) x s (line) x 2 (start, end) x s (cell)
     new = np.empty((n, 4, s, s), dtype=np.uint8)
     new[:, 0:2] = decoded[:, 0].transpose(0, 2, 3, 1)  # a column's cells run down the rows
     new[:, 2:4] = decoded[:, 1].transpose(0, 2, 1, 3)
-    gains = t["gain"][lines].sum(axis=2).reshape(n, 4)
-    changed = t["moved"][lines].any(axis=2).reshape(n, 4)
+    gains = t.gain[lines].sum(axis=2).reshape(n, 4)
+    changed = t.moved[lines].any(axis=2).reshape(n, 4)
     return new, gains, changed
 
 

@@ -6,10 +6,11 @@ import pygame
 
 from arcade.control import STALE
 from arcade.screens.base import GameScreen
+from arcade.screens.match3_phases import Wobble, turn_phases
 from arcade.storage import BestScores
 from arcade.ui import palette, text
 
-SWAP_MS, CLEAR_MS, FALL_MS, WOBBLE_MS, POPUP_MS = 130, 160, 200, 260, 1100
+POPUP_MS = 1100
 ARROWS = {pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1), pygame.K_UP: (-1, 0), pygame.K_DOWN: (1, 0)}
 
 
@@ -28,7 +29,7 @@ class Match3Screen(GameScreen):
         self.selected: tuple[int, int] | None = None
         self.cursor = (self.rules.size // 2, self.rules.size // 2)
         self.drag_from: tuple[int, int] | None = None
-        self.phases: list[tuple] = []  # animation phases still to show: (kind, ms, data)
+        self.phases: list = []  # animation phases still to show (arcade.screens.match3_phases)
         self.phase_ms = 0.0
         self.popups: list[list] = []  # [text, ms left]
         self.hint = None
@@ -41,7 +42,7 @@ class Match3Screen(GameScreen):
         if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
             return False
         if swap not in self.rules.legal_actions(self.state):
-            self.phases = [("wobble", WOBBLE_MS, swap)]
+            self.phases = [Wobble(swap)]
             self.phase_ms = 0.0
             self.say("no line: the swap is refused (it costs nothing)")
             return False
@@ -53,10 +54,7 @@ class Match3Screen(GameScreen):
         result = self.rules.play(before, swap, self.rng)
         self.state = result.state
         self.hint = None
-        self.phases = [("swap", SWAP_MS, (before.board, swap))]
-        for st in result.stages:
-            self.phases.append(("clear", CLEAR_MS, st))
-            self.phases.append(("fall", FALL_MS, st))
+        self.phases = turn_phases(before.board, swap, result.stages)
         self.phase_ms = 0.0
         for st in result.stages:
             self.popups.append([f"+{st.points}" + (f"  x{st.level}" if st.level > 1 else ""), POPUP_MS])
@@ -160,8 +158,8 @@ class Match3Screen(GameScreen):
     def update_game(self, dt_ms: float) -> None:
         if self.phases:
             self.phase_ms += dt_ms
-            while self.phases and self.phase_ms >= self.phases[0][1]:
-                self.phase_ms -= self.phases[0][1]
+            while self.phases and self.phase_ms >= self.phases[0].ms:
+                self.phase_ms -= self.phases[0].ms
                 self.phases.pop(0)
             if not self.phases:
                 self.phase_ms = 0.0
@@ -215,22 +213,11 @@ class Match3Screen(GameScreen):
         board, offsets, fade = self.state.board, {}, None
         t = 0.0
         if self.phases:
-            kind, ms, data = self.phases[0]
-            t = min(1.0, self.phase_ms / ms)
-            if kind == "swap":
-                board, swap = data
-                r1, c1, r2, c2 = swap
-                offsets = {(r1, c1): ((r2 - r1) * t, (c2 - c1) * t), (r2, c2): ((r1 - r2) * t, (c1 - c2) * t)}
-            elif kind == "wobble":
-                r1, c1, r2, c2 = data
-                w = 0.3 * np.sin(t * np.pi * 3) * (1 - t)
-                offsets = {(r1, c1): ((r2 - r1) * w, (c2 - c1) * w), (r2, c2): ((r1 - r2) * w, (c1 - c2) * w)}
-            elif kind == "clear":
-                board, fade = data.before, data.cleared
-            elif kind == "fall":
-                board = data.after
-                offsets = {(r, c): ((data.source[r, c] - r) * (1 - t), 0) for r in range(s) for c in range(s)
-                           if data.source[r, c] != r}
+            phase = self.phases[0]
+            t = min(1.0, self.phase_ms / phase.ms)
+            pose = phase.pose(t)
+            board = self.state.board if pose.board is None else pose.board
+            offsets, fade = pose.offsets, pose.fade
         for r in range(s):
             for c in range(s):
                 dr, dc = offsets.get((r, c), (0, 0))
