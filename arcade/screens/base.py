@@ -58,6 +58,7 @@ class GameScreen(Screen):
         self.rules = make_rules(self.game_id, self.settings, **rule_overrides)
         self.controller = AgentController(self.game_id, self.rules, self.settings, agent=agent)
         self.show_help = False
+        self._over_ms = 0.0  # time since the game ended, for restart_when_over
         self.toast: tuple[str, float] | None = None  # message, ms left
         configured = self.settings.seeds.game
         self.seed = seed if seed is not None else (fresh_seed() if configured < 0 else configured)
@@ -107,6 +108,16 @@ class GameScreen(Screen):
         """The seed of the next game: the next number for a fixed seed, else a fresh one."""
         self.seed = self.seed + 1 if self.fixed_seed else fresh_seed()
         return self.seed
+
+    def restart_when_over(self, dt_ms: float, over: bool, pause_ms: float, restart) -> None:
+        """While the agent plays, call restart() `pause_ms` after a game ends, so watching never stalls."""
+        if over and self.controller.enabled:
+            self._over_ms += dt_ms
+            if self._over_ms >= pause_ms:
+                self._over_ms = 0.0
+                restart()
+        else:
+            self._over_ms = 0.0
 
     def say(self, message: str, ms: float = 2500) -> None:
         self.toast = (message, ms)

@@ -9,7 +9,7 @@ from agents import Describes, Explains, LearnsWhilePlaying
 from arcade.games import make_rules
 from arcade.games.blackjack import ACTIONS, PEEK, PRESETS, QUIT, TAKE
 from arcade.screens.base import GameScreen
-from arcade.ui import palette, text
+from arcade.ui import hud, palette, text
 
 FELT = (22, 104, 60)
 FELT_DARK = (16, 80, 46)
@@ -35,7 +35,6 @@ class BlackjackScreen(GameScreen):
     def new_round(self) -> None:
         self.round = self.rules.new_state()
         self.hand: list[int] = []
-        self.over_ms = 0.0
         self.controller.invalidate()
 
     def set_preset(self, name: str) -> None:
@@ -133,15 +132,10 @@ class BlackjackScreen(GameScreen):
             self.say("you cannot peek twice in a row" if action == PEEK else f"{action} is not possible now")
 
     def update_game(self, dt_ms: float) -> None:
-        if self.round.over and self.controller.enabled:
-            self.over_ms += dt_ms
-            if self.over_ms >= AUTO_NEXT_MS + self.controller.delay_ms:
-                self.new_round()
+        self.restart_when_over(dt_ms, self.round.over, AUTO_NEXT_MS + self.controller.delay_ms, self.new_round)
 
     # --- drawing -------------------------------------------------------------
     def _table(self) -> pygame.Rect:
-        from arcade.ui import hud
-
         area = hud.board_rect(self.app.surface)
         return pygame.Rect(area.x, area.y, area.w - 250, area.h)
 

@@ -11,7 +11,7 @@ from arcade.control import AgentController
 from arcade.games import make_rules
 from arcade.games.dots import Board
 from arcade.screens.base import GameScreen
-from arcade.ui import palette, text
+from arcade.ui import hud, palette, text
 
 SIZE_KEYS = {pygame.K_1: (2, 2), pygame.K_2: (2, 3), pygame.K_3: (3, 3)}
 OPPONENTS = ("random", "greedy", "solver")
@@ -149,8 +149,6 @@ class DotsScreen(GameScreen):
 
     # --- geometry --------------------------------------------------------------
     def _geometry(self):
-        from arcade.ui import hud
-
         area = hud.board_rect(self.app.surface)
         b = self.board
         usable = pygame.Rect(area.x + 30, area.y + 20, area.w - 330, area.h - 40)

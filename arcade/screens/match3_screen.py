@@ -8,7 +8,7 @@ from arcade.control import STALE
 from arcade.screens.base import GameScreen
 from arcade.screens.match3_phases import Wobble, turn_phases
 from arcade.storage import BestScores
-from arcade.ui import palette, text
+from arcade.ui import hud, palette, text
 
 POPUP_MS = 1100
 ARROWS = {pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1), pygame.K_UP: (-1, 0), pygame.K_DOWN: (1, 0)}
@@ -179,8 +179,6 @@ class Match3Screen(GameScreen):
 
     # --- drawing -------------------------------------------------------------
     def _geometry(self):
-        from arcade.ui import hud
-
         area = hud.board_rect(self.app.surface)
         s = self.rules.size
         cell = min((area.h - 10) // s, (area.w - 300) // s)
@@ -239,14 +237,9 @@ class Match3Screen(GameScreen):
                                  border_radius=8)
         self._draw_panel(surface, pygame.Rect(ox + cell * s + 30, oy, rect.right - (ox + cell * s + 40), cell * s))
         if self.rules.is_terminal(self.state) and not self.phases:
-            box = pygame.Rect(ox, oy + cell * s // 2 - 70, cell * s, 140)
-            shade = pygame.Surface(box.size, pygame.SRCALPHA)
-            shade.fill((15, 15, 20, 215))
-            surface.blit(shade, box.topleft)
-            text.draw(surface, f"Game over: {self.state.score} points", (box.centerx, box.y + 45), 44, palette.ACCENT,
-                      anchor="center", bold=True)
-            text.draw(surface, "r: play again with a new seed", (box.centerx, box.y + 95), 26, palette.MUTED,
-                      anchor="center")
+            box = pygame.Rect(ox, oy + cell * s // 2 - 90, cell * s, 180)
+            hud.draw_game_over(surface, box, "Game over", f"{self.state.score} points", "r: play again with a new seed",
+                               shade_alpha=215)
 
     def _draw_panel(self, surface, panel) -> None:
         s = self.state

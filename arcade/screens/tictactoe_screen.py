@@ -12,7 +12,7 @@ from agents import Describes, Explains, Trains
 from arcade.agent_process import TrainingJob
 from arcade.games.tictactoe import LINES, O, X, decode, tables
 from arcade.screens.base import GameScreen
-from arcade.ui import palette, text
+from arcade.ui import hud, palette, text
 
 NUMPAD = {pygame.K_7: 0, pygame.K_8: 1, pygame.K_9: 2, pygame.K_4: 3, pygame.K_5: 4, pygame.K_6: 5,
           pygame.K_1: 6, pygame.K_2: 7, pygame.K_3: 8, pygame.K_KP7: 0, pygame.K_KP8: 1, pygame.K_KP9: 2,
@@ -31,7 +31,6 @@ class TicTacToeScreen(GameScreen):
         self.tally: dict[str, list[int]] = {}  # agent -> [wins, draws, losses] against you
         self.selfplay: dict[str, list[int]] = {}  # agent -> [X wins, draws, O wins] playing itself
         self.training: TrainingJob | None = None
-        self.over_ms = 0.0
         self.restart()
 
     # --- game flow -----------------------------------------------------------
@@ -39,7 +38,6 @@ class TicTacToeScreen(GameScreen):
         self.state = 0
         self.human_moved = False
         self.recorded = False
-        self.over_ms = 0.0
         self.controller.invalidate()
 
     @property
@@ -146,10 +144,7 @@ class TicTacToeScreen(GameScreen):
             self.say("that cell is taken")
 
     def update_game(self, dt_ms: float) -> None:
-        if self.over and self.controller.enabled:
-            self.over_ms += dt_ms
-            if self.over_ms >= AUTO_RESTART_MS:
-                self.restart()
+        self.restart_when_over(dt_ms, self.over, AUTO_RESTART_MS, self.restart)
         if self.training and self.training.poll():
             self._finish_training()
 
@@ -197,8 +192,6 @@ class TicTacToeScreen(GameScreen):
         return min(r, 2) * 3 + min(c, 2)
 
     def _board_area(self) -> pygame.Rect:
-        from arcade.ui import hud
-
         return hud.board_rect(self.app.surface)
 
     def draw_game(self, surface, rect) -> None:

@@ -7,7 +7,7 @@ import pygame
 from arcade.games.twenty48 import DOWN, LEFT, RIGHT, UP, Game2048, slide_paths
 from arcade.screens.base import GameScreen
 from arcade.storage import BestScores
-from arcade.ui import palette, text
+from arcade.ui import hud, palette, text
 
 MOVE_KEYS = {
     pygame.K_UP: UP, pygame.K_w: UP, pygame.K_DOWN: DOWN, pygame.K_s: DOWN,
@@ -190,15 +190,8 @@ class Screen2048(GameScreen):
                   (panel.x, y + 4), 19, palette.MUTED, max_width=panel.w)
 
     def _draw_game_over(self, surface, board: pygame.Rect) -> None:
-        shade = pygame.Surface(board.size, pygame.SRCALPHA)
-        shade.fill((20, 20, 25, 190))
-        surface.blit(shade, board.topleft)
-        text.draw(surface, "Game over", (board.centerx, board.centery - 40), 64, palette.ACCENT,
-                  anchor="center", bold=True)
-        text.draw(surface, f"score {self.game.state.score}", (board.centerx, board.centery + 10), 34,
-                  palette.TEXT, anchor="center")
-        text.draw(surface, "r: play again    u: undo the last move", (board.centerx, board.centery + 50), 26,
-                  palette.MUTED, anchor="center")
+        hud.draw_game_over(surface, board, "Game over", f"score {self.game.state.score}",
+                           "r: play again    u: undo the last move", shade_alpha=215)
 
 
 SCREEN = Screen2048

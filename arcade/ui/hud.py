@@ -75,6 +75,21 @@ def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str,
               anchor="midbottom")
 
 
+def draw_game_over(surface: pygame.Surface, box: pygame.Rect, title: str, detail: str | None, keys: str,
+                   shade_alpha: int = 200) -> None:
+    """The end-of-game card every game screen shows: a shaded box, a title, a figure line and the keys."""
+    shade = pygame.Surface(box.size, pygame.SRCALPHA)
+    shade.fill((18, 18, 22, shade_alpha))
+    surface.blit(shade, box.topleft)
+    lines = [(title, 56, palette.ACCENT, True)] + ([(detail, 32, palette.TEXT, False)] if detail else []) + \
+        [(keys, 24, palette.MUTED, False)]
+    y = box.centery - sum(size + 12 for _, size, _, _ in lines) // 2
+    for line, size, colour, bold in lines:
+        text.draw(surface, line, (box.centerx, y + size // 2), size, colour, anchor="center", bold=bold,
+                  max_width=box.w - 20, min_size=16)
+        y += size + 12
+
+
 def draw_toast(surface: pygame.Surface, message: str, colour=palette.INFO) -> None:
     """A one-line message near the bottom of the board area."""
     w, h = surface.get_size()
