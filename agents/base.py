@@ -171,13 +171,18 @@ def agents_for(game_id: str, capability: type | None = None) -> list[AgentSpec]:
     return sorted(specs, key=lambda s: (s.order, s.name))
 
 
-def find(game_id: str, name: str) -> AgentSpec:
-    """The spec of agent `name` for a game; UnknownAgent (one line listing the choices) if none."""
-    for spec in agents_for(game_id):
+def choose(specs: list[AgentSpec], name: str, game_id: str) -> AgentSpec:
+    """The spec named `name` among `specs`; UnknownAgent (one line listing the choices) if none."""
+    for spec in specs:
         if spec.name == name:
             return spec
-    known = ", ".join(s.name for s in agents_for(game_id)) or "none"
+    known = ", ".join(s.name for s in specs) or "none"
     raise UnknownAgent(f"unknown agent '{name}' for {game_id}; choose one of: {known}")
+
+
+def find(game_id: str, name: str) -> AgentSpec:
+    """The spec of agent `name` for a game; UnknownAgent (one line listing the choices) if none."""
+    return choose(agents_for(game_id), name, game_id)
 
 
 def create(game_id: str, name: str, rules, settings) -> Agent:

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import best_action, register
-from arcade.games.dots import Board, box_counts, popcount
+from arcade.games.dots import Board, box_counts, line_gains
 from arcade.storage import load_npz, save_npz
 
 FORMAT_VERSION = 1
@@ -30,7 +30,7 @@ def retrograde(rows: int, cols: int, progress=None) -> np.ndarray:
     n_lines = board.n_lines
     counts = box_counts(rows, cols)
     codes = np.arange(1 << n_lines, dtype=np.int32)
-    layers = popcount(codes)
+    layers = np.bitwise_count(codes)
     margin = np.zeros(1 << n_lines, dtype=np.int8)
     bits = (1 << np.arange(n_lines, dtype=np.int32))[None, :]
     for k in range(n_lines - 1, -1, -1):
@@ -68,13 +68,10 @@ def margins(rows: int, cols: int, data_dir: Path | None = None) -> np.ndarray:
 
 def move_values(state, margin: np.ndarray) -> dict[int, int]:
     """The margin the mover can force after each free line."""
-    counts = box_counts(state.rows, state.cols)
     out = {}
-    for a in range(state.board.n_lines):
-        if not (state.lines >> a) & 1:
-            t = state.lines | 1 << a
-            g = int(counts[t]) - int(counts[state.lines])
-            out[a] = g + int(margin[t]) if g > 0 else -int(margin[t])
+    for a, g in line_gains(state).items():
+        t = state.lines | 1 << a
+        out[a] = g + int(margin[t]) if g > 0 else -int(margin[t])
     return out
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from agents.base import best_action, register
-from arcade.games.dots import box_counts
+from arcade.games.dots import line_gains
 from arcade.games.match3 import POINTS_PER_GEM, apply_swap, find_matches, resolve
 from arcade.games.twenty48 import move_all
 
@@ -36,16 +36,12 @@ class GreedyDots:
         self.rules = rules
 
     def act(self, state, rng):
-        board = state.board
-        counts = box_counts(state.rows, state.cols)
-        free = self.rules.legal_actions(state)
-        gains = {a: int(counts[state.lines | 1 << a]) - int(counts[state.lines]) for a in free}
-        best = max(gains.values())
-        if best > 0:
+        gains = line_gains(state)
+        free = list(gains)
+        if max(gains.values()) > 0:
             return max(free, key=lambda a: gains[a])
-        masks = board.box_masks()
-        safe = [a for a in free
-                if not any(bin((state.lines | 1 << a) & m).count("1") == 3 for m in masks if (m >> a) & 1)]
+        line_boxes = state.board.line_boxes
+        safe = [a for a in free if not any(((state.lines | 1 << a) & m).bit_count() == 3 for _, m in line_boxes[a])]
         pool = safe or free
         return pool[int(rng.integers(len(pool)))]
 

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from agents import agents_for
+from agents.base import choose
 from arcade import agent_process
 from arcade.deciders import ProcessDecider, ThreadDecider
 
@@ -83,14 +84,11 @@ class AgentController:
         return self.spec.name
 
     def select(self, name: str) -> None:
-        for i, spec in enumerate(self.specs):
-            if spec.name == name:
-                if i != self.index:
-                    self.index = i
-                    self.invalidate()
-                return
-        known = ", ".join(s.name for s in self.specs)
-        raise ValueError(f"unknown agent '{name}' for {self.game_id}; choose one of: {known}")
+        """Select agent `name` (UnknownAgent, a ValueError, if this game has none of that name)."""
+        i = self.specs.index(choose(self.specs, name, self.game_id))
+        if i != self.index:
+            self.index = i
+            self.invalidate()
 
     def cycle(self, step: int = 1) -> None:
         self.index = (self.index + step) % len(self.specs)

@@ -64,6 +64,12 @@ class Board:
     def boxes_completed(self, lines: int) -> int:
         return sum((lines & m) == m for m in self.box_masks())
 
+    @functools.cached_property
+    def line_boxes(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """For each line: the (box index, box mask) of the one or two boxes it is a side of."""
+        masks = self.box_masks()
+        return tuple(tuple((i, m) for i, m in enumerate(masks) if (m >> bit) & 1) for bit in range(self.n_lines))
+
 
 def board_for_lines(n_lines: int) -> Board:
     for r, c in SIZES:
@@ -109,10 +115,22 @@ def parse_lines(text: str) -> tuple[Board, int]:
     return board, sum(1 << i for i, ch in enumerate(text) if ch == "1")
 
 
-def gain(board: Board, lines: int, bit: int) -> int:
-    """Boxes completed by drawing `bit` on `lines`."""
+def completed_by(board: Board, lines: int, bit: int) -> list[int]:
+    """Indices of the boxes that drawing the free line `bit` on `lines` completes (zero, one or two)."""
     after = lines | 1 << bit
-    return sum((after & m) == m and (lines & m) != m for m in board.box_masks())
+    return [i for i, m in board.line_boxes[bit] if (after & m) == m]
+
+
+def gain(board: Board, lines: int, bit: int) -> int:
+    """Boxes completed by drawing the free line `bit` on `lines`: the one definition of a line's gain
+    (transition_tables and the solver hold the same for all states at once)."""
+    return len(completed_by(board, lines, bit))
+
+
+def line_gains(state: "DotsState") -> dict[int, int]:
+    """{free line: boxes drawing it completes} for a position."""
+    board = state.board
+    return {b: gain(board, state.lines, b) for b in range(board.n_lines) if not (state.lines >> b) & 1}
 
 
 @dataclass(frozen=True)
@@ -187,10 +205,3 @@ def transition_tables(rows: int, cols: int):
     return nxt, gains, free
 
 
-def popcount(codes: np.ndarray) -> np.ndarray:
-    """Number of set bits of each (non-negative, < 2**32) integer."""
-    c = codes.astype(np.uint32)
-    c = c - ((c >> 1) & 0x55555555)
-    c = (c & 0x33333333) + ((c >> 2) & 0x33333333)
-    c = (c + (c >> 4)) & 0x0F0F0F0F
-    return ((c * 0x01010101) & 0xFFFFFFFF) >> 24

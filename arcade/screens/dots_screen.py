@@ -9,7 +9,7 @@ import pygame
 
 from arcade.control import AgentController
 from arcade.games import make_rules
-from arcade.games.dots import Board
+from arcade.games.dots import Board, completed_by
 from arcade.screens.base import GameScreen
 from arcade.ui import hud, palette, text
 
@@ -56,12 +56,10 @@ class DotsScreen(GameScreen):
         if self.over or (self.state.lines >> bit) & 1:
             return False
         mover = self.state.mover
-        before = self.state.lines
+        for i in completed_by(self.board, self.state.lines, bit):
+            self.box_owner[i] = mover
         self.state = self.rules.step(self.state, bit)
         self.line_owner[bit] = mover
-        for i, m in enumerate(self.board.box_masks()):
-            if (self.state.lines & m) == m and (before & m) != m:
-                self.box_owner[i] = mover
         return True
 
     # --- GameScreen hooks ----------------------------------------------------
