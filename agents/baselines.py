@@ -6,6 +6,8 @@ from agents.base import ANY_GAME, register
 
 @register("random", ANY_GAME, "a uniformly random legal move (the baseline)", order=90)
 class RandomAgent:
+    """A uniformly random legal action, drawn from the Generator it is given: plays every game."""
+
     name = "random"
 
     def __init__(self, rules, settings):

@@ -78,6 +78,8 @@ def move_values(state, margin: np.ndarray) -> dict[int, int]:
 @register("solver", ("dots",), "exact minimax by retrograde analysis over all line states (both players optimal)",
           order=10, process=True)
 class DotsSolver:
+    """Perfect play on boards up to 3x3 from the retrograde table (built once, cached in the data folder)."""
+
     name = "solver"
 
     def __init__(self, rules, settings):

@@ -123,6 +123,9 @@ def _root_by_codes(board: np.ndarray) -> RootChildren:
 @register("expectimax-3", ("2048",), "the course's depth-3 expectimax: max, chance, max, game score at the leaves",
           order=20, process=True)
 class Expectimax3:
+    """The course's depth-3 expectimax, exactly: act(state) -> the direction (0-3) of the best expected
+    score; explain(state) -> {direction: expected score}. Deterministic (ties: up, down, left, right)."""
+
     name = "expectimax-3"
 
     def __init__(self, rules, settings):

@@ -81,6 +81,9 @@ def _dedupe(boards: np.ndarray):
 @register("expectimax", ("2048",),
           "strong expectimax: heuristic evaluation, depth by empty cells, pruning, numpy frontiers", order=10, process=True)
 class StrongExpectimax:
+    """Expectimax on a heuristic evaluation, depth by empty cells ([2048] strong_max_depth), chance
+    branches below [2048] strong_min_probability pruned. act / explain as Expectimax3."""
+
     name = "expectimax"
 
     def __init__(self, rules, settings):

@@ -10,6 +10,8 @@ from arcade.games.twenty48 import move_all
 @register("greedy", ("2048",), "the move with the largest immediate score gain (ties: up, down, left, right)",
           order=60)
 class Greedy2048:
+    """The direction with the largest immediate score (explain: the score after each direction)."""
+
     name = "greedy"
 
     def __init__(self, rules, settings):
@@ -30,6 +32,8 @@ class Greedy2048:
 @register("greedy", ("dots",), "complete a box when it can, else avoid giving a box's third side, else random",
           order=60)
 class GreedyDots:
+    """Takes a box when it can; else a line that gives no box away; else any line (at random)."""
+
     name = "greedy"
 
     def __init__(self, rules, settings):
@@ -56,6 +60,7 @@ class _Match3Greedy:
         self.rules = rules
 
     def swap_score(self, state, swap) -> float:
+        """The points this agent credits a legal swap with."""
         raise NotImplementedError
 
     def explain(self, state) -> dict[tuple, float]:
@@ -70,6 +75,8 @@ class _Match3Greedy:
 
 @register("greedy", ("match3",), "the swap whose own lines clear the most gems (no cascades)", order=60)
 class GreedyMatch3(_Match3Greedy):
+    """The swap whose own lines clear the most gems (explain: those points per swap)."""
+
     name = "greedy"
 
     def swap_score(self, state, swap) -> float:
@@ -79,6 +86,8 @@ class GreedyMatch3(_Match3Greedy):
 @register("greedy-cascade", ("match3",),
           "the swap with the largest turn score counting the cascades the known gems make", order=30, process=True)
 class GreedyCascade(_Match3Greedy):
+    """The swap with the largest turn score, cascades of the known gems included."""
+
     name = "greedy-cascade"
 
     def swap_score(self, state, swap) -> float:

@@ -42,6 +42,8 @@ def move_values(state: int) -> dict[int, float]:
 
 @register("minimax", ("tictactoe",), "perfect play: retrograde minimax, fastest win and slowest loss", order=20)
 class Minimax:
+    """Perfect tic-tac-toe from the solved table: fastest win, slowest loss, ties at random."""
+
     name = "minimax"
 
     def __init__(self, rules, settings):

@@ -33,6 +33,8 @@ MAX_LINES = 17  # 2x3; 3x3 (2**24 states x 24 lines) does not fit these tables
 
 @dataclass(frozen=True)
 class Solution:
+    """Policy iteration's result, indexed by line state (an int of L bits)."""
+
     V: np.ndarray  # agent to move
     W: np.ndarray  # random opponent to move
     policy: np.ndarray  # best line per state (-1 on the full board)
@@ -66,6 +68,8 @@ def evaluate(policy: np.ndarray, nxt, gains, free, V=None, W=None, tol: float = 
 
 
 def q_values(V, W, nxt, gains, free) -> np.ndarray:
+    """Q of every (state, line) for the agent to move: boxes gained now plus V (it moves again) or W
+    (the opponent moves) of the next state; -inf for drawn lines. Arrays as transition_tables gives."""
     q = gains + np.where(gains > 0, V[nxt], W[nxt])
     return np.where(free, q, -np.inf)
 
@@ -82,6 +86,9 @@ def improve(policy, V, W, nxt, gains, free) -> np.ndarray:
 
 @functools.lru_cache(maxsize=4)
 def solve(rows: int = 2, cols: int = 2, tol: float = 1e-9) -> Solution:
+    """Policy iteration on a rows x cols board (2x2 or 2x3) against a uniformly random opponent, from
+    the policy 'the first free line', until the policy is stable; evaluation sweeps stop at `tol`.
+    ValueError for larger boards (their tables do not fit)."""
     nxt, gains, free = transition_tables(rows, cols)
     if nxt.shape[1] > MAX_LINES:
         raise ValueError(f"policy iteration covers 2x2 and 2x3 boards, not {rows}x{cols}")
@@ -116,6 +123,8 @@ def optimal_action(lines: int, rows: int = 2, cols: int = 2) -> int:
           "the course's policy iteration against a random opponent (2x2 and 2x3), opponent's extra turns modelled",
           order=20, process=True)
 class PolicyIterationAgent:
+    """Plays the policy iteration solution of its board (2x2, 2x3); explain gives Q per free line."""
+
     name = "policy-iteration"
 
     def __init__(self, rules, settings):

@@ -20,6 +20,7 @@ from arcade.games.mdp import Uniforms
 
 
 def identity_feature_extractor(state, action):
+    """One indicator feature per (state, action): tabular Q-learning."""
     return [((state, action), 1)]
 
 
@@ -39,6 +40,9 @@ def blackjack_is_end(state) -> bool:
 
 
 class QLearningAlgorithm:
+    """The course's QLearningAlgorithm: actions(state) -> list, discount, feature_extractor(state, action)
+    -> [(feature, value)], exploration_prob, a Generator for exploring, and is_end(state)."""
+
     def __init__(self, actions, discount: float, feature_extractor, exploration_prob: float = 0.2,
                  rng: np.random.Generator | None = None, is_end=lambda state: False):
         self.actions = actions
@@ -60,6 +64,7 @@ class QLearningAlgorithm:
             self._uniform = Uniforms(rng)
 
     def get_q(self, state, action) -> float:
+        """Q(state, action) = w . phi(state, action)."""
         w = self.weights
         q = 0.0
         for f, v in self.feature_extractor(state, action):  # a plain loop: this is the hot path
@@ -78,6 +83,7 @@ class QLearningAlgorithm:
         return out
 
     def get_action(self, state):
+        """Epsilon-greedy: a random action with probability exploration_prob, else the first best."""
         self.num_iters += 1
         actions = self.actions(state)
         if self._uniform() < self.exploration_prob:
@@ -88,9 +94,11 @@ class QLearningAlgorithm:
         return actions[qs.index(max(qs))]  # the first of equal values
 
     def get_step_size(self) -> float:
+        """eta = 1 / sqrt(number of actions chosen so far)."""
         return 1.0 / math.sqrt(max(1, self.num_iters))
 
     def incorporate_feedback(self, state, action, reward, new_state) -> None:
+        """The Q-learning update for one observed step (new_state None: nothing happened)."""
         if new_state is None:  # the action did nothing (no successor): nothing to learn
             return
         v_next = 0.0 if self.is_end(new_state) else max(self.q_values(new_state, self.actions(new_state)))
@@ -130,6 +138,8 @@ class FixedRLAlgorithm:
 @register("q-learning", ("blackjack",), "Q-learning with the blackjack features; learns while it plays (l toggles)",
           order=20)
 class QLearningAgent:
+    """Online Q-learning on the blackjack features while it plays ([blackjack] exploration_prob)."""
+
     name = "q-learning"
 
     def __init__(self, rules, settings):
@@ -181,6 +191,8 @@ class QLearningAgent:
 @register("fixed-threshold", ("blackjack",),
           "the optimal policy of the same deck with the threshold 5 lower (the course's transfer experiment)", order=30)
 class FixedThresholdAgent:
+    """The course's transfer experiment: pi* of the same deck with a threshold 5 lower, played here."""
+
     name = "fixed-threshold"
 
     def __init__(self, rules, settings):

@@ -21,6 +21,9 @@ from arcade.games.match3 import Match3State
 @register("q-rollouts", ("match3",), "the course's Q-learning from 25 epsilon-greedy rollouts per turn (SARSA sampling)",
           order=20, process=True)
 class QRollouts:
+    """The course's algorithm with [match3] epsilon, step_size, discount and rollouts. act(state, rng)
+    runs the rollouts from `state` (refills from `rng`) and returns argmax Q; explain gives Q at the root."""
+
     name = "q-rollouts"
 
     def __init__(self, rules, settings):

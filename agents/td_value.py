@@ -107,6 +107,9 @@ def self_play(values: np.ndarray, episodes: int, alpha: float, epsilon: float, r
 @register("td-value", ("tictactoe",), "the course's TD value table V(s), learned by epsilon-greedy self-play",
           order=10)
 class TDValueAgent:
+    """Plays greedily from the TD tables ([tictactoe] alpha, epsilon, episodes, draw_value); trains by
+    self-play and saves to the data folder; loads the trained table, else the shipped one."""
+
     name = "td-value"
 
     def __init__(self, rules, settings):

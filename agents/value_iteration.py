@@ -17,7 +17,12 @@ from agents.base import register
 
 
 class ValueIteration:
+    """The course's value iteration. After solve(): V {state: value}, Q {state: {action: value}},
+    pi {state: best action}, states (all reachable), sweeps and seconds of the solve."""
+
     def solve(self, mdp, epsilon: float = 1e-4, max_sweeps: int = 100_000):
+        """Solve `mdp` (start_state, actions, discount, succ_and_prob_reward) until no value moves more
+        than `epsilon`; fills V, Q, pi, states, sweeps, seconds and returns self."""
         t0 = time.perf_counter()
         states, sa_state, sa_action, rows, nxt, prob, reward = _enumerate(mdp)
         n, n_sa = len(states), len(sa_state)
@@ -79,6 +84,8 @@ def _enumerate(mdp):
 
 @register("value-iteration", ("blackjack",), "the optimal policy of the MDP, solved by value iteration", order=10)
 class ValueIterationAgent:
+    """Plays pi* of the table's MDP, solved once when built (tolerance: [blackjack] tolerance)."""
+
     name = "value-iteration"
 
     def __init__(self, rules, settings):
