@@ -84,7 +84,24 @@ class Describes(Protocol):
         """A few short lines for a side panel (e.g. "value iteration: 412 states, 9 sweeps")."""
 
 
-CAPABILITIES: tuple[type, ...] = (Explains, LearnsWhilePlaying, Trains, Describes)
+@runtime_checkable
+class Reports(Protocol):
+    """The agent reports the figures of its last act or explain: how much it searched."""
+
+    def figures(self) -> dict:
+        """{name: number} of the last decision, e.g. {"depth": 3, "positions": 12000, "rollouts": 25}."""
+
+
+@runtime_checkable
+class ChecksRules(Protocol):
+    """The agent can play only some variants of its game (e.g. small boards) and says which."""
+
+    @classmethod
+    def cannot_play(cls, rules) -> str | None:
+        """None if it can play these rules, else one line saying why not."""
+
+
+CAPABILITIES: tuple[type, ...] = (Explains, LearnsWhilePlaying, Trains, Describes, Reports, ChecksRules)
 
 
 @dataclass(frozen=True)
@@ -97,6 +114,8 @@ class AgentSpec:
     factory: Callable[..., Agent]  # factory(rules, settings) -> Agent
     order: int = 50  # position in Tab / listings; lower first
     process: bool = False  # decides in the agent process (long pure-Python work would stall the frames)
+    about: str = ""  # plain sentences for the agent panel
+    params: tuple[str, ...] = ()  # the settings fields it reads
 
     def create(self, rules, settings) -> Agent:
         """A new agent for these rules. `settings` is required: agents read their parameters only from it."""
@@ -109,6 +128,10 @@ class AgentSpec:
 
     def plays(self, game_id: str) -> bool:
         return game_id in self.games or ANY_GAME in self.games
+
+    def cannot_play(self, rules) -> str | None:
+        """None if agents of this spec can play `rules`, else why not (one line)."""
+        return self.factory.cannot_play(rules) if self.can(ChecksRules) else None
 
     def can(self, capability: type) -> bool:
         """Whether agents of this spec have `capability` (one of CAPABILITIES), without building one."""
@@ -127,8 +150,11 @@ _discovered = False
 
 
 def register(name: str, games: tuple[str, ...] | list[str] | str, summary: str, order: int = 50,
-             process: bool = False):
+             process: bool = False, about: str = "", params: tuple[str, ...] = ()):
     """Decorator for an agent class taking (rules, settings). `games`: game ids, or ANY_GAME.
+
+    about: two or three plain sentences on the algorithm, for the agent panel (`i`).
+    params: the fields of the game's settings table the agent reads, shown in that panel.
 
     process=True: the game screens run its decisions (and its values) in the agent process, where
     its one instance lives; for agents that compute for long stretches in Python.
@@ -140,7 +166,10 @@ def register(name: str, games: tuple[str, ...] | list[str] | str, summary: str, 
         for spec in _REGISTRY:
             if spec.name == name and set(spec.games) & set(games):
                 raise ValueError(f"agent '{name}' is registered twice for {sorted(set(spec.games) & set(games))}")
-        _REGISTRY.append(AgentSpec(name, games, summary, factory, order, process))
+        if process and isinstance(factory, type) and issubclass(factory, (LearnsWhilePlaying, Describes)):
+            raise ValueError(f"agent '{name}': a process agent's instance is out of the screen's reach, so it "
+                             "cannot learn while playing or describe itself there")
+        _REGISTRY.append(AgentSpec(name, games, summary, factory, order, process, about or summary, tuple(params)))
         return factory
 
     return wrap

@@ -121,7 +121,10 @@ def _root_by_codes(board: np.ndarray) -> RootChildren:
 
 
 @register("expectimax-3", ("2048",), "the course's depth-3 expectimax: max, chance, max, game score at the leaves",
-          order=20, process=True)
+          order=20, process=True,
+          about="A depth-3 game tree: its move (max), the computer's tile on every empty cell (chance, each "
+                "equally likely), its best next move (max), and the game score at the leaves. Each move "
+                "takes the largest expected score.", params=("spawn_four_probability",))
 class Expectimax3:
     """The course's depth-3 expectimax, exactly: act(state) -> the direction (0-3) of the best expected
     score; explain(state) -> {direction: expected score}. Deterministic (ties: up, down, left, right)."""
@@ -130,6 +133,7 @@ class Expectimax3:
 
     def __init__(self, rules, settings):
         self.rules = rules
+        self._figures: dict = {}
 
     def explain(self, state) -> dict[int, float]:
         """Expected leaf score of each legal root move."""
@@ -149,7 +153,14 @@ class Expectimax3:
             # Level 2 + leaf: the player's best second move adds its gain (0 if it has none: a leaf).
             expected = np.bincount(parent, weights=prob * max_gain(kids), minlength=len(dirs))
         values = state.score + np.asarray(gains) + expected
+        spawns = 2 if 0 < self.rules.spawn_four_probability else 1
+        self._figures = {"plies": 3, "positions": len(dirs) + len(parent) * spawns * 5}  # move, tile, 4 replies
         return {d: float(v) for d, v in zip(dirs, values)}
+
+    def figures(self) -> dict:
+        """Of the last decision: plies searched and positions evaluated (root moves, tile placements,
+        and the four replies to each)."""
+        return dict(self._figures)
 
     def _expected_best_gain_by_codes(self, codes, parent, cell, s: int) -> np.ndarray:
         """Level 1 to the leaf without building the children: a placed tile changes one row code and

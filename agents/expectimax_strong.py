@@ -79,7 +79,11 @@ def _dedupe(boards: np.ndarray):
 
 
 @register("expectimax", ("2048",),
-          "strong expectimax: heuristic evaluation, depth by empty cells, pruning, numpy frontiers", order=10, process=True)
+          "strong expectimax: heuristic evaluation, depth by empty cells, pruning, numpy frontiers", order=10, process=True,
+          about="Expectimax searched deeper (more layers as the board fills) and valued by a heuristic of "
+                "the best known 2048 players: empty cells, monotone rows and columns, merges ready. Unlikely "
+                "tile placements are pruned; each layer is one numpy batch.",
+          params=("strong_max_depth", "strong_min_probability", "spawn_four_probability"))
 class StrongExpectimax:
     """Expectimax on a heuristic evaluation, depth by empty cells ([2048] strong_max_depth), chance
     branches below [2048] strong_min_probability pruned. act / explain as Expectimax3."""
@@ -90,6 +94,8 @@ class StrongExpectimax:
         self.rules = rules
         self.max_depth = settings.game2048.strong_max_depth
         self.min_probability = settings.game2048.strong_min_probability
+        self._positions = 0
+        self._figures: dict = {}
 
     def depth_for(self, board: np.ndarray) -> int:
         """Chance layers to search: deeper as the board fills (fewer branches, more danger),
@@ -106,6 +112,7 @@ class StrongExpectimax:
 
     def _chance_values(self, boards: np.ndarray, probs: np.ndarray, depth: int) -> np.ndarray:
         """Expected value of boards the computer is about to place a tile on."""
+        self._positions += len(boards)
         if depth == 0 or len(boards) == 0:
             return evaluate(boards)
         unique, inverse = _dedupe(boards)
@@ -132,8 +139,15 @@ class StrongExpectimax:
         dirs = np.flatnonzero(legal[0])
         if dirs.size == 0:
             return {}
-        values = self._chance_values(after[0, dirs], np.ones(dirs.size), self.depth_for(state.board))
+        depth = self.depth_for(state.board)
+        self._positions = 0
+        values = self._chance_values(after[0, dirs], np.ones(dirs.size), depth)
+        self._figures = {"depth": depth, "positions": self._positions}
         return {int(d): float(v) for d, v in zip(dirs, values)}
+
+    def figures(self) -> dict:
+        """Of the last decision: chance layers searched and positions evaluated."""
+        return dict(self._figures)
 
     def act(self, state, rng=None) -> int:
         return best_action(self.explain(state))

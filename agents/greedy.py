@@ -8,7 +8,8 @@ from arcade.games.twenty48 import move_all
 
 
 @register("greedy", ("2048",), "the move with the largest immediate score gain (ties: up, down, left, right)",
-          order=60)
+          order=60, about="It looks one move ahead and no further: the move that merges the most right now. It "
+                          "never considers where the new tile will land.")
 class Greedy2048:
     """The direction with the largest immediate score (explain: the score after each direction)."""
 
@@ -30,7 +31,9 @@ class Greedy2048:
 
 
 @register("greedy", ("dots",), "complete a box when it can, else avoid giving a box's third side, else random",
-          order=60)
+          order=60, about="It takes every box it can. Otherwise it draws a line that does not give the opponent "
+                          "a box (no box's third side), and only when none is left a random one. It never gives "
+                          "boxes away on purpose, so it loses the long-chain endgame.")
 class GreedyDots:
     """Takes a box when it can; else a line that gives no box away; else any line (at random)."""
 
@@ -39,14 +42,28 @@ class GreedyDots:
     def __init__(self, rules, settings):
         self.rules = rules
 
-    def act(self, state, rng):
-        gains = line_gains(state)
-        free = list(gains)
-        if max(gains.values()) > 0:
-            return max(free, key=lambda a: gains[a])
+    def explain(self, state) -> dict[int, float]:
+        """{line: its own score}: the boxes it completes; else 0 for a safe line, -1 for one that hands
+        the opponent a box (a box's third side)."""
         line_boxes = state.board.line_boxes
-        safe = [a for a in free if not any(((state.lines | 1 << a) & m).bit_count() == 3 for _, m in line_boxes[a])]
-        pool = safe or free
+        out = {}
+        for a, g in line_gains(state).items():
+            after = state.lines | 1 << a
+            out[a] = float(g) if g else (-1.0 if any((after & m).bit_count() == 3 for _, m in line_boxes[a]) else 0.0)
+        return out
+
+    def value_legend(self, mover: str) -> str:
+        return ("The numbers: greedy's own score: boxes the line completes; 0 a safe line; -1 a line that "
+                "hands the opponent a box.")
+
+    def act(self, state, rng):
+        """The first line that takes the most boxes; else a random safe line; else a random line."""
+        values = self.explain(state)
+        free = list(values)
+        best = max(values.values())
+        if best > 0:
+            return next(a for a in free if values[a] == best)
+        pool = [a for a in free if values[a] == 0] or free
         return pool[int(rng.integers(len(pool)))]
 
 
@@ -73,7 +90,9 @@ class _Match3Greedy:
         return f"The numbers: the points each swap scores this turn, as {self.name} counts them."
 
 
-@register("greedy", ("match3",), "the swap whose own lines clear the most gems (no cascades)", order=60)
+@register("greedy", ("match3",), "the swap whose own lines clear the most gems (no cascades)", order=60,
+          about="It scores each legal swap by the gems its own lines clear and takes the best, ties at random. "
+                "It ignores the cascades that follow.")
 class GreedyMatch3(_Match3Greedy):
     """The swap whose own lines clear the most gems (explain: those points per swap)."""
 
@@ -84,7 +103,9 @@ class GreedyMatch3(_Match3Greedy):
 
 
 @register("greedy-cascade", ("match3",),
-          "the swap with the largest turn score counting the cascades the known gems make", order=30, process=True)
+          "the swap with the largest turn score counting the cascades the known gems make", order=30, process=True,
+          about="It plays out each legal swap with the gems it can see, cascades included, and takes the one "
+                "with the largest turn score. New gems falling in are unknown to it, so it counts none.")
 class GreedyCascade(_Match3Greedy):
     """The swap with the largest turn score, cascades of the known gems included."""
 

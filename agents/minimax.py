@@ -40,7 +40,10 @@ def move_values(state: int) -> dict[int, float]:
     return {int(k): float(-values[succ[k]]) + 0.0 for k in np.flatnonzero(succ >= 0)}  # + 0.0: no -0.0
 
 
-@register("minimax", ("tictactoe",), "perfect play: retrograde minimax, fastest win and slowest loss", order=20)
+@register("minimax", ("tictactoe",), "perfect play: retrograde minimax, fastest win and slowest loss", order=20,
+          about="Minimax over every reachable board, solved backwards from the finished ones: a win is worth "
+                "more the sooner it comes, a loss less the later. It never loses; against it, a draw is the "
+                "best there is.")
 class Minimax:
     """Perfect tic-tac-toe from the solved table: fastest win, slowest loss, ties at random."""
 

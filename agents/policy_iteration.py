@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import register
-from arcade.games.dots import transition_tables
+from arcade.games.dots import Board, transition_tables
 
 MAX_LINES = 17  # 2x3; 3x3 (2**24 states x 24 lines) does not fit these tables
 
@@ -121,7 +121,11 @@ def optimal_action(lines: int, rows: int = 2, cols: int = 2) -> int:
 
 @register("policy-iteration", ("dots",),
           "the course's policy iteration against a random opponent (2x2 and 2x3), opponent's extra turns modelled",
-          order=20, process=True)
+          order=20, process=True,
+          about="Policy iteration over all 2^L line states, against an opponent who draws random lines: "
+                "evaluate the current policy (the boxes it expects from each state), improve it greedily, "
+                "repeat until it no longer changes. It plays best against random, not against a strong player.",
+          params=("tolerance",))
 class PolicyIterationAgent:
     """Plays the policy iteration solution of its board (2x2, 2x3); explain gives Q per free line."""
 
@@ -130,9 +134,23 @@ class PolicyIterationAgent:
     def __init__(self, rules, settings):
         self.rules = rules
         self.tol = settings.dots.tolerance
+        self._last: Solution | None = None
+
+    @classmethod
+    def cannot_play(cls, rules) -> str | None:
+        n_lines = Board(rules.rows, rules.cols).n_lines
+        if n_lines > MAX_LINES:
+            return (f"policy-iteration plays 2x2 and 2x3 boards only: a {rules.rows}x{rules.cols} board's "
+                    f"2^{n_lines} states x {n_lines} lines do not fit its tables")
+        return None
+
+    def figures(self) -> dict:
+        sol = self._last
+        return {} if sol is None else {"iterations": sol.iterations, "sweeps": sol.sweeps}
 
     def _solution(self, state) -> Solution:
-        return solve(state.rows, state.cols, self.tol)
+        self._last = solve(state.rows, state.cols, self.tol)
+        return self._last
 
     def explain(self, state) -> dict[int, float]:
         """{line: Q, the boxes the agent expects to get from here on after drawing it, against random}."""

@@ -136,7 +136,10 @@ class FixedRLAlgorithm:
 
 
 @register("q-learning", ("blackjack",), "Q-learning with the blackjack features; learns while it plays (l toggles)",
-          order=20)
+          order=20, about="Q(s, a) is a weighted sum of features of the hand and the deck. After every step it "
+                          "moves the weights toward reward + the best Q of the next state, with a step size "
+                          "1/sqrt(steps). It explores with probability epsilon while it learns.",
+          params=("exploration_prob",))
 class QLearningAgent:
     """Online Q-learning on the blackjack features while it plays ([blackjack] exploration_prob)."""
 
@@ -189,7 +192,10 @@ class QLearningAgent:
 
 
 @register("fixed-threshold", ("blackjack",),
-          "the optimal policy of the same deck with the threshold 5 lower (the course's transfer experiment)", order=30)
+          "the optimal policy of the same deck with the threshold 5 lower (the course's transfer experiment)", order=30,
+          about="The course's transfer experiment: it solves the same deck with a threshold 5 lower by value "
+                "iteration and plays that policy here. It stops taking cards too early for this table.",
+          params=("tolerance",))
 class FixedThresholdAgent:
     """The course's transfer experiment: pi* of the same deck with a threshold 5 lower, played here."""
 

@@ -19,7 +19,11 @@ from arcade.games.match3 import Match3State
 
 
 @register("q-rollouts", ("match3",), "the course's Q-learning from 25 epsilon-greedy rollouts per turn (SARSA sampling)",
-          order=20, process=True)
+          order=20, process=True,
+          about="Each turn it plays many games from here to the end in its head (SARSA rollouts, exploring "
+                "with probability epsilon), updates Q(s, a) <- (1 - eta) Q + eta (r + gamma max Q(s', .)) "
+                "after each, then swaps by the largest Q at the root.",
+          params=("epsilon", "step_size", "discount", "rollouts"))
 class QRollouts:
     """The course's algorithm with [match3] epsilon, step_size, discount and rollouts. act(state, rng)
     runs the rollouts from `state` (refills from `rng`) and returns argmax Q; explain gives Q at the root."""
@@ -33,6 +37,7 @@ class QRollouts:
         self.Q: dict[tuple[bytes, int], dict[tuple, float]] = {}
         self._last_turns_left = None
         self.simulated_moves = 0
+        self._figures: dict = {}
 
     def _v(self, state: Match3State) -> float:
         if state.turns_left <= 0:
@@ -51,10 +56,12 @@ class QRollouts:
 
     def learn(self, state: Match3State, rng) -> None:
         """Run the rollouts from `state` and update Q."""
-        if self._last_turns_left is not None and state.turns_left >= self._last_turns_left:
+        last = self._last_turns_left
+        if last is not None and (state.turns_left > last[0] or (state.turns_left == last[0] and state.key() != last[1])):
             self.Q.clear()  # a new game: nothing learnt about the old one applies
-        self._last_turns_left = state.turns_left
+        self._last_turns_left = (state.turns_left, state.key())
         visited: set = set()
+        moves_before = self.simulated_moves
         for _ in range(self.rollouts):
             episode = []
             s = state
@@ -68,9 +75,18 @@ class QRollouts:
             for s, a, r, s2 in episode:
                 q = self.Q.setdefault(s.key(), {})
                 q[a] = (1 - self.eta) * q.get(a, 0.0) + self.eta * (r + self.gamma * self._v(s2))
+        self._figures = {"rollouts": self.rollouts, "moves simulated": self.simulated_moves - moves_before}
+
+    def figures(self) -> dict:
+        """Of the last decision: rollouts run from the root and moves simulated in them."""
+        return dict(self._figures)
 
     def explain(self, state: Match3State) -> dict[tuple, float]:
-        """Q(current, a) for every legal swap (after learning from this state, if not yet done)."""
+        """{swap: Q(current, swap)} for every legal swap. If nothing was learnt from this state yet (a
+        person asking before moving), the rollouts run first, with a Generator seeded from the state, so
+        asking twice gives the same answer."""
+        if state.key() not in self.Q and state.turns_left > 0 and len(state.swaps()):
+            self.learn(state, np.random.default_rng(list(state.board.tobytes()) + [state.turns_left]))
         q = self.Q.get(state.key(), {})
         return {tuple(sw): q.get(tuple(sw), 0.0) for sw in state.swaps().tolist()}
 

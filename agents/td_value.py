@@ -105,7 +105,10 @@ def self_play(values: np.ndarray, episodes: int, alpha: float, epsilon: float, r
 
 
 @register("td-value", ("tictactoe",), "the course's TD value table V(s), learned by epsilon-greedy self-play",
-          order=10)
+          order=10, about="A table V(s) per side: the estimated chance to win from each board. Trained by "
+                          "playing itself (exploring with probability epsilon) and moving each state's value "
+                          "toward the next one's: V(s) <- V(s) + alpha (V(s') - V(s)). It plays the move to "
+                          "the board it values most.", params=("alpha", "epsilon", "episodes", "draw_value"))
 class TDValueAgent:
     """Plays greedily from the TD tables ([tictactoe] alpha, epsilon, episodes, draw_value); trains by
     self-play and saves to the data folder; loads the trained table, else the shipped one."""

@@ -82,7 +82,11 @@ def _enumerate(mdp):
             np.array(nxt, dtype=np.intp), np.array(prob, dtype=float), np.array(reward, dtype=float))
 
 
-@register("value-iteration", ("blackjack",), "the optimal policy of the MDP, solved by value iteration", order=10)
+@register("value-iteration", ("blackjack",), "the optimal policy of the MDP, solved by value iteration", order=10,
+          about="Value iteration: sweep over every state of the MDP, setting V(s) to the best expected reward "
+                "plus V of what follows, until nothing moves more than the tolerance. The policy then takes "
+                "the action of largest Q(s, a). It is the optimum the learners are measured against.",
+          params=("tolerance", "preset"))
 class ValueIterationAgent:
     """Plays pi* of the table's MDP, solved once when built (tolerance: [blackjack] tolerance)."""
 

@@ -51,7 +51,7 @@ def _run(key: tuple, game_id: str, name: str, rules, settings, method: str, stat
         while len(_agents) > KEEP_AGENTS:
             _agents.popitem(last=False)
     _agents.move_to_end(key)
-    return call(agent, method, state, np.random.default_rng(seed))
+    return call(agent, method, state, np.random.default_rng(seed), rules)
 
 
 def submit(key: tuple, game_id: str, name: str, rules, settings, method: str, state, seed: int) -> Future:

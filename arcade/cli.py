@@ -191,15 +191,25 @@ def cmd_decide(args, settings) -> int:
         raise UserError("--state: the game is over in that state; there is nothing to decide")
     from arcade.control import make_rng
 
-    action = agent.act(state, make_rng(settings.seeds.agent))
-    values = agent.explain(state) if isinstance(agent, Explains) else None
-    out = {"game": args.game, "agent": agent.name, "action": rules.format_action(action)}
+    from arcade.deciders import call
+
+    # what it thinks of the state first (as the screens' value view asks), then what it plays
+    thought = call(agent, "explain", state, None, rules) if isinstance(agent, Explains) else None
+    decision = call(agent, "act", state, make_rng(settings.seeds.agent), rules)
+    action, values = decision.value, thought.value if thought else None
+    out = {"game": args.game, "agent": agent.name, "action": rules.format_action(action),
+           "decision": {**decision.figures, "ms": round(decision.ms, 3)}}
     if values is not None:
         out["values"] = {rules.format_action(a): float(v) for a, v in values.items()}
+        out["legend"] = thought.legend
+        out["explain"] = {**thought.figures, "ms": round(thought.ms, 3)}
     if args.json:
-        print(json.dumps(out))
+        print(json.dumps(out, default=_json_default))
     else:
-        print(f"{agent.name} plays {out['action']}")
+        figures = ", ".join(f"{k} {v}" for k, v in out["decision"].items())
+        print(f"{agent.name} plays {out['action']}   ({figures})")
+        if values is not None:
+            print(f"  {thought.legend}")
         for a, v in (out.get("values") or {}).items():
             print(f"  {a:<12} {v:.4f}")
     return 0

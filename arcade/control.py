@@ -66,6 +66,7 @@ class AgentController:
         self.rng = make_rng(settings.seeds.agent)
         self.error: str | None = None
         self.last_ms: float | None = None
+        self.last_figures: dict = {}  # of the last decision: the agent's own figures and its ms
         self.decisions = 0  # actions handed back (benchmarks count them)
         self._clock = clock
         self._request: Request | None = None
@@ -90,10 +91,19 @@ class AgentController:
             self.index = i
             self.invalidate()
 
-    def cycle(self, step: int = 1) -> None:
-        self.index = (self.index + step) % len(self.specs)
+    def cycle(self, step: int = 1) -> list[str]:
+        """The next agent (or previous, step -1) that can play the current rules; returns the reasons of
+        those skipped on the way (one line each)."""
+        skipped = []
+        for _ in range(len(self.specs)):
+            self.index = (self.index + step) % len(self.specs)
+            why = self.spec.cannot_play(self.rules)
+            if why is None:
+                break
+            skipped.append(why)
         self.error = None
         self.invalidate()
+        return skipped
 
     def _decider(self):
         return self._deciders[self.spec.process]
@@ -164,7 +174,7 @@ class AgentController:
         return Request(future, self.generation, self.name, self._clock())
 
     def collect(self, request: Request) -> Any:
-        """The answer of a finished request, or STALE if the generation moved on since it was asked.
+        """The Answer (arcade.deciders) of a finished request, or STALE if the generation moved on.
 
         An exception inside the agent is raised here; after a crash of the agent process the next
         request starts a fresh one."""
@@ -202,9 +212,10 @@ class AgentController:
         if action is STALE:
             return None
         self.last_ms = (self._clock() - request.started) * 1000
+        self.last_figures = {**action.figures, "ms": action.ms}
         self.decisions += 1
         self._ready_at = self._clock() + self.delay_ms / 1000
-        return action
+        return action.value
 
     def close(self) -> None:
         self.invalidate()

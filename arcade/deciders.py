@@ -4,7 +4,7 @@ A decider builds the agents of one controller, keeps them (the one cache of
 instances: an agent that learns or builds tables across turns keeps them), and
 runs their methods off the frame loop, handing back a Future:
 
-    run(spec, method, state, rng) -> Future   method: "act", "explain" or "build"
+    run(spec, method, state, rng) -> Future   of an Answer; method: "act", "explain", "explain_all" or "build"
     instance(spec) -> agent or None            the built agent, if it lives in this process
     reset(rules)                               new rules: built agents are dropped
     close()
@@ -20,24 +20,49 @@ control and how stale answers are dropped is the controller's business
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
+from agents import Reports
 from arcade import agent_process
 
-METHODS = ("act", "explain", "build")
+METHODS = ("act", "explain", "explain_all", "build")
 
 
-def call(agent, method: str, state, rng):
-    """agent.act(state, rng), agent.explain(state), or nothing ("build": the agent is built)."""
+@dataclass(frozen=True)
+class Answer:
+    """What an agent said: the value (an action, {action: value}, a list of those, or None), the
+    figures it reports of that work (Reports), and the milliseconds it took where it ran."""
+
+    value: Any
+    figures: dict = field(default_factory=dict)
+    ms: float = 0.0
+    legend: str = ""  # with explain: what the numbers mean, for the side to move
+
+
+def call(agent, method: str, state, rng, rules=None) -> Answer:
+    """agent.act(state, rng), agent.explain(state), [agent.explain(s) for s in state] ("explain_all"),
+    or nothing ("build": the agent is built); timed, with the agent's figures."""
+    t0 = time.perf_counter()
     if method == "act":
-        return agent.act(state, rng)
-    if method == "explain":
-        return agent.explain(state)
-    if method == "build":
-        return None
-    raise ValueError(f"unknown agent method '{method}'; one of {', '.join(METHODS)}")
+        value = agent.act(state, rng)
+    elif method == "explain":
+        value = agent.explain(state)
+    elif method == "explain_all":
+        value = [agent.explain(s) for s in state]
+    elif method == "build":
+        value = None
+    else:
+        raise ValueError(f"unknown agent method '{method}'; one of {', '.join(METHODS)}")
+    ms = (time.perf_counter() - t0) * 1000
+    figures = agent.figures() if method != "build" and isinstance(agent, Reports) else {}
+    legend = ""
+    if method == "explain" and rules is not None:
+        legend = agent.value_legend(rules.seat_names[rules.to_move(state)])
+    return Answer(value, figures, ms, legend)
 
 
 class Decider(Protocol):
@@ -65,7 +90,7 @@ class ThreadDecider:
             return agent
 
     def run(self, spec, method: str, state, rng) -> Future:
-        return self._executor.submit(lambda: call(self._agent(spec), method, state, rng))
+        return self._executor.submit(lambda: call(self._agent(spec), method, state, rng, self.rules))
 
     def instance(self, spec):
         return self._instances.get(spec.name)

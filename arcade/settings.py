@@ -20,9 +20,22 @@ class SettingsError(Exception):
     """A settings problem the user can fix; the message is one line."""
 
 
-def ranged(lo, hi, default):
-    """A setting field with an allowed range [lo, hi] (checked when settings.toml is read)."""
-    return field(default=default, metadata={"min": lo, "max": hi})
+def ranged(lo, hi, default, course=None):
+    """A setting field with an allowed range [lo, hi] (checked when settings.toml is read).
+
+    course: the course's own value of this parameter, where it gives one (the agent panel marks it)."""
+    meta = {"min": lo, "max": hi}
+    if course is not None:
+        meta["course"] = course
+    return field(default=default, metadata=meta)
+
+
+def course_value(table, name: str):
+    """The course's value of setting `name` of a settings table (a dataclass), or None if it has none."""
+    for f in dataclasses.fields(table):
+        if f.name == name:
+            return f.metadata.get("course")
+    return None
 
 
 def one_of(choices, default):
@@ -57,7 +70,7 @@ class DataSettings:
 @dataclass(frozen=True)
 class Game2048Settings:
     size: int = ranged(3, 7, 4)
-    spawn_four_probability: float = ranged(0.0, 1.0, 0.0)  # the course's computer places 2-tiles only
+    spawn_four_probability: float = ranged(0.0, 1.0, 0.0, course=0.0)  # the course's computer places 2-tiles only
     animation_ms: int = ranged(0, 1000, 100)
     strong_max_depth: int = ranged(1, 8, 4)
     strong_min_probability: float = ranged(0.0, 1.0, 0.0001)
@@ -70,7 +83,7 @@ class TicTacToeSettings:
     episodes: int = ranged(1, 100_000_000, 1_000_000)
     # The course values a drawn end at 0 (V = probability of winning). Then O, who can at best draw
     # against perfect play, cannot tell a draw from a loss and keeps losing to minimax; 0.5 fixes it.
-    draw_value: float = ranged(0.0, 1.0, 0.5)
+    draw_value: float = ranged(0.0, 1.0, 0.5, course=0.0)
 
 
 @dataclass(frozen=True)
@@ -85,18 +98,18 @@ class Match3Settings:
     size: int = ranged(4, 16, 9)
     colours: int = ranged(3, 8, 5)
     turns: int = ranged(1, 1000, 50)
-    epsilon: float = ranged(0.0, 1.0, 0.2)
-    step_size: float = ranged(0.0, 1.0, 0.2)
-    discount: float = ranged(0.0, 1.0, 0.5)
-    rollouts: int = ranged(1, 10_000, 25)
+    epsilon: float = ranged(0.0, 1.0, 0.2, course=0.2)
+    step_size: float = ranged(0.0, 1.0, 0.2, course=0.2)
+    discount: float = ranged(0.0, 1.0, 0.5, course=0.5)
+    rollouts: int = ranged(1, 10_000, 25, course=25)
 
 
 @dataclass(frozen=True)
 class BlackjackSettings:
     preset: str = one_of(("small", "large", "standard", "peeking"), "small")
     tolerance: float = ranged(0.0, 1.0, 1e-4)
-    exploration_prob: float = ranged(0.0, 1.0, 0.2)
-    trials: int = ranged(1, 10_000_000, 30_000)
+    exploration_prob: float = ranged(0.0, 1.0, 0.2, course=0.2)
+    trials: int = ranged(1, 10_000_000, 30_000, course=30_000)
 
 
 # The arcade's own tables; each game's table comes from the game catalogue (arcade.games.GAMES).

@@ -84,8 +84,11 @@ def test_value_overlay_shows_the_agents_values(app):
     screen = open_ttt(app)
     screen.controller.select("minimax")
     key(app, pygame.K_v)
-    assert screen.show_values
-    assert wait_for(app, lambda: screen.controller.cached_agent() is not None)
+    assert screen.values.on
+    assert wait_for(app, lambda: screen.values.current(screen.state) is not None)
+    from agents.minimax import move_values
+
+    assert screen.values.current(screen.state) == move_values(screen.state)  # off the frame loop, the same numbers
     ticks(app, 2)  # draws the nine values without error
 
 

@@ -3,7 +3,9 @@
 The app calls handle_event / update / draw; screens never flip the display or
 loop. A GameScreen subclass supplies its rules and board and a few hooks; the
 base class handles Enter (agent on/off), Tab (next agent), +/- (delay), h/?
-(help), the HUD, and asking the agent controller for moves.
+(help), v (the agent's values), . (one agent move), i (the agent panel),
+k (statistics), the HUD, and asking the agent controller for moves. It never
+names an agent: it asks the registry what the selected one can do.
 """
 from __future__ import annotations
 
@@ -12,7 +14,10 @@ import pygame
 
 from arcade.control import AgentController
 from arcade.games import game_info, make_rules
-from arcade.ui import hud, palette
+from arcade.screens.values import ValueView
+from arcade.settings import course_value
+from arcade.statistics import Statistics
+from arcade.ui import hud, palette, panels
 
 ENTER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
 PLUS_KEYS = (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS)
@@ -21,6 +26,10 @@ SHELL_KEYS = [
     ("Enter", "hand control to the agent / take it back"),
     ("Tab", "next agent (Shift+Tab: previous)"),
     ("+ / -", "agent move delay longer / shorter"),
+    ("v", "values: what the selected agent thinks of each move (also on your turn)"),
+    (".", "the agent plays exactly one move, then hands control back"),
+    ("i", "about the agent: its algorithm, parameters and last decision"),
+    ("k", "statistics of this game, kept across runs"),
     ("h or ?", "show this help"),
     ("F11", "full screen on / off (the window can also be resized)"),
     ("Esc", "back to the launcher"),
@@ -57,6 +66,11 @@ class GameScreen(Screen):
         self.info = game_info(self.game_id)
         self.rules = make_rules(self.game_id, self.settings, **rule_overrides)
         self.controller = AgentController(self.game_id, self.rules, self.settings, agent=agent)
+        self.values = ValueView(self.controller)
+        self.stats = Statistics(self.settings.data_dir)
+        self.last_player: str | None = None  # who played the last recorded game (the statistics view marks it)
+        self.overlay: str | None = None  # "panel" or "stats" while one is shown
+        self.stepping = False  # `.`: the agent owes exactly one move
         self.show_help = False
         self._over_ms = 0.0  # time since the game ended, for restart_when_over
         self.toast: tuple[str, float] | None = None  # message, ms left
@@ -99,6 +113,17 @@ class GameScreen(Screen):
     def control_label(self) -> str:
         return self.controller.name if self.controller.enabled else "You"
 
+    def shown_state(self):
+        """The state on screen whose values `v` shows (None when the game is over)."""
+        return None
+
+    def draw_values(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """Draw self.values on the board (called while `v` is on)."""
+
+    def statistics_histogram(self) -> str:
+        """What the statistics view's histogram counts (the bucket passed to record_game)."""
+        return "histogram"
+
     # --- shared behaviour ----------------------------------------------------
     @property
     def human_may_move(self) -> bool:
@@ -119,20 +144,91 @@ class GameScreen(Screen):
         else:
             self._over_ms = 0.0
 
+    def record_game(self, player: str, score: float, result: str | None = None, bucket: str | None = None) -> None:
+        """A game has ended: add it to the statistics kept across runs (once per game)."""
+        self.stats.record(self.game_id, player, score, result, bucket)
+        self.last_player = player
+
+    def values_for(self, state) -> dict | None:
+        """The selected agent's values of `state` if they are known (the value view is on), else None."""
+        return self.values.current(state) if self.values.on else None
+
+    def value_status(self) -> str:
+        """One line about the values shown: their figures, or why there are none."""
+        if not self.values.explains:
+            return f"{self.controller.name} has no values to show (it does not explain its moves)"
+        if self.values.error:
+            return self.values.error
+        if self.values.values is None:
+            return f"{self.controller.name} is working out its values..."
+        return f"{self.controller.name}: {self.values.caption()}"
+
+    def _select_playable(self, step: int) -> None:
+        """Tab: the next agent that can play these rules; say why others were skipped."""
+        skipped = self.controller.cycle(step)
+        spec = self.controller.spec
+        note = f"  (skipped: {'; '.join(skipped)})" if skipped else ""
+        self.say(f"agent: {spec.name} ({spec.summary}){note}", 4000 if skipped else 2500)
+        self._warm_up_if_heavy()
+
+    def _warm_up_if_heavy(self) -> None:
+        """Agents that decide in the agent process start there now (a table loads before the first move)."""
+        if self.controller.spec.process:
+            self.controller.warm_up()
+
+    def step_once(self) -> None:
+        """`.`: the selected agent plays exactly one move for whoever is to move, then control is back."""
+        why = self.controller.spec.cannot_play(self.rules)
+        if why:
+            self.say(why)
+            return
+        if self.controller.enabled:
+            self.controller.set_enabled(False)
+        if self.agent_state() is None:
+            self.say("nothing to play: the game is over" if self.shown_state() is None else "wait for the other side")
+            return
+        self.stepping = True
+
+    def agent_panel_lines(self):
+        spec = self.controller.spec
+        table = self.settings.for_game(self.game_id)
+        params = []
+        for key in spec.params:
+            value = getattr(table, key)
+            params.append((f"[{self.info.table}] {key}", f"{value:g}" if isinstance(value, float) else str(value),
+                           course_value(table, key) == value))
+        figures = self.controller.last_figures
+        shown = ", ".join(f"{k} {v:,.0f}" if isinstance(v, (int, float)) else f"{k} {v}" for k, v in figures.items())
+        return spec.name, spec.about, params, shown
+
     def say(self, message: str, ms: float = 2500) -> None:
         self.toast = (message, ms)
 
     def handle_event(self, event) -> bool:
         if event.type == pygame.KEYDOWN:
-            if self.show_help:
-                self.show_help = False
+            if self.show_help or self.overlay:
+                self.show_help, self.overlay = False, None
                 return True
             if event.key in ENTER_KEYS:
                 self.controller.toggle()
                 return True
             if event.key == pygame.K_TAB:
-                self.controller.cycle(-1 if event.mod & pygame.KMOD_SHIFT else 1)
-                self.say(f"agent: {self.controller.name} ({self.controller.spec.summary})")
+                self._select_playable(-1 if event.mod & pygame.KMOD_SHIFT else 1)
+                return True
+            if event.key == pygame.K_v:
+                on = self.values.toggle()
+                self.say(("values on: " + (self.values.legend or f"{self.controller.name}'s view of each move")
+                          if self.values.explains else f"values on, but {self.controller.name} has none to show")
+                         if on else "values off")
+                return True
+            if event.key == pygame.K_PERIOD or event.unicode == ".":
+                self.step_once()
+                return True
+            if event.key == pygame.K_i:
+                self.overlay = "panel"
+                return True
+            if event.key == pygame.K_k:
+                self.overlay = "stats"
                 return True
             if event.key in PLUS_KEYS or event.unicode == "+":
                 self.controller.change_delay(+1)
@@ -150,15 +246,22 @@ class GameScreen(Screen):
         if self.toast:
             msg, left = self.toast
             self.toast = (msg, left - dt_ms) if left > dt_ms else None
+        self.values.refresh(self.shown_state())  # asked before the move, so values come first in the queue
         state = self.agent_state()
-        if state is not None:
-            action = self.controller.poll(state, self.agent_active())
-            if action is not None:
-                self.apply_agent_action(action)
+        if state is None:
+            self.stepping = self.stepping and self.shown_state() is not None  # waits for an animation
+            return
+        action = self.controller.poll(state, True if self.stepping else self.agent_active())
+        if action is not None:
+            self.stepping = False
+            self.apply_agent_action(action)
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(palette.BACKGROUND)
-        self.draw_game(surface, hud.board_rect(surface))
+        board = hud.board_rect(surface)
+        self.draw_game(surface, board)
+        if self.values.on:
+            self.draw_values(surface, board)
         hud.draw_frame(surface, hud.HudInfo(
             title=self.info.title,
             status=self.status_text(),
@@ -175,6 +278,13 @@ class GameScreen(Screen):
             hud.draw_toast(surface, self.controller.error, palette.BAD)
         if self.show_help:
             hud.draw_help_overlay(surface, self.info.title, self.game_keys() + SHELL_KEYS)
+        elif self.overlay == "panel":
+            panels.draw_agent_panel(surface, *self.agent_panel_lines())
+        elif self.overlay == "stats":
+            tallies = self.stats.of(self.game_id)
+            rows = sorted(tallies.items(), key=lambda kv: -kv[1].games)
+            panels.draw_statistics(surface, self.info.title, rows, self.rules.players == 2,
+                                   self.statistics_histogram(), self.last_player)
 
     def close(self) -> None:
         self.controller.close()

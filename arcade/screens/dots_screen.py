@@ -1,7 +1,9 @@
 """The dots and boxes screen: draw lines by mouse or keyboard against a chosen opponent.
 
 The agent in the HUD (Enter, Tab) plays your side when you hand it over; the
-opponent (`o`: random, greedy or the exact solver) always plays the other side.
+opponent (`o` cycles through the game's agents, the weakest first) always plays
+the other side. With `v`, every undrawn line is coloured by the selected agent's
+value of it for the side to move.
 """
 from __future__ import annotations
 
@@ -14,7 +16,6 @@ from arcade.screens.base import GameScreen
 from arcade.ui import hud, palette, text
 
 SIZE_KEYS = {pygame.K_1: (2, 2), pygame.K_2: (2, 3), pygame.K_3: (3, 3)}
-OPPONENTS = ("random", "greedy", "solver")
 ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, -1), pygame.K_DOWN: (0, 1)}
 HOVER_PX = 24
 
@@ -24,7 +25,8 @@ class DotsScreen(GameScreen):
 
     def __init__(self, app, agent=None, seed=None, size=None):
         super().__init__(app, agent=agent, seed=seed, size=size)
-        self.opponent = AgentController("dots", self.rules, self.settings, names=OPPONENTS)
+        self.opponent = AgentController("dots", self.rules, self.settings)
+        self.opponent.select(self.opponent.specs[-1].name)  # the weakest (the registry lists the strongest first)
         self.opponent.set_enabled(True)  # the opponent always plays its side
         self.human_seat = 0
         self.hover: int | None = None
@@ -37,6 +39,12 @@ class DotsScreen(GameScreen):
             self.rules = make_rules("dots", self.settings, size=size)
             self.controller.set_rules(self.rules)
             self.opponent.set_rules(self.rules)
+            for c in (self.controller, self.opponent):  # heavy agents load their tables now, not on the first move
+                if c.spec.process and c.spec.cannot_play(self.rules) is None:
+                    c.warm_up()
+            if self.opponent.spec.cannot_play(self.rules):
+                self.say(self.opponent.spec.cannot_play(self.rules) + "; the opponent is now random-like", 4000)
+                self.opponent.select(self.opponent.specs[-1].name)
         self.state = self.rules.new_state()
         self.line_owner: dict[int, int] = {}
         self.box_owner: dict[int, int] = {}
@@ -60,14 +68,25 @@ class DotsScreen(GameScreen):
             self.box_owner[i] = mover
         self.state = self.rules.step(self.state, bit)
         self.line_owner[bit] = mover
+        if self.over:
+            mine, theirs = self.state.scores[self.human_seat], self.state.scores[1 - self.human_seat]
+            result = "win" if mine > theirs else "loss" if mine < theirs else "draw"
+            self.record_game(f"{self.seat_name(self.human_seat)} vs {self.opponent.name} ({self.board.rows}x"
+                             f"{self.board.cols})", mine, result, f"{mine - theirs:+d}")
         return True
+
+    def seat_name(self, seat: int) -> str:
+        """Who plays a seat: you, or the agent you handed your side to, or the opponent."""
+        if seat != self.human_seat:
+            return self.opponent.name
+        return self.controller.name if self.controller.enabled else "you"
 
     # --- GameScreen hooks ----------------------------------------------------
     def game_keys(self):
         return [("click", "draw the highlighted line (the one nearest the mouse)"),
                 ("arrows + space", "move the line cursor, draw the line"),
                 ("1 / 2 / 3", "board of 2x2, 2x3 or 3x3 boxes"),
-                ("f", "move first / second (restarts)"), ("o", "next opponent: random, greedy, solver"),
+                ("f", "move first / second (restarts)"), ("o", "next opponent (the game's agents, weakest first)"),
                 ("r", "restart")]
 
     def help_line(self) -> str:
@@ -75,12 +94,15 @@ class DotsScreen(GameScreen):
                 "Enter: agent  Tab: next agent  h: help  Esc: back")
 
     def status_text(self) -> str:
+        me, other = self.seat_name(self.human_seat), self.seat_name(1 - self.human_seat)
+        if me == other:
+            me, other = f"{me} (first)" if self.human_seat == 0 else f"{me} (second)", f"{other} (opponent)"
         you, them = self.state.scores[self.human_seat], self.state.scores[1 - self.human_seat]
-        who = "you" if self.state.mover == self.human_seat else self.opponent.name
+        who = self.seat_name(self.state.mover)
         if self.over:
-            verdict = "you win" if you > them else "you lose" if you < them else "a draw"
-            return f"you {you} - {them} {self.opponent.name}: {verdict}   (r: again)"
-        return f"you {you} - {them} {self.opponent.name}   {who} to move   board {self.board.rows}x{self.board.cols}"
+            verdict = "a draw" if you == them else f"{me} {'wins' if you > them else 'loses'}"
+            return f"{me} {you} - {them} {other}: {verdict}   (r: again)"
+        return f"{me} {you} - {them} {other}   {who} to move   board {self.board.rows}x{self.board.cols}"
 
     def control_label(self) -> str:
         side = "first" if self.human_seat == 0 else "second"
@@ -121,14 +143,16 @@ class DotsScreen(GameScreen):
         elif event.key in SIZE_KEYS:
             self.restart(SIZE_KEYS[event.key])
             if SIZE_KEYS[event.key] == (3, 3):
-                self.say("3x3: the solver solves 2**24 states on first use (then it is cached)", 4000)
+                self.say("3x3: a perfect-play table of 2**24 states is built on first use (then kept); "
+                         "its progress shows here", 4000)
         elif event.key == pygame.K_f:
             self.human_seat = 1 - self.human_seat
             self.restart()
             self.say("you move " + ("first" if self.human_seat == 0 else "second"))
         elif event.key == pygame.K_o:
-            self.opponent.cycle()
-            self.say(f"opponent: {self.opponent.name} ({self.opponent.spec.summary})")
+            skipped = self.opponent.cycle(-1)  # from the weakest up
+            note = f"  (skipped: {'; '.join(skipped)})" if skipped else ""
+            self.say(f"opponent: {self.opponent.name} ({self.opponent.spec.summary}){note}", 4000 if skipped else 2500)
         elif event.key == pygame.K_r:
             self.restart()
         else:
@@ -205,8 +229,8 @@ class DotsScreen(GameScreen):
             colour = palette.SEAT_COLOURS[seat]
             box = pygame.Rect(x + 6, y + 6, gap - 12, gap - 12)
             pygame.draw.rect(surface, tuple(v // 2 for v in colour), box, border_radius=8)
-            text.draw(surface, "you" if seat == self.human_seat else "them", box.center, 28, palette.TEXT,
-                      anchor="center", bold=True)
+            text.draw(surface, self.seat_name(seat), box.center, 28, palette.TEXT, anchor="center", bold=True,
+                      max_width=box.w - 8, min_size=14)
         for bit in range(b.n_lines):
             (r1, c1), (r2, c2) = b.line_ends(bit)
             a, z = self._dot(r1, c1), self._dot(r2, c2)
@@ -225,7 +249,7 @@ class DotsScreen(GameScreen):
 
     def _draw_panel(self, surface, panel) -> None:
         y = panel.y
-        seats = ((self.human_seat, "You" if not self.controller.enabled else self.controller.name),
+        seats = ((self.human_seat, self.seat_name(self.human_seat).capitalize()),
                  (1 - self.human_seat, self.opponent.name))
         for seat, name in seats:
             colour = palette.SEAT_COLOURS[seat]
@@ -235,12 +259,49 @@ class DotsScreen(GameScreen):
                       bold=True, max_width=panel.w - 28)
             y += 36
         y += 10
-        opponent_state = self.opponent.status()
-        text.draw(surface, f"opponent {self.opponent.name}: {opponent_state}", (panel.x, y), 20, palette.MUTED,
-                  max_width=panel.w)
-        y += 26
+        for k, line in enumerate(text.wrap(f"opponent {self.opponent.name}: {self.opponent.status()}", 20, panel.w)):
+            text.draw(surface, line, (panel.x, y + 22 * k), 20, palette.MUTED)
+        y += 48
         left = self.board.n_boxes - sum(self.state.scores)
         text.draw(surface, f"boxes left: {left}", (panel.x, y), 20, palette.MUTED)
+
+    # --- values ------------------------------------------------------------
+    def shown_state(self):
+        return None if self.over else self.state
+
+    def statistics_histogram(self) -> str:
+        return "box margin at the end (yours minus the opponent's)"
+
+    def draw_values(self, surface, rect) -> None:
+        """Every undrawn line coloured from purple (worst) to yellow (best) by the agent's value for the side
+        to move; the best lines thick and marked, with their numbers and the hovered line's."""
+        values = self.values_for(self.state) if not self.over else None
+        panel = pygame.Rect(rect.right - 280, rect.bottom - 140, 270, 130)
+        if values:
+            lo, hi = min(values.values()), max(values.values())
+            best = self.values.best()
+            for bit, v in values.items():
+                (r1, c1), (r2, c2) = self.board.line_ends(bit)
+                a, z = self._dot(r1, c1), self._dot(r2, c2)
+                t = 1.0 if hi == lo else (v - lo) / (hi - lo)
+                colour = palette.value_colour(t)
+                pygame.draw.line(surface, colour, a, z, 9 if bit in best else 5)
+                if bit in best or bit == self.hover:
+                    mx, my = self._midpoint(bit)
+                    label = pygame.Rect(0, 0, 58, 26)
+                    label.center = (int(mx), int(my))
+                    pygame.draw.rect(surface, palette.PANEL, label, border_radius=6)
+                    pygame.draw.rect(surface, colour, label, 2, border_radius=6)
+                    text.draw(surface, text.number(v), label.center, 20, palette.TEXT, anchor="center", bold=True)
+            for r in range(self.board.rows + 1):  # dots over the coloured lines
+                for c in range(self.board.cols + 1):
+                    pygame.draw.circle(surface, palette.TEXT, self._dot(r, c), 9)
+        lines = [self.value_status()] + ([self.values.legend] if values else [])
+        y = panel.y
+        for line in lines:
+            for part in text.wrap(line, 18, panel.w, max_lines=4):
+                text.draw(surface, part, (panel.x, y), 18, palette.MUTED)
+                y += 20
 
     def close(self) -> None:
         self.opponent.close()

@@ -174,7 +174,7 @@ class Match3Screen(GameScreen):
                 self.say(f"no hint: {exc}")
                 return
             if move is not STALE and self.hint_state is self.state:
-                self.hint = tuple(move)
+                self.hint = tuple(move.value)
                 self.say(f"{name} would swap {self.rules.format_action(self.hint)}")
 
     # --- drawing -------------------------------------------------------------

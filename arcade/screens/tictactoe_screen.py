@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pygame
 
-from agents import Describes, Explains, Trains
+from agents import Describes, Trains
 from arcade.agent_process import TrainingJob
 from arcade.games.tictactoe import LINES, O, X, decode, tables
 from arcade.screens.base import GameScreen
@@ -27,7 +27,6 @@ class TicTacToeScreen(GameScreen):
     def __init__(self, app, agent=None, seed=None):
         super().__init__(app, agent=agent, seed=seed)
         self.human_mark = X
-        self.show_values = False
         self.tally: dict[str, list[int]] = {}  # agent -> [wins, draws, losses] against you
         self.selfplay: dict[str, list[int]] = {}  # agent -> [X wins, draws, O wins] playing itself
         self.training: TrainingJob | None = None
@@ -65,16 +64,22 @@ class TicTacToeScreen(GameScreen):
         name = self.controller.name
         if self.human_moved:
             row = self.tally.setdefault(name, [0, 0, 0])
-            row[0 if winner not in (0, self.human_mark) else 1 if winner == 0 else 2] += 1
+            k = 0 if winner not in (0, self.human_mark) else 1 if winner == 0 else 2
+            row[k] += 1
+            result = ("loss", "draw", "win")[k]  # the table counts the agent's results; the statistics yours
+            self.record_game(f"you vs {name}", {"win": 1, "draw": 0.5, "loss": 0}[result], result, result)
         else:
             row = self.selfplay.setdefault(name, [0, 0, 0])
             row[{X: 0, 0: 1, O: 2}[winner]] += 1
+            result = {X: "win", 0: "draw", O: "loss"}[winner]
+            self.record_game(f"{name} vs itself (X's results)", {"win": 1, "draw": 0.5, "loss": 0}[result], result,
+                             {X: "X won", 0: "drawn", O: "O won"}[winner])
 
     # --- GameScreen hooks ----------------------------------------------------
     def game_keys(self):
         return [("click / 1-9", "play a cell (numpad layout: 7 8 9 is the top row)"),
                 ("x / o", "play as X (first) / as O, and restart"),
-                ("r", "restart"), ("v", "show the agent's value of each empty cell"),
+                ("r", "restart"),
                 ("t", "train the learning agent in the background (self-play)")]
 
     def help_line(self) -> str:
@@ -123,10 +128,6 @@ class TicTacToeScreen(GameScreen):
             self.say(f"you play {MARK_NAMES[self.human_mark]}" + (" (X moves first)" if self.human_mark == O else ""))
         elif event.key == pygame.K_r:
             self.restart()
-        elif event.key == pygame.K_v:
-            self.show_values = not self.show_values
-            if self.show_values and self.controller.cached_agent() is None:
-                self.controller.warm_up()  # build it off the frame loop
         elif event.key == pygame.K_t:
             self._toggle_training()
         else:
@@ -217,23 +218,40 @@ class TicTacToeScreen(GameScreen):
         if line >= 0:
             a, b = centres[LINES[line][0]], centres[LINES[line][2]]
             pygame.draw.line(surface, palette.ACCENT, a, b, 10)
-        if self.show_values and not self.over:
-            self._draw_values(surface, centres, cell)
-        self._draw_panel(surface, pygame.Rect(board.right + 30, board.y, rect.right - board.right - 40, board.h))
+        self._draw_panel(surface, self._panel_rect(rect, board))
+        if self.over:
+            card = pygame.Rect(board.x + 20, board.centery - 80, board.w - 40, 160)
+            hud.draw_game_over(surface, card, self.status_text().capitalize(), None,
+                               "r: play again    x / o: choose your side", shade_alpha=170)
 
-    def _draw_values(self, surface, centres, cell) -> None:
-        agent = self.controller.cached_agent()
-        if not isinstance(agent, Explains):
-            text.draw(surface, f"{self.controller.name} has no values to show" if agent else "loading the agent...",
-                      (centres[1][0], centres[1][1] - cell * 0.6), 22, palette.MUTED, anchor="center")
+    def _panel_rect(self, rect, board) -> pygame.Rect:
+        return pygame.Rect(board.right + 30, board.y, rect.right - board.right - 40, board.h)
+
+    def shown_state(self):
+        return None if self.over else self.state
+
+    def statistics_histogram(self) -> str:
+        return "results"
+
+    def draw_values(self, surface, rect) -> None:
+        """The agent's value of each empty cell (the best ones highlighted), and what they mean."""
+        if self.over:
             return
-        values = agent.explain(self.state)
-        best = max(values.values()) if values else None
-
+        board, cell = self._layout(rect)
+        values = self.values_for(self.state) or {}
+        best = self.values.best()
         for k, v in values.items():
-            colour = palette.GOOD if v == best else palette.MUTED
-            text.draw(surface, f"{v:.2f}" if abs(v) < 10 else f"{v:.0f}", centres[k], 30, colour,
-                      anchor="center", bold=v == best)
+            centre = (board.x + (k % 3 + 0.5) * cell, board.y + (k // 3 + 0.5) * cell)
+            text.draw(surface, text.number(v), centre, 30, palette.GOOD if k in best else palette.MUTED,
+                      anchor="center", bold=k in best)
+        panel = self._panel_rect(rect, board)
+        caption = self.values.legend if values else self.value_status()
+        if values:
+            caption += "  " + self.value_status()
+        bottom = panel.bottom - (70 if self.training else 0)
+        lines = text.wrap(caption, 20, panel.w, max_lines=5)
+        for k, line in enumerate(lines):
+            text.draw(surface, line, (panel.x, bottom - 22 * (len(lines) - k)), 20, palette.MUTED)
 
     def _draw_panel(self, surface, panel: pygame.Rect) -> None:
         y = panel.y
@@ -245,14 +263,15 @@ class TicTacToeScreen(GameScreen):
             text.draw(surface, f"{self.controller.name}: {agent.describe()[0]}", (panel.x, y), 20, palette.MUTED,
                       max_width=panel.w)
         y += 34
-        y = self._draw_table(surface, panel, y, "against you", ("won", "drawn", "lost"), self.tally)
+        if self.tally:
+            y = self._draw_table(surface, panel, y, "against you", ("won", "drawn", "lost"), self.tally)
+        elif not self.selfplay:
+            for k, line in enumerate(text.wrap("Results appear here after the first game (k: all statistics).",
+                                               20, panel.w)):
+                text.draw(surface, line, (panel.x, y + 22 * k), 20, palette.MUTED)
         if self.selfplay:
             y = self._draw_table(surface, panel, y + 14, "playing itself", ("X won", "drawn", "O won"),
                                  self.selfplay)
-        if self.show_values and not self.over and isinstance(agent, Explains):
-            caption = agent.value_legend(MARK_NAMES[self.mark_to_move])
-            for k, line in enumerate(text.wrap(caption, 20, panel.w, max_lines=4)):
-                text.draw(surface, line, (panel.x, panel.bottom - 150 + 20 * k), 20, palette.MUTED)
         if self.training:
             done, total = self.training.done, self.training.total
             bar = pygame.Rect(panel.x, panel.bottom - 40, panel.w, 22)

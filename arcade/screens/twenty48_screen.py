@@ -14,7 +14,8 @@ MOVE_KEYS = {
     pygame.K_LEFT: LEFT, pygame.K_a: LEFT, pygame.K_RIGHT: RIGHT, pygame.K_d: RIGHT,
 }
 SIZE_KEYS = {pygame.K_3: 3, pygame.K_4: 4, pygame.K_5: 5, pygame.K_6: 6, pygame.K_7: 7}
-STRONG_AGENT = "expectimax"
+DIRECTION_NAMES = {UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right"}
+VALUE_ROOM = 64  # px kept around the board for the value arrows while `v` is on
 
 
 class Screen2048(GameScreen):
@@ -36,17 +37,24 @@ class Screen2048(GameScreen):
             self.rules = make_rules("2048", self.settings, size=size)
             self.controller.set_rules(self.rules)
         self.game = Game2048(self.rules, np.random.default_rng(self.seed))
+        self.agent_moves = self.human_moves = 0  # who played this game, for the statistics
         self.best.start_game(self.best_key)
         self.anim = None
         self.controller.invalidate()
 
-    def do_move(self, direction: int) -> bool:
+    def do_move(self, direction: int, by_agent: bool = False) -> bool:
         before = self.game.state
         if not self.game.move(direction):
             return False
+        self.agent_moves += by_agent
+        self.human_moves += not by_agent
         self.anim = (slide_paths(before.board, direction), before, 0.0) if self.anim_ms > 0 else None
         if self.best.after_move(self.best_key, self.game.state.score, self.game.over):
             self.say("new best score!")
+        if self.game.over:
+            st = self.game.state
+            player = "you" if self.human_moves >= self.agent_moves else self.controller.name
+            self.record_game(f"{player} ({self.rules.size}x{self.rules.size})", st.score, bucket=str(st.max_tile()))
         return True
 
     def close(self) -> None:
@@ -72,12 +80,12 @@ class Screen2048(GameScreen):
             ("r", "restart"),
             ("3 - 7", "restart at that board size"),
             ("g", "grayscale on / off"),
-            ("e", "switch to the strong expectimax agent"),
+            ("e", "switch to the strongest agent (the first in Tab)"),
         ]
 
     def help_line(self) -> str:
-        return ("arrows: move  u: undo  r: restart  3-7: size  g: gray  e: strong agent  "
-                "Enter: agent  Tab: next agent  +/-: delay  h: help  Esc: back")
+        return ("arrows: move  u: undo  r: restart  3-7: size  g: gray  e: strongest  v: values  .: one move  "
+                "Enter: agent  Tab: next agent  h: help  Esc: back")
 
     def status_text(self) -> str:
         st = self.game.state
@@ -87,8 +95,14 @@ class Screen2048(GameScreen):
     def agent_state(self):
         return None if self.game.over else self.game.state
 
+    def shown_state(self):
+        return None if self.game.over else self.game.state
+
+    def statistics_histogram(self) -> str:
+        return "largest tile reached"
+
     def apply_agent_action(self, action) -> None:
-        self.do_move(int(action))
+        self.do_move(int(action), by_agent=True)
 
     def handle_game_event(self, event) -> bool:
         if event.type != pygame.KEYDOWN:
@@ -111,8 +125,9 @@ class Screen2048(GameScreen):
         elif event.key == pygame.K_g:
             self.grayscale = not self.grayscale
         elif event.key == pygame.K_e:
-            self.controller.select(STRONG_AGENT)
-            self.say(f"agent: {STRONG_AGENT} (strong); Enter hands it control")
+            strongest = self.controller.specs[0].name  # the registry orders each game's agents strongest first
+            self.controller.select(strongest)
+            self.say(f"agent: {strongest} (the strongest); Enter hands it control")
         else:
             return False
         return True
@@ -126,7 +141,8 @@ class Screen2048(GameScreen):
     # --- drawing -------------------------------------------------------------
     def _layout(self, rect: pygame.Rect):
         s = self.rules.size
-        side = min(rect.h, rect.w - 260)
+        room = VALUE_ROOM if self.values.on else 0
+        side = min(rect.h - 2 * room, rect.w - 260 - 2 * room)
         board = pygame.Rect(rect.x + (rect.w - 260 - side) // 2, rect.y + (rect.h - side) // 2, side, side)
         gap = max(4, side // (s * 12))
         cell = (side - gap * (s + 1)) / s
@@ -164,7 +180,8 @@ class Screen2048(GameScreen):
                 for c in range(s):
                     if values[r, c]:
                         self._draw_tile(surface, self._cell_rect(board, gap, cell, r, c), int(values[r, c]))
-        self._draw_panel(surface, pygame.Rect(board.right + 30, board.y, 230, board.h))
+        room = VALUE_ROOM if self.values.on else 0
+        self._draw_panel(surface, pygame.Rect(board.right + 30 + room, board.y - room, 230, board.h + 2 * room))
         if self.game.over and not self.anim:
             self._draw_game_over(surface, board)
 
@@ -186,8 +203,39 @@ class Screen2048(GameScreen):
             text.draw(surface, value, (box.x + 12, box.y + 28), 32, palette.TEXT, bold=True)
             y += 72
         p4 = self.rules.spawn_four_probability
-        text.draw(surface, "spawns: 2" + (f" (4 with p={p4:g})" if p4 else " only (the course's rules)"),
-                  (panel.x, y + 4), 19, palette.MUTED, max_width=panel.w)
+        spawns = "spawns: 2" + (f" (4 with p={p4:g})" if p4 else " only (the course's rules)")
+        for k, line in enumerate(text.wrap(spawns, 19, panel.w)):
+            text.draw(surface, line, (panel.x, y + 4 + 20 * k), 19, palette.MUTED)
+
+    def draw_values(self, surface, rect) -> None:
+        """An arrow on each side of the board for each legal direction, with the agent's value; the
+        direction it would choose is highlighted. Figures of the decision go under the panel."""
+        board, _, _ = self._layout(rect)
+        values = self.values_for(self.game.state)
+        best = self.values.best() if values else set()
+        places = {UP: (board.centerx, board.y - VALUE_ROOM // 2), DOWN: (board.centerx, board.bottom + VALUE_ROOM // 2),
+                  LEFT: (board.x - VALUE_ROOM // 2, board.centery), RIGHT: (board.right + VALUE_ROOM // 2, board.centery)}
+        legal = set(self.rules.legal_actions(self.game.state)) if not self.game.over else set()
+        for d, (x, y) in places.items():
+            if d not in legal:
+                continue
+            chosen = d in best
+            colour = palette.GOOD if chosen else palette.MUTED
+            dx, dy = {UP: (0, -1), DOWN: (0, 1), LEFT: (-1, 0), RIGHT: (1, 0)}[d]
+            if dx:  # left / right: the arrow above its value
+                centre, label_pos, anchor = (x, y - 16), (x, y + 14), "center"
+            else:  # up / down: the arrow left of its value
+                centre, label_pos, anchor = (x - 40, y), (x - 18, y), "midleft"
+            tip = (centre[0] + dx * 14, centre[1] + dy * 14)
+            pygame.draw.line(surface, colour, (centre[0] - dx * 14, centre[1] - dy * 14), tip, 5 if chosen else 3)
+            pygame.draw.polygon(surface, colour, (tip, (tip[0] - dx * 10 - dy * 8, tip[1] - dy * 10 - dx * 8),
+                                                  (tip[0] - dx * 10 + dy * 8, tip[1] - dy * 10 + dx * 8)))
+            label = text.number(values[d]) if values and d in values else "..."
+            text.draw(surface, label, label_pos, 26 if chosen else 22, palette.TEXT if chosen else palette.MUTED,
+                      anchor=anchor, bold=chosen)
+        panel = pygame.Rect(board.right + 30 + VALUE_ROOM, board.bottom + VALUE_ROOM - 64, 230, 64)
+        for k, line in enumerate(text.wrap(self.value_status(), 18, panel.w, max_lines=3)):
+            text.draw(surface, line, (panel.x, panel.y + 20 * k), 18, palette.MUTED)
 
     def _draw_game_over(self, surface, board: pygame.Rect) -> None:
         hud.draw_game_over(surface, board, "Game over", f"score {self.game.state.score}",

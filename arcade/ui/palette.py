@@ -24,6 +24,16 @@ GEMS = ((235, 80, 90), (90, 200, 110), (80, 140, 240), (245, 200, 70), (180, 100
         (240, 140, 60), (70, 210, 210), (230, 230, 230))
 
 
+VALUE_SCALE = ((72, 40, 120), (33, 145, 140), (253, 231, 37))  # worst, middle, best (no red or blue: seats use them)
+
+
+def value_colour(t: float) -> tuple[int, int, int]:
+    """A colour for a value scaled to [0, 1] (0 worst, 1 best), on a scale readable in grayscale too."""
+    t = min(max(t, 0.0), 1.0)
+    lo, hi, u = (VALUE_SCALE[0], VALUE_SCALE[1], t * 2) if t < 0.5 else (VALUE_SCALE[1], VALUE_SCALE[2], t * 2 - 1)
+    return tuple(int(a + (b - a) * u) for a, b in zip(lo, hi))
+
+
 def tile_colours(value: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """(background, text) colour of a 2048 tile."""
     bg = TILE_2048.get(value, TILE_2048_BIG)

@@ -56,3 +56,15 @@ def wrap(text: str, size: int, max_width: int, max_lines: int = 2, bold: bool = 
         current = word
     lines.append(fit(current, size, max_width, bold))
     return lines
+
+
+def number(v: float) -> str:
+    """A value in a few characters: 1.61M, 16.1k, 512, 3.25, 0.007."""
+    a = abs(v)
+    if a >= 1e6:
+        return f"{v / 1e6:.4g}M"
+    if a >= 1e4:
+        return f"{v / 1e3:.4g}k"
+    if a >= 100 or v == int(v):
+        return f"{v:.0f}"
+    return f"{v:.3g}" if a < 1 else f"{v:.2f}"

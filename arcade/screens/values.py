@@ -1,0 +1,109 @@
+"""The value view every game screen shares: what the selected agent believes of the state on screen.
+
+`v` turns it on. Each frame the screen hands it the state it shows (None when
+the game is over); when that state or the agent changes, it asks the agent to
+explain the state off the frame loop (the agent's thread or process), and keeps
+the last answer for that state and agent until a new one arrives. A stale
+answer (another generation, state or agent) is dropped. It works on the human's
+turn too: a person can ask the agent's opinion before moving. The screens only
+draw `values`; how they look differs per game.
+"""
+from __future__ import annotations
+
+from agents import Explains
+from arcade.control import STALE
+
+
+def same_state(a, b) -> bool:
+    """Equality of two game states (values), tolerant of states that do not compare."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except Exception:  # e.g. arrays compared elementwise
+        return False
+
+
+class ValueView:
+    """Values of the selected agent for one state: values {action: value}, figures, ms; or why none."""
+
+    def __init__(self, controller):
+        self.controller = controller
+        self.on = False
+        self.values: dict | None = None  # of `state`, by `agent`
+        self.figures: dict = {}
+        self.ms: float | None = None
+        self.legend = ""
+        self.state = None
+        self.agent: str | None = None
+        self.error: str | None = None
+        self._request = None
+        self._asked_state = None
+        self._asked_agent = None
+        self._asked_rules = None
+
+    def toggle(self) -> bool:
+        self.on = not self.on
+        return self.on
+
+    @property
+    def explains(self) -> bool:
+        """Whether the selected agent has values at all."""
+        return self.controller.spec.can(Explains)
+
+    @property
+    def pending(self) -> bool:
+        return self._request is not None
+
+    def best(self) -> set:
+        """The actions with the largest value (what the agent would choose), or an empty set."""
+        if not self.values:
+            return set()
+        top = max(self.values.values())
+        return {a for a, v in self.values.items() if v == top}
+
+    def current(self, state) -> dict | None:
+        """The values if they are of `state` and of the selected agent, else None."""
+        if self.values is None or self.agent != self.controller.name or not same_state(self.state, state):
+            return None
+        return self.values
+
+    def refresh(self, state) -> None:
+        """Call every frame with the state on screen (None: nothing to explain)."""
+        c = self.controller
+        if self._request is not None and self._request.done():
+            request, self._request = self._request, None
+            try:
+                answer = c.collect(request)
+            except Exception as exc:  # an agent bug shows as a line; the game goes on
+                self.error = f"{request.agent} could not explain: {type(exc).__name__}: {exc}"
+                self.values, self.agent, self.state = None, request.agent, self._asked_state
+                return
+            if answer is not STALE and request.agent == c.name and self._asked_rules is c.rules:
+                self.values, self.figures, self.ms, self.legend = answer.value, answer.figures, answer.ms, answer.legend
+                self.state, self.agent, self.error = self._asked_state, request.agent, None
+        if not self.on or state is None or not self.explains or self._request is not None:
+            return
+        if self.agent == c.name and self._asked_rules is c.rules and same_state(self.state, state):
+            return  # up to date (or failed on this very state)
+        if self._asked_agent == c.name and self._asked_rules is c.rules and same_state(self._asked_state, state) \
+                and self.error:
+            return
+        self._asked_state, self._asked_agent, self._asked_rules = state, c.name, c.rules
+        self._request = c.ask(state, "explain")
+
+    def caption(self) -> str:
+        """One line of the decision's figures: 'depth 3, positions 12,480, 84 ms'."""
+        parts = [f"{k} {_fmt(v)}" for k, v in self.figures.items()]
+        if self.ms is not None:
+            parts.append(f"{self.ms:.0f} ms")
+        return ", ".join(parts)
+
+    def forget(self) -> None:
+        """Drop what is known (after new rules, a retrained table): the next refresh asks again."""
+        self.values, self.state, self.agent, self.error = None, None, None, None
+        self._asked_state = self._asked_agent = None
+
+
+def _fmt(v) -> str:
+    return f"{v:,}" if isinstance(v, int) else (f"{v:.3g}" if isinstance(v, float) else str(v))

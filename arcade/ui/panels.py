@@ -1,0 +1,155 @@
+"""Overlay panels shared by the game screens: the agent panel (`i`), the statistics view (`k`),
+and small charts (bars, lines) drawn with pygame alone."""
+from __future__ import annotations
+
+import pygame
+
+from arcade.ui import palette, text
+
+
+def _box(surface: pygame.Surface, w: int, h: int) -> pygame.Rect:
+    sw, sh = surface.get_size()
+    shade = pygame.Surface((sw, sh), pygame.SRCALPHA)
+    shade.fill(palette.OVERLAY)
+    surface.blit(shade, (0, 0))
+    box = pygame.Rect(0, 0, min(w, sw - 40), min(h, sh - 40))
+    box.center = (sw // 2, sh // 2)
+    pygame.draw.rect(surface, palette.PANEL, box, border_radius=12)
+    pygame.draw.rect(surface, palette.ACCENT, box, 2, border_radius=12)
+    return box
+
+
+def _paragraph(surface, line: str, x: int, y: int, width: int, size: int, colour, max_lines: int = 6) -> int:
+    for part in text.wrap(line, size, width, max_lines=max_lines):
+        text.draw(surface, part, (x, y), size, colour)
+        y += size + 4
+    return y
+
+
+def draw_agent_panel(surface: pygame.Surface, name: str, about: str, params: list[tuple[str, str, bool]],
+                     figures: str) -> None:
+    """What the agent is: its algorithm in plain sentences, its parameters (marked where they are the
+    course's values), and the figures of its last decision."""
+    box = _box(surface, 680, 440)
+    x, y, width = box.x + 24, box.y + 18, box.w - 48
+    text.draw(surface, f"Agent: {name}", (x, y), 34, palette.ACCENT, bold=True, max_width=width)
+    y = _paragraph(surface, about, x, y + 46, width, 22, palette.TEXT)
+    y += 10
+    text.draw(surface, "PARAMETERS (settings.toml)", (x, y), 20, palette.MUTED, bold=True)
+    y += 26
+    if not params:
+        text.draw(surface, "none: it has no parameters to set", (x, y), 22, palette.MUTED)
+        y += 26
+    for key, value, is_course in params:
+        if y > box.bottom - 90:
+            break
+        text.draw(surface, key, (x, y), 22, palette.TEXT, max_width=width // 2)
+        text.draw(surface, value + ("   (the course's value)" if is_course else ""), (x + width // 2, y), 22,
+                  palette.GOOD if is_course else palette.TEXT, max_width=width // 2)
+        y += 26
+    y += 8
+    text.draw(surface, "LAST DECISION", (x, y), 20, palette.MUTED, bold=True)
+    _paragraph(surface, figures or "none yet: Enter lets it play, . plays one move, v shows its values",
+               x, y + 26, width, 22, palette.TEXT, max_lines=3)
+    text.draw(surface, "i or any key closes this panel", (box.centerx, box.bottom - 12), 20, palette.MUTED,
+              anchor="midbottom")
+
+
+def draw_bars(surface, rect: pygame.Rect, labels: list[str], counts: list[int], colour=palette.INFO) -> None:
+    """A histogram: one bar per label, its count above it."""
+    if not counts:
+        return
+    top = max(counts) or 1
+    n = len(counts)
+    gap = 6
+    bw = max(4, (rect.w - gap * (n - 1)) // n)
+    for i, (label, c) in enumerate(zip(labels, counts)):
+        h = int((rect.h - 40) * c / top)
+        bar = pygame.Rect(rect.x + i * (bw + gap), rect.bottom - 20 - h, bw, h)
+        pygame.draw.rect(surface, colour, bar, border_radius=3)
+        text.draw(surface, str(c), (bar.centerx, bar.y - 2), 18, palette.TEXT, anchor="midbottom")
+        text.draw(surface, label, (bar.centerx, rect.bottom - 18), 16, palette.MUTED, anchor="midtop",
+                  max_width=bw + gap)
+
+
+def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], tuple]], lo: float, hi: float,
+               x_label: str = "", flat: list[tuple[str, float, tuple]] = ()) -> None:
+    """A line chart of several series over the same x (their index), scaled to [lo, hi]; `flat` adds
+    horizontal reference lines (e.g. an optimum). A legend goes on the top line."""
+    pygame.draw.rect(surface, palette.BACKGROUND, rect, border_radius=6)
+    pygame.draw.rect(surface, palette.BORDER, rect, 1, border_radius=6)
+    plot = rect.inflate(-20, -44).move(0, 10)
+    span = (hi - lo) or 1.0
+
+    def y_of(v: float) -> float:
+        return plot.bottom - (min(max(v, lo), hi) - lo) / span * plot.h
+
+    for label, value, colour in flat:
+        y = y_of(value)
+        pygame.draw.line(surface, colour, (plot.x, y), (plot.right, y), 1)
+        text.draw(surface, label, (plot.right - 4, y - 2), 16, colour, anchor="bottomright")
+    for _, values, colour in series:
+        if len(values) >= 2:
+            step = plot.w / (len(values) - 1)
+            points = [(plot.x + i * step, y_of(v)) for i, v in enumerate(values)]
+            pygame.draw.lines(surface, colour, False, points, 2)
+        elif values:
+            pygame.draw.circle(surface, colour, (plot.x, y_of(values[0])), 3)
+    x = rect.x + 10
+    for label, values, colour in series:
+        latest = f" {values[-1]:.2f}" if values else ""
+        x = text.draw(surface, f"{label}{latest}", (x, rect.y + 6), 17, colour).right + 14
+    text.draw(surface, f"{hi:g}", (rect.x + 4, plot.y - 2), 15, palette.MUTED)
+    text.draw(surface, f"{lo:g}", (rect.x + 4, plot.bottom - 14), 15, palette.MUTED)
+    if x_label:
+        text.draw(surface, x_label, (rect.right - 8, rect.bottom - 4), 16, palette.MUTED, anchor="bottomright")
+
+
+def draw_statistics(surface: pygame.Surface, title: str, rows: list[tuple[str, object]], has_results: bool,
+                    histogram_title: str, highlight: str | None) -> None:
+    """The statistics view: a row per player (games, mean, best, and wins / draws / losses where the
+    game has them), and the histogram of the highlighted player (or the one with most games)."""
+    box = _box(surface, 760, 520)
+    x, y, width = box.x + 24, box.y + 18, box.w - 48
+    text.draw(surface, f"{title}: statistics (kept across runs)", (x, y), 32, palette.ACCENT, bold=True,
+              max_width=width)
+    y += 48
+    if not rows:
+        text.draw(surface, "no game finished yet: the figures appear here as games end", (x, y), 22,
+                  palette.MUTED, max_width=width)
+        text.draw(surface, "k or any key closes this view", (box.centerx, box.bottom - 12), 20, palette.MUTED,
+                  anchor="midbottom")
+        return
+    cols = ["player", "games", "mean", "best"] + (["won", "drawn", "lost"] if has_results else [])
+    xs = [x] + [x + 250 + 80 * k for k in range(len(cols) - 1)]
+    for cx, label in zip(xs, cols):
+        text.draw(surface, label, (cx, y), 20, palette.MUTED)
+    y += 26
+    for player, t in rows[:8]:
+        colour = palette.ACCENT if player == highlight else palette.TEXT
+        cells = [player, str(t.games), f"{t.mean:.1f}" if t.mean is not None else "-",
+                 f"{t.best:g}" if t.best is not None else "-"]
+        if has_results:
+            cells += [str(t.wins), str(t.draws), str(t.losses)]
+        for cx, cell in zip(xs, cells):
+            text.draw(surface, cell, (cx, y), 22, colour, max_width=240 if cx == x else 76)
+        y += 26
+    shown = next((t for p, t in rows if p == highlight), None) or max((t for _, t in rows), key=lambda t: t.games)
+    who = next(p for p, t in rows if t is shown)
+    if shown.histogram:
+        y += 10
+        text.draw(surface, f"{histogram_title} - {who}", (x, y), 20, palette.MUTED, bold=True, max_width=width)
+        labels = sorted(shown.histogram, key=_bucket_order)
+        draw_bars(surface, pygame.Rect(x, y + 26, width, box.bottom - y - 70), labels,
+                  [shown.histogram[k] for k in labels])
+    text.draw(surface, "k or any key closes this view", (box.centerx, box.bottom - 12), 20, palette.MUTED,
+              anchor="midbottom")
+
+
+def _bucket_order(label: str):
+    """Buckets sort by their leading number ('1024', '-1', '2000-2999'), others after."""
+    head = label.split("-")[0] if not label.startswith("-") else "-" + label[1:].split("-")[0]
+    try:
+        return (0, float(head))
+    except ValueError:
+        return (1, label)
