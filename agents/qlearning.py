@@ -152,6 +152,8 @@ class QLearningAgent:
                                      self.epsilon, is_end=blackjack_is_end)
         self.learning = True
         self._last = None  # (mdp state, action, reward so far) of the move being learnt from
+        self.tolerance = settings.blackjack.tolerance
+        self._optimum: float | None = None
 
     def set_learning(self, on: bool) -> None:
         self.learning = on
@@ -160,6 +162,14 @@ class QLearningAgent:
 
     def is_learning(self) -> bool:
         return self.learning
+
+    def figures(self) -> dict:
+        """Its updates and weights so far, and the optimum it learns toward: value iteration's V of the start
+        (solved once per deck), so a learning curve can be drawn against it."""
+        if self._optimum is None:
+            mdp = self.rules.mdp
+            self._optimum = ValueIteration().solve(mdp, self.tolerance).V[mdp.start_state()]
+        return {"updates": self.ql.updates, "weights": len(self.ql.weights), "optimum": self._optimum}
 
     def explain(self, state) -> dict[str, float]:
         """{action: Q(s, a) = w . phi(s, a)} with the weights learnt so far."""

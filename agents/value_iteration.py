@@ -95,11 +95,21 @@ class ValueIterationAgent:
     def __init__(self, rules, settings):
         self.rules = rules
         self.mdp = rules.mdp
-        self.solution = ValueIteration().solve(self.mdp, settings.blackjack.tolerance)
+        self.tolerance = settings.blackjack.tolerance
+        self.solution = ValueIteration().solve(self.mdp, self.tolerance)
+        self._extra: dict = {}  # Q of states off the start's reach, solved on demand
 
     def explain(self, state) -> dict[str, float]:
-        """{action: Q*(s, a)}, the expected reward of the round with optimal play after it."""
-        return dict(self.solution.Q.get(state.mdp_state, {}))
+        """{action: Q*(s, a)}, the expected reward of the round with optimal play after it. A state the
+        game cannot reach from its start (e.g. any hand total with the full deck, as the policy strip asks)
+        is solved on demand: all hand totals with that deck at once, then kept."""
+        s = state.mdp_state
+        if s not in self.solution.Q and s.counts is not None:
+            if s not in self._extra:
+                starts = [type(s)(t, None, s.counts) for t in range(self.mdp.threshold + 1)]
+                self._extra.update(ValueIteration().solve(_Starts(self.mdp, starts + [s]), self.tolerance).Q)
+            return {a: q for a, q in self._extra.get(s, {}).items()}
+        return dict(self.solution.Q.get(s, {}))
 
     def value_legend(self, mover: str) -> str:
         return "Q: the expected reward of the round from here, playing optimally afterwards."
@@ -111,3 +121,27 @@ class ValueIterationAgent:
 
     def act(self, state, rng=None) -> str:
         return self.solution.pi[state.mdp_state]
+
+
+class _Starts:
+    """An MDP that starts by moving to one of `starts` (uniformly, reward 0), then is `mdp`: solving it
+    solves every state reachable from any of them in one value iteration."""
+
+    START = ("start of", "several states")
+
+    def __init__(self, mdp, starts):
+        self.mdp, self.starts = mdp, list(dict.fromkeys(starts))
+
+    def start_state(self):
+        return self.START
+
+    def actions(self, state):
+        return ["go"] if state == self.START else self.mdp.actions(state)
+
+    def discount(self):
+        return self.mdp.discount()
+
+    def succ_and_prob_reward(self, state, action):
+        if state == self.START:
+            return [(s, 1 / len(self.starts), 0) for s in self.starts]
+        return self.mdp.succ_and_prob_reward(state, action)

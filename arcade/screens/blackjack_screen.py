@@ -4,12 +4,14 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
-from agents import Describes, Explains, LearnsWhilePlaying
+from agents import Describes, LearnsWhilePlaying
+from arcade.control import STALE
+from arcade.games.blackjack import MDPState, RoundState
 
 from arcade.games import make_rules
 from arcade.games.blackjack import ACTIONS, PEEK, PRESETS, QUIT, TAKE
 from arcade.screens.base import GameScreen
-from arcade.ui import hud, palette, text
+from arcade.ui import hud, palette, panels, text
 
 FELT = (22, 104, 60)
 FELT_DARK = (16, 80, 46)
@@ -17,6 +19,7 @@ CARD = (250, 248, 240)
 ACTION_KEYS = {pygame.K_t: TAKE, pygame.K_p: PEEK, pygame.K_q: QUIT}
 PRESET_KEYS = {pygame.K_1: "small", pygame.K_2: "large", pygame.K_3: "standard", pygame.K_4: "peeking"}
 AUTO_NEXT_MS = 900
+CURVE_WINDOW = 50  # rounds in the moving average of the learning curve
 
 
 class BlackjackScreen(GameScreen):
@@ -25,12 +28,28 @@ class BlackjackScreen(GameScreen):
     def __init__(self, app, agent=None, seed=None):
         super().__init__(app, agent=agent, seed=seed)
         self.rng = np.random.default_rng(self.seed)
+        self.values.on = True  # the table shows Q on its buttons from the start (v hides them)
+        self.strip_request = None
+        self.strip: tuple | None = None  # (deck, agent, [{action: value} per hand total]) of the policy strip
         self.reset_totals()
         self.new_round()
         self.controller.warm_up()  # solve now, so its Q values show at once
 
     def reset_totals(self) -> None:
-        self.rounds, self.total_reward = 0, 0.0
+        self.rewards: dict[str, list[float]] = {}  # player -> the reward of each round it played on this deck
+
+    @property
+    def player(self) -> str:
+        return self.controller.name if self.controller.enabled else "you"
+
+    @property
+    def rounds(self) -> int:
+        """Rounds the current player (you, or the agent in control) has played on this deck."""
+        return len(self.rewards.get(self.player, ()))
+
+    @property
+    def total_reward(self) -> float:
+        return float(sum(self.rewards.get(self.player, ())))
 
     def new_round(self) -> None:
         self.round = self.rules.new_state()
@@ -56,9 +75,39 @@ class BlackjackScreen(GameScreen):
         if isinstance(agent, LearnsWhilePlaying):
             agent.observe(self.round)
         if self.round.over:
-            self.rounds += 1
-            self.total_reward += self.round.reward
+            self.rewards.setdefault(self.player, []).append(self.round.reward)
+            self.record_game(f"{self.player} ({self.rules.preset} deck)", self.round.reward,
+                             bucket=f"{self.round.reward:+g}")
         return True
+
+    # --- values ------------------------------------------------------------
+    def shown_state(self):
+        return None if self.round.over else self.round
+
+    def statistics_histogram(self) -> str:
+        return "reward per round"
+
+    def strip_states(self) -> list:
+        """The states of the policy strip: every hand total with the deck as it is now, nothing peeked."""
+        deck = self.round.deck
+        return [RoundState(MDPState(t, None, deck), deck=deck) for t in range(self.rules.mdp.threshold + 1)]
+
+    def _refresh_strip(self) -> None:
+        """Ask the agent, off the frame loop, what it would do at each hand total (when the deck or agent changes)."""
+        c = self.controller
+        if self.strip_request is not None and self.strip_request[0].done():
+            (request, deck), self.strip_request = self.strip_request, None
+            try:
+                answer = c.collect(request)
+            except Exception as exc:  # shown in the strip's place; the game goes on
+                self.strip = (deck, request.agent, f"{type(exc).__name__}: {exc}")
+                return
+            if answer is not STALE:
+                self.strip = (deck, request.agent, answer.value)
+        if (not self.values.on or not self.values.explains or self.strip_request is not None
+                or not any(self.round.deck) or (self.strip is not None and self.strip[:2] == (self.round.deck, c.name))):
+            return
+        self.strip_request = (c.ask(self.strip_states(), "explain_all"), self.round.deck)
 
     # --- GameScreen hooks ----------------------------------------------------
     def game_keys(self):
@@ -132,6 +181,7 @@ class BlackjackScreen(GameScreen):
             self.say("you cannot peek twice in a row" if action == PEEK else f"{action} is not possible now")
 
     def update_game(self, dt_ms: float) -> None:
+        self._refresh_strip()
         self.restart_when_over(dt_ms, self.round.over, AUTO_NEXT_MS + self.controller.delay_ms, self.new_round)
 
     # --- drawing -------------------------------------------------------------
@@ -216,12 +266,14 @@ class BlackjackScreen(GameScreen):
     def _draw_buttons(self, surface) -> None:
         legal = set(self.rules.legal_actions(self.round))
         agent = self.controller.cached_agent()
-        values = agent.explain(self.round) if isinstance(agent, Explains) and not self.round.over else {}
+        values = (self.values_for(self.round) or {}) if not self.round.over else {}
+        best = self.values.best() if values else set()
         keys = {TAKE: "t", PEEK: "p", QUIT: "q", "next": "space"}
         for action, rect in self._buttons().items():
             enabled = (action in legal) if action != "next" else self.round.over
             pygame.draw.rect(surface, palette.PANEL_HI if enabled else palette.PANEL, rect, border_radius=10)
-            pygame.draw.rect(surface, palette.ACCENT if enabled else palette.BORDER, rect, 2, border_radius=10)
+            edge = palette.GOOD if action in best else palette.ACCENT if enabled else palette.BORDER
+            pygame.draw.rect(surface, edge, rect, 4 if action in best else 2, border_radius=10)
             label = "Next round" if action == "next" else action
             text.draw(surface, f"{label} ({keys[action]})", (rect.x + 14, rect.centery), 26,
                       palette.TEXT if enabled else palette.MUTED, anchor="midleft", bold=enabled)
@@ -231,8 +283,66 @@ class BlackjackScreen(GameScreen):
         y = self._buttons()["next"].bottom + 20
         x = self._buttons()["next"].x
         for line in self._agent_lines(agent):
-            text.draw(surface, line, (x, y), 20, palette.MUTED, max_width=230)
-            y += 24
+            for part in text.wrap(line, 20, 230):
+                text.draw(surface, part, (x, y), 20, palette.MUTED)
+                y += 22
+        self._draw_curve(surface, pygame.Rect(x, y + 10, 230, 150), agent)
+
+    def _draw_curve(self, surface, rect: pygame.Rect, agent) -> None:
+        """While an agent learns as it plays: its mean reward per round (moving average) against the optimum
+        it reports, so the learning shows as a line closing in."""
+        if not isinstance(agent, LearnsWhilePlaying) or rect.bottom > self.app.surface.get_height() - hud.BOTTOM - 10:
+            return
+        rewards = self.rewards.get(self.controller.name, [])
+        if len(rewards) < 2:
+            text.draw(surface, "its learning curve appears after a few rounds it plays (Enter)", rect.topleft, 18,
+                      palette.MUTED, max_width=rect.w)
+            return
+        cum = np.cumsum(rewards)
+        window = min(CURVE_WINDOW, len(rewards))
+        avg = (cum[window - 1:] - np.concatenate([[0.0], cum[:-window]])) / window
+        optimum = self.controller.last_figures.get("optimum")
+        flat = [("optimum", float(optimum), palette.ACCENT)] if optimum is not None else []
+        values = [float(v) for v in avg[-200:]]
+        lo = min(values + [f[1] for f in flat] + [0.0])
+        hi = max(values + [f[1] for f in flat]) or 1.0
+        panels.draw_lines(surface, rect, [(f"mean of {window}", values, palette.GOOD)], lo, hi * 1.05,
+                          x_label=f"rounds 1-{len(rewards)}", flat=flat)
+
+    def draw_values(self, surface, rect) -> None:
+        """The policy strip: for each hand total with the deck as it is, what the agent would do and its value."""
+        table = self._table()
+        strip = pygame.Rect(table.x + 20, table.bottom - 150, table.w - 40, 64)
+        if strip.y < table.y + 330:  # a small table has no room for it
+            return
+        n = self.rules.mdp.threshold + 1
+        text.draw(surface, f"{self.controller.name}'s play at each hand total with this deck:",
+                  (strip.x, strip.y - 22), 18, (200, 230, 210), max_width=strip.w)
+        known = self.strip if self.strip is not None and self.strip[:2] == (self.round.deck, self.controller.name) \
+            else None
+        if known is None or isinstance(known[2], str):
+            why = known[2] if known else (self.value_status() if not self.values.explains else "working it out...")
+            text.draw(surface, why, (strip.x, strip.y + 8), 18, palette.MUTED, max_width=strip.w)
+            return
+        w = strip.w / n
+        total = self.round.mdp_state.total
+        colours = {TAKE: palette.GOOD, PEEK: palette.INFO, QUIT: palette.ACCENT}
+        for t, values in enumerate(known[2]):
+            cell = pygame.Rect(int(strip.x + t * w), strip.y, max(1, int(w) - 2), strip.h)
+            if not values:
+                continue
+            action = max(values, key=values.get)
+            pygame.draw.rect(surface, colours[action], cell, 0 if t == total else 2, border_radius=4)
+            ink = FELT_DARK if t == total else palette.TEXT
+            text.draw(surface, str(t), (cell.centerx, cell.y + 3), 16, ink, anchor="midtop")
+            text.draw(surface, action[0], (cell.centerx, cell.centery + 2), 22, ink, anchor="center", bold=True)
+            if w >= 34:  # room for the value in the cell; else it is on the line below for your total
+                text.draw(surface, text.number(values[action]), (cell.centerx, cell.bottom - 2), 14, ink,
+                          anchor="midbottom")
+        mine = known[2][total] if total < len(known[2]) else {}
+        now = f"   at your {total}: {max(mine, key=mine.get)}, value {max(mine.values()):.2f}" if mine else ""
+        text.draw(surface, f"T take  P peek  Q quit   (filled: your hand now){now}", (strip.x, strip.bottom + 4), 16,
+                  palette.MUTED, max_width=strip.w)
 
     def _agent_lines(self, agent) -> list[str]:
         name = self.controller.name

@@ -11,6 +11,7 @@ from arcade.storage import BestScores
 from arcade.ui import hud, palette, text
 
 POPUP_MS = 1100
+VALUE_ARROWS = 5  # swaps drawn with their values while `v` is on
 ARROWS = {pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1), pygame.K_UP: (-1, 0), pygame.K_DOWN: (1, 0)}
 
 
@@ -34,6 +35,7 @@ class Match3Screen(GameScreen):
         self.popups: list[list] = []  # [text, ms left]
         self.hint = None
         self.hint_request = None  # a Request to the controller, answered off the frame loop
+        self.agent_moves = self.human_moves = 0  # who played this game, for the statistics
         self.controller.invalidate()
 
     # --- turns ---------------------------------------------------------------
@@ -49,8 +51,10 @@ class Match3Screen(GameScreen):
         self.play(swap)
         return True
 
-    def play(self, swap) -> None:
+    def play(self, swap, by_agent: bool = False) -> None:
         before = self.state
+        self.agent_moves += by_agent
+        self.human_moves += not by_agent
         result = self.rules.play(before, swap, self.rng)
         self.state = result.state
         self.hint = None
@@ -62,6 +66,11 @@ class Match3Screen(GameScreen):
             self.say("no swap left: the board was reshuffled (not scored)", 3000)
         if self.best.after_move("match3", self.state.score, self.rules.is_terminal(self.state)):
             self.say("new best score!", 3000)
+        if self.rules.is_terminal(self.state):
+            score = self.state.score
+            player = "you" if self.human_moves >= self.agent_moves else self.controller.name
+            low = score // 5000 * 5000
+            self.record_game(player, score, bucket=f"{low}-{low + 4999}")
 
     def close(self) -> None:
         self.best.flush()
@@ -94,7 +103,61 @@ class Match3Screen(GameScreen):
         return None if self.animating or self.rules.is_terminal(self.state) else self.state
 
     def apply_agent_action(self, action) -> None:
-        self.play(tuple(action))
+        self.play(tuple(action), by_agent=True)
+
+    def shown_state(self):
+        return None if self.rules.is_terminal(self.state) else self.state
+
+    def statistics_histogram(self) -> str:
+        return "points per game"
+
+    def describe_swap(self, swap) -> str:
+        """A swap in words: 'swap the red gem in row 5, column 4 with the blue gem below it'."""
+        r1, c1, r2, c2 = swap
+        board = self.state.board
+        names = palette.GEM_NAMES
+        where = "below it" if r2 > r1 else "above it" if r2 < r1 else "to its right" if c2 > c1 else "to its left"
+        return (f"swap the {names[int(board[r1, c1]) % len(names)]} gem in row {r1 + 1}, column {c1 + 1} "
+                f"with the {names[int(board[r2, c2]) % len(names)]} gem {where}")
+
+    def _swap_arrow(self, surface, swap, colour, width: int, label: str | None = None) -> None:
+        """A double-headed arrow between the two gems of a swap, its value in the middle."""
+        ox, oy, cell = self._geometry()
+        r1, c1, r2, c2 = swap
+        a = (ox + (c1 + 0.5) * cell, oy + (r1 + 0.5) * cell)
+        b = (ox + (c2 + 0.5) * cell, oy + (r2 + 0.5) * cell)
+        dx, dy = (b[0] - a[0]) / cell, (b[1] - a[1]) / cell
+        pygame.draw.line(surface, colour, a, b, width)
+        for tip, sign in ((a, -1), (b, 1)):
+            back = (tip[0] - sign * dx * 12, tip[1] - sign * dy * 12)
+            pygame.draw.polygon(surface, colour, (tip, (back[0] - dy * 8, back[1] - dx * 8),
+                                                  (back[0] + dy * 8, back[1] + dx * 8)))
+        if label:
+            box = pygame.Rect(0, 0, max(44, text.font(20, True).size(label)[0] + 12), 24)
+            box.center = (int((a[0] + b[0]) / 2), int((a[1] + b[1]) / 2))
+            pygame.draw.rect(surface, palette.PANEL, box, border_radius=6)
+            pygame.draw.rect(surface, colour, box, 2, border_radius=6)
+            text.draw(surface, label, box.center, 20, palette.TEXT, anchor="center", bold=True)
+
+    def draw_values(self, surface, rect) -> None:
+        """The best few swaps as arrows with the agent's values; the one it would choose highlighted."""
+        values = self.values_for(self.state) if not self.phases else None
+        ox, oy, cell = self._geometry()
+        s = self.rules.size
+        if values:
+            ranked = sorted(values.items(), key=lambda kv: -kv[1])[:VALUE_ARROWS]
+            best = self.values.best()
+            for swap, v in reversed(ranked):  # the best drawn last, on top
+                chosen = swap in best
+                self._swap_arrow(surface, swap, palette.GOOD if chosen else palette.INFO, 6 if chosen else 3,
+                                 text.number(v))
+        panel_x = ox + cell * s + 30
+        lines = [self.value_status()] + ([self.values.legend] if values else [])
+        y = oy + cell * s - 20 * sum(len(text.wrap(line, 18, rect.right - panel_x - 10, 4)) for line in lines)
+        for line in lines:
+            for part in text.wrap(line, 18, rect.right - panel_x - 10, 4):
+                text.draw(surface, part, (panel_x, y), 18, palette.MUTED)
+                y += 20
 
     def handle_game_event(self, event) -> bool:
         over = self.rules.is_terminal(self.state)
@@ -175,7 +238,7 @@ class Match3Screen(GameScreen):
                 return
             if move is not STALE and self.hint_state is self.state:
                 self.hint = tuple(move.value)
-                self.say(f"{name} would swap {self.rules.format_action(self.hint)}")
+                self.say(f"{name}: {self.describe_swap(self.hint)}", 5000)
 
     # --- drawing -------------------------------------------------------------
     def _geometry(self):
@@ -235,6 +298,7 @@ class Match3Screen(GameScreen):
             for r, c in ((r1, c1), (r2, c2)):
                 pygame.draw.rect(surface, palette.GOOD, (ox + c * cell + 4, oy + r * cell + 4, cell - 8, cell - 8), 3,
                                  border_radius=8)
+            self._swap_arrow(surface, self.hint, palette.ACCENT, 5)
         self._draw_panel(surface, pygame.Rect(ox + cell * s + 30, oy, rect.right - (ox + cell * s + 40), cell * s))
         if self.rules.is_terminal(self.state) and not self.phases:
             box = pygame.Rect(ox, oy + cell * s // 2 - 90, cell * s, 180)

@@ -22,6 +22,7 @@ TILE_2048 = {
 TILE_2048_BIG = (60, 58, 50)  # 4096 and above
 GEMS = ((235, 80, 90), (90, 200, 110), (80, 140, 240), (245, 200, 70), (180, 100, 230),
         (240, 140, 60), (70, 210, 210), (230, 230, 230))
+GEM_NAMES = ("red", "green", "blue", "yellow", "purple", "orange", "cyan", "white")
 
 
 VALUE_SCALE = ((72, 40, 120), (33, 145, 140), (253, 231, 37))  # worst, middle, best (no red or blue: seats use them)
