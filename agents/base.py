@@ -66,8 +66,11 @@ class Trains(Protocol):
     Its settings table gives the default number of episodes (`episodes`).
     """
 
-    def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None) -> None:
-        """Train for `episodes`; progress(done) is called as it goes; a set `stop` event ends early."""
+    def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None,
+              checkpoint=None) -> None:
+        """Train for `episodes`; progress(done) is called as it goes; a set `stop` event ends early;
+        checkpoint(done), where given, at a few dozen points with the agent playable as it is then
+        (the host measures a learning curve there)."""
 
     def save(self, path: Path | None = None) -> bool:
         """Write the learnt table atomically to `path` (default_path() if None); False with a notice if not."""
@@ -140,6 +143,23 @@ class AgentSpec:
 
 class UnknownAgent(ValueError):
     pass
+
+
+_progress_sink: Callable[[str, float, float, str], None] | None = None
+
+
+def set_progress_sink(sink: Callable[[str, float, float, str], None] | None) -> None:
+    """Where report_progress goes in this process (the agent process's queue, the CLI's stderr bar)."""
+    global _progress_sink
+    _progress_sink = sink
+
+
+def report_progress(task: str, done: float, total: float, detail: str = "") -> None:
+    """Long work inside an agent (building a table) says how far it is: `done` of `total` units of `task`,
+    and where it is (`detail`, e.g. "layer 5 of 24"). The host shows it: a bar on the screen, a line on the
+    CLI's stderr. A no-op where nobody listens."""
+    if _progress_sink is not None:
+        _progress_sink(task, done, total, detail)
 
 
 ANY_GAME = "*"  # register(name, ANY_GAME, ...): plays every game of the catalogue through the rules protocol

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import best_action, register
+from agents.base import best_action, register, report_progress
 from arcade.games.dots import Board, box_counts, line_gains
-from arcade.storage import load_npz, save_npz
+from arcade.storage import load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
 CHUNK = 1 << 19  # states per batch: bounds memory on 3x3
@@ -25,7 +25,8 @@ _SOLVED: dict[tuple[int, int], np.ndarray] = {}
 
 
 def retrograde(rows: int, cols: int, progress=None) -> np.ndarray:
-    """M for every line state (int8)."""
+    """M for every line state (int8), indexed by the state. progress(layers done) after each layer;
+    report_progress (the screen's bar, the CLI's stderr) follows the states done, chunk by chunk."""
     board = Board(rows, cols)
     n_lines = board.n_lines
     counts = box_counts(rows, cols)
@@ -33,17 +34,21 @@ def retrograde(rows: int, cols: int, progress=None) -> np.ndarray:
     layers = np.bitwise_count(codes)
     margin = np.zeros(1 << n_lines, dtype=np.int8)
     bits = (1 << np.arange(n_lines, dtype=np.int32))[None, :]
+    done, task = 0, f"perfect-play table of {rows}x{cols}: {1 << n_lines:,} line states"
     for k in range(n_lines - 1, -1, -1):
         layer = np.flatnonzero(layers == k).astype(np.int32)
         for start in range(0, layer.size, CHUNK):
+            report_progress(task, done + start, 1 << n_lines, f"layer {n_lines - k} of {n_lines}")
             s = layer[start:start + CHUNK, None]
             nxt = s | bits
             free = nxt != s
             g = counts[nxt] - counts[s]
             value = np.where(g > 0, g + margin[nxt], -margin[nxt])
             margin[s[:, 0]] = np.where(free, value, -127).max(axis=1)
+        done += layer.size
         if progress:
             progress(n_lines - k)
+    report_progress(task, 1 << n_lines, 1 << n_lines)
     return margin
 
 
@@ -54,10 +59,14 @@ def margins(rows: int, cols: int, data_dir: Path | None = None) -> np.ndarray:
         if key in _SOLVED:
             return _SOLVED[key]
         cache = Path(data_dir) / f"dots_solver_{rows}x{cols}.npz" if data_dir and rows * cols > 6 else None
-        arrays = load_npz(cache, FORMAT_VERSION, required=("margin",)) if cache else None
-        if arrays is not None and arrays["margin"].size == 1 << Board(rows, cols).n_lines:
+        arrays = load_npz(cache, FORMAT_VERSION, required=("margin",), then="solving it again") if cache else None
+        expected = 1 << Board(rows, cols).n_lines
+        if arrays is not None and arrays["margin"].shape == (expected,):
             margin = arrays["margin"]
         else:
+            if arrays is not None:  # a readable file of the wrong size: kept aside, never overwritten unseen
+                set_aside(cache, f"{arrays['margin'].size} margins, expected {expected} for {rows}x{cols}",
+                          "solving it again")
             margin = retrograde(rows, cols)
             if cache:
                 save_npz(cache, FORMAT_VERSION, margin=margin)
@@ -89,6 +98,7 @@ class DotsSolver:
     def __init__(self, rules, settings):
         self.rules = rules
         self.data_dir = settings.data_dir
+        margins(rules.rows, rules.cols, self.data_dir)  # built (or loaded) with the agent: ahead of its first move
 
     def value(self, state) -> int:
         """The margin the player to move can force over the remaining boxes."""

@@ -89,9 +89,9 @@ def solve(rows: int = 2, cols: int = 2, tol: float = 1e-9) -> Solution:
     """Policy iteration on a rows x cols board (2x2 or 2x3) against a uniformly random opponent, from
     the policy 'the first free line', until the policy is stable; evaluation sweeps stop at `tol`.
     ValueError for larger boards (their tables do not fit)."""
-    nxt, gains, free = transition_tables(rows, cols)
-    if nxt.shape[1] > MAX_LINES:
+    if Board(rows, cols).n_lines > MAX_LINES:  # before the tables: they would not fit
         raise ValueError(f"policy iteration covers 2x2 and 2x3 boards, not {rows}x{cols}")
+    nxt, gains, free = transition_tables(rows, cols)
     t0 = time.perf_counter()
     policy = np.where(free.any(axis=1), np.argmax(free, axis=1), -1)  # the first free line
     V = W = None

@@ -25,6 +25,7 @@ from arcade.games.tictactoe import N_STATES, X, O, reachable_states, tables
 from arcade.storage import load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
+CHECKPOINTS = 40  # points of a training run where the learning curve is measured
 FILENAME = "tictactoe_td.npz"
 SHIPPED = Path(__file__).resolve().parent.parent / "assets" / FILENAME
 
@@ -127,12 +128,13 @@ class TDValueAgent:
 
     def _load(self):
         for path, label in ((self.data_path, "trained"), (SHIPPED, "shipped")):
-            arrays = load_npz(path, FORMAT_VERSION, required=("values",))
+            then = "the shipped table plays" if label == "trained" else "playing from the initial values"
+            arrays = load_npz(path, FORMAT_VERSION, required=("values",), then=then)
             if arrays is None:
                 continue
             if arrays["values"].shape == (2, N_STATES) and np.isfinite(arrays["values"]).all():
                 return arrays["values"].astype(np.float64), f"{label} ({path.name})"
-            set_aside(path, f"values of shape {arrays['values'].shape} (or not finite), expected {(2, N_STATES)}")
+            set_aside(path, f"values of shape {arrays['values'].shape} (or not finite), expected {(2, N_STATES)}", then)
         return initial_values(self.draw_value), "untrained"
 
     def default_path(self) -> Path:
@@ -155,10 +157,19 @@ class TDValueAgent:
         return best_action(self.explain(state), rng)
 
     def train(self, episodes: int, rng: np.random.Generator, progress=None, from_scratch: bool = False,
-              stop=None):
-        """Self-play from the current tables (or from the course's initial values); swaps them in at the end."""
+              stop=None, checkpoint=None):
+        """Self-play from the current tables (or from the course's initial values); swaps them in at the end.
+        checkpoint(done) is called at about CHECKPOINTS points, with this agent playing from the tables so far."""
         start = initial_values(self.draw_value) if from_scratch else self.values
-        self.values = self_play(start, episodes, self.alpha, self.epsilon, rng, progress, stop=stop)
+        every = max(1000, episodes // CHECKPOINTS // 1000 * 1000)
+
+        def at_batch(done, tables):
+            if checkpoint is not None and (done % every == 0 or done == episodes):
+                self.values = tables
+                checkpoint(done)
+
+        self.values = self_play(start, episodes, self.alpha, self.epsilon, rng, progress, stop=stop,
+                                callback=at_batch if checkpoint is not None else None)
         self.source = "trained (unsaved)"
 
     def save(self, path: Path | None = None) -> bool:

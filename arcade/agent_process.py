@@ -18,9 +18,11 @@ from __future__ import annotations
 import atexit
 import multiprocessing
 import os
-import threading
 import queue
+import threading
+import time
 from collections import OrderedDict
+from dataclasses import dataclass
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 
 import numpy as np
@@ -28,15 +30,73 @@ import numpy as np
 KEEP_AGENTS = 4  # built agents kept in the process (a 3x3 dots solver holds ~200 MB)
 
 _pool: ProcessPoolExecutor | None = None
+_progress_queue = None  # the worker's report_progress lines, to this process
+_progress: "TaskProgress | None" = None
 _agents: OrderedDict = OrderedDict()  # lives in the worker process
 
 
-def _init_worker() -> None:
-    """The frame loop must win a contended core: the agent process runs at a lower priority."""
+@dataclass(frozen=True)
+class TaskProgress:
+    """How far long work in the agent process is: `done` of `total` units of `task`."""
+
+    task: str
+    done: float
+    total: float
+    detail: str
+    started: float  # time.monotonic() when the task was first reported
+    updated: float
+
+    @property
+    def fraction(self) -> float:
+        return min(1.0, self.done / self.total) if self.total else 1.0
+
+    def eta_seconds(self) -> float | None:
+        """Seconds left at the pace so far (None until there is a pace)."""
+        f = self.fraction
+        return (self.updated - self.started) * (1 - f) / f if 0 < f < 1 else None
+
+    def line(self) -> str:
+        eta = self.eta_seconds()
+        left = f", about {eta:.0f} s left" if eta is not None else ""
+        where = f", {self.detail}" if self.detail else ""
+        return f"{self.task}{where}: {self.fraction:.0%}{left}"
+
+
+def _init_worker(progress_queue=None) -> None:
+    """The frame loop must win a contended core: the agent process runs at a lower priority. Progress of
+    long work goes back through the queue (a full queue drops a line: the next one says more)."""
     try:
         os.nice(5)
     except (AttributeError, OSError):  # not on this platform, or not allowed
         pass
+    if progress_queue is not None:
+        from agents.base import set_progress_sink
+
+        def sink(task, done, total, detail):
+            try:
+                progress_queue.put_nowait((task, float(done), float(total), detail))
+            except queue.Full:
+                pass
+
+        set_progress_sink(sink)
+
+
+def latest_progress() -> TaskProgress | None:
+    """The agent process's latest unfinished long task, or None (none running, or it went quiet)."""
+    global _progress
+    q = _progress_queue
+    while q is not None:
+        try:
+            task, done, total, detail = q.get_nowait()
+        except (queue.Empty, OSError, ValueError):
+            break
+        now = time.monotonic()
+        same = _progress is not None and task == _progress.task and done >= _progress.done
+        _progress = TaskProgress(task, done, total, detail, _progress.started if same else now, now)
+    p = _progress
+    if p is None or p.done >= p.total or time.monotonic() - p.updated > 30:
+        return None
+    return p
 
 
 def _run(key: tuple, game_id: str, name: str, rules, settings, method: str, state, seed: int):
@@ -59,11 +119,13 @@ def submit(key: tuple, game_id: str, name: str, rules, settings, method: str, st
 
     `key` names the instance there (one per controller, agent and rules version). Starts the process
     on first use, or after it died."""
-    global _pool
+    global _pool, _progress_queue
     for attempt in range(2):
         if _pool is None:
-            _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_init_worker)
+            ctx = multiprocessing.get_context("spawn")
+            _progress_queue = ctx.Queue(maxsize=1000)
+            _pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_init_worker,
+                                        initargs=(_progress_queue,))
         try:
             return _pool.submit(_run, key, game_id, name, rules, settings, method, state, seed)
         except BrokenExecutor:
@@ -90,6 +152,28 @@ def shutdown() -> None:
         proc.terminate()
 
 
+CURVE_GAMES = 40  # games against each opponent at each point of a learning curve (half on each side)
+
+
+def _curve_point(game_id: str, name: str, rules, settings, agent, seed: int):
+    """A function done -> {opponent: (won, drawn, lost) shares} for the agent as it is: games against the
+    weakest and the strongest other agent of the game (e.g. random and minimax), half on each side."""
+    from agents import agents_for
+    from arcade.headless import play_games, summarize
+
+    others = [s for s in agents_for(game_id) if s.name != name and s.cannot_play(rules) is None]
+    opponents = {s.name: s.create(rules, settings) for s in dict.fromkeys([others[-1], others[0]]) if others}
+
+    def measure(done: int) -> dict:
+        out = {}
+        for opp_name, opp in opponents.items():
+            r = summarize(play_games(rules, agent, opp, CURVE_GAMES, seed + done, agent_seed=seed + done))["results"]
+            out[opp_name] = tuple(r[k] / CURVE_GAMES for k in ("win", "draw", "loss"))
+        return out
+
+    return measure
+
+
 def _train(results, stop, game_id: str, name: str, rules, settings, episodes: int, seed: int) -> None:
     """Runs in a training process: train, save, and report (progress, then one result)."""
     _init_worker()
@@ -99,8 +183,9 @@ def _train(results, stop, game_id: str, name: str, rules, settings, episodes: in
 
     try:
         agent = find(game_id, name).create(rules, settings)
+        measure = _curve_point(game_id, name, rules, settings, agent, seed)
         agent.train(episodes, np.random.default_rng(seed), progress=lambda done: results.put(("progress", done)),
-                    stop=stop)
+                    stop=stop, checkpoint=lambda done: results.put(("curve", (done, measure(done)))))
         if agent.save():
             results.put(("result", (True, f"saved to {agent.default_path()}")))
         else:  # save() gave a notice saying why; in this process it reaches no screen, so pass it on
@@ -119,6 +204,7 @@ class TrainingJob:
         self.total = episodes
         self.done = 0
         self.result: tuple[bool, str] | None = None  # (saved, message)
+        self.curve: list[tuple[int, dict]] = []  # (episodes done, {opponent: (won, drawn, lost) shares})
         self._results = ctx.Queue()
         self._stop = ctx.Event()
         self._process = ctx.Process(target=_train, name=f"train-{name}", daemon=True,
@@ -136,6 +222,8 @@ class TrainingJob:
                 break
             if kind == "progress":
                 self.done = value
+            elif kind == "curve":
+                self.curve.append(value)
             else:
                 self.result = value
         return self.result is not None

@@ -76,11 +76,15 @@ def _rules(game: str, settings):
 
 
 def _agent(game: str, name: str | None, rules, settings):
-    """The agent `name` (or the game's first) built for these rules; UserError if there is none."""
+    """The agent `name` (or the game's first) built for these rules; UserError if there is none or it
+    cannot play these rules (said before any long work)."""
     try:
         spec = find(game, name) if name else agents_for(game)[0]
     except UnknownAgent as exc:
         raise UserError(str(exc)) from None
+    why = spec.cannot_play(rules)
+    if why:
+        raise UserError(why)
     return spec.create(rules, settings)
 
 
@@ -194,8 +198,11 @@ def cmd_decide(args, settings) -> int:
     from arcade.deciders import call
 
     # what it thinks of the state first (as the screens' value view asks), then what it plays
-    thought = call(agent, "explain", state, None, rules) if isinstance(agent, Explains) else None
-    decision = call(agent, "act", state, make_rng(settings.seeds.agent), rules)
+    try:
+        thought = call(agent, "explain", state, None, rules) if isinstance(agent, Explains) else None
+        decision = call(agent, "act", state, make_rng(settings.seeds.agent), rules)
+    except ValueError as exc:  # the agent cannot play this state (e.g. a board it does not cover)
+        raise UserError(f"{agent.name}: {exc}") from None
     action, values = decision.value, thought.value if thought else None
     out = {"game": args.game, "agent": agent.name, "action": rules.format_action(action),
            "decision": {**decision.figures, "ms": round(decision.ms, 3)}}
@@ -282,6 +289,10 @@ def main(argv: list[str] | None = None) -> int:
             notice(w)
         if args.command is None:
             return open_window(settings)
+        from agents.base import set_progress_sink
+        from arcade.progress import TaskBars
+
+        set_progress_sink(TaskBars())  # long work inside an agent (a table built) shows on stderr
         return COMMANDS[args.command](args, settings)
     except (UserError, SettingsError) as exc:
         print(f"main.py: error: {exc}", file=sys.stderr)

@@ -154,6 +154,12 @@ class AgentController:
     def thinking(self) -> bool:
         return self._request is not None and self._request.generation == self.generation
 
+    def progress(self):
+        """The progress of long work the selected agent is doing now (a TaskProgress), or None."""
+        if not self.spec.process:
+            return None
+        return agent_process.latest_progress()
+
     def status(self) -> str:
         if self.error:
             return f"error: {self.error}"

@@ -34,3 +34,25 @@ class Progress:
         if self._tty:
             self.stream.write("\n")
         self.stream.flush()
+
+
+class TaskBars:
+    """A progress sink (agents.base.set_progress_sink) for the CLI: a Progress bar per long task on stderr."""
+
+    def __init__(self, stream=None):
+        self.stream = stream
+        self.task: str | None = None
+        self.bar: Progress | None = None
+
+    def __call__(self, task: str, done: float, total: float, detail: str = "") -> None:
+        if task != self.task or self.bar is None:
+            self.close()
+            self.task, self.bar = task, Progress(int(total), task, stream=self.stream)
+        self.bar.update(int(done), detail)
+        if done >= total:
+            self.close()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        self.task, self.bar = None, None

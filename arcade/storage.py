@@ -41,8 +41,8 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         raise
 
 
-def set_aside(path: Path, problem: str) -> None:
-    """Rename an unreadable file out of the way (keeping it) and say so."""
+def set_aside(path: Path, problem: str, then: str = "starting fresh") -> None:
+    """Rename an unreadable file out of the way (keeping it) and say so, and what happens instead (`then`)."""
     aside = path.with_name(path.name + ".corrupt")
     n = 1
     while aside.exists():
@@ -53,7 +53,7 @@ def set_aside(path: Path, problem: str) -> None:
         where = f"kept as {aside.name}"
     except OSError:
         where = "left in place"
-    notice(f"{path}: {problem}; {where}, starting fresh")
+    notice(f"{path}: {problem}; {where}, {then}")
 
 
 def save_npz(path: str | Path, version: int, **arrays: np.ndarray) -> bool:
@@ -68,7 +68,8 @@ def save_npz(path: str | Path, version: int, **arrays: np.ndarray) -> bool:
     return True
 
 
-def load_npz(path: str | Path, version: int, required: tuple[str, ...] = ()) -> dict[str, np.ndarray] | None:
+def load_npz(path: str | Path, version: int, required: tuple[str, ...] = (),
+             then: str = "starting fresh") -> dict[str, np.ndarray] | None:
     """Load a versioned .npz; None if missing. A corrupt or stale file is set aside."""
     path = Path(path)
     if not path.exists():
@@ -77,15 +78,15 @@ def load_npz(path: str | Path, version: int, required: tuple[str, ...] = ()) -> 
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in data.files}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-        set_aside(path, f"not a readable table ({type(exc).__name__})")
+        set_aside(path, f"not a readable table ({type(exc).__name__})", then)
         return None
     found = arrays.pop(FORMAT_KEY, None)
     if found is None or int(found) != version:
-        set_aside(path, f"format version {None if found is None else int(found)}, expected {version}")
+        set_aside(path, f"format version {None if found is None else int(found)}, expected {version}", then)
         return None
     missing = [k for k in required if k not in arrays]
     if missing:
-        set_aside(path, f"missing arrays {', '.join(missing)}")
+        set_aside(path, f"missing arrays {', '.join(missing)}", then)
         return None
     return arrays
 

@@ -124,6 +124,10 @@ class GameScreen(Screen):
         """What the statistics view's histogram counts (the bucket passed to record_game)."""
         return "histogram"
 
+    def controllers(self) -> list:
+        """Every agent controller of the screen (a two-player screen may have an opponent's too)."""
+        return [self.controller]
+
     # --- shared behaviour ----------------------------------------------------
     @property
     def human_may_move(self) -> bool:
@@ -272,6 +276,9 @@ class GameScreen(Screen):
             help_line=self.help_line(),
             seed=str(self.seed),
         ))
+        progress = next((p for p in (c.progress() for c in self.controllers()) if p is not None), None)
+        if progress is not None:
+            hud.draw_progress(surface, progress.line(), progress.fraction)
         if self.toast:
             hud.draw_toast(surface, self.toast[0])
         elif self.controller.error:

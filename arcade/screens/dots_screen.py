@@ -265,6 +265,9 @@ class DotsScreen(GameScreen):
         left = self.board.n_boxes - sum(self.state.scores)
         text.draw(surface, f"boxes left: {left}", (panel.x, y), 20, palette.MUTED)
 
+    def controllers(self) -> list:
+        return [self.controller, self.opponent]
+
     # --- values ------------------------------------------------------------
     def shown_state(self):
         return None if self.over else self.state

@@ -12,7 +12,7 @@ from agents import Describes, Trains
 from arcade.agent_process import TrainingJob
 from arcade.games.tictactoe import LINES, O, X, decode, tables
 from arcade.screens.base import GameScreen
-from arcade.ui import hud, palette, text
+from arcade.ui import hud, palette, panels, text
 
 NUMPAD = {pygame.K_7: 0, pygame.K_8: 1, pygame.K_9: 2, pygame.K_4: 3, pygame.K_5: 4, pygame.K_6: 5,
           pygame.K_1: 6, pygame.K_2: 7, pygame.K_3: 8, pygame.K_KP7: 0, pygame.K_KP8: 1, pygame.K_KP9: 2,
@@ -30,6 +30,7 @@ class TicTacToeScreen(GameScreen):
         self.tally: dict[str, list[int]] = {}  # agent -> [wins, draws, losses] against you
         self.selfplay: dict[str, list[int]] = {}  # agent -> [X wins, draws, O wins] playing itself
         self.training: TrainingJob | None = None
+        self.curve: list = []  # the last training's learning curve (kept after it ends)
         self.restart()
 
     # --- game flow -----------------------------------------------------------
@@ -177,7 +178,9 @@ class TicTacToeScreen(GameScreen):
             self.say(f"training failed: {message}", 5000)
             return
         self.say(f"trained {job.done} episodes; {message}", 4000)
-        self.controller.set_rules(self.rules)  # the next decision loads the new table
+        self.controller.set_rules(self.rules)  # the agents are rebuilt from the new table...
+        self.controller.warm_up()  # ...now, so its values come back without a move
+        self.values.forget()
 
     # --- drawing -------------------------------------------------------------
     def _layout(self, rect: pygame.Rect):
@@ -273,6 +276,10 @@ class TicTacToeScreen(GameScreen):
             y = self._draw_table(surface, panel, y + 14, "playing itself", ("X won", "drawn", "O won"),
                                  self.selfplay)
         if self.training:
+            self.curve = self.training.curve
+        if self.curve:
+            self._draw_curve(surface, pygame.Rect(panel.x, panel.bottom - 250, panel.w, 170))
+        if self.training:
             done, total = self.training.done, self.training.total
             bar = pygame.Rect(panel.x, panel.bottom - 40, panel.w, 22)
             pygame.draw.rect(surface, palette.PANEL, bar, border_radius=6)
@@ -281,6 +288,22 @@ class TicTacToeScreen(GameScreen):
             pygame.draw.rect(surface, palette.GOOD, fill, border_radius=6)
             text.draw(surface, f"training {self.training.name}: {done}/{total} episodes (t stops)", (panel.x, bar.y - 24), 20,
                       palette.TEXT, max_width=panel.w)
+
+    def _draw_curve(self, surface, rect: pygame.Rect) -> None:
+        """Win / draw / loss shares of the agent in training against each opponent, as training goes."""
+        opponents = list(self.curve[-1][1])
+        colours = [palette.GOOD, palette.BAD, palette.INFO, palette.ACCENT]
+        series = []
+        for opp in opponents:
+            won = [point[opp][0] for _, point in self.curve]
+            drawn = [point[opp][1] for _, point in self.curve]
+            lost = [point[opp][2] for _, point in self.curve]
+            # against the strongest a draw is the best there is; against the weakest a win
+            main, label = (drawn, "drawn") if won and max(won) == 0 and max(drawn) > 0 else (won, "won")
+            series += [(f"{label} v {opp}", main, colours[len(series) % 4]),
+                       (f"lost v {opp}", lost, colours[(len(series) + 1) % 4])]
+        episodes = self.curve[-1][0]
+        panels.draw_lines(surface, rect, series, 0.0, 1.0, x_label=f"episodes 0-{episodes:,}")
 
     def _draw_table(self, surface, panel, y, title, columns, rows) -> int:
         """A small results table with fixed column positions; returns the y below it."""

@@ -90,6 +90,20 @@ def draw_game_over(surface: pygame.Surface, box: pygame.Rect, title: str, detail
         y += size + 12
 
 
+def draw_progress(surface: pygame.Surface, line: str, fraction: float) -> None:
+    """Long work under way: a bar across the bottom of the board area with what it is and the time left."""
+    w, h = surface.get_size()
+    bar = pygame.Rect(40, h - BOTTOM - 84, w - 80, 22)
+    back = bar.inflate(20, 44).move(0, -10)
+    pygame.draw.rect(surface, palette.PANEL, back, border_radius=10)
+    pygame.draw.rect(surface, palette.INFO, back, 2, border_radius=10)
+    text.draw(surface, line, (bar.x, bar.y - 24), 20, palette.TEXT, max_width=bar.w)
+    pygame.draw.rect(surface, palette.PANEL_HI, bar, border_radius=6)
+    fill = bar.copy()
+    fill.w = max(4, int(bar.w * fraction))
+    pygame.draw.rect(surface, palette.GOOD, fill, border_radius=6)
+
+
 def draw_toast(surface: pygame.Surface, message: str, colour=palette.INFO) -> None:
     """A one-line message near the bottom of the board area."""
     w, h = surface.get_size()

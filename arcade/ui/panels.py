@@ -78,7 +78,15 @@ def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], 
     horizontal reference lines (e.g. an optimum). A legend goes on the top line."""
     pygame.draw.rect(surface, palette.BACKGROUND, rect, border_radius=6)
     pygame.draw.rect(surface, palette.BORDER, rect, 1, border_radius=6)
-    plot = rect.inflate(-20, -44).move(0, 10)
+    # the legend flows over as many lines as it needs; the plot takes the rest
+    x, y = rect.x + 10, rect.y + 6
+    for label, values, colour in series:
+        item = f"{label}{f' {values[-1]:.2f}' if values else ''}"
+        w = text.font(17).size(item)[0]
+        if x + w > rect.right - 8 and x > rect.x + 10:
+            x, y = rect.x + 10, y + 19
+        x = text.draw(surface, item, (x, y), 17, colour).right + 14
+    plot = pygame.Rect(rect.x + 10, y + 26, rect.w - 20, rect.bottom - 22 - (y + 26))
     span = (hi - lo) or 1.0
 
     def y_of(v: float) -> float:
@@ -95,10 +103,6 @@ def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], 
             pygame.draw.lines(surface, colour, False, points, 2)
         elif values:
             pygame.draw.circle(surface, colour, (plot.x, y_of(values[0])), 3)
-    x = rect.x + 10
-    for label, values, colour in series:
-        latest = f" {values[-1]:.2f}" if values else ""
-        x = text.draw(surface, f"{label}{latest}", (x, rect.y + 6), 17, colour).right + 14
     text.draw(surface, f"{hi:g}", (rect.x + 4, plot.y - 2), 15, palette.MUTED)
     text.draw(surface, f"{lo:g}", (rect.x + 4, plot.bottom - 14), 15, palette.MUTED)
     if x_label:
