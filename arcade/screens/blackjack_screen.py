@@ -107,6 +107,8 @@ class BlackjackScreen(GameScreen):
         if (not self.values.on or not self.values.explains or self.strip_request is not None
                 or not any(self.round.deck) or (self.strip is not None and self.strip[:2] == (self.round.deck, c.name))):
             return
+        if c.enabled and self.round.mdp_state.total > 0 and self.strip is not None and self.strip[1] == c.name:
+            return  # while the agent plays fast, the strip follows each new round, not each card (a solve each)
         self.strip_request = (c.ask(self.strip_states(), "explain_all"), self.round.deck)
 
     # --- GameScreen hooks ----------------------------------------------------
