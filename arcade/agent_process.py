@@ -174,7 +174,8 @@ def _curve_point(game_id: str, name: str, rules, settings, agent, seed: int):
     return measure
 
 
-def _train(results, stop, game_id: str, name: str, rules, settings, episodes: int, seed: int) -> None:
+def _train(results, stop, game_id: str, name: str, rules, settings, episodes: int, seed: int,
+           from_scratch: bool = False) -> None:
     """Runs in a training process: train, save, and report (progress, then one result)."""
     _init_worker()
     from arcade import notices
@@ -185,7 +186,8 @@ def _train(results, stop, game_id: str, name: str, rules, settings, episodes: in
         agent = find(game_id, name).create(rules, settings)
         measure = _curve_point(game_id, name, rules, settings, agent, seed)
         agent.train(episodes, np.random.default_rng(seed), progress=lambda done: results.put(("progress", done)),
-                    stop=stop, checkpoint=lambda done: results.put(("curve", (done, measure(done)))))
+                    from_scratch=from_scratch, stop=stop,
+                    checkpoint=lambda done: results.put(("curve", (done, measure(done)))))
         if agent.save():
             results.put(("result", (True, f"saved to {agent.default_path()}")))
         else:  # save() gave a notice saying why; in this process it reaches no screen, so pass it on
@@ -198,7 +200,8 @@ def _train(results, stop, game_id: str, name: str, rules, settings, episodes: in
 class TrainingJob:
     """A learner's training in its own process. Call poll() every frame; `result` is set at the end."""
 
-    def __init__(self, game_id: str, name: str, rules, settings, episodes: int, seed: int):
+    def __init__(self, game_id: str, name: str, rules, settings, episodes: int, seed: int,
+                 from_scratch: bool = False):
         ctx = multiprocessing.get_context("spawn")
         self.name = name
         self.total = episodes
@@ -208,7 +211,8 @@ class TrainingJob:
         self._results = ctx.Queue()
         self._stop = ctx.Event()
         self._process = ctx.Process(target=_train, name=f"train-{name}", daemon=True,
-                                    args=(self._results, self._stop, game_id, name, rules, settings, episodes, seed))
+                                    args=(self._results, self._stop, game_id, name, rules, settings, episodes, seed,
+                                          from_scratch))
         self._process.start()
 
     def poll(self) -> bool:

@@ -94,13 +94,15 @@ def game_over(game: str, screen) -> bool:
     return screen.rules.is_terminal(state)
 
 
-def drive(settings, game: str, agent: str, seconds: float):
-    """Frame intervals, (work wall, work CPU) and the agent's move count for one screen and agent."""
+def drive(settings, game: str, agent: str, seconds: float, values: bool = False):
+    """Frame intervals, (work wall, work CPU) and the agent's move count for one screen and agent;
+    values: with the value view on (`v`), as a student watching would."""
     app = App(settings, size=(1024, 720))
     app.push(LauncherScreen(app))
     screen = open_game(app, game, agent=agent, seed=1)
     app.push(screen)
     screen.controller.delay_ms = 0
+    screen.values.on = values
     waits = []
     pacer_wait = app.pacer.wait
 
@@ -136,6 +138,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=20.0, help="per screen and round (default 20)")
     ap.add_argument("--rounds", type=int, default=1, help="repeat everything; figures pool the rounds")
     ap.add_argument("--game", action="append", help="only these games (default: all)")
+    ap.add_argument("--values", action="store_true", help="with every screen's value view on (v)")
     ap.add_argument("--all-agents", action="store_true",
                     help="every agent of each game in turn instead of the strongest (one round)")
     args = ap.parse_args()
@@ -145,14 +148,14 @@ def main():
     fps = settings.window.fps
     games = [g for g in STRONGEST if not args.game or g in args.game]
     print(f"== frame times, {args.seconds:.0f} s per screen x {args.rounds} round(s), strongest agent at 0 ms "
-          f"delay, {fps} fps (target: interval p99 < {TARGET_P99_MS:.0f} ms)")
+          f"delay, {fps} fps, values {'on' if args.values else 'off'} (target: interval p99 < {TARGET_P99_MS:.0f} ms)")
     base_s = min(args.seconds, 10)
     pooled = {key: ([], ([], []), 0) for key in ["sleep", "pacer", *games]}
     steal_start = cpu_steal_percent()
     for r in range(args.rounds):
         runs = {"sleep": (plain_sleep_loop(base_s, fps), None, 0), "pacer": (pacer_loop(base_s, fps), None, 0)}
         for game in games:
-            runs[game] = drive(settings, game, STRONGEST[game], args.seconds)
+            runs[game] = drive(settings, game, STRONGEST[game], args.seconds, args.values)
         if args.rounds > 1:
             print(f"-- round {r + 1}")
         for key, (intervals, work, moves) in runs.items():

@@ -6,8 +6,10 @@ with posted events, and saves PNGs with pygame.image.save.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -23,14 +25,34 @@ from arcade.app import App  # noqa: E402
 from arcade.games import GAMES, is_playable  # noqa: E402
 from arcade.screens import open_game  # noqa: E402
 from arcade.screens.launcher import LauncherScreen  # noqa: E402
-from arcade.settings import load_settings  # noqa: E402
+from arcade.settings import DataSettings, load_settings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-# keys pressed before a game's screenshot, to show what the screen can do
-SHOW_KEYS = {"tictactoe": [pygame.K_r, pygame.K_5, pygame.K_v],
+# keys pressed before a game's screenshot, to show what the screen can do (v: the agent's values)
+SHOW_KEYS = {"2048": [pygame.K_v],
+             "tictactoe": [pygame.K_r, pygame.K_5, pygame.K_v],
              "dots": [pygame.K_2, pygame.K_SPACE, pygame.K_RIGHT, pygame.K_SPACE, pygame.K_DOWN, pygame.K_SPACE,
-                      pygame.K_DOWN, pygame.K_SPACE, pygame.K_RIGHT, pygame.K_SPACE],
-             "blackjack": [pygame.K_4, pygame.K_t, pygame.K_p]}
+                      pygame.K_DOWN, pygame.K_SPACE, pygame.K_RIGHT, pygame.K_SPACE, pygame.K_v],
+             "match3": [pygame.K_v],
+             "blackjack": [pygame.K_2, pygame.K_t]}  # its values are on from the start
+
+
+def press(app: App, k: int, unicode: str = "") -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=unicode, scancode=0))
+    run_frames(app, 0.15)
+
+
+def settle(app: App, screen, seconds: float = 30.0) -> None:
+    """Until the values of the state on screen have come (or a deadline) and the toasts have faded."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end and app.running:
+        state = screen.shown_state()
+        done = not screen.values.on or state is None or screen.values.current(state) is not None
+        strip = getattr(screen, "strip", True) is not None
+        if done and strip and not screen.toast:
+            break
+        run_frames(app, 0.1)
+    run_frames(app, 0.3)
 
 
 def run_frames(app: App, seconds: float) -> None:
@@ -46,7 +68,9 @@ def main() -> int:
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    settings = load_settings(ROOT / "settings.toml")
+    # a fresh data folder: the pictures show this run's games, not whatever was played here before
+    scratch = tempfile.mkdtemp(prefix="arcade-shots-")
+    settings = dataclasses.replace(load_settings(ROOT / "settings.toml"), data=DataSettings(folder=scratch))
     app = App(settings, size=(1024, 720))
     app.push(LauncherScreen(app))
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0, unicode=""))
@@ -63,19 +87,49 @@ def main() -> int:
         run_frames(app, args.agent_seconds)
         screen.controller.set_enabled(False)  # let the last move's animation settle
         for k in SHOW_KEYS.get(game.id, []):  # one key every few frames, so the other side can answer
-            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
-            run_frames(app, 0.15)
-        run_frames(app, 0.4)
-        for _ in range(80):  # until the keys' messages have faded
-            if not getattr(screen, "toast", None):
-                break
-            run_frames(app, 0.1)
-        path = out / f"{game.id}.png"
-        pygame.image.save(app.surface, path)
-        print(path)
+            press(app, k)
+        settle(app, screen)
+        save(app, out / f"{game.id}.png")
         app.pop()
+    extras(app, out)
     app.close()
     return 0
+
+
+def save(app: App, path: Path) -> None:
+    pygame.image.save(app.surface, path)
+    print(path)
+
+
+def extras(app: App, out: Path) -> None:
+    """The statistics view, a learning curve while tic-tac-toe trains, and the agent panel."""
+    table = open_game(app, "blackjack", seed=7)
+    app.push(table)
+    press(app, pygame.K_2)  # the course's large deck: rewards spread out
+    table.controller.delay_ms = 0
+    table.controller.set_enabled(True)
+    run_frames(app, 8.0)  # rounds played by value iteration, each counted
+    table.controller.set_enabled(False)
+    press(app, pygame.K_k)
+    settle(app, table, 5)
+    save(app, out / "statistics.png")
+    app.pop()
+    screen = open_game(app, "tictactoe", seed=7)
+    app.push(screen)
+    screen.controller.select("td-value")
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_t, mod=pygame.KMOD_LSHIFT, unicode="T",
+                                         scancode=0))  # train from scratch, and watch the curve climb
+    run_frames(app, 12.0)
+    settle(app, screen, 5)
+    save(app, out / "learning_curve.png")
+    press(app, pygame.K_t)  # stop the training
+    end = time.perf_counter() + 30
+    while screen.training is not None and time.perf_counter() < end:
+        run_frames(app, 0.2)
+    press(app, pygame.K_i)
+    settle(app, screen, 5)
+    save(app, out / "agent_panel.png")
+    app.pop()
 
 
 if __name__ == "__main__":

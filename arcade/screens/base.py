@@ -175,6 +175,16 @@ class GameScreen(Screen):
         self.say(f"agent: {spec.name} ({spec.summary}){note}", 4000 if skipped else 2500)
         self._warm_up_if_heavy()
 
+    def keep_playable(self, controller, role: str = "agent") -> None:
+        """After new rules: a controller whose agent cannot play them moves to one that can, saying why;
+        heavy agents start loading their tables now, not on their first move."""
+        why = controller.spec.cannot_play(self.rules)
+        if why:
+            controller.cycle(1)
+            self.say(f"{why}; the {role} is now {controller.name}", 4500)
+        if controller.spec.process:
+            controller.warm_up()
+
     def _warm_up_if_heavy(self) -> None:
         """Agents that decide in the agent process start there now (a table loads before the first move)."""
         if self.controller.spec.process:

@@ -39,12 +39,8 @@ class DotsScreen(GameScreen):
             self.rules = make_rules("dots", self.settings, size=size)
             self.controller.set_rules(self.rules)
             self.opponent.set_rules(self.rules)
-            for c in (self.controller, self.opponent):  # heavy agents load their tables now, not on the first move
-                if c.spec.process and c.spec.cannot_play(self.rules) is None:
-                    c.warm_up()
-            if self.opponent.spec.cannot_play(self.rules):
-                self.say(self.opponent.spec.cannot_play(self.rules) + "; the opponent is now random-like", 4000)
-                self.opponent.select(self.opponent.specs[-1].name)
+            self.keep_playable(self.controller)
+            self.keep_playable(self.opponent, "opponent")
         self.state = self.rules.new_state()
         self.line_owner: dict[int, int] = {}
         self.box_owner: dict[int, int] = {}

@@ -81,7 +81,7 @@ class TicTacToeScreen(GameScreen):
         return [("click / 1-9", "play a cell (numpad layout: 7 8 9 is the top row)"),
                 ("x / o", "play as X (first) / as O, and restart"),
                 ("r", "restart"),
-                ("t", "train the learning agent in the background (self-play)")]
+                ("t / Shift+t", "train the learning agent in the background (self-play) / from scratch")]
 
     def help_line(self) -> str:
         return "click or 1-9: play  x/o: side  r: restart  v: values  t: train  Enter: agent plays you  " \
@@ -130,7 +130,7 @@ class TicTacToeScreen(GameScreen):
         elif event.key == pygame.K_r:
             self.restart()
         elif event.key == pygame.K_t:
-            self._toggle_training()
+            self._toggle_training(from_scratch=bool(event.mod & pygame.KMOD_SHIFT))
         else:
             return False
         return True
@@ -151,7 +151,7 @@ class TicTacToeScreen(GameScreen):
             self._finish_training()
 
     # --- training in the background ------------------------------------------
-    def _toggle_training(self) -> None:
+    def _toggle_training(self, from_scratch: bool = False) -> None:
         if self.training:
             self.training.stop()
             self.say("stopping the training...")
@@ -162,8 +162,10 @@ class TicTacToeScreen(GameScreen):
             return
         episodes = self.settings.tictactoe.episodes
         # in a process of its own: pure-Python self-play in a thread would hold the GIL the frames need
-        self.training = TrainingJob(self.game_id, spec.name, self.rules, self.settings, episodes, self.seed)
-        self.say(f"training {spec.name}: {episodes} self-play episodes (t stops)")
+        self.training = TrainingJob(self.game_id, spec.name, self.rules, self.settings, episodes, self.seed,
+                                    from_scratch)
+        start = "from the course's initial values" if from_scratch else "from its current table"
+        self.say(f"training {spec.name} {start}: {episodes} self-play episodes (t stops)")
 
     def _trainee(self):
         """The agent `t` trains: the selected one if it trains, else the first of this game that does."""
@@ -286,8 +288,8 @@ class TicTacToeScreen(GameScreen):
             fill = bar.copy()
             fill.w = int(bar.w * done / max(1, total))
             pygame.draw.rect(surface, palette.GOOD, fill, border_radius=6)
-            text.draw(surface, f"training {self.training.name}: {done}/{total} episodes (t stops)", (panel.x, bar.y - 24), 20,
-                      palette.TEXT, max_width=panel.w)
+            text.draw(surface, f"training {self.training.name}: {done:,} of {total:,} (t stops)", (panel.x, bar.y - 24),
+                      20, palette.TEXT, max_width=panel.w, min_size=15)
 
     def _draw_curve(self, surface, rect: pygame.Rect) -> None:
         """Win / draw / loss shares of the agent in training against each opponent, as training goes."""

@@ -62,10 +62,11 @@ def draw_bars(surface, rect: pygame.Rect, labels: list[str], counts: list[int], 
     top = max(counts) or 1
     n = len(counts)
     gap = 6
-    bw = max(4, (rect.w - gap * (n - 1)) // n)
+    bw = max(4, min(90, (rect.w - gap * (n - 1)) // n))
+    x0 = rect.x + (rect.w - (bw * n + gap * (n - 1))) // 2  # a few bars stand in the middle, not stretched
     for i, (label, c) in enumerate(zip(labels, counts)):
         h = int((rect.h - 40) * c / top)
-        bar = pygame.Rect(rect.x + i * (bw + gap), rect.bottom - 20 - h, bw, h)
+        bar = pygame.Rect(x0 + i * (bw + gap), rect.bottom - 20 - h, bw, h)
         pygame.draw.rect(surface, colour, bar, border_radius=3)
         text.draw(surface, str(c), (bar.centerx, bar.y - 2), 18, palette.TEXT, anchor="midbottom")
         text.draw(surface, label, (bar.centerx, rect.bottom - 18), 16, palette.MUTED, anchor="midtop",
