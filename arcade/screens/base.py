@@ -117,6 +117,10 @@ class GameScreen(Screen):
         """The state on screen whose values `v` shows (None when the game is over)."""
         return None
 
+    def show_state(self, state) -> None:
+        """Put `state` on the board as it is (no animation); environments render through this."""
+        raise NotImplementedError
+
     def draw_values(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """Draw self.values on the board (called while `v` is on)."""
 

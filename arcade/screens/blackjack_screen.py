@@ -84,6 +84,10 @@ class BlackjackScreen(GameScreen):
     def shown_state(self):
         return None if self.round.over else self.round
 
+    def show_state(self, state, hand: list[int] | None = None) -> None:
+        """The round, and the cards in hand where known."""
+        self.round, self.hand = state, list(hand or [])
+
     def statistics_histogram(self) -> str:
         return "reward per round"
 
@@ -216,7 +220,7 @@ class BlackjackScreen(GameScreen):
         pygame.draw.rect(surface, FELT_DARK, table, 6, border_radius=18)
         mdp = self.rules.mdp
         total, peeked, counts = self.round.mdp_state
-        name = PRESETS[self.rules.preset][0]
+        name = PRESETS[self.rules.preset][0] if self.rules.preset in PRESETS else f"a {self.rules.preset} deck"
         text.draw(surface, f"{name}: values {mdp.card_values} x{mdp.multiplicity}, threshold {mdp.threshold}, "
                   f"peek costs {mdp.peek_cost}", (table.x + 20, table.y + 14), 22, palette.TEXT, max_width=table.w - 40)
         # top to bottom: the hand, its total, the deck; sizes follow the table's height

@@ -268,6 +268,13 @@ class DotsScreen(GameScreen):
     def shown_state(self):
         return None if self.over else self.state
 
+    def show_state(self, state, line_owner: dict | None = None, box_owner: dict | None = None) -> None:
+        """The position, and (where known) which seat drew each line and took each box."""
+        if (state.rows, state.cols) != (self.rules.rows, self.rules.cols):
+            self.rules = make_rules("dots", self.settings, size=(state.rows, state.cols))
+        self.state = state
+        self.line_owner, self.box_owner = dict(line_owner or {}), dict(box_owner or {})
+
     def statistics_histogram(self) -> str:
         return "box margin at the end (yours minus the opponent's)"
 

@@ -108,6 +108,9 @@ class Match3Screen(GameScreen):
     def shown_state(self):
         return None if self.rules.is_terminal(self.state) else self.state
 
+    def show_state(self, state) -> None:
+        self.state, self.phases, self.hint, self.selected = state, [], None, None
+
     def statistics_histogram(self) -> str:
         return "points per game"
 

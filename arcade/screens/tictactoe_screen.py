@@ -235,6 +235,9 @@ class TicTacToeScreen(GameScreen):
     def shown_state(self):
         return None if self.over else self.state
 
+    def show_state(self, state) -> None:
+        self.state = int(state)
+
     def statistics_histogram(self) -> str:
         return "results"
 

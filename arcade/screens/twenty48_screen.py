@@ -98,6 +98,9 @@ class Screen2048(GameScreen):
     def shown_state(self):
         return None if self.game.over else self.game.state
 
+    def show_state(self, state) -> None:
+        self.game.state, self.game.history, self.anim = state, [], None
+
     def statistics_histogram(self) -> str:
         return "largest tile reached"
 

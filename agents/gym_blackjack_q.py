@@ -1,0 +1,70 @@
+"""A blackjack agent trained outside the arcade: tabular Q-learning through Gymnasium, played here.
+
+examples/train_blackjack_q.py trains it on arcade/PeekingBlackjack-v0 and saves
+the table to the data folder; a table for the small deck ships in assets/. The
+agent sees the game as the environment does (arcade.envs.adapter) and plays the
+legal action of largest Q. It plays only the deck it was trained on. Gymnasium is
+imported when the agent is built, never when the arcade starts.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from agents.base import best_action, register
+
+FILENAME = "gym_blackjack_q.npz"
+SHIPPED = Path(__file__).resolve().parent.parent / "assets" / FILENAME
+
+
+def _deck(mdp) -> dict:
+    return {"card_values": list(mdp.card_values), "multiplicity": mdp.multiplicity, "threshold": mdp.threshold,
+            "peek_cost": mdp.peek_cost}
+
+
+def _table(data_dir: Path | None):
+    """(table, where it came from): the data folder's, else the shipped one; (None, why) if neither."""
+    from arcade.envs.adapter import TabularQ
+
+    for path, label in ((Path(data_dir) / FILENAME if data_dir else None, "trained"), (SHIPPED, "shipped")):
+        if path is not None and path.exists():
+            q = TabularQ.load(path, then="the shipped table plays" if label == "trained" else "none is left")
+            if q is not None:
+                return q, f"{label} ({path.name})"
+    return None, "no table: run examples/train_blackjack_q.py"
+
+
+@register("gym-q", ("blackjack",), "tabular Q-learning trained through Gymnasium (examples/train_blackjack_q.py)",
+          order=40, about="A Q table learnt outside the arcade, by a plain tabular Q-learning loop over the "
+                          "arcade/PeekingBlackjack-v0 Gymnasium environment. Here it plays the legal action of "
+                          "largest Q for what the environment would show it.")
+class GymBlackjackQ:
+    """Plays a TabularQ trained on PeekingBlackjack-v0 (the data folder's, else the shipped one)."""
+
+    def __init__(self, rules, settings):
+        from arcade.envs.single import PeekingBlackjackEnv
+
+        mdp = rules.mdp
+        self.rules = rules
+        self.env = PeekingBlackjackEnv(card_values=mdp.card_values, multiplicity=mdp.multiplicity,
+                                       threshold=mdp.threshold, peek_cost=mdp.peek_cost)
+        self.q, self.source = _table(settings.data_dir)
+        if self.q is None:
+            raise ValueError(self.source)
+        if self.q.meta != _deck(mdp):
+            raise ValueError(f"its table was trained on another deck ({self.q.meta['card_values']} x"
+                             f"{self.q.meta['multiplicity']}, threshold {self.q.meta['threshold']}); train it on "
+                             f"this one: examples/train_blackjack_q.py --preset {rules.preset}")
+
+    def explain(self, state) -> dict[str, float]:
+        """{action: Q} for the legal actions, as the table has them (0 for states it never saw)."""
+        row = self.q.values(self.env.observation_of(state))
+        return {a: float(row[self.env.index_of(a)]) for a in self.rules.legal_actions(state)}
+
+    def value_legend(self, mover: str) -> str:
+        return "Q: the table's estimate of the round's reward after each action (learnt through Gymnasium)."
+
+    def describe(self) -> list[str]:
+        return [f"Q table: {self.source}", f"{len(self.q.table)} observations known"]
+
+    def act(self, state, rng) -> str:
+        return best_action(self.explain(state))

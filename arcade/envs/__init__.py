@@ -1,0 +1,31 @@
+"""The arcade's games as environments for reinforcement-learning libraries.
+
+Importing this package registers the Gymnasium environments:
+
+    arcade/2048-v0               arcade.envs.single.Game2048Env
+    arcade/Match3-v0             arcade.envs.single.Match3Env
+    arcade/PeekingBlackjack-v0   arcade.envs.single.PeekingBlackjackEnv
+    arcade/TicTacToe-v0          arcade.envs.versus.TicTacToeEnv (against a built-in opponent)
+    arcade/DotsAndBoxes-v0       arcade.envs.versus.DotsAndBoxesEnv (against a built-in opponent)
+
+and offers PettingZoo AEC environments for the two-player games:
+`arcade.envs.tictactoe_v0.env()` and `arcade.envs.dots_and_boxes_v0.env()`.
+They use the same rules modules as the window and numpy only; pygame is
+imported only by render(). `arcade.envs.adapter` turns a policy trained here
+back into an arcade agent. The arcade itself never imports this package.
+"""
+from __future__ import annotations
+
+from gymnasium.envs.registration import register, registry
+
+ENVIRONMENTS = {
+    "arcade/2048-v0": "arcade.envs.single:Game2048Env",
+    "arcade/Match3-v0": "arcade.envs.single:Match3Env",
+    "arcade/PeekingBlackjack-v0": "arcade.envs.single:PeekingBlackjackEnv",
+    "arcade/TicTacToe-v0": "arcade.envs.versus:TicTacToeEnv",
+    "arcade/DotsAndBoxes-v0": "arcade.envs.versus:DotsAndBoxesEnv",
+}
+
+for _id, _entry in ENVIRONMENTS.items():
+    if _id not in registry:
+        register(id=_id, entry_point=_entry)

@@ -1,0 +1,116 @@
+"""The shared shape of the arcade's single-agent Gymnasium environments.
+
+An `ArcadeEnv` wraps one game's rules (the same objects the window and the CLI
+use). Actions are integers; each environment maps them to the game's actions
+(`action_of`) and back (`index_of`), and gives the legal ones as
+`info["action_mask"]` (int8, 1 = legal), as Gymnasium recommends for masked
+discrete actions. An illegal action ends the episode with `illegal_reward`
+(default -1, as PettingZoo's classic environments do) and
+`info["illegal_action"] = True`; the state does not change. All randomness
+(tile spawns, refills, cards, the opponent's choices) comes from the
+environment's `np_random`, so `reset(seed=...)` replays an episode exactly.
+"""
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+
+
+class ArcadeEnv(gym.Env):
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
+    game_id = ""
+
+    def __init__(self, rules, render_mode: str | None = None, illegal_reward: float = -1.0):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.rules = rules
+        self.render_mode = render_mode
+        self.illegal_reward = float(illegal_reward)
+        self.state = None
+        self._ended = False
+        self._renderer = None
+
+    # --- what each environment defines ------------------------------------------
+    def observation_of(self, state):
+        """The observation of a game state (also what an adapted policy sees in the arcade)."""
+        raise NotImplementedError
+
+    def action_of(self, index: int):
+        """The game's action for an action index."""
+        raise NotImplementedError
+
+    def index_of(self, action) -> int:
+        """The action index of a game action."""
+        raise NotImplementedError
+
+    def _start(self):
+        """The first state of an episode (the agent to move)."""
+        return self.rules.new_state(self.np_random)
+
+    def score_of(self, state) -> float:
+        """The score a one-player game has reached in `state` (the reward is its change)."""
+        raise NotImplementedError
+
+    def _play(self, action) -> float:
+        """Apply a legal game action to self.state; returns the reward (the score gained)."""
+        before = self.score_of(self.state)
+        self.state = self.rules.step(self.state, action, self.np_random)
+        return float(self.score_of(self.state) - before)
+
+    def _extra_info(self) -> dict:
+        return {}
+
+    def _render_extra(self) -> dict:
+        return {}
+
+    # --- the Gymnasium API -------------------------------------------------------
+    def legal_mask(self, state=None) -> np.ndarray:
+        """1 for each legal action index of `state` (default: the current state), else 0 (int8)."""
+        state = self.state if state is None else state
+        mask = np.zeros(self.action_space.n, dtype=np.int8)
+        if not self.rules.is_terminal(state):
+            mask[[self.index_of(a) for a in self.rules.legal_actions(state)]] = 1
+        return mask
+
+    def _info(self, **more) -> dict:
+        return {"action_mask": self.legal_mask(), **self._extra_info(), **more}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        self.state = self._start()
+        self._ended = False
+        if self.render_mode == "human":
+            self.render()
+        return self.observation_of(self.state), self._info()
+
+    def step(self, action):
+        if self.state is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
+        if self._ended:
+            raise gym.error.ResetNeeded("the episode has ended: call reset()")
+        index = int(action)
+        if not (0 <= index < self.action_space.n) or not self.legal_mask()[index]:
+            self._ended = True
+            return (self.observation_of(self.state), self.illegal_reward, True, False,
+                    self._info(illegal_action=True))
+        reward = self._play(self.action_of(index))
+        self._ended = bool(self.rules.is_terminal(self.state))
+        if self.render_mode == "human":
+            self.render()
+        return self.observation_of(self.state), reward, self._ended, False, self._info(illegal_action=False)
+
+    def render(self):
+        if self.render_mode is None:
+            gym.logger.warn("render() without a render_mode: make the environment with render_mode='rgb_array' "
+                            "or 'human'")
+            return None
+        if self._renderer is None:
+            from arcade.envs.render import ScreenRenderer
+
+            self._renderer = ScreenRenderer(self.game_id, self.rules, self.render_mode)
+        return self._renderer.frame(self.state, **self._render_extra())
+
+    def close(self):
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None

@@ -1,0 +1,216 @@
+"""The arcade's two-player games for one learner: tic-tac-toe and dots and boxes against a built-in
+opponent (any agent registered for the game, by name). The observations here are shared with the
+PettingZoo environments (tictactoe_v0, dots_and_boxes_v0)."""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from arcade.envs.base import ArcadeEnv
+from arcade.games.dots import DotsRules
+from arcade.games.tictactoe import EMPTY, TicTacToeRules, decode
+
+
+def tictactoe_planes(state: int, seat: int) -> np.ndarray:
+    """3 x 3 x 2 int8 planes from `seat`'s view: plane 0 its own marks, plane 1 the opponent's."""
+    cells = decode(state).reshape(3, 3)
+    own, other = (1, 2) if seat == 0 else (2, 1)
+    return np.stack([cells == own, cells == other], axis=-1).astype(np.int8)
+
+
+def dots_lines(state) -> np.ndarray:
+    """The drawn lines as 0 / 1, bit 0 first (the arcade's line numbering), int8."""
+    n = state.board.n_lines
+    return ((state.lines >> np.arange(n)) & 1).astype(np.int8)
+
+
+def _opponent(game_id: str, name: str, rules):
+    from agents import find
+    from arcade.settings import Settings
+
+    spec = find(game_id, name)  # UnknownAgent (a ValueError) names the choices
+    why = spec.cannot_play(rules)
+    if why:
+        raise ValueError(why)
+    return spec.create(rules, Settings())
+
+
+class _VersusEnv(ArcadeEnv):
+    """The learner plays seat `play_as`; the opponent's moves happen inside reset() and step()."""
+
+    def __init__(self, rules, opponent: str, play_as: int, render_mode, illegal_reward):
+        super().__init__(rules, render_mode, illegal_reward)
+        if play_as not in (0, 1):
+            raise ValueError(f"play_as must be 0 (move first) or 1 (second), got {play_as!r}")
+        self.seat = play_as
+        self.opponent_name = opponent
+        self.opponent = _opponent(rules.game_id, opponent, rules)
+
+    def _reply(self) -> None:
+        """The opponent moves until it is the learner's turn or the game is over."""
+        while not self.rules.is_terminal(self.state) and self.rules.to_move(self.state) != self.seat:
+            action = self.opponent.act(self.state, self.np_random)
+            self.state = self.rules.step(self.state, action, self.np_random)
+
+    def _start(self):
+        self.state = self.rules.new_state(self.np_random)
+        self._reply()
+        return self.state
+
+    def _extra_info(self) -> dict:
+        return {"opponent": self.opponent_name}
+
+
+class TicTacToeEnv(_VersusEnv):
+    """
+    ## Description
+
+    Tic-tac-toe against a built-in opponent: any agent the arcade has for the game
+    (`random`, `minimax` (perfect play), `td-value`). X moves first; three in a row wins.
+
+    ## Action Space
+
+    `Discrete(9)`: cell `3 * row + col` (0 top left, 8 bottom right). Taken cells
+    are illegal (`info["action_mask"]`).
+
+    ## Observation Space
+
+    `Box(0, 1, (3, 3, 2), int8)`: plane 0 the learner's marks, plane 1 the opponent's
+    (as in PettingZoo's classic tic-tac-toe).
+
+    ## Rewards
+
+    +1 for a win, -1 for a loss, 0 for a draw, when the game ends; 0 before. An
+    illegal move: `illegal_reward` (default -1) and the episode ends.
+
+    ## Starting State
+
+    The empty board; as O (`play_as=1`) the opponent's first X is already placed.
+
+    ## Episode End
+
+    Terminated on a line of three or a full board (or after an illegal move).
+
+    ## Arguments
+
+    `gymnasium.make("arcade/TicTacToe-v0", opponent="random", play_as=0, illegal_reward=-1.0,
+    render_mode=None)`.
+
+    ## Information
+
+    `action_mask`, `opponent`, `illegal_action` (after a step).
+
+    ## Version History
+
+    * v0: Initial version, on the arcade's rules (arcade.games.tictactoe).
+    """
+
+    game_id = "tictactoe"
+
+    def __init__(self, opponent: str = "random", play_as: int = 0, illegal_reward: float = -1.0,
+                 render_mode: str | None = None):
+        super().__init__(TicTacToeRules(), opponent, play_as, render_mode, illegal_reward)
+        self.action_space = spaces.Discrete(9)
+        self.observation_space = spaces.Box(0, 1, (3, 3, 2), dtype=np.int8)
+
+    def observation_of(self, state) -> np.ndarray:
+        return tictactoe_planes(state, self.seat)
+
+    def action_of(self, index: int) -> int:
+        return index
+
+    def index_of(self, action) -> int:
+        return int(action)
+
+    def _play(self, action) -> float:
+        self.state = self.rules.step(self.state, action, self.np_random)
+        self._reply()
+        if not self.rules.is_terminal(self.state):
+            return 0.0
+        winner = self.rules.outcome(self.state)["winner"]
+        return 0.0 if winner is None else (1.0 if winner == self.seat else -1.0)
+
+    def legal_mask(self, state=None) -> np.ndarray:
+        state = self.state if state is None else state
+        if self.rules.is_terminal(state):
+            return np.zeros(9, dtype=np.int8)
+        return (decode(state) == EMPTY).astype(np.int8)
+
+
+class DotsAndBoxesEnv(_VersusEnv):
+    """
+    ## Description
+
+    Dots and boxes on `rows` x `cols` boxes against a built-in opponent (`random`,
+    `greedy`, `solver` (perfect play up to 3x3), `policy-iteration` (2x2, 2x3)).
+    Players draw lines in turn; completing a box scores it and moves again.
+
+    ## Action Space
+
+    `Discrete(L)`, L lines: horizontal lines row by row, then vertical lines column
+    by column (the arcade's and the course's numbering). Drawn lines are illegal
+    (`info["action_mask"]`).
+
+    ## Observation Space
+
+    `Box(0, 1, (L,), int8)`: 1 for each drawn line.
+
+    ## Rewards
+
+    Boxes the learner completed in the step minus boxes the opponent completed in
+    its replies; an episode's rewards sum to the final box margin. An illegal move:
+    `illegal_reward` (default -1) and the episode ends.
+
+    ## Starting State
+
+    No line drawn; as the second player (`play_as=1`) the opponent's first line is drawn.
+
+    ## Episode End
+
+    Terminated when every line is drawn (or after an illegal move).
+
+    ## Arguments
+
+    `gymnasium.make("arcade/DotsAndBoxes-v0", rows=2, cols=2, opponent="random", play_as=0,
+    illegal_reward=-1.0, render_mode=None)`; boards of 2x2, 2x3 and 3x3 boxes.
+
+    ## Information
+
+    `action_mask`, `opponent`, `scores` (learner, opponent), `illegal_action` (after a step).
+
+    ## Version History
+
+    * v0: Initial version, on the arcade's rules (arcade.games.dots).
+    """
+
+    game_id = "dots"
+
+    def __init__(self, rows: int = 2, cols: int = 2, opponent: str = "random", play_as: int = 0,
+                 illegal_reward: float = -1.0, render_mode: str | None = None):
+        super().__init__(DotsRules(rows, cols), opponent, play_as, render_mode, illegal_reward)
+        n = self.rules.new_state().board.n_lines
+        self.action_space = spaces.Discrete(n)
+        self.observation_space = spaces.Box(0, 1, (n,), dtype=np.int8)
+
+    def observation_of(self, state) -> np.ndarray:
+        return dots_lines(state)
+
+    def action_of(self, index: int) -> int:
+        return index
+
+    def index_of(self, action) -> int:
+        return int(action)
+
+    def _margin(self) -> int:
+        mine, theirs = self.state.scores[self.seat], self.state.scores[1 - self.seat]
+        return mine - theirs
+
+    def _play(self, action) -> float:
+        before = self._margin()
+        self.state = self.rules.step(self.state, action, self.np_random)
+        self._reply()
+        return float(self._margin() - before)
+
+    def _extra_info(self) -> dict:
+        return {**super()._extra_info(),
+                "scores": (self.state.scores[self.seat], self.state.scores[1 - self.seat])}

@@ -1,0 +1,165 @@
+"""The Gymnasium and PettingZoo environments: the libraries' own checkers, seeded replay, the same
+games as the rules engine driven directly, illegal actions, rendering with the arcade's screens,
+and the way back into the arcade (a policy trained through Gymnasium plays in `bench`)."""
+import subprocess
+import sys
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
+
+import arcade.envs
+from arcade.envs import dots_and_boxes_v0, tictactoe_v0
+from arcade.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+IDS = list(arcade.envs.ENVIRONMENTS)
+
+
+def _episode(env, seed: int, max_steps: int = 400):
+    """A seeded episode of random legal actions: (observations, rewards, final info)."""
+    pick = np.random.default_rng(seed + 1000)
+    obs, info = env.reset(seed=seed)
+    observations, rewards = [obs], []
+    for _ in range(max_steps):
+        action = int(pick.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(action)
+        observations.append(obs)
+        rewards.append(reward)
+        if terminated or truncated:
+            break
+    return observations, rewards, info
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return np.array_equal(np.asarray(a), np.asarray(b))
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_gymnasium_check_env_passes(env_id):
+    env = gym.make(env_id, render_mode="rgb_array")
+    check_env(env.unwrapped)  # the render check draws with the arcade's own screen
+    env.reset(seed=2)
+    frame = env.render()
+    assert frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8 and frame.std() > 10
+    env.close()
+
+
+@pytest.mark.filterwarnings("ignore:Observation")  # dict observations, as PettingZoo's own classic envs have
+@pytest.mark.parametrize("make", [tictactoe_v0.env, dots_and_boxes_v0.env, lambda: dots_and_boxes_v0.env(rows=2, cols=3)])
+def test_pettingzoo_api_test_passes(make):
+    api_test(make(), num_cycles=200)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_the_same_seed_gives_the_same_episode(env_id):
+    first, second = (_episode(gym.make(env_id), seed=5) for _ in range(2))
+    assert len(first[0]) == len(second[0]) and all(_same(a, b) for a, b in zip(first[0], second[0]))
+    assert first[1] == second[1]
+
+
+def test_2048_episode_is_the_rules_engines_game():
+    env = gym.make("arcade/2048-v0", size=4)
+    observations, rewards, info = _episode(env, seed=9, max_steps=10_000)
+    rules, rng = env.unwrapped.rules, np.random.default_rng(9)  # gymnasium seeds np_random as default_rng does
+    state = rules.new_state(rng)
+    assert np.array_equal(observations[0], state.board)
+    pick = np.random.default_rng(1009)
+    for obs in observations[1:]:
+        legal = np.zeros(4, dtype=np.int8)
+        legal[list(rules.legal_actions(state))] = 1
+        state = rules.step(state, int(pick.choice(np.flatnonzero(legal))), rng)
+        assert np.array_equal(obs, state.board)
+    assert rules.is_terminal(state) and sum(rewards) == state.score == info["score"]
+
+
+def test_blackjack_and_match3_rewards_add_up_to_the_games_score():
+    _, rewards, info = _episode(gym.make("arcade/Match3-v0", turns=12), seed=3)
+    assert sum(rewards) == info["score"] > 0
+    env = gym.make("arcade/PeekingBlackjack-v0", preset="large")
+    for seed in range(20):
+        _, rewards, info = _episode(env, seed)
+        assert sum(rewards) == pytest.approx(info["round_reward"])
+
+
+def test_two_player_episodes_against_an_opponent_match_the_rules():
+    from agents.minimax import Minimax
+
+    env = gym.make("arcade/TicTacToe-v0", opponent="minimax", play_as=1)
+    _, rewards, _ = _episode(env, seed=4)
+    assert sum(rewards) in (0.0, -1.0)  # against perfect play no win
+    rules = env.unwrapped.rules
+    assert isinstance(env.unwrapped.opponent, Minimax)
+    dots = gym.make("arcade/DotsAndBoxes-v0", rows=2, cols=3, opponent="greedy")
+    _, rewards, info = _episode(dots, seed=6)
+    mine, theirs = info["scores"]
+    assert sum(rewards) == mine - theirs and mine + theirs == 6
+    with pytest.raises(ValueError, match="unknown agent 'nobody'"):
+        gym.make("arcade/TicTacToe-v0", opponent="nobody")
+    with pytest.raises(ValueError, match="policy-iteration plays 2x2 and 2x3"):
+        gym.make("arcade/DotsAndBoxes-v0", rows=3, cols=3, opponent="policy-iteration")
+    del rules
+
+
+def test_an_illegal_action_ends_the_episode_with_the_illegal_reward():
+    env = gym.make("arcade/TicTacToe-v0", illegal_reward=-5)
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(4)
+    taken = int(np.flatnonzero(obs.sum(axis=-1).ravel())[0])  # a cell with a mark on it
+    obs2, reward, terminated, truncated, info = env.step(taken)
+    assert (reward, terminated, info["illegal_action"]) == (-5, True, True) and _same(obs, obs2)
+    with pytest.raises(gym.error.ResetNeeded):
+        env.step(0)
+
+
+def test_aec_rewards_come_at_the_end_and_turns_follow_the_rules():
+    env = dots_and_boxes_v0.env()
+    env.reset(seed=1)
+    seen = []
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        if term or trunc:
+            seen.append((agent, reward))
+            env.step(None)
+            continue
+        assert reward == 0 and obs["action_mask"].any()
+        env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    scores = env.unwrapped.state.scores
+    expected = {"player_0": np.sign(scores[0] - scores[1]), "player_1": np.sign(scores[1] - scores[0])}
+    assert dict(seen) == expected
+
+
+def test_the_example_trains_and_its_agent_plays_like_value_iteration(tmp_path, capsys):
+    sys.path.insert(0, str(ROOT / "examples"))
+    import train_blackjack_q
+
+    out = tmp_path / "q.npz"
+    assert train_blackjack_q.main(["--episodes", "3000", "--out", str(out)]) == 0
+    assert "value iteration's optimum" in capsys.readouterr().out and out.exists()
+
+    from agents import find
+    from arcade.games import make_rules
+    from arcade.headless import play_games, summarize
+
+    settings = Settings()
+    rules = make_rules("blackjack", settings)
+    gym_q = find("blackjack", "gym-q").create(rules, settings)  # the shipped table (the data folder has none)
+    vi = find("blackjack", "value-iteration").create(rules, settings)
+    means = [summarize(play_games(rules, a, games=4000, seed=0))["score"]["mean"] for a in (gym_q, vi)]
+    assert means[0] == pytest.approx(means[1], abs=0.25)
+    larger = make_rules("blackjack", settings, preset="large")
+    with pytest.raises(ValueError, match="trained on another deck"):
+        find("blackjack", "gym-q").create(larger, settings)
+
+
+def test_the_arcade_starts_without_gymnasium_or_pettingzoo():
+    code = ("import sys, agents, arcade.cli, arcade.screens.launcher, arcade.headless; agents.discover(); "
+            "print('gymnasium' in sys.modules or 'pettingzoo' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                         env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PATH": "/usr/bin:/bin"})
+    assert out.stdout.strip().endswith("False")
