@@ -102,6 +102,9 @@ class Match3Settings:
     step_size: float = ranged(0.0, 1.0, 0.2, course=0.2)
     discount: float = ranged(0.0, 1.0, 0.5, course=0.5)
     rollouts: int = ranged(1, 10_000, 25, course=25)
+    mc_rollouts: int = ranged(1, 10_000, 16)  # monte-carlo: rollouts per candidate swap in one batch
+    mc_depth: int = ranged(0, 50, 2)  # monte-carlo: greedy-cascade turns played after the candidate swap
+    mc_budget_ms: int = ranged(10, 60_000, 300)  # monte-carlo: more batches while this time lasts
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,100 @@
+"""Flat Monte Carlo for match-3: every legal swap tried in many short futures, the best mean wins.
+
+For each legal swap, N rollouts: the swap's own turn, then `mc_depth` turns of
+greedy-cascade (the largest turn score it can see), all on the batched engine
+(arcade.games.match3_batch) as one stack of (swaps x N) boards. Rollout j of
+every candidate draws its new gems from the same tape (common random numbers):
+the candidates are compared on the same futures, so far fewer rollouts tell
+them apart. The value of a swap is the mean points of its rollouts; batches of
+N more rollouts run while the time budget per move (`mc_budget_ms`) lasts.
+The agent's randomness (the tapes) comes from the Generator it is given; it
+never sees the game's own future gems.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from agents.base import best_action, register
+from arcade.games import match3_batch as mb
+from arcade.games.match3 import Match3State, all_swaps
+
+TAPE_TURNS = 4  # new gems a tape holds, in full boards per turn played (it wraps around if a cascade is longer)
+
+
+@register("monte-carlo", ("match3",), "flat Monte Carlo: each swap followed by greedy-cascade futures, same gems for all",
+          order=10, process=True,
+          about="For every legal swap it plays many short futures: the swap, then a few turns of greedy-cascade, "
+                "with random new gems. Every swap meets the same futures (common random numbers), so the "
+                "comparison is fair with few samples. It plays the swap with the best mean points, thinking "
+                "as long as its time budget allows.",
+          params=("mc_rollouts", "mc_depth", "mc_budget_ms"))
+class MonteCarlo:
+    """act(state, rng) -> the swap of best mean points over rollouts; explain gives those means."""
+
+    name = "monte-carlo"
+
+    def __init__(self, rules, settings):
+        t = settings.match3
+        self.rules = rules
+        self.rollouts, self.depth, self.budget_s = t.mc_rollouts, t.mc_depth, t.mc_budget_ms / 1000
+        self._last: tuple | None = None  # (state key, {swap: mean}) of the last decision
+        self._figures: dict = {}
+
+    def sample(self, state: Match3State, rng: np.random.Generator, n: int) -> np.ndarray:
+        """Total points of n rollouts of every legal swap: an A x n array (A = legal swaps, in order)."""
+        size, colours = state.board.shape[0], state.colours
+        legal = np.flatnonzero(mb.legal_mask(state.board[None])[0])
+        a = len(legal)
+        tapes = rng.integers(0, colours, size=(n, TAPE_TURNS * (self.depth + 1) * size * size), dtype=np.int8)
+        boards = np.repeat(state.board[None], a * n, axis=0)
+        refill = mb.TapeRefill(tapes, np.tile(np.arange(n), a))
+        boards, totals = mb.play(boards, np.repeat(legal, n), refill)
+        left = state.turns_left - 1
+        for _ in range(min(self.depth, left)):
+            mask = mb.settle(boards, left, rng)
+            choice, _ = mb.greedy_cascade(boards, mask)
+            boards, points = mb.play(boards, choice, refill)
+            totals += points
+            left -= 1
+        return totals.reshape(a, n)
+
+    def values(self, state: Match3State, rng: np.random.Generator) -> dict[tuple, float]:
+        """{swap: mean points} over as many batches of rollouts as the time budget allows (one at least)."""
+        start = time.perf_counter()
+        sums, count, batches = None, 0, 0
+        while True:
+            t0 = time.perf_counter()
+            totals = self.sample(state, rng, self.rollouts)
+            sums = totals.sum(axis=1) if sums is None else sums + totals.sum(axis=1)
+            count += self.rollouts
+            batches += 1
+            now = time.perf_counter()
+            if now - start + (now - t0) > self.budget_s:  # another batch would run past the budget
+                break
+        swaps = state.swaps().tolist()
+        self._figures = {"rollouts per swap": count, "depth": self.depth, "swaps": len(swaps)}
+        return {tuple(sw): float(s / count) for sw, s in zip(swaps, sums)}
+
+    def figures(self) -> dict:
+        """Of the last decision: rollouts per swap, greedy turns after the swap, swaps compared."""
+        return dict(self._figures)
+
+    def explain(self, state: Match3State) -> dict[tuple, float]:
+        """{swap: mean points of its rollouts}: the last decision's, if it was about this state, else new
+        rollouts with a Generator seeded from the state (asking twice gives the same answer)."""
+        if self._last is not None and self._last[0] == state.key():
+            return dict(self._last[1])
+        return self.values(state, np.random.default_rng(list(state.board.tobytes()) + [state.turns_left]))
+
+    def value_legend(self, mover: str) -> str:
+        return (f"The numbers: the mean points of each swap over its rollouts (the swap, then {self.depth} "
+                "greedy-cascade turns), every swap meeting the same new gems.")
+
+    def act(self, state: Match3State, rng) -> tuple:
+        if not len(state.swaps()):
+            raise ValueError("no legal swap in this state")
+        values = self.values(state, rng)
+        self._last = (state.key(), values)
+        return best_action(values)
