@@ -20,6 +20,7 @@ from agents.base import best_action, register
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State, all_swaps
 
+EXPLAIN_BATCHES = 4  # asked for its values of a state it has not decided in: this many batches, not a time
 TAPE_TURNS = 4  # new gems a tape holds, in full boards per turn played (it wraps around if a cascade is longer)
 
 
@@ -60,8 +61,9 @@ class MonteCarlo:
             left -= 1
         return totals.reshape(a, n)
 
-    def values(self, state: Match3State, rng: np.random.Generator) -> dict[tuple, float]:
-        """{swap: mean points} over as many batches of rollouts as the time budget allows (one at least)."""
+    def values(self, state: Match3State, rng: np.random.Generator, batches: int | None = None) -> dict[tuple, float]:
+        """{swap: mean points} over as many batches of rollouts as the time budget allows (one at least), or
+        over exactly `batches` batches (then the same Generator gives the same values on any machine)."""
         start = time.perf_counter()
         sums, count, batches = None, 0, 0
         while True:
@@ -71,7 +73,10 @@ class MonteCarlo:
             count += self.rollouts
             batches += 1
             now = time.perf_counter()
-            if now - start + (now - t0) > self.budget_s:  # another batch would run past the budget
+            if batches is not None:
+                if count >= batches * self.rollouts:
+                    break
+            elif now - start + (now - t0) > self.budget_s:  # another batch would run past the budget
                 break
         swaps = state.swaps().tolist()
         self._figures = {"rollouts per swap": count, "depth": self.depth, "swaps": len(swaps)}
@@ -82,11 +87,13 @@ class MonteCarlo:
         return dict(self._figures)
 
     def explain(self, state: Match3State) -> dict[tuple, float]:
-        """{swap: mean points of its rollouts}: the last decision's, if it was about this state, else new
-        rollouts with a Generator seeded from the state (asking twice gives the same answer)."""
+        """{swap: mean points of its rollouts}: the last decision's, if it was about this state, else
+        EXPLAIN_BATCHES batches of rollouts with a Generator seeded from the state (asking twice, or on
+        another machine, gives the same answer; the decision itself runs on a time budget)."""
         if self._last is not None and self._last[0] == state.key():
             return dict(self._last[1])
-        return self.values(state, np.random.default_rng(list(state.board.tobytes()) + [state.turns_left]))
+        return self.values(state, np.random.default_rng(list(state.board.tobytes()) + [state.turns_left]),
+                           batches=EXPLAIN_BATCHES)
 
     def value_legend(self, mover: str) -> str:
         return (f"The numbers: the mean points of each swap over its rollouts (the swap, then {self.depth} "

@@ -13,7 +13,7 @@ from collections import deque
 
 import numpy as np
 
-from agents.base import register
+from agents.base import best_action, register
 
 
 class ValueIteration:
@@ -120,7 +120,8 @@ class ValueIterationAgent:
                 f"solved in {sol.seconds * 1000:.0f} ms"]
 
     def act(self, state, rng=None) -> str:
-        return self.solution.pi[state.mdp_state]
+        """pi*(s); a state the game cannot reach from its start is solved on demand (see explain)."""
+        return self.solution.pi.get(state.mdp_state) or best_action(self.explain(state))
 
 
 class _Starts:

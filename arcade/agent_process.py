@@ -19,6 +19,7 @@ import atexit
 import multiprocessing
 import os
 import queue
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -62,9 +63,26 @@ class TaskProgress:
         return f"{self.task}{where}: {self.fraction:.0%}{left}"
 
 
-def _init_worker(progress_queue=None) -> None:
-    """The frame loop must win a contended core: the agent process runs at a lower priority. Progress of
-    long work goes back through the queue (a full queue drops a line: the next one says more)."""
+def _end_with_parent(parent: int) -> None:
+    """On Linux, ask the kernel to stop this process when the arcade ends, even by kill -9 (no orphan
+    keeps a core busy); elsewhere, or if the parent is already gone, nothing to arrange / end now."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request took hold
+        os._exit(0)
+
+
+def _init_worker(progress_queue=None, parent: int | None = None) -> None:
+    """The frame loop must win a contended core: the agent process runs at a lower priority, and ends with
+    the arcade. Progress of long work goes back through the queue (a full queue drops a line)."""
+    if parent is not None and sys.platform.startswith("linux"):
+        _end_with_parent(parent)
     try:
         os.nice(5)
     except (AttributeError, OSError):  # not on this platform, or not allowed
@@ -125,7 +143,7 @@ def submit(key: tuple, game_id: str, name: str, rules, settings, method: str, st
             ctx = multiprocessing.get_context("spawn")
             _progress_queue = ctx.Queue(maxsize=1000)
             _pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_init_worker,
-                                        initargs=(_progress_queue,))
+                                        initargs=(_progress_queue, os.getpid()))
         try:
             return _pool.submit(_run, key, game_id, name, rules, settings, method, state, seed)
         except BrokenExecutor:
@@ -175,9 +193,9 @@ def _curve_point(game_id: str, name: str, rules, settings, agent, seed: int):
 
 
 def _train(results, stop, game_id: str, name: str, rules, settings, episodes: int, seed: int,
-           from_scratch: bool = False) -> None:
+           from_scratch: bool = False, parent: int | None = None) -> None:
     """Runs in a training process: train, save, and report (progress, then one result)."""
-    _init_worker()
+    _init_worker(parent=parent)
     from arcade import notices
 
     from agents import find
@@ -212,7 +230,7 @@ class TrainingJob:
         self._stop = ctx.Event()
         self._process = ctx.Process(target=_train, name=f"train-{name}", daemon=True,
                                     args=(self._results, self._stop, game_id, name, rules, settings, episodes, seed,
-                                          from_scratch))
+                                          from_scratch, os.getpid()))
         self._process.start()
 
     def poll(self) -> bool:

@@ -10,8 +10,12 @@ import pygame
 
 from arcade import agent_process, notices
 from arcade.pacing import FramePacer
+from arcade.sound import Sounds
 from arcade.screens.base import Screen
 from arcade.ui import text
+
+MIN_SIZE = (640, 480)  # the smallest window every screen is laid out for (settings: [window] minimum too)
+IDLE_TICK_MS = 250  # with nothing moving, a frame at least this often (and at once on any input)
 
 
 class App:
@@ -24,6 +28,7 @@ class App:
         self.surface = pygame.display.set_mode(size or (win.width, win.height), flags)
         pygame.display.set_caption("Arcade")
         pygame.key.set_repeat(300, 60)
+        self.sounds = Sounds(settings.audio.volume)
         self.pacer = FramePacer(win.fps)
         self._dt_ms = 1000 / win.fps
         self._windowed_size = self.surface.get_size()
@@ -52,6 +57,10 @@ class App:
             self.toggle_fullscreen()
             return
         if event.type == pygame.VIDEORESIZE:
+            w, h = event.w, event.h
+            if (w < MIN_SIZE[0] or h < MIN_SIZE[1]) and not self.surface.get_flags() & pygame.FULLSCREEN:
+                # every screen is laid out for 640x480 and up: a smaller window is brought back to that
+                pygame.display.set_mode((max(w, MIN_SIZE[0]), max(h, MIN_SIZE[1])), pygame.RESIZABLE)
             self.surface = pygame.display.get_surface()
         consumed = self.top.handle_event(event)
         if not consumed and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
@@ -83,6 +92,11 @@ class App:
         Waiting after drawing makes frames appear one period apart however long the drawing took
         (within a period); the update gets the previous frame's length. dt_ms given: no waiting (tests).
         """
+        if dt_ms is None and not self.top.busy():
+            # nothing moves: sleep until the next input (or a slow tick for clocks and notices), no spinning
+            event = pygame.event.wait(IDLE_TICK_MS)
+            if event.type != pygame.NOEVENT:
+                pygame.event.post(event)
         for event in pygame.event.get():
             self.handle(event)
             if not self.running:
@@ -92,7 +106,7 @@ class App:
         self.surface = pygame.display.get_surface()
         self.top.draw(self.surface)
         if dt_ms is None:
-            self._dt_ms = self.pacer.wait()
+            self._dt_ms = self.pacer.wait() if self.top.busy() else self.pacer.skip()
         pygame.display.flip()
         self.frames += 1
 
@@ -108,4 +122,5 @@ class App:
             self.stack.pop().close()
         agent_process.shutdown()  # an agent deep in a long decision must not hold up quitting
         text.font.cache_clear()  # fonts die with pygame.quit(); a later App must load new ones
+        pygame.mixer.quit()
         pygame.quit()

@@ -13,9 +13,10 @@ from pathlib import Path
 
 from agents import Explains, Trains, UnknownAgent, agents_for, find
 from arcade.games import GAMES, NotPlayableYet, UnknownGame, game_ids, make_rules
-from arcade.games.base import Summarizes
+from arcade.games.base import FitsState, Summarizes
 from arcade.progress import Progress
 from arcade.settings import SettingsError, load_settings
+from arcade.storage import writable_file_problem
 
 DEFAULT_SETTINGS = Path(__file__).resolve().parent.parent / "settings.toml"
 
@@ -24,9 +25,42 @@ class UserError(Exception):
     """A mistake in the command line; the message is one line."""
 
 
+MAX_SEED = 2**63 - 1
+MAX_GAMES = 1_000_000
+MAX_EPISODES = 100_000_000
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2 (argparse prints usage + message by default)
+        if "expected one argument" in message:
+            message += " (a value that starts with '-' goes after '=', e.g. --state=-1|...)"
         raise UserError(f"{message} (see: python {self.prog} --help)")
+
+
+def _int_in(name: str, lo: int, hi: int):
+    """An argparse type: a whole number from lo to hi, else one line naming the option and the range."""
+
+    def parse(text: str) -> int:
+        try:
+            if not text.strip().isascii():  # int() reads other scripts' digits too ("٣" is 3): not here
+                raise ValueError(text)
+            value = int(text.strip(), 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{name} must be {lo:,} to {hi:,}, got {value:,}")
+        return value
+
+    return parse
+
+
+def _name(option: str):
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"{option} is empty; give a name (python main.py agents lists them)")
+        return text.strip()
+
+    return parse
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,34 +70,35 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="open one game directly")
     play.add_argument("game", help=f"one of {', '.join(game_ids())}")
-    play.add_argument("--agent", help="agent in control from the start")
-    play.add_argument("--seed", type=int, help="seed of the first game")
+    play.add_argument("--agent", type=_name("--agent"), help="agent in control from the start")
+    play.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), help="seed of the first game")
 
     sub.add_parser("agents", help="list the agents registered for each game")
 
     bench = sub.add_parser("bench", help="play N games headless and print figures")
     bench.add_argument("game")
-    bench.add_argument("--agent", help="the agent measured")
-    bench.add_argument("--opponent", help="the other side in two-player games (default: random)")
-    bench.add_argument("--games", type=int, default=20)
-    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--agent", type=_name("--agent"), help="the agent measured")
+    bench.add_argument("--opponent", type=_name("--opponent"), help="the other side in two-player games (default: random)")
+    bench.add_argument("--games", type=_int_in("--games", 1, MAX_GAMES), default=20)
+    bench.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED - MAX_GAMES), default=0)
     bench.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     bench.add_argument("--report", action="store_true", help="the game's own experiment report, where it has one")
 
     decide = sub.add_parser("decide", help="what an agent would do in a given state")
     decide.add_argument("game")
-    decide.add_argument("--agent", required=True)
-    decide.add_argument("--state", required=True, help="the state in the game's text format")
-    decide.add_argument("--score", type=int, help="2048: the score the state already has")
-    decide.add_argument("--turns-left", type=int, help="match3: turns left in the game")
+    decide.add_argument("--agent", type=_name("--agent"), required=True)
+    decide.add_argument("--state", required=True, help="the state in the game's text format (--state=-... if it "
+                        "starts with '-')")
+    decide.add_argument("--score", type=_int_in("--score", 0, 10**15), help="2048: the score the state already has")
+    decide.add_argument("--turns-left", type=_int_in("--turns-left", 1, 1000), help="match3: turns left in the game")
     decide.add_argument("--json", action="store_true")
 
     train = sub.add_parser("train", help="train a learning agent and save it")
     train.add_argument("game")
-    train.add_argument("--agent", required=True)
-    train.add_argument("--episodes", type=int)
+    train.add_argument("--agent", type=_name("--agent"), required=True)
+    train.add_argument("--episodes", type=_int_in("--episodes", 1, MAX_EPISODES))
     train.add_argument("--out", help="where to save (default: the data folder)")
-    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0)
     train.add_argument("--fresh", action="store_true", help="start from the initial values, not the saved table")
     return p
 
@@ -79,7 +114,7 @@ def _agent(game: str, name: str | None, rules, settings):
     """The agent `name` (or the game's first) built for these rules; UserError if there is none or it
     cannot play these rules (said before any long work)."""
     try:
-        spec = find(game, name) if name else agents_for(game)[0]
+        spec = find(game, name) if name is not None else agents_for(game)[0]
     except UnknownAgent as exc:
         raise UserError(str(exc)) from None
     why = spec.cannot_play(rules)
@@ -120,8 +155,6 @@ def cmd_bench(args, settings) -> int:
         from arcade.blackjack_report import report
 
         return report(settings, json_out=args.json)
-    if args.games < 1:
-        raise UserError(f"--games must be at least 1, got {args.games}")
     agent = _agent(args.game, args.agent, rules, settings)
     opponent = None
     if rules.players == 2:
@@ -185,14 +218,16 @@ def format_summary(head: dict, s: dict, rules) -> str:
 
 def cmd_decide(args, settings) -> int:
     rules = _rules(args.game, settings)
-    agent = _agent(args.game, args.agent, rules, settings)
     options = {k: v for k, v in (("score", args.score), ("turns_left", args.turns_left)) if v is not None}
-    try:
+    try:  # the state first: a bad one is said before an agent builds its tables
         state = rules.parse_state(args.state, **options)
     except ValueError as exc:
         raise UserError(f"--state: {exc}") from None
+    if isinstance(rules, FitsState):
+        rules = rules.for_state(state)
     if rules.is_terminal(state) or not rules.legal_actions(state):
         raise UserError("--state: the game is over in that state; there is nothing to decide")
+    agent = _agent(args.game, args.agent, rules, settings)
     from arcade.control import make_rng
 
     from arcade.deciders import call
@@ -229,15 +264,17 @@ def cmd_train(args, settings) -> int:
         learners = [s.name for s in agents_for(args.game, Trains)]
         raise UserError(f"agent '{agent.name}' does not learn; trainable agents for {args.game}: "
                         f"{', '.join(learners) or 'none yet'}")
-    if args.episodes is not None and args.episodes < 1:
-        raise UserError(f"--episodes must be at least 1, got {args.episodes}")
+    if args.out is not None:  # checked before the training, not after a million episodes
+        problem = writable_file_problem(args.out)
+        if problem:
+            raise UserError(f"--out {args.out!r}: {problem}")
     import numpy as np
 
     episodes = args.episodes or agent.default_episodes
     bar = Progress(episodes, f"train {args.game} {agent.name}")
     agent.train(episodes, np.random.default_rng(args.seed), progress=bar.update, from_scratch=args.fresh)
     bar.close()
-    path = Path(args.out) if args.out else agent.default_path()
+    path = Path(args.out) if args.out is not None else agent.default_path()
     if not agent.save(path):
         return 1
     print(f"saved {path}")
@@ -282,6 +319,9 @@ COMMANDS = {"agents": cmd_agents, "play": cmd_play, "bench": cmd_bench, "decide"
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        for key, value in vars(args).items():  # argparse turns an option's value '--' into an empty list
+            if isinstance(value, list):
+                raise UserError(f"--{key.replace('_', '-')}: '--' is not a value (see: python main.py --help)")
         settings = load_settings(args.settings)
         from arcade.notices import notice
 

@@ -31,6 +31,15 @@ class FramePacer:
         self._last = clock()
         self._deadline = self._last + self.period
 
+    def skip(self) -> float:
+        """No waiting (the app slept until an input instead): the next deadline counts from now;
+        returns the milliseconds since the previous frame."""
+        now = self._clock()
+        self._deadline = now + self.period
+        dt_ms = (now - self._last) * 1000
+        self._last = now
+        return dt_ms
+
     def wait(self) -> float:
         """Block until the next frame is due; returns the milliseconds since the previous frame."""
         now = self._clock()

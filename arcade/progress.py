@@ -39,16 +39,22 @@ class Progress:
 class TaskBars:
     """A progress sink (agents.base.set_progress_sink) for the CLI: a Progress bar per long task on stderr."""
 
+    QUIET_S = 0.5  # a task done sooner than this shows nothing
+
     def __init__(self, stream=None):
         self.stream = stream
         self.task: str | None = None
+        self.started = 0.0
         self.bar: Progress | None = None
 
     def __call__(self, task: str, done: float, total: float, detail: str = "") -> None:
-        if task != self.task or self.bar is None:
+        if task != self.task:
             self.close()
-            self.task, self.bar = task, Progress(int(total), task, stream=self.stream)
-        self.bar.update(int(done), detail)
+            self.task, self.started = task, time.perf_counter()
+        if self.bar is None and done < total and time.perf_counter() - self.started > self.QUIET_S:
+            self.bar = Progress(int(total), task, stream=self.stream)
+        if self.bar is not None:
+            self.bar.update(int(done), detail)
         if done >= total:
             self.close()
 

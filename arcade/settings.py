@@ -10,6 +10,7 @@ strictly. Unknown keys are warnings. A missing file means the defaults.
 from __future__ import annotations
 
 import dataclasses
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +58,11 @@ class AgentSettings:
 
 
 @dataclass(frozen=True)
+class AudioSettings:
+    volume: float = ranged(0.0, 1.0, 0.5)  # sound effects' loudness; 0 is silence (m mutes them live)
+
+
+@dataclass(frozen=True)
 class SeedSettings:
     game: int = ranged(-1, 2**63 - 1, -1)  # -1: a fresh seed for every game (shown in the HUD)
     agent: int = ranged(-1, 2**63 - 1, 1)
@@ -64,7 +70,22 @@ class SeedSettings:
 
 @dataclass(frozen=True)
 class DataSettings:
-    folder: str = "data"  # relative paths are relative to the settings file's folder
+    folder: str = field(default="data", metadata={"check": "folder"})  # relative: to the settings file's folder
+
+
+def folder_problem(text: str) -> str | None:
+    """Why a folder name cannot be used for the data folder (one line), or None."""
+    if not text.strip():
+        return "it is empty"
+    if "\0" in text:
+        return "it contains a NUL character"
+    try:
+        path = Path(text).expanduser()
+    except RuntimeError as exc:  # ~user that does not exist
+        return f"{exc}"
+    if len(str(path).encode()) > 4000 or any(len(part.encode()) > 255 for part in path.parts):
+        return "it is longer than a file system allows (255 bytes a name, 4000 in all)"
+    return None
 
 
 @dataclass(frozen=True)
@@ -119,6 +140,7 @@ class BlackjackSettings:
 _SHELL_TABLES: dict[str, type] = {
     "window": WindowSettings,
     "agents": AgentSettings,
+    "audio": AudioSettings,
     "seeds": SeedSettings,
     "data": DataSettings,
 }
@@ -146,6 +168,7 @@ class Settings:
 
     window: WindowSettings
     agents: AgentSettings
+    audio: AudioSettings
     seeds: SeedSettings
     data: DataSettings
     games: tuple[tuple[str, Any], ...]  # (game id, its settings table), in catalogue order
@@ -155,6 +178,7 @@ class Settings:
 
     def __init__(self, window: WindowSettings = WindowSettings(), agents: AgentSettings = AgentSettings(),
                  seeds: SeedSettings = SeedSettings(), data: DataSettings = DataSettings(),
+                 audio: AudioSettings = AudioSettings(),
                  games: tuple = (), source: str = "defaults", base_dir: str = ".", warnings: tuple[str, ...] = (),
                  **game_tables):
         by_id = dict(games)
@@ -163,7 +187,7 @@ class Settings:
                 by_id[g.id] = game_tables.pop(g.attr)
         if game_tables:
             raise TypeError(f"unknown settings table(s): {', '.join(game_tables)}")
-        for name, value in (("window", window), ("agents", agents), ("seeds", seeds), ("data", data),
+        for name, value in (("window", window), ("agents", agents), ("audio", audio), ("seeds", seeds), ("data", data),
                             ("games", tuple(by_id.items())), ("source", source), ("base_dir", base_dir),
                             ("warnings", tuple(warnings))):
             object.__setattr__(self, name, value)
@@ -222,6 +246,10 @@ def _check_value(name: str, table: str, f: dataclasses.Field, value: Any, typ: t
         ok = meta["min"] <= value <= meta["max"]
     if ok and "choices" in meta:
         ok = value in meta["choices"]
+    if ok and meta.get("check") == "folder":
+        problem = folder_problem(value)
+        if problem:
+            raise SettingsError(f"{name}: [{table}] {f.name} = {_toml_repr(value[:60])}: {problem}")
     if not ok:
         raise SettingsError(
             f"{name}: [{table}] {f.name} = {_toml_repr(value)}: expected {_describe_allowed(f, typ)}"
@@ -283,6 +311,9 @@ def parse_settings(text: str, name: str = "settings.toml", base_dir: str = ".", 
     """
     try:
         raw = tomllib.loads(text)
+    except RecursionError:
+        return _unusable_file(f"{name}: nested too deep to read; fix it or delete the file to use the defaults",
+                              name, base_dir, strict)
     except tomllib.TOMLDecodeError as exc:
         return _unusable_file(f"{name}: TOML syntax error: {exc}; fix that line or delete the file to use the defaults",
                               name, base_dir, strict)
@@ -306,10 +337,22 @@ def load_settings(path: str | Path, strict: bool = False) -> Settings:
     Not strict by default: a wrong value is a warning and keeps its default (the arcade starts).
     """
     path = Path(path)
-    base_dir = str(path.resolve().parent)
-    if not path.exists():
-        return Settings(source=f"{path} (missing: defaults)", base_dir=base_dir)
     try:
+        base_dir = str(path.resolve().parent)
+        exists = path.exists()
+        kind = path.stat().st_mode if exists else 0
+    except (OSError, RuntimeError) as exc:  # a symlink loop, a name too long, ...
+        return _unusable_file(f"{path}: cannot be used ({exc}); give a settings file that can be read",
+                              str(path), str(Path.cwd()), strict)
+    if not exists:
+        return Settings(source=f"{path} (missing: defaults)", base_dir=base_dir)
+    if not stat.S_ISREG(kind):  # reading a FIFO would wait forever, a device would never end
+        return _unusable_file(f"{path}: not a regular file (a folder, FIFO or device); give a settings file",
+                              str(path), base_dir, strict)
+    try:
+        if kind and path.stat().st_size > 1_000_000:
+            return _unusable_file(f"{path}: over 1 MB, which no settings file is; give the right file",
+                                  str(path), base_dir, strict)
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return _unusable_file(f"{path}: cannot be read ({exc}); fix its permissions or delete it",

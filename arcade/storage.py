@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import stat
 import tempfile
 import zipfile
 from pathlib import Path
@@ -22,12 +23,60 @@ from arcade.notices import notice
 FORMAT_KEY = "__format_version__"
 
 
-def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write data to path via a temp file + rename; raises OSError on failure."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+class UnsafePath(OSError):
+    """A path that must not be written: not a regular file, or not a place a file can be."""
+
+
+def writable_file_problem(path: str | Path) -> str | None:
+    """Why a file cannot be created or replaced at `path` (one line), or None if it can.
+
+    Saving only ever creates or replaces a regular file: a device, a FIFO, a socket or a folder at the
+    path, a parent that is a file, an empty or too long name are refused before any work starts."""
+    text = str(path)
+    if not text.strip():
+        return "the path is empty; give a file name"
+    path = Path(text)
     try:
+        max_name = os.pathconf(path.parent if path.parent.exists() else ".", "PC_NAME_MAX")
+    except (OSError, ValueError):
+        max_name = 255
+    if len(path.name.encode()) > max_name:
+        return f"the file name is {len(path.name.encode())} bytes, longer than the {max_name} this folder allows"
+    if path.is_symlink() or path.exists():
+        try:
+            mode = path.stat().st_mode
+        except OSError as exc:
+            return f"it cannot be examined ({exc.strerror or exc})"
+        if not stat.S_ISREG(mode):
+            kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else
+                    "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode)
+                    else "not a regular file")
+            return f"it is {kind}, not a regular file; saving only ever writes regular files"
+    for parent in path.parents:
+        if parent.exists() or parent.is_symlink():
+            if not parent.is_dir():
+                return f"{parent} is a file, not a folder"
+            break
+    return None
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    """Write data to path via a temp file + rename; raises OSError (UnsafePath for a path that is not a
+    regular file's). A replaced file keeps its permissions; a new one gets the usual ones (umask)."""
+    path = Path(path)
+    problem = writable_file_problem(path)
+    if problem:
+        raise UnsafePath(problem)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:200]}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()

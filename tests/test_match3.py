@@ -219,8 +219,10 @@ def test_greedy_ties_are_broken_at_random():
     assert picks <= set(ties) and (len(picks) > 1 or len(ties) == 1)
 
 
-def test_decide_match3(capsys):
-    code = main(["decide", "match3", "--state", "123456/134562/045623/506234/062345/123456", "--turns-left", "3",
-                 "--agent", "greedy-cascade", "--json"])
+def test_decide_match3(capsys, tmp_path):
+    colours = tmp_path / "seven.toml"  # the board has colours 0-6: the game's settings must allow them
+    colours.write_text("[match3]\ncolours = 7\n")
+    code = main(["--settings", str(colours), "decide", "match3", "--state", "123456/134562/045623/506234/062345/123456",
+                 "--turns-left", "3", "--agent", "greedy-cascade", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["action"] == "3,0-3,1" and data["values"] == {"3,0-3,1": 90.0}

@@ -18,6 +18,8 @@ RENDER_SIZE = (800, 600)
 class _Host:
     """What a screen needs of the app: a surface to draw on and the settings."""
 
+    sounds = None  # a render is silent
+
     def __init__(self, surface, settings):
         self.surface, self.settings = surface, settings
 

@@ -67,6 +67,14 @@ class Summarizes(Protocol):
         """Lines for the text report, from the summary that summarize() added to."""
 
 
+@runtime_checkable
+class FitsState(Protocol):
+    """Rules of a game whose states carry their own variant (a dots board's size)."""
+
+    def for_state(self, state) -> "Rules":
+        """The rules of the variant `state` belongs to."""
+
+
 def seat_score(rules, outcome: dict, seat: int = 0) -> float:
     """The score of `seat` in a finished game's outcome (see Rules.outcome)."""
     return outcome["scores"][seat] if rules.players == 2 else outcome["score"]

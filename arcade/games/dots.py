@@ -173,6 +173,10 @@ class DotsRules:
         board, lines = parse_lines(text)
         return DotsState(board.rows, board.cols, lines, (0, 0), 0)
 
+    def for_state(self, state: DotsState) -> "DotsRules":
+        """The rules of the state's board size (a state parsed from text may be of another size)."""
+        return self if (state.rows, state.cols) == (self.rows, self.cols) else DotsRules(state.rows, state.cols)
+
     def format_state(self, state: DotsState) -> str:
         """The drawn lines as 0 and 1, bit 0 first (scores and the mover are not part of the text)."""
         return "".join("1" if (state.lines >> b) & 1 else "0" for b in range(state.board.n_lines))

@@ -275,11 +275,18 @@ class Match3Rules:
     def parse_state(self, text: str, turns_left: int | None = None, **options) -> Match3State:
         no_options("match3", options)
         board = parse_board(text)
-        colours = max(int(board.max()) + 1, 3)
+        if int(board.max()) >= self.colours:
+            raise ValueError(f"colour {int(board.max())} is not one of this game's {self.colours} colours "
+                             f"(digits 0-{self.colours - 1}; [match3] colours sets how many)")
+        if find_matches(board).any():
+            raise ValueError("the board already has a line of three: give a settled board, as play leaves them")
         turns = self.turns if turns_left is None else turns_left
-        if turns < 1:
-            raise ValueError(f"--turns-left must be at least 1, got {turns}")
-        return Match3State(board, turns, 0, 0, colours)
+        if not 1 <= turns <= 1000:
+            raise ValueError(f"--turns-left must be 1 to 1000, got {turns}")
+        state = Match3State(board, turns, 0, 0, self.colours)
+        if not len(state.swaps()):
+            raise ValueError("no swap makes a line on this board: there is no move to decide (the game reshuffles it)")
+        return state
 
     def format_state(self, state: Match3State) -> str:
         """The board as rows of colour digits separated by '/' (turns left is the --turns-left option)."""

@@ -241,7 +241,17 @@ def parse_board(text: str) -> np.ndarray:
         raise ValueError(f"'{text}' is not rows of comma-separated numbers separated by '/'") from None
     if len({len(r) for r in values}) != 1 or len(values[0]) != len(values):
         raise ValueError(f"the board must be square: {len(values)} rows of lengths {[len(r) for r in values]}")
-    return np.array(values)
+    n = len(values)
+    largest = max(max(r) for r in values)
+    if MIN_SIZE <= n <= MAX_SIZE and largest > max_tile(n):
+        raise ValueError(f"tile {largest} is larger than a {n}x{n} game can make (at most {max_tile(n)} = 2**{n * n + 1}); "
+                         "the engine holds tiles up to that")
+    return np.array(values, dtype=np.int64)
+
+
+def max_tile(size: int) -> int:
+    """The largest tile a size x size game can reach (every cell a distinct power, 4s spawned): 2**(n*n + 1)."""
+    return 1 << (size * size + 1)
 
 
 @dataclass(frozen=True)

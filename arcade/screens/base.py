@@ -30,6 +30,7 @@ SHELL_KEYS = [
     (".", "the agent plays exactly one move, then hands control back"),
     ("i", "about the agent: its algorithm, parameters and last decision"),
     ("k", "statistics of this game, kept across runs"),
+    ("m", "sound effects off / on"),
     ("h or ?", "show this help"),
     ("F11", "full screen on / off (the window can also be resized)"),
     ("Esc", "back to the launcher"),
@@ -49,6 +50,11 @@ class Screen:
 
     def close(self) -> None:
         pass
+
+    def busy(self) -> bool:
+        """Whether anything on the screen moves by itself now (an animation, an agent, a message fading).
+        When nothing does, the app sleeps until the next input instead of drawing 60 frames a second."""
+        return False
 
 
 def fresh_seed() -> int:
@@ -117,6 +123,17 @@ class GameScreen(Screen):
         """The state on screen whose values `v` shows (None when the game is over)."""
         return None
 
+    def animating(self) -> bool:
+        """Whether the game itself is moving (tiles sliding, gems falling, an opponent's turn, training)."""
+        return False
+
+    def busy(self) -> bool:
+        if self.toast or self.stepping or self.values.pending or self.controller.enabled or self.animating():
+            return True
+        if any(c.thinking or c.progress() is not None for c in self.controllers()):
+            return True
+        return self.agent_state() is not None and bool(self.agent_active())
+
     def show_state(self, state) -> None:
         """Put `state` on the board as it is (no animation); environments render through this."""
         raise NotImplementedError
@@ -152,8 +169,56 @@ class GameScreen(Screen):
         else:
             self._over_ms = 0.0
 
+    # --- a game in progress, kept when the screen closes (Esc, quitting) and resumed when it opens ----------
+    def progress_snapshot(self) -> dict | None:
+        """The game in progress as JSON-able data (None: nothing worth keeping, e.g. it is over)."""
+        return None
+
+    def resume_from(self, snapshot: dict) -> None:
+        """Continue the game of a snapshot (raise ValueError/KeyError/TypeError if it does not fit)."""
+
+    def _progress_file(self):
+        return self.settings.data_dir / "in_progress.json"
+
+    def keep_progress(self) -> None:
+        """Write this game's snapshot to the data folder (or drop it when the game is over)."""
+        from arcade.storage import load_json, save_json
+
+        kept = load_json(self._progress_file(), {})
+        snapshot = self.progress_snapshot()
+        if snapshot is None:
+            if self.game_id not in kept:
+                return
+            kept.pop(self.game_id)
+        else:
+            kept[self.game_id] = snapshot
+        save_json(self._progress_file(), kept)
+
+    def try_resume(self, seed_given: bool) -> None:
+        """Resume the kept game, unless a seed was asked for (a replay must start afresh)."""
+        if seed_given or self.settings.seeds.game >= 0:
+            return
+        from arcade.storage import load_json
+
+        snapshot = load_json(self._progress_file(), {}).get(self.game_id)
+        if not isinstance(snapshot, dict):
+            return
+        try:
+            self.resume_from(snapshot)
+        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            self.say(f"the kept game could not be resumed ({type(exc).__name__}); a new game starts")
+            return
+        self.say("your game is back where you left it (r starts a new one)", 3500)
+
+    def sound(self, name: str) -> None:
+        """Play an effect of arcade.sound (nothing where the screen has no sound, e.g. a render)."""
+        if self.app.sounds is not None:
+            self.app.sounds.play(name)
+
     def record_game(self, player: str, score: float, result: str | None = None, bucket: str | None = None) -> None:
         """A game has ended: add it to the statistics kept across runs (once per game)."""
+        if result is not None:
+            self.sound({"win": "win", "loss": "lose", "draw": "draw"}[result])
         self.stats.record(self.game_id, player, score, result, bucket)
         self.last_player = player
 
@@ -247,6 +312,11 @@ class GameScreen(Screen):
                 return True
             if event.key == pygame.K_k:
                 self.overlay = "stats"
+                return True
+            if event.key == pygame.K_m and self.app.sounds is not None:
+                muted = self.app.sounds.toggle_mute()
+                self.say("sound off (m turns it on)" if muted else
+                         "sound on" if self.app.sounds.available else "sound on, but no audio device plays it")
                 return True
             if event.key in PLUS_KEYS or event.unicode == "+":
                 self.controller.change_delay(+1)

@@ -71,10 +71,12 @@ class BlackjackScreen(GameScreen):
         self.round = self.rules.step(self.round, action, self.rng)
         if self.round.drawn is not None:
             self.hand.append(self.rules.mdp.card_values[self.round.drawn])
+            self.sound("card")
         agent = self.controller.cached_agent()
         if isinstance(agent, LearnsWhilePlaying):
             agent.observe(self.round)
         if self.round.over:
+            self.sound("lose" if self.round.mdp_state.total > self.rules.mdp.threshold else "win")
             self.rewards.setdefault(self.player, []).append(self.round.reward)
             self.record_game(f"{self.player} ({self.rules.preset} deck)", self.round.reward,
                              bucket=f"{self.round.reward:+g}")
@@ -83,6 +85,9 @@ class BlackjackScreen(GameScreen):
     # --- values ------------------------------------------------------------
     def shown_state(self):
         return None if self.round.over else self.round
+
+    def animating(self) -> bool:
+        return self.strip_request is not None
 
     def show_state(self, state, hand: list[int] | None = None) -> None:
         """The round, and the cards in hand where known."""
@@ -228,8 +233,11 @@ class BlackjackScreen(GameScreen):
         cw = int(ch * 0.71)
         y = table.y + 46
         text.draw(surface, "YOUR HAND", (table.x + 24, y), 22, (200, 230, 210), bold=True)
-        for k, value in enumerate(self.hand[-9:]):
-            self._card(surface, pygame.Rect(table.x + 24 + k * (cw // 2 + 14), y + 26 + (k % 2) * 6, cw, ch), value)
+        shown = self.hand[-9:]
+        room = table.w - 220 - cw  # left of the draw pile
+        step = min(cw + 10, room // max(1, len(shown) - 1)) if len(shown) > 1 else 0
+        for k, value in enumerate(shown):  # side by side while they fit; overlapping, their corner still shows
+            self._card(surface, pygame.Rect(table.x + 24 + k * step, y + 26, cw, ch), value)
         y += 26 + ch + 14
         bust = self.round.over and total > mdp.threshold
         verdict = " - BUST" if bust else (" - collected" if self.round.over else "")
@@ -238,9 +246,14 @@ class BlackjackScreen(GameScreen):
         y += 48
         text.draw(surface, "THE DECK (cards left of each value)", (table.x + 24, y), 22, (200, 230, 210), bold=True)
         room = table.bottom - (y + 30) - 30  # height left for the stacks and their counts
-        sw = min(70, (table.w - 60) // max(1, len(mdp.card_values)))
-        card_h = max(20, min(int((sw - 10) * 1.35), room - 8 * (mdp.multiplicity - 1)))
-        for i, (value, c) in enumerate(zip(mdp.card_values, self.round.deck)):
+        # equal values are one stack (the standard-like deck has four 10s): value -> cards left, in order
+        stacks: dict[int, int] = {}
+        for value, c in zip(mdp.card_values, self.round.deck):
+            stacks[value] = stacks.get(value, 0) + c
+        tallest = max(sum(m == v for m in mdp.card_values) * mdp.multiplicity for v in stacks)
+        sw = min(70, (table.w - 60) // max(1, len(stacks)))
+        card_h = max(20, min(int((sw - 10) * 1.35), room - 8 * (tallest - 1)))
+        for i, (value, c) in enumerate(stacks.items()):
             x = table.x + 24 + i * sw
             for j in range(c):
                 self._card(surface, pygame.Rect(x, y + 30 + j * 8, sw - 10, card_h), value)
@@ -259,7 +272,7 @@ class BlackjackScreen(GameScreen):
                           anchor="midtop")
             else:
                 self._card(surface, pile, face_down=True)
-        deck_bottom = y + 60 + card_h + 8 * max(mdp.multiplicity - 1, 0)
+        deck_bottom = y + 60 + card_h + 8 * max(tallest - 1, 0)
         if deck_bottom <= table.bottom - 70:  # a small table leaves these to the HUD line
             mean = self.total_reward / self.rounds if self.rounds else 0.0
             text.draw(surface, f"round {self.round.reward:+g}", (table.right - 30, table.bottom - 70), 30,

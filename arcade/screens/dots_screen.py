@@ -62,6 +62,7 @@ class DotsScreen(GameScreen):
         mover = self.state.mover
         for i in completed_by(self.board, self.state.lines, bit):
             self.box_owner[i] = mover
+            self.sound("box")
         self.state = self.rules.step(self.state, bit)
         self.line_owner[bit] = mover
         if self.over:
@@ -267,6 +268,9 @@ class DotsScreen(GameScreen):
     # --- values ------------------------------------------------------------
     def shown_state(self):
         return None if self.over else self.state
+
+    def animating(self) -> bool:
+        return not self.over and self.state.mover != self.human_seat  # the opponent's turn
 
     def show_state(self, state, line_owner: dict | None = None, box_owner: dict | None = None) -> None:
         """The position, and (where known) which seat drew each line and took each box."""

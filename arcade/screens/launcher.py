@@ -36,6 +36,7 @@ class LauncherScreen(Screen):
     def __init__(self, app):
         self.app = app
         self.selected = 0
+        self._mouse_at = None
         self.playable = {g.id: is_playable(g.id) for g in GAMES}
         self.agent_counts = {g.id: len(agents_for(g.id)) for g in GAMES}  # the catalogue is read once, here
 
@@ -66,9 +67,13 @@ class LauncherScreen(Screen):
                 self.open_selected()
                 return True
         elif event.type == pygame.MOUSEMOTION:
-            hit = self._card_at(event.pos)
-            if hit is not None:
-                self.selected = hit
+            # only a mouse that really moved picks a card: a resting one (or a motion event the window system
+            # repeats after a key) must not undo what the arrow keys chose
+            if event.pos != self._mouse_at:
+                self._mouse_at = event.pos
+                hit = self._card_at(event.pos)
+                if hit is not None:
+                    self.selected = hit
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             hit = self._card_at(event.pos)
             if hit is not None:
@@ -90,7 +95,7 @@ class LauncherScreen(Screen):
                   (w // 2, h - 14), 22, palette.MUTED, anchor="midbottom", max_width=w - 24)
         notes = recent()
         if notes:
-            hud.draw_toast(surface, notes[-1], palette.BAD)
+            hud.draw_notice(surface, notes[-1])
 
     def _draw_card(self, surface, rect: pygame.Rect, game, selected: bool) -> None:
         pygame.draw.rect(surface, palette.PANEL_HI if selected else palette.PANEL, rect, border_radius=14)

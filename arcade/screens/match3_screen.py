@@ -5,12 +5,29 @@ import numpy as np
 import pygame
 
 from arcade.control import STALE
+from arcade.games.match3 import Match3State
 from arcade.screens.base import GameScreen
 from arcade.screens.match3_phases import Wobble, turn_phases
 from arcade.storage import BestScores
 from arcade.ui import hud, palette, text
 
 POPUP_MS = 1100
+GEM_SHAPES = ("circle", "square", "diamond", "triangle", "hexagon", "star", "down", "ring")
+
+
+def _regular(n: int, turn: float, radius: float = 1.0):
+    return tuple((radius * np.cos(turn + 2 * np.pi * k / n), radius * np.sin(turn + 2 * np.pi * k / n))
+                 for k in range(n))
+
+
+GEM_POLYGONS = {  # unit shapes around the gem's centre
+    "square": ((-0.8, -0.8), (0.8, -0.8), (0.8, 0.8), (-0.8, 0.8)),
+    "diamond": _regular(4, -np.pi / 2),
+    "triangle": _regular(3, -np.pi / 2, 1.1),
+    "hexagon": _regular(6, 0.0),
+    "star": tuple(p for k in range(5) for p in (_regular(5, -np.pi / 2)[k], _regular(5, -np.pi / 2 + np.pi / 5, 0.45)[k])),
+    "down": _regular(3, np.pi / 2, 1.1),
+}
 VALUE_ARROWS = 5  # swaps drawn with their values while `v` is on
 ARROWS = {pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1), pygame.K_UP: (-1, 0), pygame.K_DOWN: (1, 0)}
 
@@ -22,6 +39,7 @@ class Match3Screen(GameScreen):
         super().__init__(app, agent=agent, seed=seed)
         self.best = BestScores(self.settings.data_dir)
         self.new_game()
+        self.try_resume(seed is not None)
 
     def new_game(self) -> None:
         self.best.start_game("match3")
@@ -59,6 +77,7 @@ class Match3Screen(GameScreen):
         self.state = result.state
         self.hint = None
         self.phases = turn_phases(before.board, swap, result.stages)
+        self.sound("cascade" if len(result.stages) > 1 else "clear")
         self.phase_ms = 0.0
         for st in result.stages:
             self.popups.append([f"+{st.points}" + (f"  x{st.level}" if st.level > 1 else ""), POPUP_MS])
@@ -74,10 +93,29 @@ class Match3Screen(GameScreen):
 
     def close(self) -> None:
         self.best.flush()
+        self.keep_progress()
         super().close()
 
+    def progress_snapshot(self) -> dict | None:
+        s = self.state
+        if self.rules.is_terminal(s) or s.turns_left == self.rules.turns:
+            return None
+        return {"board": s.board.tolist(), "turns_left": s.turns_left, "score": s.score, "shuffles": s.shuffles,
+                "seed": self.seed, "rng": self.rng.bit_generator.state}
+
+    def resume_from(self, snapshot: dict) -> None:
+        board = np.array(snapshot["board"], dtype=np.int8)
+        if board.shape != (self.rules.size, self.rules.size) or board.max() >= self.rules.colours or board.min() < 0:
+            raise ValueError("a board of another size or colours")
+        self.seed = int(snapshot["seed"])
+        self.rng.bit_generator.state = snapshot["rng"]
+        self.state = Match3State(board, int(snapshot["turns_left"]), int(snapshot["score"]), int(snapshot["shuffles"]),
+                                 self.rules.colours)
+        if not 0 < self.state.turns_left <= self.rules.turns or not len(self.state.swaps()):
+            raise ValueError("turns or swaps out of range")
+
     @property
-    def animating(self) -> bool:
+    def gems_moving(self) -> bool:
         return bool(self.phases)
 
     def skip_animation(self) -> None:
@@ -100,13 +138,16 @@ class Match3Screen(GameScreen):
         return f"score {s.score}   turns left {s.turns_left}   best {int(self.best.get('match3'))}{end}"
 
     def agent_state(self):
-        return None if self.animating or self.rules.is_terminal(self.state) else self.state
+        return None if self.gems_moving or self.rules.is_terminal(self.state) else self.state
 
     def apply_agent_action(self, action) -> None:
         self.play(tuple(action), by_agent=True)
 
     def shown_state(self):
         return None if self.rules.is_terminal(self.state) else self.state
+
+    def animating(self) -> bool:
+        return bool(self.phases or self.popups) or self.hint_request is not None
 
     def show_state(self, state) -> None:
         self.state, self.phases, self.hint, self.selected = state, [], None, None
@@ -264,9 +305,16 @@ class Match3Screen(GameScreen):
         colour = palette.GEMS[colour_index % len(palette.GEMS)]
         if alpha < 1:
             colour = tuple(int(v * alpha + b * (1 - alpha)) for v, b in zip(colour, palette.PANEL))
-        pygame.draw.circle(surface, colour, centre, radius)
-        pygame.draw.circle(surface, (255, 255, 255), (centre[0] - radius / 3, centre[1] - radius / 3),
-                           max(2, radius / 5))
+        shape = GEM_SHAPES[colour_index % len(GEM_SHAPES)]  # each colour its own shape: colour-blind players
+        x, y = centre
+        if shape == "circle":
+            pygame.draw.circle(surface, colour, centre, radius)
+        elif shape == "ring":
+            pygame.draw.circle(surface, colour, centre, radius, max(3, int(radius * 0.4)))
+        else:
+            points = [(x + radius * dx, y + radius * dy) for dx, dy in GEM_POLYGONS[shape]]
+            pygame.draw.polygon(surface, colour, points)
+        pygame.draw.circle(surface, (255, 255, 255), (x - radius / 3, y - radius / 3), max(2, radius / 5))
 
     def draw_game(self, surface, rect) -> None:
         ox, oy, cell = self._geometry()
@@ -282,16 +330,17 @@ class Match3Screen(GameScreen):
             pose = phase.pose(t)
             board = self.state.board if pose.board is None else pose.board
             offsets, fade = pose.offsets, pose.fade
+        clip = surface.get_clip()
+        surface.set_clip(pygame.Rect(ox - 6, oy - 6, cell * s + 12, cell * s + 12))  # gems fall in from under the edge
         for r in range(s):
             for c in range(s):
                 dr, dc = offsets.get((r, c), (0, 0))
                 x, y = centre(r + dr, c + dc)
-                if y < oy - cell * 0.2:
-                    continue  # still above the board
                 if fade is not None and fade[r, c]:
                     self._gem(surface, int(board[r, c]), (x, y), radius * (1 + 0.3 * t), alpha=1 - t)
                 else:
                     self._gem(surface, int(board[r, c]), (x, y), radius)
+        surface.set_clip(clip)
         marks = [(self.cursor, palette.TEXT, 2)] + ([(self.selected, palette.ACCENT, 4)] if self.selected else [])
         for (r, c), colour, width in marks:
             pygame.draw.rect(surface, colour, (ox + c * cell + 2, oy + r * cell + 2, cell - 4, cell - 4), width,
@@ -304,9 +353,8 @@ class Match3Screen(GameScreen):
             self._swap_arrow(surface, self.hint, palette.ACCENT, 5)
         self._draw_panel(surface, pygame.Rect(ox + cell * s + 30, oy, rect.right - (ox + cell * s + 40), cell * s))
         if self.rules.is_terminal(self.state) and not self.phases:
-            box = pygame.Rect(ox, oy + cell * s // 2 - 90, cell * s, 180)
-            hud.draw_game_over(surface, box, "Game over", f"{self.state.score} points", "r: play again with a new seed",
-                               shade_alpha=215)
+            hud.draw_game_over(surface, pygame.Rect(ox, oy, cell * s, cell * s), "Game over",
+                               f"{self.state.score} points", "r: play again with a new seed", shade_alpha=150)
 
     def _draw_panel(self, surface, panel) -> None:
         s = self.state

@@ -225,15 +225,17 @@ class TicTacToeScreen(GameScreen):
             pygame.draw.line(surface, palette.ACCENT, a, b, 10)
         self._draw_panel(surface, self._panel_rect(rect, board))
         if self.over:
-            card = pygame.Rect(board.x + 20, board.centery - 80, board.w - 40, 160)
-            hud.draw_game_over(surface, card, self.status_text().capitalize(), None,
-                               "r: play again    x / o: choose your side", shade_alpha=170)
+            hud.draw_game_over(surface, board, self.status_text().capitalize(), None,
+                               "r: play again    x / o: choose your side", shade_alpha=110)
 
     def _panel_rect(self, rect, board) -> pygame.Rect:
         return pygame.Rect(board.right + 30, board.y, rect.right - board.right - 40, board.h)
 
     def shown_state(self):
         return None if self.over else self.state
+
+    def animating(self) -> bool:
+        return self.training is not None
 
     def show_state(self, state) -> None:
         self.state = int(state)

@@ -28,6 +28,7 @@ class Screen2048(GameScreen):
         self.anim_ms = self.settings.game2048.animation_ms
         self.anim = None  # (paths, previous state, elapsed ms)
         self.new_game()
+        self.try_resume(seed is not None)
 
     # --- game actions --------------------------------------------------------
     def new_game(self, size: int | None = None) -> None:
@@ -49,8 +50,11 @@ class Screen2048(GameScreen):
         self.agent_moves += by_agent
         self.human_moves += not by_agent
         self.anim = (slide_paths(before.board, direction), before, 0.0) if self.anim_ms > 0 else None
+        if self.game.state.score > before.score:
+            self.sound("merge")
         if self.best.after_move(self.best_key, self.game.state.score, self.game.over):
             self.say("new best score!")
+            self.sound("best")
         if self.game.over:
             st = self.game.state
             player = "you" if self.human_moves >= self.agent_moves else self.controller.name
@@ -59,7 +63,29 @@ class Screen2048(GameScreen):
 
     def close(self) -> None:
         self.best.flush()
+        self.keep_progress()
         super().close()
+
+    def progress_snapshot(self) -> dict | None:
+        if self.game.over or not self.game.history:
+            return None
+        st = self.game.state
+        return {"size": self.rules.size, "board": st.board.tolist(), "score": int(st.score), "seed": self.seed,
+                "history": [[h.board.tolist(), int(h.score)] for h in self.game.history[-200:]],
+                "rng": self.game.rng.bit_generator.state}
+
+    def resume_from(self, snapshot: dict) -> None:
+        from arcade.games.twenty48 import State2048
+
+        size = int(snapshot["size"])
+        board = np.array(snapshot["board"], dtype=np.uint8)
+        if board.shape != (size, size) or not 3 <= size <= 7:
+            raise ValueError("board of the wrong size")
+        self.seed = int(snapshot["seed"])
+        self.new_game(size)
+        self.game.rng.bit_generator.state = snapshot["rng"]
+        self.game.history = [State2048(np.array(b, dtype=np.uint8), int(s)) for b, s in snapshot["history"]]
+        self.game.state = State2048(board, int(snapshot["score"]))
 
     @property
     def best_key(self) -> str:
@@ -97,6 +123,9 @@ class Screen2048(GameScreen):
 
     def shown_state(self):
         return None if self.game.over else self.game.state
+
+    def animating(self) -> bool:
+        return self.anim is not None
 
     def show_state(self, state) -> None:
         self.game.state, self.game.history, self.anim = state, [], None
@@ -157,6 +186,9 @@ class Screen2048(GameScreen):
 
     def _draw_tile(self, surface, rect: pygame.Rect, value: int) -> None:
         bg, fg = palette.tile_colours(value)
+        if self.grayscale:  # in gray, light numbers on light tiles fade: the text follows the tile's lightness
+            lightness = 0.299 * bg[0] + 0.587 * bg[1] + 0.114 * bg[2]
+            fg = (40, 40, 40) if lightness > 150 else (250, 250, 250)
         pygame.draw.rect(surface, bg, rect, border_radius=max(3, rect.w // 14))
         if value:
             digits = len(str(value))
@@ -242,7 +274,7 @@ class Screen2048(GameScreen):
 
     def _draw_game_over(self, surface, board: pygame.Rect) -> None:
         hud.draw_game_over(surface, board, "Game over", f"score {self.game.state.score}",
-                           "r: play again    u: undo the last move", shade_alpha=215)
+                           "r: play again    u: undo the last move", shade_alpha=150)
 
 
 SCREEN = Screen2048

@@ -34,7 +34,7 @@ def draw_frame(surface: pygame.Surface, info: HudInfo) -> None:
     pygame.draw.rect(surface, palette.PANEL, (0, 0, w, TOP))
     pygame.draw.line(surface, palette.BORDER, (0, TOP), (w, TOP))
     text.draw(surface, info.title, (18, 12), 40, palette.ACCENT, bold=True)
-    text.draw(surface, info.status, (18, 46), 22, palette.TEXT, max_width=w // 2 - 30)
+    text.draw(surface, info.status, (18, 46), 22, palette.TEXT, max_width=w // 2 - 30, min_size=14)
 
     state_colour = palette.BAD if info.agent_state.startswith("error") else (
         palette.GOOD if info.agent_state.startswith("thinking") else palette.MUTED)
@@ -57,33 +57,45 @@ def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str,
     shade = pygame.Surface((w, h), pygame.SRCALPHA)
     shade.fill(palette.OVERLAY)
     surface.blit(shade, (0, 0))
-    line_h = 28
-    box_h = 90 + line_h * len(keys)
-    box = pygame.Rect(0, 0, min(620, w - 40), min(box_h, h - 40))
+    box_w = min(760, w - 40)
+    # the descriptions wrap (never cut); the text gets smaller until every key fits the window
+    for size in (24, 22, 20, 18, 16):
+        line_h, key_w = size + 4, int(size * 7.5)
+        rows = [(key, text.wrap(desc, size, box_w - key_w - 44, max_lines=4)) for key, desc in keys]
+        box_h = 100 + sum(line_h * len(lines) for _, lines in rows)
+        if box_h <= h - 40:
+            break
+    box = pygame.Rect(0, 0, box_w, min(box_h, h - 40))
     box.center = (w // 2, h // 2)
     pygame.draw.rect(surface, palette.PANEL, box, border_radius=12)
     pygame.draw.rect(surface, palette.ACCENT, box, 2, border_radius=12)
     text.draw(surface, f"{title}: keys", (box.x + 24, box.y + 18), 34, palette.ACCENT, bold=True)
     y = box.y + 62
-    for key, desc in keys:
-        if y > box.bottom - 40:
+    for key, lines in rows:
+        if y + line_h * len(lines) > box.bottom - 30:
             break
-        text.draw(surface, key, (box.x + 24, y), 24, palette.TEXT, bold=True)
-        text.draw(surface, desc, (box.x + 190, y), 24, palette.MUTED, max_width=box.w - 210)
-        y += line_h
-    text.draw(surface, "any key closes this help", (box.centerx, box.bottom - 14), 20, palette.MUTED,
+        text.draw(surface, key, (box.x + 24, y), size, palette.TEXT, bold=True, max_width=key_w - 10)
+        for line in lines:
+            text.draw(surface, line, (box.x + 24 + key_w, y), size, palette.MUTED)
+            y += line_h
+    text.draw(surface, "any key closes this help", (box.centerx, box.bottom - 10), 20, palette.MUTED,
               anchor="midbottom")
 
 
 def draw_game_over(surface: pygame.Surface, box: pygame.Rect, title: str, detail: str | None, keys: str,
                    shade_alpha: int = 200) -> None:
-    """The end-of-game card every game screen shows: a shaded box, a title, a figure line and the keys."""
+    """The end-of-game card every game screen shows: the box (the board) dimmed, and on a solid card in its
+    middle a title, a figure line and the keys, so no tile or gem shows through the words."""
     shade = pygame.Surface(box.size, pygame.SRCALPHA)
     shade.fill((18, 18, 22, shade_alpha))
     surface.blit(shade, box.topleft)
     lines = [(title, 56, palette.ACCENT, True)] + ([(detail, 32, palette.TEXT, False)] if detail else []) + \
         [(keys, 24, palette.MUTED, False)]
-    y = box.centery - sum(size + 12 for _, size, _, _ in lines) // 2
+    height = sum(size + 12 for _, size, _, _ in lines) + 24
+    card = pygame.Rect(box.x + 12, box.centery - height // 2, box.w - 24, height)
+    pygame.draw.rect(surface, palette.PANEL, card, border_radius=12)
+    pygame.draw.rect(surface, palette.ACCENT, card, 2, border_radius=12)
+    y = card.y + 12
     for line, size, colour, bold in lines:
         text.draw(surface, line, (box.centerx, y + size // 2), size, colour, anchor="center", bold=bold,
                   max_width=box.w - 20, min_size=16)
@@ -104,11 +116,30 @@ def draw_progress(surface: pygame.Surface, line: str, fraction: float) -> None:
     pygame.draw.rect(surface, palette.GOOD, fill, border_radius=6)
 
 
-def draw_toast(surface: pygame.Surface, message: str, colour=palette.INFO) -> None:
-    """A one-line message near the bottom of the board area."""
+def draw_notice(surface: pygame.Surface, message: str, colour=palette.BAD) -> None:
+    """A framed message just above the bottom line (the launcher's, which has no game to cover)."""
     w, h = surface.get_size()
-    img = text.font(22).render(text.fit(message, 22, w - 80), True, palette.TEXT)
-    rect = img.get_rect(midbottom=(w // 2, h - BOTTOM - 12))
-    pygame.draw.rect(surface, palette.PANEL_HI, rect.inflate(24, 12), border_radius=8)
-    pygame.draw.rect(surface, colour, rect.inflate(24, 12), 2, border_radius=8)
-    surface.blit(img, rect)
+    lines = text.wrap(message, 20, w - 80, max_lines=3)
+    box = pygame.Rect(0, 0, max(text.font(20).size(line)[0] for line in lines) + 24, 22 * len(lines) + 12)
+    box.midbottom = (w // 2, h - BOTTOM - 8)
+    pygame.draw.rect(surface, palette.PANEL_HI, box, border_radius=8)
+    pygame.draw.rect(surface, colour, box, 2, border_radius=8)
+    for k, line in enumerate(lines):
+        text.draw(surface, line, (box.x + 12, box.y + 6 + 22 * k), 20, palette.TEXT)
+
+
+def draw_toast(surface: pygame.Surface, message: str, colour=palette.INFO) -> None:
+    """A message in the key-help bar at the bottom (it stands in for the help line while it shows), so it
+    never covers the game; a long one takes two lines of smaller text, never cut short."""
+    w, h = surface.get_size()
+    bar = pygame.Rect(0, h - BOTTOM, w, BOTTOM)
+    pygame.draw.rect(surface, palette.PANEL_HI, bar)
+    pygame.draw.line(surface, colour, bar.topleft, bar.topright, 2)
+    for size, max_lines in ((21, 1), (16, 2), (14, 2)):
+        lines = text.wrap(message, size, w - 28, max_lines=max_lines)
+        if not lines[-1].endswith("…") or size == 14:
+            break
+    y = bar.centery - (len(lines) * (size + 1)) // 2
+    for line in lines:
+        text.draw(surface, line, (14, y), size, palette.TEXT)
+        y += size + 1

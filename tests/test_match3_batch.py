@@ -1,0 +1,107 @@
+"""The batched match-3 engine against the single-board rules, and the agents that run on it."""
+import numpy as np
+import pytest
+
+from agents.greedy import GreedyCascade
+from agents.monte_carlo import MonteCarlo
+from agents.qrollouts import QRollouts
+from arcade.games import match3_batch as mb
+from arcade.games.match3 import Match3Rules, all_swaps, has_line, legal_swaps, random_board, swapped_stack
+from arcade.settings import Settings
+
+DEFAULTS = Settings()
+
+
+@pytest.mark.parametrize("size, colours", [(9, 5), (6, 4), (4, 3), (12, 7), (9, 8)])
+def test_legal_masks_are_the_plain_swap_test_on_hundreds_of_boards(size, colours):
+    rng = np.random.default_rng(size * 10 + colours)
+    boards = np.stack([random_board(size, colours, rng) for _ in range(200)])
+    mask = mb.legal_mask(boards)
+    swaps = all_swaps(size)
+    for board, row in zip(boards, mask):
+        plain = has_line(swapped_stack(board, swaps))  # every swap made on a copy, then tested for a line
+        assert np.array_equal(row, plain)
+        assert np.array_equal(legal_swaps(board), swaps[row])
+
+
+def test_a_batch_of_one_plays_the_rules_whole_games_exactly():
+    rules = Match3Rules()
+    for seed in range(24):
+        rng_rules, rng_batch, pick = (np.random.default_rng(seed), np.random.default_rng(seed),
+                                      np.random.default_rng(seed + 100))
+        state = rules.new_state(rng_rules)
+        boards = rules.new_state(rng_batch).board[None].copy()
+        score, left = 0, rules.turns
+        index = {tuple(s): i for i, s in enumerate(all_swaps(9).tolist())}
+        while not rules.is_terminal(state):
+            legal = state.swaps()
+            swap = tuple(legal[int(pick.integers(len(legal)))].tolist())
+            assert mb.legal_mask(boards)[0, index[swap]]
+            state = rules.step(state, swap, rng_rules)
+            boards, points = mb.play(boards, np.array([index[swap]]), mb.RngRefill(rng_batch, 5))
+            left -= 1
+            mb.settle(boards, left, rng_batch)
+            score += int(points[0])
+            assert np.array_equal(boards[0], state.board) and score == state.score
+
+
+def test_batched_turns_score_as_the_rules_on_hundreds_of_boards():
+    rules = Match3Rules(size=8, colours=6)
+    rng = np.random.default_rng(3)
+    for _ in range(150):
+        state = rules.new_state(rng)
+        swap = state.swaps()[0]
+        index = int(np.flatnonzero((all_swaps(8) == swap).all(axis=1))[0])
+        seed = int(rng.integers(1 << 30))
+        result = rules.play(state, tuple(swap), np.random.default_rng(seed))
+        boards, points = mb.play(state.board[None], np.array([index]), mb.RngRefill(np.random.default_rng(seed), 6))
+        assert points[0] == result.points
+        if not result.reshuffled:
+            assert np.array_equal(boards[0], result.state.board)
+
+
+def test_tapes_give_every_board_of_a_rollout_the_same_new_gems():
+    rng = np.random.default_rng(1)
+    board = random_board(9, 5, rng)
+    swap = np.flatnonzero(mb.legal_mask(board[None])[0])[:1]
+    tapes = rng.integers(0, 5, size=(2, 500), dtype=np.int8)
+    boards = np.repeat(board[None], 3, axis=0)
+    after, points = mb.play(boards, np.repeat(swap, 3), mb.TapeRefill(tapes, [0, 0, 1]))
+    assert np.array_equal(after[0], after[1]) and points[0] == points[1]  # one tape, one future
+    assert not np.array_equal(after[0], after[2])  # another tape, other new gems
+
+
+def test_batched_greedy_cascade_is_the_agents_choice():
+    rules = Match3Rules()
+    agent = GreedyCascade(rules, DEFAULTS)
+    rng = np.random.default_rng(5)
+    states = [rules.new_state(rng) for _ in range(40)]
+    boards = np.stack([s.board for s in states])
+    choice, score = mb.greedy_cascade(boards, mb.legal_mask(boards))
+    for s, c, sc in zip(states, choice, score):
+        values = agent.explain(s)
+        assert sc == max(values.values()) and values[tuple(all_swaps(9)[c])] == sc
+
+
+def test_q_rollouts_batch_keeps_the_course_decisions_fixed_by_seed():
+    rules = Match3Rules()
+    state = rules.new_state(np.random.default_rng(4))
+    picks = {QRollouts(rules, DEFAULTS).act(state, np.random.default_rng(8)) for _ in range(2)}
+    assert len(picks) == 1 and picks.pop() in rules.legal_actions(state)
+    agent = QRollouts(rules, DEFAULTS)
+    agent.act(state, np.random.default_rng(8))
+    assert agent.simulated_moves == DEFAULTS.match3.rollouts * state.turns_left  # every episode to the end
+
+
+def test_monte_carlo_is_fixed_by_its_seed_and_explains_with_means():
+    rules = Match3Rules()
+    settings = DEFAULTS.with_table("match3", mc_rollouts=4, mc_depth=1, mc_budget_ms=10)
+    state = rules.new_state(np.random.default_rng(2))
+    agent = MonteCarlo(rules, settings)
+    first = agent.act(state, np.random.default_rng(3))
+    again = MonteCarlo(rules, settings).act(state, np.random.default_rng(3))
+    values = agent.explain(state)
+    assert first == again and first == max(values, key=values.get)
+    assert set(values) == set(rules.legal_actions(state)) and min(values.values()) > 0  # every swap scores
+    totals = agent.sample(state, np.random.default_rng(0), 3)
+    assert totals.shape == (len(values), 3) and (totals > 0).all()
