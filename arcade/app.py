@@ -15,7 +15,7 @@ from arcade.screens.base import Screen
 from arcade.ui import text
 
 MIN_SIZE = (640, 480)  # the smallest window every screen is laid out for (settings: [window] minimum too)
-IDLE_TICK_MS = 250  # with nothing moving, a frame at least this often (and at once on any input)
+IDLE_TICK_MS = 500  # with nothing moving, a frame at least this often (and at once on any input)
 
 
 class App:
@@ -93,9 +93,14 @@ class App:
         (within a period); the update gets the previous frame's length. dt_ms given: no waiting (tests).
         """
         if dt_ms is None and not self.top.busy():
-            # nothing moves: sleep until the next input (or a slow tick for clocks and notices), no spinning
+            # nothing moves: sleep until the next input, no spinning; with no input and no news the frame on
+            # screen still stands, so nothing is drawn again (the window system keeps it)
             event = pygame.event.wait(IDLE_TICK_MS)
-            if event.type != pygame.NOEVENT:
+            if event.type == pygame.NOEVENT:
+                if notices.count() == self._notices_seen:
+                    self.pacer.skip()
+                    return
+            else:
                 pygame.event.post(event)
         for event in pygame.event.get():
             self.handle(event)

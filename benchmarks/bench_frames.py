@@ -133,18 +133,42 @@ def drive(settings, game: str, agent: str, seconds: float, values: bool = False)
     return intervals, (work, cpu), moves
 
 
+def idle_cpu(settings, seconds: float) -> None:
+    """CPU used by the real frame loop with nothing moving: the launcher and each screen with no agent playing
+    (target: under 3% of one core), measured as process CPU time over wall time."""
+    print(f"== idle CPU, {seconds:.0f} s each, nothing moving (target < 3% of one core)")
+    for game in [None, *STRONGEST]:
+        app = App(settings, size=(1024, 720))
+        app.push(LauncherScreen(app))
+        if game:
+            app.push(open_game(app, game, seed=1))
+        for _ in range(30):  # the first frames build fonts and tables; then it settles
+            app.tick()
+        end = time.perf_counter() + seconds
+        t0, c0 = time.perf_counter(), time.process_time()
+        while time.perf_counter() < end:
+            app.tick()
+        share = (time.process_time() - c0) / (time.perf_counter() - t0) * 100
+        print(f"  {game or 'launcher':<12} {share:5.1f}% of a core  ({app.frames} frames)"
+              f"  {'ok' if share < 3 else 'OVER'}")
+        app.close()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=20.0, help="per screen and round (default 20)")
     ap.add_argument("--rounds", type=int, default=1, help="repeat everything; figures pool the rounds")
     ap.add_argument("--game", action="append", help="only these games (default: all)")
     ap.add_argument("--values", action="store_true", help="with every screen's value view on (v)")
+    ap.add_argument("--idle-seconds", type=float, default=10.0, help="idle CPU per screen (0: skip)")
     ap.add_argument("--all-agents", action="store_true",
                     help="every agent of each game in turn instead of the strongest (one round)")
     args = ap.parse_args()
     if args.all_agents:
         return every_agent(args)
     settings = load_settings(_common.ROOT / "settings.toml")
+    if args.idle_seconds > 0:
+        idle_cpu(settings, args.idle_seconds)
     fps = settings.window.fps
     games = [g for g in STRONGEST if not args.game or g in args.game]
     print(f"== frame times, {args.seconds:.0f} s per screen x {args.rounds} round(s), strongest agent at 0 ms "

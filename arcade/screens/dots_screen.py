@@ -170,7 +170,7 @@ class DotsScreen(GameScreen):
     def _geometry(self):
         area = hud.board_rect(self.app.surface)
         b = self.board
-        usable = pygame.Rect(area.x + 30, area.y + 20, area.w - 330, area.h - 40)
+        usable = pygame.Rect(area.x + 36, area.y + 24, area.w - 372, area.h - 48)  # room for the value labels
         gap = min(usable.w // b.cols, usable.h // b.rows)
         ox = usable.x + (usable.w - gap * b.cols) // 2
         oy = usable.y + (usable.h - gap * b.rows) // 2

@@ -195,13 +195,17 @@ class Match3Screen(GameScreen):
                 chosen = swap in best
                 self._swap_arrow(surface, swap, palette.GOOD if chosen else palette.INFO, 6 if chosen else 3,
                                  text.number(v))
-        panel_x = ox + cell * s + 30
-        lines = [self.value_status()] + ([self.values.legend] if values else [])
-        y = oy + cell * s - 20 * sum(len(text.wrap(line, 18, rect.right - panel_x - 10, 4)) for line in lines)
-        for line in lines:
-            for part in text.wrap(line, 18, rect.right - panel_x - 10, 4):
-                text.draw(surface, part, (panel_x, y), 18, palette.MUTED)
-                y += 20
+        panel_x, width = ox + cell * s + 30, rect.right - (ox + cell * s + 40)
+        parts = [p for line in [self.value_status()] + ([self.values.legend] if values else [])
+                 for p in text.wrap(line, 18, width, 4)]
+        free_top = oy + 4 * 62 + 6  # below the panel's four figures
+        room = (oy + cell * s - free_top) // 20
+        if room < len(parts):  # a small window: the figures first, the legend if it fits
+            parts = parts[:max(room, 1)]
+        y = max(free_top, oy + cell * s - 20 * len(parts))
+        for part in parts:
+            text.draw(surface, part, (panel_x, y), 18, palette.MUTED)
+            y += 20
 
     def handle_game_event(self, event) -> bool:
         over = self.rules.is_terminal(self.state)

@@ -230,6 +230,8 @@ class Screen2048(GameScreen):
         rows = [("SCORE", str(st.score)), ("BEST", str(int(self.best.get(self.best_key)))),
                 ("LARGEST", str(st.max_tile())), ("BOARD", f"{self.rules.size} x {self.rules.size}"),
                 ("MOVES", str(len(self.game.history)))]
+        if self.values.on and panel.h < 480:  # a small window: the values' figures need the room
+            rows = rows[:3]
         y = panel.y
         for label, value in rows:
             box = pygame.Rect(panel.x, y, panel.w, 62)

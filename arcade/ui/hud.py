@@ -49,7 +49,7 @@ def draw_frame(surface: pygame.Surface, info: HudInfo) -> None:
     pygame.draw.rect(surface, palette.PANEL, (0, h - BOTTOM, w, BOTTOM))
     pygame.draw.line(surface, palette.BORDER, (0, h - BOTTOM), (w, h - BOTTOM))
     text.draw(surface, info.help_line, (14, h - BOTTOM // 2), 20, palette.MUTED, anchor="midleft",
-              max_width=w - 28)
+              max_width=w - 28, min_size=13)
 
 
 def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str, str]]) -> None:
