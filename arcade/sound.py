@@ -7,10 +7,10 @@ Without an audio device the arcade is silent and says so once; it never fails.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pygame
-
-from arcade.notices import notice
 
 RATE = 22050
 
@@ -56,8 +56,9 @@ class Sounds:
             if not pygame.mixer.get_init():
                 pygame.mixer.init(frequency=RATE, size=-16, channels=1)
             freq, _, channels = pygame.mixer.get_init()
-        except pygame.error as exc:
-            notice(f"no sound: the audio device cannot be opened ({exc}); the arcade plays on silently")
+        except pygame.error as exc:  # one line on stderr; on screen, `m` says so (no red notice for silence)
+            print(f"arcade: no sound: the audio device cannot be opened ({exc}); the arcade plays on silently",
+                  file=sys.stderr)
             return
         for name, signal in effects().items():
             if freq != RATE:  # resample to the device's rate
