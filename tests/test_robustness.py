@@ -111,3 +111,49 @@ def _alive(pid: int) -> bool:
             return fh.read().split()[2] != "Z"
     except FileNotFoundError:
         return False
+
+
+def test_a_game_in_progress_is_kept_when_the_screen_closes_and_resumes(settings, tmp_path):
+    import dataclasses
+
+    import pygame
+
+    from arcade.app import App
+    from arcade.screens import open_game
+    from arcade.screens.launcher import LauncherScreen
+    from arcade.settings import SeedSettings
+    from tests.helpers import key
+
+    fresh = dataclasses.replace(settings, seeds=SeedSettings(game=-1, agent=5))  # fresh seeds: a player's arcade
+    app = App(fresh, size=(1024, 720))
+    try:
+        app.push(LauncherScreen(app))
+        for name, moves in (("2048", [pygame.K_LEFT, pygame.K_UP, pygame.K_RIGHT]), ("match3", [])):
+            screen = open_game(app, name)
+            app.push(screen)
+            if name == "2048":
+                for k in moves:
+                    key(app, k)
+                board = screen.game.state.board.copy()
+                assert len(screen.game.history) >= 1
+            else:
+                swap = screen.rules.legal_actions(screen.state)[0]
+                screen.play(swap)
+                board = screen.state.board.copy()
+            key(app, pygame.K_ESCAPE)  # leave: the game is kept
+            again = open_game(app, name)
+            app.push(again)
+            kept = again.game.state.board if name == "2048" else again.state.board
+            assert np.array_equal(kept, board) and "back where you left it" in again.toast[0]
+            key(app, pygame.K_ESCAPE)
+        replay = open_game(app, "2048", seed=4)  # a seed asked for: a new game, not the kept one
+        assert not replay.game.history
+    finally:
+        app.close()
+
+
+def test_the_window_is_never_smaller_than_640_by_480(app):
+    from tests.helpers import resize
+
+    resize(app, (500, 300))
+    assert app.surface.get_size() == (640, 480)

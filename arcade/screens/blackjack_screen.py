@@ -133,8 +133,8 @@ class BlackjackScreen(GameScreen):
     def status_text(self) -> str:
         total, _, _ = self.round.mdp_state
         mean = self.total_reward / self.rounds if self.rounds else 0.0
-        return (f"hand {total} / threshold {self.rules.mdp.threshold}   round {self.round.reward:+g}   "
-                f"{self.rounds} round{'s' * (self.rounds != 1)}: total {self.total_reward:g}, mean {mean:.2f}")
+        return (f"hand {total}/{self.rules.mdp.threshold}   this round {self.round.reward:+g}   "
+                f"mean {mean:.2f} over {self.rounds} round{'s' * (self.rounds != 1)}")
 
     def agent_state(self):
         return None if self.round.over else self.round
@@ -227,7 +227,8 @@ class BlackjackScreen(GameScreen):
         total, peeked, counts = self.round.mdp_state
         name = PRESETS[self.rules.preset][0] if self.rules.preset in PRESETS else f"a {self.rules.preset} deck"
         text.draw(surface, f"{name}: values {mdp.card_values} x{mdp.multiplicity}, threshold {mdp.threshold}, "
-                  f"peek costs {mdp.peek_cost}", (table.x + 20, table.y + 14), 22, palette.TEXT, max_width=table.w - 40)
+                  f"peek costs {mdp.peek_cost}", (table.x + 20, table.y + 14), 22, palette.TEXT, max_width=table.w - 40,
+                  min_size=14)
         # top to bottom: the hand, its total, the deck; sizes follow the table's height
         ch = int(min(118, table.h * 0.2))
         cw = int(ch * 0.71)

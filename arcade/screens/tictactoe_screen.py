@@ -271,7 +271,7 @@ class TicTacToeScreen(GameScreen):
         agent = self.controller.cached_agent()
         if isinstance(agent, Describes):
             text.draw(surface, f"{self.controller.name}: {agent.describe()[0]}", (panel.x, y), 20, palette.MUTED,
-                      max_width=panel.w)
+                      max_width=panel.w, min_size=13)
         y += 34
         if self.tally:
             y = self._draw_table(surface, panel, y, "against you", ("won", "drawn", "lost"), self.tally)
