@@ -18,7 +18,7 @@ import numpy as np
 
 from agents.base import best_action, register
 from arcade.games import match3_batch as mb
-from arcade.games.match3 import Match3State, all_swaps
+from arcade.games.match3 import Match3State
 
 EXPLAIN_BATCHES = 4  # asked for its values of a state it has not decided in: this many batches, not a time
 TAPE_TURNS = 4  # new gems a tape holds, in full boards per turn played (it wraps around if a cascade is longer)

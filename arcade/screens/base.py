@@ -251,13 +251,13 @@ class GameScreen(Screen):
         if why:
             controller.cycle(1)
             self.say(f"{why}; the {role} is now {controller.name}", 4500)
+        self._warm_up_if_heavy(controller)
+
+    def _warm_up_if_heavy(self, controller=None) -> None:
+        """Agents that decide in the agent process start there now (a table loads before the first move)."""
+        controller = controller or self.controller
         if controller.spec.process:
             controller.warm_up()
-
-    def _warm_up_if_heavy(self) -> None:
-        """Agents that decide in the agent process start there now (a table loads before the first move)."""
-        if self.controller.spec.process:
-            self.controller.warm_up()
 
     def step_once(self) -> None:
         """`.`: the selected agent plays exactly one move for whoever is to move, then control is back."""

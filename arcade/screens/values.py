@@ -39,7 +39,6 @@ class ValueView:
         self.error: str | None = None
         self._request = None
         self._asked_state = None
-        self._asked_agent = None
         self._asked_rules = None
 
     def toggle(self) -> bool:
@@ -85,11 +84,8 @@ class ValueView:
         if not self.on or state is None or not self.explains or self._request is not None:
             return
         if self.agent == c.name and self._asked_rules is c.rules and same_state(self.state, state):
-            return  # up to date (or failed on this very state)
-        if self._asked_agent == c.name and self._asked_rules is c.rules and same_state(self._asked_state, state) \
-                and self.error:
-            return
-        self._asked_state, self._asked_agent, self._asked_rules = state, c.name, c.rules
+            return  # up to date (or failed on this very state: a failure records its agent and state too)
+        self._asked_state, self._asked_rules = state, c.rules
         self._request = c.ask(state, "explain")
 
     def caption(self) -> str:
@@ -102,7 +98,7 @@ class ValueView:
     def forget(self) -> None:
         """Drop what is known (after new rules, a retrained table): the next refresh asks again."""
         self.values, self.state, self.agent, self.error = None, None, None, None
-        self._asked_state = self._asked_agent = None
+        self._asked_state = None
 
 
 def _fmt(v) -> str:
