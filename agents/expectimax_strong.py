@@ -1,24 +1,33 @@
-"""The strong 2048 expectimax ("extra credit"): deeper search with a heuristic evaluation.
+"""The strong 2048 expectimax ("extra credit"): deep search with a heuristic evaluation.
 
 The evaluation is the kind the strongest 2048 players use: per row and column,
 a bonus for empty cells and for equal neighbours (merge potential), penalties
 for non-monotonic lines and for large tiles (weights after nneonneo's
-well-known 2048 AI). The sum over all rows and columns scores a board. For
-sizes up to 5 every possible line is scored once into a lookup table.
+well-known 2048 AI). The sum over all rows and columns scores a board; every
+possible line of up to 5 cells is scored once into a lookup table.
 
-The search depth grows as the board fills; chance branches whose path
-probability falls below a threshold are evaluated instead of expanded; each
-layer's boards are deduplicated (a transposition cache per layer) and
-evaluated as one numpy batch.
+Search (expectimax, a numpy batch per layer, each layer deduplicated):
+- 4x4 boards run on uint64 boards (arcade/games/board64.py): moves, spawns,
+  deduplication and the evaluation are gathers and bit operations. The depth
+  follows the strongest players: max(3, distinct tiles - 2) chance layers,
+  bounded by the probability cutoff (a placement path less likely than
+  [2048] strong_min_probability is evaluated, not expanded), by
+  [2048] strong_max_depth and by a time budget per move (iterative deepening
+  stops when the next depth would not fit). A transposition cache keeps
+  values of boards searched before and reuses one searched at least as deep.
+- Other sizes (and the rare 4x4 board with two tiles of 32768 or more) run
+  the array path on N x s x s exponent boards, depth by empty cells.
 """
 from __future__ import annotations
 
 import functools
+import time
 
 import numpy as np
 
 from agents.base import best_action, register
 from agents.expectimax import spawn_children
+from arcade.games import board64
 from arcade.games.twenty48 import move_all
 
 LOST_PENALTY = 200000.0
@@ -29,7 +38,9 @@ SUM_WEIGHT = 11.0
 MERGES_WEIGHT = 700.0
 EMPTY_WEIGHT = 270.0
 _TABLE_MAX_SIZE = 5
-NODE_BUDGET = 20000
+NODE_BUDGET = 20000  # the array path: about this many leaves at most
+MIN_GROWTH, MAX_GROWTH = 3.0, 10.0  # how much longer one more chance layer takes (measured 3-12x)
+CACHE_LIMIT = 200_000  # boards kept in the transposition cache between moves
 
 
 def line_scores(lines: np.ndarray) -> np.ndarray:
@@ -69,8 +80,23 @@ def evaluate(boards: np.ndarray) -> np.ndarray:
     return rows + cols
 
 
+def evaluate64(boards: np.ndarray) -> np.ndarray:
+    """The same heuristic on uint64 4x4 boards: eight gathers from the 65,536-line table."""
+    table = _line_table64()
+    rows, cols = board64.lines(boards)
+    total = np.take(table, rows[0])
+    for codes in (rows[1], rows[2], rows[3], cols[0], cols[1], cols[2], cols[3]):
+        total += np.take(table, codes)
+    return total
+
+
+@functools.lru_cache(maxsize=1)
+def _line_table64() -> np.ndarray:
+    return _line_table(4)[0].astype(np.float64)
+
+
 def _dedupe(boards: np.ndarray):
-    """Unique boards and the index of each original in them."""
+    """Unique boards (N x s x s) and the index of each original in them."""
     n = len(boards)
     flat = np.ascontiguousarray(boards.reshape(n, -1))
     keys = flat.view(np.dtype((np.void, flat.shape[1]))).ravel()
@@ -78,41 +104,131 @@ def _dedupe(boards: np.ndarray):
     return boards[first], inverse.ravel()
 
 
-@register("expectimax", ("2048",),
-          "strong expectimax: heuristic evaluation, depth by empty cells, pruning, numpy frontiers", order=10, process=True,
-          about="Expectimax searched deeper (more layers as the board fills) and valued by a heuristic of "
-                "the best known 2048 players: empty cells, monotone rows and columns, merges ready. Unlikely "
-                "tile placements are pruned; each layer is one numpy batch.",
-          params=("strong_max_depth", "strong_min_probability", "spawn_four_probability"))
-class StrongExpectimax:
-    """Expectimax on a heuristic evaluation, depth by empty cells ([2048] strong_max_depth), chance
-    branches below [2048] strong_min_probability pruned. act / explain as Expectimax3."""
+def _dedupe64(boards: np.ndarray, probs: np.ndarray):
+    """Unique uint64 boards, the index of each original in them, and each unique board's largest probability."""
+    order = np.argsort(boards)
+    ordered = boards[order]
+    new = np.empty(len(boards), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    inverse = np.empty(len(boards), dtype=np.intp)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[starts], inverse, np.maximum.reduceat(probs[order], starts)
 
-    name = "expectimax"
 
-    def __init__(self, rules, settings):
-        self.rules = rules
-        self.max_depth = settings.game2048.strong_max_depth
-        self.min_probability = settings.game2048.strong_min_probability
-        self._positions = 0
-        self._figures: dict = {}
+class ValueCache:
+    """Values of chance nodes (uint64 boards before a placement) and the depth each was searched to,
+    kept from one move to the next in sorted arrays (a lookup is one binary search per layer).
 
-    def depth_for(self, board: np.ndarray) -> int:
-        """Chance layers to search: deeper as the board fills (fewer branches, more danger),
-        and never more than about NODE_BUDGET leaves (4 moves x E spawns per layer) on big boards."""
-        empties = int((board == 0).sum())
-        if empties > board.size // 3:
-            depth = 2
-        elif empties > 3:
-            depth = 3
-        else:
-            depth = 4
-        affordable = max(1, int(np.log(NODE_BUDGET) / np.log(max(2, 4 * empties))))
-        return min(depth, affordable, self.max_depth)
+    Only the upper layers are kept (at most STORE_LAYER boards a layer, `limit` in all): after the
+    move and the computer's tile, the new position's boards are the last search's second layer, so
+    the shallow passes of the next iterative deepening come from here."""
 
-    def _chance_values(self, boards: np.ndarray, probs: np.ndarray, depth: int) -> np.ndarray:
+    STORE_LAYER = 20000
+
+    def __init__(self, limit: int = CACHE_LIMIT):
+        self.limit = limit
+        self.keys = np.empty(0, np.uint64)
+        self.depths = np.empty(0, np.int8)
+        self.values = np.empty(0, np.float64)
+        self._pending: list = []
+        self.hits = 0
+
+    def lookup(self, boards: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
+        """(mask of boards known to at least `depth`, their values)."""
+        if not len(self.keys):
+            return np.zeros(len(boards), bool), np.empty(0)
+        at = np.minimum(np.searchsorted(self.keys, boards), len(self.keys) - 1)
+        hit = (self.keys[at] == boards) & (self.depths[at] >= depth)
+        self.hits += int(hit.sum())
+        return hit, self.values[at[hit]]
+
+    def store(self, boards: np.ndarray, depth: int, values: np.ndarray) -> None:
+        if len(boards) <= self.STORE_LAYER:
+            self._pending.append((boards, np.full(len(boards), depth, np.int8), values))
+
+    def commit(self) -> None:
+        """Merge what the last search stored; for a board stored twice the deeper value wins
+        (the newer on equal depth); the oldest entries go past the limit."""
+        if not self._pending:
+            return
+        parts = self._pending[::-1] + [(self.keys, self.depths, self.values)]  # newest first
+        self._pending = []
+        keys, depths, values = (np.concatenate([p[i] for p in parts]) for i in range(3))
+        keys, depths, values = keys[:self.limit], depths[:self.limit], values[:self.limit]
+        order = np.lexsort((-depths.astype(np.int16), keys))  # by board, then deepest first (stable: newest)
+        keys, depths, values = keys[order], depths[order], values[order]
+        first = np.ones(len(keys), bool)
+        first[1:] = keys[1:] != keys[:-1]
+        self.keys, self.depths, self.values = keys[first], depths[first], values[first]
+
+
+class BitSearch:
+    """Expectimax over uint64 4x4 boards. chance_values(boards, probabilities, depth) -> values."""
+
+    def __init__(self, p_four: float, min_probability: float, cache: ValueCache | None = None):
+        self.p_four = p_four
+        self.min_probability = min_probability
+        self.cache = cache
+        self.positions = 0
+
+    def chance_values(self, boards: np.ndarray, probs: np.ndarray, depth: int) -> np.ndarray:
+        """Expected value of uint64 boards the computer is about to place a tile on."""
+        self.positions += len(boards)
+        if depth == 0 or len(boards) == 0:
+            return evaluate64(boards)
+        unique, inverse, u_prob = _dedupe64(boards, probs)
+        values = np.empty(len(unique))
+        leaf = u_prob < self.min_probability
+        values[leaf] = evaluate64(unique[leaf])
+        expand = np.flatnonzero(~leaf)
+        if self.cache is not None and depth >= 2 and expand.size:
+            hit, known = self.cache.lookup(unique[expand], depth)
+            values[expand[hit]] = known
+            expand = expand[~hit]
+        if expand.size:
+            kids, parent, p_kid = board64.spawn_children(unique[expand], self.p_four)
+            moved = board64.move_all(kids)  # 4 x K
+            legal = moved != kids
+            if depth == 1:  # the next layer is all leaves: evaluate every move in place, no scatter
+                self.positions += int(legal.sum())
+                best = evaluate64(moved.ravel()).reshape(4, -1)
+                best[~legal] = 0.0  # a board with no legal move is lost: worth 0
+            else:
+                d_idx, k_idx = np.nonzero(legal)
+                kid_prob = u_prob[expand][parent] * p_kid
+                next_vals = self.chance_values(moved[d_idx, k_idx], kid_prob[k_idx], depth - 1)
+                best = np.zeros((4, len(kids)))  # a board with no legal move is lost: worth 0
+                best[d_idx, k_idx] = next_vals
+            best = np.maximum(np.maximum(best[0], best[1]), np.maximum(best[2], best[3]))
+            values[expand] = np.bincount(parent, weights=p_kid * best, minlength=expand.size)
+            if self.cache is not None and depth >= 2:
+                self.cache.store(unique[expand], depth, values[expand])
+        return values[inverse]
+
+    def root(self, board: np.ndarray, depth: int) -> dict[int, float]:
+        """{direction: value} of the legal moves of one 4x4 exponent board, searched `depth` chance layers."""
+        x = board64.pack(board[None])
+        moved = board64.move_all(x)[:, 0]
+        dirs = np.flatnonzero(moved != x[0])
+        if dirs.size == 0:
+            return {}
+        values = self.chance_values(moved[dirs], np.ones(dirs.size), depth)
+        return {int(d): float(v) for d, v in zip(dirs, values)}
+
+
+class ArraySearch:
+    """Expectimax over N x s x s exponent boards, for every size. Same interface as BitSearch."""
+
+    def __init__(self, p_four: float, min_probability: float):
+        self.p_four = p_four
+        self.min_probability = min_probability
+        self.positions = 0
+
+    def chance_values(self, boards: np.ndarray, probs: np.ndarray, depth: int) -> np.ndarray:
         """Expected value of boards the computer is about to place a tile on."""
-        self._positions += len(boards)
+        self.positions += len(boards)
         if depth == 0 or len(boards) == 0:
             return evaluate(boards)
         unique, inverse = _dedupe(boards)
@@ -123,30 +239,106 @@ class StrongExpectimax:
         values[leaf] = evaluate(unique[leaf])
         expand = np.flatnonzero(~leaf)
         if expand.size:
-            kids, parent, p_kid = spawn_children(unique[expand], self.rules.spawn_four_probability)
+            kids, parent, p_kid = spawn_children(unique[expand], self.p_four)
             after, _, legal = move_all(kids)
             k_idx, d_idx = np.nonzero(legal)
-            next_vals = self._chance_values(after[k_idx, d_idx], u_prob[expand][parent[k_idx]] * p_kid[k_idx],
-                                            depth - 1)
+            next_vals = self.chance_values(after[k_idx, d_idx], u_prob[expand][parent[k_idx]] * p_kid[k_idx],
+                                           depth - 1)
             best = np.zeros(len(kids))  # a board with no legal move is lost: worth 0
             np.maximum.at(best, k_idx, next_vals)
             values[expand] = np.bincount(parent, weights=p_kid * best, minlength=expand.size)
         return values[inverse]
 
-    def explain(self, state) -> dict[int, float]:
-        """{direction: expected heuristic value of the board after it, searched depth_for(board) layers}."""
-        after, _, legal = move_all(state.board[None])
+    def root(self, board: np.ndarray, depth: int) -> dict[int, float]:
+        after, _, legal = move_all(board[None])
         dirs = np.flatnonzero(legal[0])
         if dirs.size == 0:
             return {}
-        depth = self.depth_for(state.board)
-        self._positions = 0
-        values = self._chance_values(after[0, dirs], np.ones(dirs.size), depth)
-        self._figures = {"depth": depth, "positions": self._positions}
+        values = self.chance_values(after[0, dirs], np.ones(dirs.size), depth)
         return {int(d): float(v) for d, v in zip(dirs, values)}
 
+
+def array_depth(board: np.ndarray, max_depth: int) -> int:
+    """Chance layers for the array path: deeper as the board fills (fewer branches, more danger),
+    and never more than about NODE_BUDGET leaves (4 moves x E spawns per layer) on big boards."""
+    empties = int((board == 0).sum())
+    if empties > board.size // 3:
+        depth = 2
+    elif empties > 3:
+        depth = 3
+    else:
+        depth = 4
+    affordable = max(1, int(np.log(NODE_BUDGET) / np.log(max(2, 4 * empties))))
+    return min(depth, affordable, max_depth)
+
+
+@register("expectimax", ("2048",),
+          "strong expectimax: heuristic evaluation, depth by distinct tiles and time, uint64 boards", order=10,
+          process=True,
+          about="Expectimax searched deep and valued by a heuristic of the best known 2048 players: empty "
+                "cells, monotone rows and columns, merges ready. It searches more tile placements ahead "
+                "while the board holds many different tiles, skips placements too unlikely to matter, and "
+                "deepens until its time per move is spent. 4x4 boards are searched as 64-bit numbers.",
+          params=("strong_max_depth", "strong_min_probability", "strong_time_budget_ms", "spawn_four_probability"))
+class StrongExpectimax:
+    """Expectimax on a heuristic evaluation; act / explain as Expectimax3. See the module docstring."""
+
+    name = "expectimax"
+
+    def __init__(self, rules, settings):
+        self.rules = rules
+        table = settings.game2048
+        self.max_depth = table.strong_max_depth
+        self.min_probability = table.strong_min_probability
+        self.budget = table.strong_time_budget_ms / 1000.0
+        self.cache = ValueCache()
+        self._figures: dict = {}
+
+    def depth_for(self, board: np.ndarray) -> int:
+        """The deepest search this board deserves (before the time budget): on 4x4 boards
+        max(3, distinct tiles - 2) chance layers; otherwise by empty cells. At most strong_max_depth."""
+        if board.shape == (4, 4):
+            distinct = len(np.unique(board[board > 0]))
+            return min(self.max_depth, max(3, distinct - 2))
+        return array_depth(board, self.max_depth)
+
+    def searcher(self, board: np.ndarray):
+        """The search that fits this board: BitSearch for 4x4 boards that pack, else ArraySearch."""
+        p4 = self.rules.spawn_four_probability
+        if board64.fits(board):
+            return BitSearch(p4, self.min_probability, self.cache)
+        return ArraySearch(p4, self.min_probability)
+
+    def explain(self, state) -> dict[int, float]:
+        """{direction: expected heuristic value of the board after it}, from the deepest search that
+        finished: depth 1, 2, ... up to depth_for(board), stopping early when the next depth is
+        not expected to end within the time budget."""
+        start = time.perf_counter()
+        board = state.board
+        target = self.depth_for(board)
+        search = self.searcher(board)
+        values, depth, last, grow = {}, 0, 0.0, 4.0
+        hits_before = self.cache.hits
+        for d in range(1, target + 1):
+            t0 = time.perf_counter()
+            values = search.root(board, d)
+            took = time.perf_counter() - t0
+            depth = d
+            if not values:
+                break
+            if last > 0:  # a pass served from the cache is quick: keep the guess of the growth sane
+                grow = min(max(took / last, MIN_GROWTH), MAX_GROWTH)
+            last = took
+            if time.perf_counter() - start + took * grow > self.budget:
+                break
+        self.cache.commit()
+        self._figures = {"depth": depth, "target depth": target, "positions": search.positions,
+                         "cache hits": self.cache.hits - hits_before,
+                         "path": "uint64" if isinstance(search, BitSearch) else "array"}
+        return values
+
     def figures(self) -> dict:
-        """Of the last decision: chance layers searched and positions evaluated."""
+        """Of the last decision: chance layers searched (and wanted), positions evaluated, cache hits."""
         return dict(self._figures)
 
     def act(self, state, rng=None) -> int:
@@ -154,4 +346,4 @@ class StrongExpectimax:
 
     def value_legend(self, mover: str) -> str:
         return ("The numbers: the expected heuristic value (empty cells, monotone rows, merges) of the board "
-                "after each move, searched a few tile placements deep.")
+                "after each move, searched several tile placements deep.")

@@ -93,8 +93,9 @@ class Game2048Settings:
     size: int = ranged(3, 7, 4)
     spawn_four_probability: float = ranged(0.0, 1.0, 0.0, course=0.0)  # the course's computer places 2-tiles only
     animation_ms: int = ranged(0, 1000, 100)
-    strong_max_depth: int = ranged(1, 8, 4)
+    strong_max_depth: int = ranged(1, 12, 8)
     strong_min_probability: float = ranged(0.0, 1.0, 0.0001)
+    strong_time_budget_ms: int = ranged(1, 60000, 100)
 
 
 @dataclass(frozen=True)

@@ -1,25 +1,32 @@
 """2048 benchmark: strength and speed of expectimax-3 and the strong expectimax.
 
-    python benchmarks/bench_2048.py [--games 50] [--strong-games 20] [--workers 2]
+    python benchmarks/bench_2048.py [--games 50] [--search-positions 100] [--strong-games 20]
+                                    [--stop-at 16384] [--workers 2]
 
-Prints: expectimax-3 over seeded 4x4 games with the course's rules (share reaching
-512, mean score), its decision time against a plain recursive expectimax written
-the obvious way (lists, a Python loop per tile) measured on the same states, and
-the strong agent's tile distribution and decision times.
+Prints, each part skipped when its count is 0:
+- expectimax-3 over seeded 4x4 games with the course's rules (share reaching 512, mean score), its
+  decision time against a plain recursive expectimax written the obvious way (lists, a Python loop
+  per tile) measured on the same states;
+- the strong agent's search on uint64 boards against the array search it replaced, at a fixed depth
+  on the same mid-game positions (positions searched per second, rounds alternating, same move);
+- the strong agent's games under the standard rules (a 4 with probability 0.1) and the course's rules
+  (2-tiles only): tile distribution, mean score, decision times. A game stops at --stop-at (0: plays
+  to the end); each game prints a line as it ends.
 """
 from __future__ import annotations
 
 import argparse
 import copy
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 import _common  # noqa: F401  (puts the project on the import path)
 import numpy as np
 from _common import mean_ci, ms_stats
 
 from agents.expectimax import Expectimax3
-from agents.expectimax_strong import StrongExpectimax
+from agents.base import best_action
+from agents.expectimax_strong import ArraySearch, BitSearch, StrongExpectimax
 from arcade.games.twenty48 import Rules2048
 from arcade.settings import Settings
 
@@ -158,21 +165,25 @@ def plain_decide(board, score):
 
 
 # --- runs -----------------------------------------------------------------------------
-def play(agent_name: str, seed: int, size: int = 4):
-    rules = Rules2048(size=size)
-    agent = Expectimax3(rules, DEFAULTS) if agent_name == "expectimax-3" else StrongExpectimax(rules, Settings())
+def play(agent_name: str, seed: int, size: int = 4, p_four: float = 0.0, stop_at: int = 0):
+    rules = Rules2048(size=size, spawn_four_probability=p_four)
+    agent = Expectimax3(rules, DEFAULTS) if agent_name == "expectimax-3" else StrongExpectimax(rules, DEFAULTS)
     rng = np.random.default_rng(seed)
     state = rules.new_state(rng)
-    times, states = [], []
-    while not rules.is_terminal(state):
+    times, states, depths = [], [], []
+    start = time.perf_counter()
+    while not rules.is_terminal(state) and not (stop_at and state.max_tile() >= stop_at):
         if len(states) < 400 and len(times) % 25 == 0:
             states.append(state)
         t0 = time.perf_counter()
         move = agent.act(state)
         times.append(time.perf_counter() - t0)
+        if agent_name != "expectimax-3":
+            depths.append(agent.figures()["depth"])
         state = rules.step(state, move, rng)
     return {"seed": seed, "score": state.score, "max_tile": state.max_tile(), "moves": len(times),
-            "times": times, "states": states}
+            "times": times, "states": states, "depths": depths, "p_four": p_four,
+            "minutes": (time.perf_counter() - start) / 60}
 
 
 def run_many(agent_name, seeds, workers):
@@ -189,15 +200,92 @@ def tile_shares(results) -> str:
     return "  ".join(parts)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=50)
-    ap.add_argument("--strong-games", type=int, default=20, help="0 skips the strong agent (it takes long)")
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--baseline-states", type=int, default=100)
-    ap.add_argument("--repeat", type=int, default=5, help="timing runs per state (the best is kept)")
-    args = ap.parse_args()
+def mid_game_positions(count: int, seed: int = 77) -> list:
+    """Positions from 4x4 games (a 4 with probability 0.1) played by a depth-2 search: one every
+    20 moves from move 300 on, so most hold a 512 or more and half the cells or fewer empty."""
+    rules = Rules2048(spawn_four_probability=0.1)
+    rng = np.random.default_rng(seed)
+    search = BitSearch(0.1, DEFAULTS.game2048.strong_min_probability)
+    positions, state, moves = [], rules.new_state(rng), 0
+    while len(positions) < count:
+        if rules.is_terminal(state):
+            state, moves = rules.new_state(rng), 0
+        if moves >= 300 and moves % 20 == 0:
+            positions.append(state)
+        state = rules.step(state, best_action(search.root(state.board, 2)), rng)
+        moves += 1
+    return positions
 
+
+def compare_searches(count: int, depth: int, rounds: int) -> None:
+    """The uint64 search against the array search at a fixed depth on the same positions."""
+    print(f"== strong expectimax's search, uint64 boards against the array path it replaced: "
+          f"{count} mid-game 4x4 positions, fixed depth {depth}, p(4) = 0.1, {rounds} rounds alternating")
+    positions = mid_game_positions(count)
+    p_min = DEFAULTS.game2048.strong_min_probability
+    makers = {"array": lambda: ArraySearch(0.1, p_min), "uint64": lambda: BitSearch(0.1, p_min)}
+    for make in makers.values():  # build the tables before timing
+        make().root(positions[0].board, 1)
+    rates = {name: [] for name in makers}
+    moves = {}
+    for _ in range(rounds):
+        for name, make in makers.items():
+            searched, seconds, chosen = 0, 0.0, []
+            for state in positions:
+                search = make()
+                t0 = time.perf_counter()
+                values = search.root(state.board, depth)
+                seconds += time.perf_counter() - t0
+                searched += search.positions
+                chosen.append(best_action(values))
+            rates[name].append(searched / seconds)
+            moves[name] = chosen
+    for name, r in rates.items():
+        print(f"  {name:7s} {np.median(r):12,.0f} positions/s  (rounds: {', '.join(f'{x:,.0f}' for x in r)})")
+    ratios = np.array(rates["uint64"]) / np.array(rates["array"])
+    same = sum(a == b for a, b in zip(moves["uint64"], moves["array"]))
+    print(f"  ratio uint64 / array: median x{np.median(ratios):.2f} (rounds {ratios.min():.2f} .. "
+          f"{ratios.max():.2f}; target >= 5)")
+    print(f"  same move on {same}/{count} positions (target >= 99%)")
+
+
+def strength(games: int, stop_at: int, workers: int) -> None:
+    """The strong agent's games under both rule sets, seeds 1000.. (the rule sets interleaved)."""
+    budget = DEFAULTS.game2048.strong_time_budget_ms
+    stop = f", each game stopped at {stop_at}" if stop_at else ", games played to the end"
+    print(f"== expectimax (strong), 4x4, {games} games a rule set, time budget {budget} ms a move{stop}; "
+          f"{workers} games at a time")
+    jobs = [(p4, 1000 + i) for i in range(games) for p4 in (0.1, 0.0)]
+    t0 = time.perf_counter()
+    results = {0.1: [], 0.0: []}
+    with ProcessPoolExecutor(workers) as pool:
+        futures = [pool.submit(play, "expectimax", seed, 4, p4, stop_at) for p4, seed in jobs]
+        for future in as_completed(futures):
+            r = future.result()
+            results[r["p_four"]].append(r)
+            print(f"  p(4)={r['p_four']:.1f} seed {r['seed']}: largest {r['max_tile']:6d}  score {r['score']:7d}  "
+                  f"{r['moves']:6d} moves  median {np.median(r['times']) * 1000:.0f} ms  {r['minutes']:.1f} min",
+                  flush=True)
+    for p4, name, targets in ((0.1, "standard rules, a 4 with probability 0.1", ((8192, 0.95), (16384, 0.70))),
+                              (0.0, "the course's rules, 2-tiles only", ((16384, 0.80),))):
+        rs = results[p4]
+        tiles = np.array([r["max_tile"] for r in rs])
+        print(f"-- {name}: {len(rs)} games")
+        print("  " + "  ".join(f"{t} in {np.mean(tiles >= t):.0%} (target >= {share:.0%})" for t, share in targets))
+        print(f"  largest tile: {tile_shares(rs)}")
+        scores = [r["score"] for r in rs]
+        mean, ci = mean_ci(scores)
+        print(f"  score mean {mean:.0f} +- {ci:.0f}, median {np.median(scores):.0f}; moves per game median "
+              f"{np.median([r['moves'] for r in rs]):.0f}")
+        times = [t for r in rs for t in r["times"]]
+        print(f"  decision time: {ms_stats(times)} (target median <= 100 ms)")
+        depths = np.bincount([d for r in rs for d in r["depths"]])
+        print("  depth searched: " + "  ".join(f"{d}: {n / depths.sum():.0%}" for d, n in enumerate(depths) if n))
+    print(f"  wall time {(time.perf_counter() - t0) / 60:.0f} min on {workers} workers")
+
+
+def course_agent(args) -> None:
+    """expectimax-3's games and its speed against the plain recursive versions."""
     print(f"== expectimax-3, 4x4, seed rules (2-tiles only), {args.games} games, seeds 0..{args.games - 1}")
     t0 = time.perf_counter()
     results = run_many("expectimax-3", list(range(args.games)), args.workers)
@@ -243,19 +331,27 @@ def main():
           f"(target >= 20x), {np.median(timings['tight']) / fast:.1f}x faster than the tight one")
     print(f"  same decision: obvious {agree['obvious']}/{len(states)}, tight {agree['tight']}/{len(states)}")
 
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=50)
+    ap.add_argument("--search-positions", type=int, default=100, help="0 skips the search comparison")
+    ap.add_argument("--search-depth", type=int, default=3)
+    ap.add_argument("--search-rounds", type=int, default=3)
+    ap.add_argument("--strong-games", type=int, default=20,
+                    help="games a rule set for the strong agent; 0 skips them (they take hours)")
+    ap.add_argument("--stop-at", type=int, default=16384, help="a strong game ends at this tile; 0 plays it out")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--baseline-states", type=int, default=100)
+    ap.add_argument("--repeat", type=int, default=5, help="timing runs per state (the best is kept)")
+    args = ap.parse_args()
+
+    if args.games:
+        course_agent(args)
+    if args.search_positions:
+        compare_searches(args.search_positions, args.search_depth, args.search_rounds)
     if args.strong_games:
-        print(f"== expectimax (strong), 4x4, seed rules, {args.strong_games} games, seeds 1000..")
-        t0 = time.perf_counter()
-        results = run_many("expectimax", list(range(1000, 1000 + args.strong_games)), args.workers)
-        tiles = np.array([r["max_tile"] for r in results])
-        print(f"  reached 2048 in {np.mean(tiles >= 2048):.0%} (target >= 90%), "
-              f"4096 in {np.mean(tiles >= 4096):.0%} (target >= 50%)")
-        print(f"  largest tile: {tile_shares(results)}")
-        scores = [r["score"] for r in results]
-        print(f"  score mean {np.mean(scores):.0f}, median {np.median(scores):.0f}; "
-              f"moves per game median {np.median([r['moves'] for r in results]):.0f}")
-        print(f"  decision time: {ms_stats([t for r in results for t in r['times']])} (target median < 100 ms)")
-        print(f"  wall time {time.perf_counter() - t0:.0f} s on {args.workers} workers")
+        strength(args.strong_games, args.stop_at, args.workers)
 
 
 if __name__ == "__main__":

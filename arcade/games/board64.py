@@ -1,0 +1,159 @@
+"""4x4 2048 boards packed into one uint64 each, and their moves by row tables.
+
+Cell (r, c) is the nibble at bit 4 * (4r + c): row r is the 16 bits from
+16r, and in a row's code cell c is hex digit c (the layout of
+`twenty48.line_tables`, so a row code indexes the same tables). A nibble holds
+an exponent; 15 stands for any tile of 32768 or more and never merges. That
+keeps every board a player meets on the fast path: a second tile of 32768 or
+more is the one case the packing cannot hold (`fits` says so, and the search
+then keeps the array path).
+
+A move of N boards is four row extractions, four gathers from a 65,536-entry
+table and ORs; up and down go through a transpose done with bit operations and
+tables whose entries are already spread back into a column. Everything works
+on whole numpy arrays of boards (a search layer at a time).
+"""
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple
+
+import numpy as np
+
+from arcade.games.twenty48 import slide_rows_left
+
+BIG = 15  # the nibble of every tile >= 32768; it never merges
+_ROW = np.uint64(0xFFFF)
+_ROW_SHIFTS = np.arange(4, dtype=np.uint64) * np.uint64(16)
+_NIBBLE_SHIFTS = np.arange(16, dtype=np.uint64) * np.uint64(4)
+_LOW_BITS = np.uint64(0x1111111111111111)
+_LE64 = np.dtype("<u8")
+
+
+class RowTables(NamedTuple):
+    """For each of the 65,536 row codes: the row slid left and right (as codes), and the same
+    results spread into a column (digit k at bit 16k) for up and down."""
+
+    left: np.ndarray
+    right: np.ndarray
+    up: np.ndarray
+    down: np.ndarray
+
+
+def _slide_codes(rows: np.ndarray) -> np.ndarray:
+    """Rows (M x 4 exponents) slid toward index 0 with BIG never merging; the new codes."""
+    rows = rows.astype(np.int64)
+    big = rows == BIG
+    # give every BIG cell a value of its own, so no two of them (and nothing else) can merge
+    rows[big] = 100 + np.nonzero(big)[1]
+    slid, _ = slide_rows_left(rows)
+    slid[slid >= 100] = BIG
+    return (slid.astype(np.uint64) << (np.arange(4, dtype=np.uint64) * np.uint64(4))).sum(axis=1, dtype=np.uint64)
+
+
+def _spread(codes: np.ndarray) -> np.ndarray:
+    """Row codes turned into columns: hex digit k moves to bit 16k."""
+    out = np.zeros_like(codes)
+    for k in range(4):
+        out |= ((codes >> np.uint64(4 * k)) & np.uint64(0xF)) << np.uint64(16 * k)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def row_tables() -> RowTables:
+    """The move tables (built once, about 10 ms)."""
+    codes = np.arange(1 << 16, dtype=np.uint64)
+    rows = ((codes[:, None] >> (np.arange(4, dtype=np.uint64) * np.uint64(4))) & np.uint64(0xF)).astype(np.int64)
+    left = _slide_codes(rows)
+    right_rev = _slide_codes(rows[:, ::-1])  # digit k of this is cell 3 - k
+    right = np.zeros_like(right_rev)
+    for k in range(4):
+        right |= ((right_rev >> np.uint64(4 * k)) & np.uint64(0xF)) << np.uint64(4 * (3 - k))
+    return RowTables(left, right, _spread(left), _spread(right))
+
+
+def fits(board: np.ndarray) -> bool:
+    """Whether a 4x4 exponent board packs without losing a merge: at most one tile >= 32768."""
+    return board.shape == (4, 4) and int((board >= BIG).sum()) <= 1
+
+
+def pack(boards: np.ndarray) -> np.ndarray:
+    """Exponent boards (N x 4 x 4, or one 4 x 4) -> uint64 (N,) or one uint64; tiles >= 32768 become BIG."""
+    cells = np.minimum(np.asarray(boards), BIG).astype(np.uint64)
+    flat = cells.reshape(-1, 16)
+    packed = np.bitwise_or.reduce(flat << _NIBBLE_SHIFTS, axis=1)
+    return packed if cells.ndim == 3 else packed[0]
+
+
+def unpack(packed) -> np.ndarray:
+    """uint64 boards (N,) -> exponent boards N x 4 x 4 (uint8)."""
+    packed = np.atleast_1d(np.asarray(packed, dtype=np.uint64))
+    return ((packed[:, None] >> _NIBBLE_SHIFTS) & np.uint64(0xF)).astype(np.uint8).reshape(-1, 4, 4)
+
+
+def transpose(x: np.ndarray) -> np.ndarray:
+    """Each board mirrored on its main diagonal, by masks and shifts (rows become columns)."""
+    a1 = x & np.uint64(0xF0F00F0FF0F00F0F)
+    a2 = x & np.uint64(0x0000F0F00000F0F0)
+    a3 = x & np.uint64(0x0F0F00000F0F0000)
+    a = a1 | (a2 << np.uint64(12)) | (a3 >> np.uint64(12))
+    b1 = a & np.uint64(0xFF00FF0000FF00FF)
+    b2 = a & np.uint64(0x00FF00FF00000000)
+    b3 = a & np.uint64(0x00000000FF00FF00)
+    return b1 | (b2 >> np.uint64(24)) | (b3 << np.uint64(24))
+
+
+def lines(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The row codes and the column codes of each board: two 4 x N index arrays (line k of every board
+    in row k, ready for np.take)."""
+    # the four uint16 words of a little-endian uint64 are its rows, lowest first
+    rows = np.ascontiguousarray(x, dtype=_LE64).view("<u2").reshape(-1, 4).T.astype(np.intp, order="C")
+    cols = np.ascontiguousarray(transpose(x), dtype=_LE64).view("<u2").reshape(-1, 4).T.astype(np.intp, order="C")
+    return rows, cols
+
+
+def move_all(x: np.ndarray) -> np.ndarray:
+    """All four moves of every board: 4 x N uint64, row d the boards moved up, down, left, right.
+    A move that changes nothing returns the board itself (legal = result != board)."""
+    t = row_tables()
+    rows, cols = lines(x)
+    out = np.empty((4, len(x)), dtype=np.uint64)
+    for d, table, codes, unit in ((0, t.up, cols, 4), (1, t.down, cols, 4), (2, t.left, rows, 16), (3, t.right, rows, 16)):
+        acc = out[d]
+        np.take(table, codes[0], out=acc)
+        for k in range(1, 4):
+            acc |= np.take(table, codes[k]) << np.uint64(unit * k)
+    return out
+
+
+def empty_mask(x: np.ndarray) -> np.ndarray:
+    """Bit 4i set where nibble i is empty."""
+    t = x | (x >> np.uint64(1))
+    t |= t >> np.uint64(2)
+    return ~t & _LOW_BITS
+
+
+def count_empty(x: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(empty_mask(x))
+
+
+def spawn_children(x: np.ndarray, p_four: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every placement of the computer on each board: (children, parent index, probability within parent).
+    Boards without an empty cell have no children."""
+    empty = empty_mask(x)
+    parent, cell = np.nonzero(((empty[:, None] >> _NIBBLE_SHIFTS) & np.uint64(1)).astype(bool))
+    counts = np.bincount(parent, minlength=len(x))[parent]
+    twos = x[parent] | (np.uint64(1) << (cell.astype(np.uint64) * np.uint64(4)))
+    if p_four <= 0:
+        return twos, parent, 1.0 / counts
+    fours = twos + (np.uint64(1) << (cell.astype(np.uint64) * np.uint64(4)))  # exponent 1 -> 2 in that nibble
+    if p_four >= 1:
+        return fours, parent, 1.0 / counts
+    return (np.concatenate([twos, fours]), np.concatenate([parent, parent]),
+            np.concatenate([(1.0 - p_four) / counts, p_four / counts]))
+
+
+def distinct_tiles(x: int) -> int:
+    """How many different tiles (not counting empty cells) one board holds."""
+    nibbles = {(int(x) >> (4 * i)) & 0xF for i in range(16)}
+    return len(nibbles - {0})

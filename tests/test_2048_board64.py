@@ -1,0 +1,111 @@
+"""2048 on uint64 boards: packing, moves, spawns and the search agree with the array engine."""
+import numpy as np
+import pytest
+
+from agents.base import best_action
+from agents.expectimax_strong import ArraySearch, BitSearch, StrongExpectimax, ValueCache, evaluate, evaluate64
+from arcade.games import board64
+from arcade.games.twenty48 import Rules2048, from_values, move_all
+
+
+def random_boards(n, seed, top=14):
+    rng = np.random.default_rng(seed)
+    boards = rng.integers(1, top, size=(n, 4, 4)).astype(np.uint8)
+    boards[rng.random(boards.shape) < 0.4] = 0
+    return boards
+
+
+def test_pack_unpack_and_transpose_round_trip():
+    boards = random_boards(500, 1, top=16)
+    x = board64.pack(boards)
+    assert (board64.unpack(x) == boards).all()
+    assert (board64.unpack(board64.transpose(x)) == boards.transpose(0, 2, 1)).all()
+    assert board64.pack(boards[3]) == x[3]  # one board packs to one number
+
+
+def test_moves_equal_the_array_engine():
+    boards = random_boards(3000, 2)  # exponents below 14: every merge result fits a nibble
+    x = board64.pack(boards)
+    moved = board64.move_all(x)
+    expected, _, changed = move_all(boards)
+    for d in range(4):
+        assert (board64.unpack(moved[d]) == expected[:, d]).all()
+        assert ((moved[d] != x) == changed[:, d]).all()
+
+
+def test_a_tile_of_32768_or_more_never_merges():
+    board = from_values([[32768, 32768, 2, 2], [0] * 4, [0] * 4, [65536, 0, 0, 0]]).board
+    assert not board64.fits(board)  # two tiles >= 32768: the array path's case
+    one = from_values([[32768, 0, 2, 2], [0] * 4, [0] * 4, [0] * 4]).board
+    assert board64.fits(one)
+    left = board64.unpack(board64.move_all(board64.pack(one[None]))[2])[0]
+    assert left[0].tolist() == [15, 2, 0, 0]  # 2+2 merged, the big tile stayed
+    big = np.array([[15, 15, 0, 0]] + [[0] * 4] * 3, np.uint8)  # two BIG nibbles side by side
+    assert board64.unpack(board64.move_all(board64.pack(big[None]))[2])[0, 0].tolist() == [15, 15, 0, 0]
+
+
+def test_empty_cells_and_spawns():
+    boards = random_boards(200, 3)
+    x = board64.pack(boards)
+    assert (board64.count_empty(x) == (boards == 0).sum(axis=(1, 2))).all()
+    kids, parent, prob = board64.spawn_children(x, 0.1)
+    assert np.allclose(np.bincount(parent, weights=prob), 1.0)  # every board's placements sum to 1
+    added = board64.unpack(kids).astype(int) - boards[parent].astype(int)
+    assert (np.count_nonzero(added.reshape(len(kids), -1), axis=1) == 1).all()  # exactly one new tile
+    assert set(np.unique(added)) == {0, 1, 2}  # a 2 or a 4
+    only_twos, _, p2 = board64.spawn_children(x, 0.0)
+    assert len(only_twos) == (boards == 0).sum()
+
+
+def test_heuristic_on_uint64_equals_the_array_heuristic():
+    boards = random_boards(300, 4, top=16)
+    assert np.allclose(evaluate64(board64.pack(boards)), evaluate(boards), rtol=1e-9)
+
+
+@pytest.mark.parametrize("p_four", [0.0, 0.1])
+def test_bit_search_values_equal_the_array_search(p_four):
+    rules = Rules2048(spawn_four_probability=p_four)
+    rng = np.random.default_rng(5)
+    state = rules.new_state(rng)
+    for move in range(120):  # walk a game with a cheap search, checking positions along the way
+        if rules.is_terminal(state):
+            break
+        bits = BitSearch(p_four, 1e-4).root(state.board, 2)
+        if move % 20 == 0:
+            array = ArraySearch(p_four, 1e-4).root(state.board, 2)
+            assert bits.keys() == array.keys()
+            for d in bits:
+                assert bits[d] == pytest.approx(array[d], rel=1e-9)
+        state = rules.step(state, best_action(bits), rng)
+
+
+def test_cache_returns_only_values_searched_deep_enough():
+    cache = ValueCache(limit=10)
+    cache.store(np.array([5, 9], np.uint64), 3, np.array([1.0, 2.0]))
+    cache.commit()
+    cache.store(np.array([9], np.uint64), 2, np.array([7.0]))  # shallower: the deeper value stays
+    cache.commit()
+    hit, values = cache.lookup(np.array([9, 5, 4], np.uint64), 3)
+    assert hit.tolist() == [True, True, False] and values.tolist() == [2.0, 1.0]
+    hit, _ = cache.lookup(np.array([9], np.uint64), 4)
+    assert not hit.any()
+
+
+def test_depth_follows_distinct_tiles_and_time(settings):
+    agent = StrongExpectimax(Rules2048(), settings)
+    few = from_values([[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4]).board
+    many = from_values([[2, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 2048, 0], [0] * 4]).board
+    assert agent.depth_for(few) == 3  # never below 3
+    assert agent.depth_for(many) == min(settings.game2048.strong_max_depth, 11 - 2)
+    quick = StrongExpectimax(Rules2048(), settings.with_table("game2048", strong_time_budget_ms=1))
+    state = Rules2048().new_state(np.random.default_rng(0))
+    quick.act(state)
+    assert quick.figures()["depth"] < quick.figures()["target depth"]  # 1 ms: it stops deepening
+    assert quick.figures()["path"] == "uint64"
+
+
+def test_board_with_two_huge_tiles_takes_the_array_path(settings):
+    state = from_values([[65536, 32768, 2, 4], [8, 16, 32, 64], [2, 0, 0, 0], [0] * 4])
+    agent = StrongExpectimax(Rules2048(), settings)
+    assert agent.act(state) in Rules2048().legal_actions(state)
+    assert agent.figures()["path"] == "array"
