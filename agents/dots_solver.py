@@ -20,6 +20,7 @@ from arcade.storage import load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
 CHUNK = 1 << 19  # states per batch: bounds memory on 3x3
+MAX_LINES = 24  # 3x3 boxes: 2**24 states, 16 MB
 _LOCK = threading.Lock()
 _SOLVED: dict[tuple[int, int], np.ndarray] = {}
 
@@ -99,6 +100,14 @@ class DotsSolver:
         self.rules = rules
         self.data_dir = settings.data_dir
         margins(rules.rows, rules.cols, self.data_dir)  # built (or loaded) with the agent: ahead of its first move
+
+    @classmethod
+    def cannot_play(cls, rules) -> str | None:
+        n_lines = Board(rules.rows, rules.cols).n_lines
+        if n_lines > MAX_LINES:
+            return (f"solver plays boards up to 3x3 boxes: a {rules.rows}x{rules.cols} board's 2^{n_lines} line "
+                    "states do not fit a table (alpha-beta plays it)")
+        return None
 
     def value(self, state) -> int:
         """The margin the player to move can force over the remaining boxes."""

@@ -72,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", help=f"one of {', '.join(game_ids())}")
     play.add_argument("--agent", type=_name("--agent"), help="agent in control from the start")
     play.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), help="seed of the first game")
+    play.add_argument("--board", help="dots: the board in boxes, rows x columns, 1x1 to 5x5 (e.g. 4x4)")
 
     sub.add_parser("agents", help="list the agents registered for each game")
 
@@ -82,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--games", type=_int_in("--games", 1, MAX_GAMES), default=20)
     bench.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED - MAX_GAMES), default=0)
     bench.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    bench.add_argument("--board", help="dots: the board in boxes, rows x columns, 1x1 to 5x5 (e.g. 4x4)")
     bench.add_argument("--report", action="store_true", help="the game's own experiment report, where it has one")
 
     decide = sub.add_parser("decide", help="what an agent would do in a given state")
@@ -92,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     decide.add_argument("--score", type=_int_in("--score", 0, 10**15), help="2048: the score the state already has")
     decide.add_argument("--turns-left", type=_int_in("--turns-left", 1, 1000), help="match3: turns left in the game")
     decide.add_argument("--json", action="store_true")
+    decide.add_argument("--board", help="dots: the board in boxes, rows x columns, 1x1 to 5x5 (e.g. 4x4)")
 
     train = sub.add_parser("train", help="train a learning agent and save it")
     train.add_argument("game")
@@ -121,6 +124,19 @@ def _agent(game: str, name: str | None, rules, settings):
     if why:
         raise UserError(why)
     return spec.create(rules, settings)
+
+
+def _with_board(args, settings):
+    """Settings whose dots board is --board (checked: dots only, 1x1 to 5x5)."""
+    from arcade.games.dots import parse_size
+
+    if args.game != "dots":
+        raise UserError(f"--board is the dots board size (e.g. 4x4); {args.game} has none")
+    try:
+        rows, cols = parse_size(args.board)
+    except ValueError as exc:
+        raise UserError(f"--board: {exc}") from None
+    return settings.with_table("dots", rows=rows, cols=cols)
 
 
 def cmd_agents(args, settings) -> int:
@@ -198,7 +214,9 @@ def format_summary(head: dict, s: dict, rules) -> str:
     vs = f" vs {head['opponent']}" if head["opponent"] else ""
     lines = [f"{head['game']}: {head['agent']}{vs}, {s['games']} games from seed {head['seed']}",
              f"  {'':<14}{'mean':>10}{'median':>10}{'min':>10}{'max':>10}"]
-    for key in ("score", "moves"):
+    for key in ("score", "margin", "moves"):
+        if key not in s:
+            continue
         st = s[key]
         lines.append(f"  {key:<14}" + "".join(f"{_fmt(st[k]):>10}" for k in ("mean", "median", "min", "max")))
     d = s["decision_ms"]
@@ -219,6 +237,8 @@ def format_summary(head: dict, s: dict, rules) -> str:
 def cmd_decide(args, settings) -> int:
     rules = _rules(args.game, settings)
     options = {k: v for k, v in (("score", args.score), ("turns_left", args.turns_left)) if v is not None}
+    if args.board is not None:  # the state's bit count must match the board asked for
+        options["board"] = (settings.dots.rows, settings.dots.cols)
     try:  # the state first: a bad one is said before an agent builds its tables
         state = rules.parse_state(args.state, **options)
     except ValueError as exc:
@@ -333,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
         from arcade.progress import TaskBars
 
         set_progress_sink(TaskBars())  # long work inside an agent (a table built) shows on stderr
+        if getattr(args, "board", None) is not None:
+            settings = _with_board(args, settings)
         return COMMANDS[args.command](args, settings)
     except (UserError, SettingsError) as exc:
         print(f"main.py: error: {exc}", file=sys.stderr)

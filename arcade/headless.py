@@ -96,6 +96,9 @@ def summarize(records: list[GameRecord], rules=None) -> dict:
             "decisions": len(times),
         },
     }
+    if records and "scores" in records[0].outcome:  # two players: the measured agent's margin over the other
+        summary["margin"] = _stats([r.outcome["scores"][r.agent_seat] - r.outcome["scores"][1 - r.agent_seat]
+                                    for r in records])
     if records and records[0].result is not None:
         by_side = {}
         for seat in (0, 1):

@@ -110,9 +110,12 @@ class TicTacToeSettings:
 
 @dataclass(frozen=True)
 class DotsSettings:
-    rows: int = ranged(2, 3, 2)
-    cols: int = ranged(2, 3, 2)
+    rows: int = ranged(1, 5, 2)
+    cols: int = ranged(1, 5, 2)
     tolerance: float = ranged(0.0, 1.0, 1e-9)
+    alphabeta_ms: int = ranged(1, 60000, 1000)
+    mcts_simulations: int = ranged(1, 1_000_000, 1000)
+    mcts_exploration: float = ranged(0.0, 10.0, 1.4)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,19 @@ import numpy as np
 
 from arcade.games.base import no_options
 
-SIZES = ((2, 2), (2, 3), (3, 3))
+SIZES = ((2, 2), (2, 3), (3, 3), (4, 4), (5, 5))  # the screen's boards (keys 1-5); a state's bit count finds one
+MAX_BOXES = 5  # boards up to 5x5 boxes (60 lines), rectangular too
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """'4x4' -> (4, 4); ValueError naming the problem for anything else."""
+    parts = text.strip().lower().split("x")
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
+        raise ValueError(f"'{text}' is not a board size: give boxes down x boxes across, e.g. 4x4 or 2x3")
+    rows, cols = int(parts[0]), int(parts[1])
+    if not (1 <= rows <= MAX_BOXES and 1 <= cols <= MAX_BOXES):
+        raise ValueError(f"a board of {rows}x{cols} boxes is not offered: 1x1 up to {MAX_BOXES}x{MAX_BOXES}")
+    return rows, cols
 
 
 @dataclass(frozen=True)
@@ -106,12 +118,19 @@ class DotsState:
         return Board(self.rows, self.cols)
 
 
-def parse_lines(text: str) -> tuple[Board, int]:
-    """'000000000000' (bit 0 first) -> (board, lines); ValueError with the reason."""
+def parse_lines(text: str, size: tuple[int, int] | None = None) -> tuple[Board, int]:
+    """'000000000000' (bit 0 first) -> (board, lines); ValueError with the reason. Without `size`
+    the board is the one of SIZES with that many lines."""
     text = text.strip()
     if not text or set(text) - {"0", "1"}:
         raise ValueError(f"'{text}' is not a string of 0 and 1 (bit 0 first)")
-    board = board_for_lines(len(text))
+    if size is None:
+        board = board_for_lines(len(text))
+    else:
+        board = Board(*size)
+        if board.n_lines != len(text):
+            raise ValueError(f"the state has {len(text)} line bits but a {board.rows}x{board.cols} board has "
+                             f"{board.n_lines} lines")
     return board, sum(1 << i for i, ch in enumerate(text) if ch == "1")
 
 
@@ -168,9 +187,10 @@ class DotsRules:
         a, b = state.scores
         return {"winner": None if a == b else (0 if a > b else 1), "scores": (a, b)}
 
-    def parse_state(self, text: str, **options) -> DotsState:
+    def parse_state(self, text: str, board: tuple[int, int] | None = None, **options) -> DotsState:
+        """A state from its line bits; `board` (rows, cols) when the bit count alone is not enough."""
         no_options("dots", options)
-        board, lines = parse_lines(text)
+        board, lines = parse_lines(text, board)
         return DotsState(board.rows, board.cols, lines, (0, 0), 0)
 
     def for_state(self, state: DotsState) -> "DotsRules":

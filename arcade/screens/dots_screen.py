@@ -11,11 +11,11 @@ import pygame
 
 from arcade.control import AgentController
 from arcade.games import make_rules
-from arcade.games.dots import Board, completed_by
+from arcade.games.dots import SIZES, Board, completed_by
 from arcade.screens.base import GameScreen
 from arcade.ui import hud, palette, text
 
-SIZE_KEYS = {pygame.K_1: (2, 2), pygame.K_2: (2, 3), pygame.K_3: (3, 3)}
+SIZE_KEYS = dict(zip((pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5), SIZES))
 ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, -1), pygame.K_DOWN: (0, 1)}
 HOVER_PX = 24
 
@@ -87,7 +87,7 @@ class DotsScreen(GameScreen):
                 ("r", "restart")]
 
     def help_line(self) -> str:
-        return ("click or arrows+space: draw  1/2/3: size  f: first/second  o: opponent  r: restart  "
+        return ("click or arrows+space: draw  1-5: size  f: first/second  o: opponent  r: restart  "
                 "Enter: agent  Tab: next agent  h: help  Esc: back")
 
     def status_text(self) -> str:
@@ -139,7 +139,7 @@ class DotsScreen(GameScreen):
             self._human_draw(self.cursor)
         elif event.key in SIZE_KEYS:
             self.restart(SIZE_KEYS[event.key])
-            if SIZE_KEYS[event.key] == (3, 3):
+            if SIZE_KEYS[event.key] == (3, 3) and self.controller.name == "solver":
                 self.say("3x3: a perfect-play table of 2**24 states is built on first use (then kept); "
                          "its progress shows here", 4000)
         elif event.key == pygame.K_f:
@@ -228,21 +228,32 @@ class DotsScreen(GameScreen):
             pygame.draw.rect(surface, tuple(v // 2 for v in colour), box, border_radius=8)
             text.draw(surface, self.seat_name(seat), box.center, 28, palette.TEXT, anchor="center", bold=True,
                       max_width=box.w - 8, min_size=14)
+        radius, drawn_w, free_w = self._widths()
         for bit in range(b.n_lines):
             (r1, c1), (r2, c2) = b.line_ends(bit)
             a, z = self._dot(r1, c1), self._dot(r2, c2)
             if (self.state.lines >> bit) & 1:
-                pygame.draw.line(surface, palette.SEAT_COLOURS[self.line_owner.get(bit, 0)], a, z, 8)
+                pygame.draw.line(surface, palette.SEAT_COLOURS[self.line_owner.get(bit, 0)], a, z, drawn_w)
             elif bit == self.hover and self.human_may_move:
-                pygame.draw.line(surface, palette.ACCENT, a, z, 6)
+                pygame.draw.line(surface, palette.ACCENT, a, z, max(drawn_w - 2, 3))
             else:
-                pygame.draw.line(surface, palette.PANEL_HI, a, z, 3)
+                pygame.draw.line(surface, palette.PANEL_HI, a, z, free_w)
         if self.human_may_move:  # the keyboard cursor
-            pygame.draw.circle(surface, palette.ACCENT, [int(v) for v in self._midpoint(self.cursor)], 9, 3)
-        for r in range(b.rows + 1):
-            for c in range(b.cols + 1):
-                pygame.draw.circle(surface, palette.TEXT, self._dot(r, c), 9)
+            pygame.draw.circle(surface, palette.ACCENT, [int(v) for v in self._midpoint(self.cursor)], radius, 3)
+        self._draw_dots(surface)
         self._draw_panel(surface, pygame.Rect(rect.right - 280, rect.y + 10, 270, rect.h - 20))
+
+    def _widths(self) -> tuple[int, int, int]:
+        """Dot radius, drawn-line and free-line widths for the current spacing (5x5 in a small window
+        needs thinner ones)."""
+        _, _, gap = self._geometry()
+        return max(4, min(9, gap // 7)), max(3, min(8, gap // 9)), max(2, min(3, gap // 20))
+
+    def _draw_dots(self, surface) -> None:
+        radius = self._widths()[0]
+        for r in range(self.board.rows + 1):
+            for c in range(self.board.cols + 1):
+                pygame.draw.circle(surface, palette.TEXT, self._dot(r, c), radius)
 
     def _draw_panel(self, surface, panel) -> None:
         y = panel.y
@@ -288,6 +299,7 @@ class DotsScreen(GameScreen):
         values = self.values_for(self.state) if not self.over else None
         panel = pygame.Rect(rect.right - 280, rect.bottom - 140, 270, 130)
         if values:
+            drawn_w = self._widths()[1]
             lo, hi = min(values.values()), max(values.values())
             best = self.values.best()
             for bit, v in values.items():
@@ -295,7 +307,7 @@ class DotsScreen(GameScreen):
                 a, z = self._dot(r1, c1), self._dot(r2, c2)
                 t = 1.0 if hi == lo else (v - lo) / (hi - lo)
                 colour = palette.value_colour(t)
-                pygame.draw.line(surface, colour, a, z, 9 if bit in best else 5)
+                pygame.draw.line(surface, colour, a, z, drawn_w + 1 if bit in best else max(drawn_w - 3, 2))
                 if bit in best or bit == self.hover:
                     mx, my = self._midpoint(bit)
                     label = pygame.Rect(0, 0, 58, 26)
@@ -303,9 +315,7 @@ class DotsScreen(GameScreen):
                     pygame.draw.rect(surface, palette.PANEL, label, border_radius=6)
                     pygame.draw.rect(surface, colour, label, 2, border_radius=6)
                     text.draw(surface, text.number(v), label.center, 20, palette.TEXT, anchor="center", bold=True)
-            for r in range(self.board.rows + 1):  # dots over the coloured lines
-                for c in range(self.board.cols + 1):
-                    pygame.draw.circle(surface, palette.TEXT, self._dot(r, c), 9)
+            self._draw_dots(surface)  # over the coloured lines
         lines = [self.value_status()] + ([self.values.legend] if values else [])
         y = panel.y
         for line in lines:

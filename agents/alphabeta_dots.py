@@ -1,0 +1,219 @@
+"""alpha-beta: iterative deepening negamax on the box margin, for dots boards of every size.
+
+The value of a position is the margin of boxes the player to move can force over the boxes
+still open (the solver's measure), so drawing line a that completes g boxes is worth
+g + V(after) (the same player moves again) or -V(after). On top of plain alpha-beta:
+- a transposition table keyed by the line bits, storing a bound (exact, lower, upper), the depth
+  it holds for and the best line, which is searched first next time;
+- move ordering: the table's line, captures, lines that give nothing away (centre first), then
+  the rest by how few boxes they hand over;
+- chain analysis (agents/dots_engine.py): boxes that are safe to take are taken without
+  branching, and at the end of a run only "take it" and "double-deal" are searched; once every
+  open box has two sides drawn and all chains are 3+ and loops 4+, Berlekamp's recursion gives
+  the exact value without search;
+- exact play when few lines are left: a depth that covers every free line is a full solve.
+A move stops deepening when the next depth is not expected to fit in [dots] alphabeta_ms.
+"""
+from __future__ import annotations
+
+import time
+
+from agents.base import register
+from agents.dots_engine import Position, geometry, loony_value, simple_loony
+
+EXACT, LOWER, UPPER = 0, 1, 2
+INF = 10**6
+CHECK_EVERY = 512  # nodes between clock checks
+PARITY_WEIGHT = 2  # a horizon's value: + for the side that should draw the last safe line, - for the other
+
+
+class OutOfTime(Exception):
+    pass
+
+
+class Search:
+    """One board's search state: the transposition table survives from move to move."""
+
+    def __init__(self, rows: int, cols: int):
+        self.geo = geometry(rows, cols)
+        self.table: dict[int, tuple[int, int, int, int]] = {}  # lines -> (depth, flag, value, best line)
+        self.nodes = 0
+        self.deadline = float("inf")
+
+    def _ordered(self, pos: Position, free: list[int], first: int) -> list[int]:
+        geo, sides = pos.geo, pos.sides
+        captures, safe, risky = [], [], []
+        for line in free:
+            boxes = geo.line_boxes[line]
+            most = max(sides[b] for b in boxes)
+            if most == 3:
+                captures.append(line)
+            elif most < 2:
+                safe.append(line)
+            else:
+                risky.append((sum(1 for b in boxes if sides[b] == 2), line))
+        rank = {line: i for i, line in enumerate(geo.centre_first)}
+        safe.sort(key=rank.__getitem__)
+        risky.sort()
+        moves = captures + safe + [line for _, line in risky]
+        if first >= 0 and first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
+        return moves
+
+    def value(self, pos: Position, depth: int, alpha: int, beta: int) -> int:
+        """Negamax value (margin for the player to move over the open boxes), searched `depth` more
+        non-forced lines; outside (alpha, beta) only a bound."""
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        lines = pos.lines
+        free = pos.free_lines()
+        if not free:
+            return 0
+        depth = min(depth, len(free))  # a depth past the last line is a full solve: one table entry
+        entry = self.table.get(lines)
+        first = -1
+        if entry is not None:
+            e_depth, flag, e_value, first = entry
+            if e_depth >= depth:
+                if flag == EXACT:
+                    return e_value
+                if flag == LOWER and e_value >= beta:
+                    return e_value
+                if flag == UPPER and e_value <= alpha:
+                    return e_value
+        forced = pos.capture_choices()
+        if forced is None:
+            components = pos.loony_components()
+            if components is not None and simple_loony(*components):
+                v = loony_value(*components)
+                self.table[lines] = (len(free), EXACT, v, -1)
+                return v
+            if depth <= 0:  # the horizon: who is likely to run out of safe lines first (the long-chain fight)
+                return PARITY_WEIGHT if pos.safe_run() % 2 else -PARITY_WEIGHT
+            moves = self._ordered(pos, free, first)
+            child_depth = depth - 1
+        else:
+            moves = forced if first not in forced else [first] + [m for m in forced if m != first]
+            child_depth = depth  # taking boxes is not a choice worth a ply
+        best, best_line, a0 = -INF, moves[0], alpha
+        for line in moves:
+            g = pos.draw(line)
+            try:
+                if g:
+                    v = g + self.value(pos, child_depth, alpha - g, beta - g)
+                else:
+                    v = -self.value(pos, child_depth, -beta, -alpha)
+            finally:
+                pos.undo(line)
+            if v > best:
+                best, best_line = v, line
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        flag = UPPER if best <= a0 else (LOWER if best >= beta else EXACT)
+        self.table[lines] = (depth, flag, best, best_line)
+        return best
+
+    def root_values(self, lines: int, depth: int, every: bool) -> tuple[dict[int, int], int]:
+        """({line: value after drawing it}, the best line) at `depth`. every=False: alpha-beta across
+        the root (only the best line's value is exact, the others are upper bounds); every=True:
+        each value exact."""
+        pos = Position(self.geo, lines)
+        free = pos.free_lines()
+        forced = pos.capture_choices()
+        entry = self.table.get(lines)
+        moves = self._ordered(pos, free, entry[3] if entry else -1)
+        if forced is not None and not every:
+            moves = forced
+        out, alpha, best = {}, -INF, moves[0]
+        for line in moves:
+            g = pos.draw(line)
+            try:
+                lo = -INF if every else alpha
+                if g:
+                    v = g + self.value(pos, depth - 1, lo - g, INF)
+                else:
+                    v = -self.value(pos, depth - 1, -INF, -lo)
+            finally:
+                pos.undo(line)
+            out[line] = v
+            if v > alpha:
+                alpha, best = v, line
+        return out, best
+
+
+@register("alpha-beta", ("dots",),
+          "iterative deepening alpha-beta on the box margin: transposition table, chain analysis, timed",
+          order=20, process=True,
+          about="It looks ahead move by move, assuming both sides play their best, and scores the box margin. "
+                "Boxes that are safe to take are taken without thinking; at the end of a chain it weighs "
+                "taking everything against handing the last two back to keep control; once only long "
+                "chains and loops are left it counts them instead of searching. It remembers positions it "
+                "has searched and deepens until its time per move is up.",
+          params=("alphabeta_ms",))
+class AlphaBetaDots:
+    """Timed iterative deepening alpha-beta; explain gives every free line's margin at the depth reached."""
+
+    name = "alpha-beta"
+
+    def __init__(self, rules, settings):
+        self.rules = rules
+        self.budget = settings.dots.alphabeta_ms / 1000.0
+        self._searches: dict[tuple[int, int], Search] = {}
+        self._figures: dict = {}
+
+    def _search(self, state) -> Search:
+        key = (state.rows, state.cols)
+        if key not in self._searches:
+            self._searches[key] = Search(*key)
+        return self._searches[key]
+
+    def _deepen(self, state, every: bool) -> dict[int, float]:
+        search = self._search(state)
+        start = time.perf_counter()
+        search.deadline = start + self.budget  # a deeper pass still running then is dropped
+        search.nodes = 0
+        n_free = search.geo.n_lines - state.lines.bit_count()
+        values, best, depth, last = {}, -1, 0, 0.0
+        if len(search.table) > 2_000_000:
+            search.table.clear()
+        for d in range(1, n_free + 1):
+            t0 = time.perf_counter()
+            try:
+                values, best = search.root_values(state.lines, d, every)
+            except OutOfTime:
+                break
+            depth = d
+            took = time.perf_counter() - t0
+            growth = took / last if last > 0.002 else 3.0
+            last = took
+            if time.perf_counter() - start + took * max(growth, 1.5) > self.budget:
+                break
+        self._figures = {"depth": depth, "exact": depth >= n_free, "positions": search.nodes,
+                         "table": len(search.table)}
+        if not values:  # not even depth 1 finished: any line, valued as unknown
+            values = {line: 0 for line in range(search.geo.n_lines) if not (state.lines >> line) & 1}
+            best = min(values)
+        self._best = best
+        return {a: float(v) for a, v in values.items()}
+
+    def explain(self, state) -> dict[int, float]:
+        """{free line: the box margin the mover can force over the open boxes after drawing it}, from
+        the deepest search that finished in the time budget (exact once it reaches the last line)."""
+        return self._deepen(state, every=True)
+
+    def act(self, state, rng=None) -> int:
+        self._deepen(state, every=False)  # only the best line's value is exact: take that line
+        return self._best
+
+    def figures(self) -> dict:
+        """Of the last decision: depth reached, whether that was a full solve, positions, table size."""
+        return dict(self._figures)
+
+    def value_legend(self, mover: str) -> str:
+        return (f"The numbers: the box margin {mover} can force over the open boxes after drawing that line, "
+                f"as far as alpha-beta looked ahead (exact when it reached the end); where it stopped looking it "
+                f"counts +{PARITY_WEIGHT} for the side set to draw the last safe line, -{PARITY_WEIGHT} for the other.")
