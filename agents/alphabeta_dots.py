@@ -192,7 +192,7 @@ class AlphaBetaDots:
             last = took
             if time.perf_counter() - start + took * max(growth, 1.5) > self.budget:
                 break
-        self._figures = {"depth": depth, "exact": depth >= n_free, "positions": search.nodes,
+        self._figures = {"depth": depth, "exact": "yes" if depth >= n_free else "no", "positions": search.nodes,
                          "table": len(search.table)}
         if not values:  # not even depth 1 finished: any line, valued as unknown
             values = {line: 0 for line in range(search.geo.n_lines) if not (state.lines >> line) & 1}
@@ -214,6 +214,5 @@ class AlphaBetaDots:
         return dict(self._figures)
 
     def value_legend(self, mover: str) -> str:
-        return (f"The numbers: the box margin {mover} can force over the open boxes after drawing that line, "
-                f"as far as alpha-beta looked ahead (exact when it reached the end); where it stopped looking it "
-                f"counts +{PARITY_WEIGHT} for the side set to draw the last safe line, -{PARITY_WEIGHT} for the other.")
+        return (f"The numbers: the box margin {mover} can force after that line, as far as alpha-beta looks "
+                f"ahead (beyond: +-{PARITY_WEIGHT} for who draws the last safe line).")

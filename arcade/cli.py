@@ -362,3 +362,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("main.py: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -258,17 +258,28 @@ def strength(games: int, stop_at: int, workers: int) -> None:
     jobs = [(p4, 1000 + i) for i in range(games) for p4 in (0.1, 0.0)]
     t0 = time.perf_counter()
     results = {0.1: [], 0.0: []}
-    with ProcessPoolExecutor(workers) as pool:
-        futures = [pool.submit(play, "expectimax", seed, 4, p4, stop_at) for p4, seed in jobs]
+    pool = ProcessPoolExecutor(workers)
+    futures = [pool.submit(play, "expectimax", seed, 4, p4, stop_at) for p4, seed in jobs]
+    try:
         for future in as_completed(futures):
             r = future.result()
             results[r["p_four"]].append(r)
             print(f"  p(4)={r['p_four']:.1f} seed {r['seed']}: largest {r['max_tile']:6d}  score {r['score']:7d}  "
                   f"{r['moves']:6d} moves  median {np.median(r['times']) * 1000:.0f} ms  {r['minutes']:.1f} min",
                   flush=True)
+    except KeyboardInterrupt:  # Ctrl-C: the figures of the games that finished
+        print("  interrupted: the figures below are of the games that finished", flush=True)
+        for future in futures:
+            future.cancel()
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
     for p4, name, targets in ((0.1, "standard rules, a 4 with probability 0.1", ((8192, 0.95), (16384, 0.70))),
                               (0.0, "the course's rules, 2-tiles only", ((16384, 0.80),))):
         rs = results[p4]
+        if not rs:
+            print(f"-- {name}: no game finished")
+            continue
         tiles = np.array([r["max_tile"] for r in rs])
         print(f"-- {name}: {len(rs)} games")
         print("  " + "  ".join(f"{t} in {np.mean(tiles >= t):.0%} (target >= {share:.0%})" for t, share in targets))

@@ -38,7 +38,7 @@ Every line drawn (or an illegal move).
 
 ## Arguments
 
-`env(rows=2, cols=2, render_mode=None)`; boards 2x2, 2x3 and 3x3. Render modes
+`env(rows=2, cols=2, render_mode=None)`; any board from 1x1 to 5x5 boxes. Render modes
 "rgb_array" and "human" draw the arcade's own dots and boxes screen.
 
 ## Version History

@@ -162,6 +162,11 @@ class DotsRules:
     players: int = 2
     seat_names: tuple[str, str] = ("first", "second")
 
+    def __post_init__(self):
+        if not (1 <= self.rows <= MAX_BOXES and 1 <= self.cols <= MAX_BOXES):
+            raise ValueError(f"a board of {self.rows}x{self.cols} boxes is not offered: 1x1 up to "
+                             f"{MAX_BOXES}x{MAX_BOXES}")
+
     def new_state(self, rng=None) -> DotsState:
         return DotsState(self.rows, self.cols)
 

@@ -264,7 +264,7 @@ class DotsScreen(GameScreen):
             pygame.draw.rect(surface, colour, (panel.x, y + 4, 18, 18), border_radius=4)
             marker = "  <- to move" if self.state.mover == seat and not self.over else ""
             text.draw(surface, f"{name}: {self.state.scores[seat]}{marker}", (panel.x + 28, y), 28, palette.TEXT,
-                      bold=True, max_width=panel.w - 28)
+                      bold=True, max_width=panel.w - 28, min_size=18)
             y += 36
         y += 10
         for k, line in enumerate(text.wrap(f"opponent {self.opponent.name}: {self.opponent.status()}", 20, panel.w)):

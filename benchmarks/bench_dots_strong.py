@@ -1,0 +1,176 @@
+"""Dots strength benchmark: alpha-beta against the exact solver (3x3) and against greedy and mcts (4x4, 5x5).
+
+    python benchmarks/bench_dots_strong.py [--positions 500] [--won-games 200] [--games 30]
+                                           [--sizes 4x4,5x5] [--workers 2]
+
+Prints, each part skipped when its count is 0:
+- 3x3: alpha-beta's value of every free line against the solver's exact margins on random positions
+  with at most 16 lines undrawn (how many agree, how many it solved to the end, time per position);
+- 3x3: games from positions the solver values as a win for alpha-beta (random openings), against
+  greedy and mcts: losses (target 0) and games where it ended below the margin the solver guarantees;
+- 4x4 and 5x5: alpha-beta against greedy and against mcts (1,000 simulations), half the games on each
+  side: wins with a 95% interval (targets 95% and 80%), the box margin, and decision times
+  (target: median at most 1 s a move).
+Agents use the settings' defaults (alpha-beta 1 s a move); games run --workers at a time.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import _common  # noqa: F401  (puts the project on the import path)
+import numpy as np
+from _common import mean_ci, ms_stats
+
+from agents.base import find
+from agents.dots_solver import margins, move_values
+from arcade.games.dots import Board, DotsRules, DotsState, parse_size
+from arcade.settings import Settings
+
+DEFAULTS = Settings()
+
+
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    """95% Wilson interval of a share."""
+    if n == 0:
+        return 0.0, 1.0
+    z, p = 1.96, wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def play(size: tuple[int, int], opponent: str, seed: int, seat: int, start: DotsState | None = None) -> dict:
+    """One game of alpha-beta (in `seat`) against `opponent`, from `start` or the empty board."""
+    rules = DotsRules(*size)
+    agent = find("dots", "alpha-beta").create(rules, DEFAULTS)
+    other = find("dots", opponent).create(rules, DEFAULTS)
+    rng = np.random.default_rng(seed)
+    state = start or rules.new_state()
+    times = {"alpha-beta": [], opponent: []}
+    while not rules.is_terminal(state):
+        player = agent if state.mover == seat else other
+        t0 = time.perf_counter()
+        line = player.act(state, rng)
+        times[player.name].append(time.perf_counter() - t0)
+        state = rules.step(state, line, rng)
+    return {"margin": state.scores[seat] - state.scores[1 - seat], "seat": seat, "times": times,
+            "opponent": opponent}
+
+
+def agreement(count: int, seed: int) -> None:
+    print(f"== 3x3: alpha-beta's values against the exact solver, {count} random positions with 1-16 lines "
+          f"undrawn (seed {seed}), {DEFAULTS.dots.alphabeta_ms} ms a move")
+    with tempfile.TemporaryDirectory() as folder:
+        t0 = time.perf_counter()
+        margin = margins(3, 3, folder)
+        print(f"  solver table built in {time.perf_counter() - t0:.1f} s")
+    rules = DotsRules(3, 3)
+    agent = find("dots", "alpha-beta").create(rules, DEFAULTS)
+    rng = np.random.default_rng(seed)
+    board = Board(3, 3)
+    agree = exact = lines_checked = 0
+    times, worst = [], []
+    for _ in range(count):
+        undrawn = int(rng.integers(1, 17))
+        lines = sum(1 << int(b) for b in rng.permutation(board.n_lines)[undrawn:])
+        state = DotsState(3, 3, lines, (0, 0), 0)
+        t0 = time.perf_counter()
+        values = agent.explain(state)
+        times.append(time.perf_counter() - t0)
+        truth = move_values(state, margin)
+        same = {a: int(v) for a, v in values.items()} == truth
+        agree += same
+        exact += agent.figures()["exact"] == "yes"
+        lines_checked += len(truth)
+        if not same:
+            worst.append((undrawn, agent.figures()))
+    print(f"  every line's value equal to the solver's on {agree}/{count} positions ({lines_checked} lines); "
+          f"solved to the end on {exact}/{count}")
+    print(f"  time a position: {ms_stats(times)}")
+    for undrawn, figures in worst[:5]:
+        print(f"  differs: {undrawn} lines undrawn, {figures}")
+
+
+def won_games(count: int, seed: int, workers: int) -> None:
+    print(f"== 3x3: {count} games from random openings the solver values as a win for alpha-beta, "
+          f"half against greedy and half against mcts")
+    with tempfile.TemporaryDirectory() as folder:
+        margin = margins(3, 3, folder)
+    rules = DotsRules(3, 3)
+    rng = np.random.default_rng(seed)
+    jobs = []
+    while len(jobs) < count:
+        state = rules.new_state()
+        for _ in range(int(rng.integers(4, 15))):  # a random opening (boxes taken on the way count)
+            state = rules.step(state, int(rng.choice(rules.legal_actions(state))), rng)
+        if rules.is_terminal(state):
+            continue
+        me = state.mover
+        lead = state.scores[me] - state.scores[1 - me]
+        guaranteed = lead + int(max(move_values(state, margin).values()))
+        if guaranteed > 0:
+            jobs.append((state, me, guaranteed, "greedy" if len(jobs) % 2 == 0 else "mcts"))
+    with ProcessPoolExecutor(workers) as pool:
+        futures = [pool.submit(play, (3, 3), opp, seed + i, me, state) for i, (state, me, _, opp) in enumerate(jobs)]
+        results = [f.result() for f in futures]
+    for opp in ("greedy", "mcts"):
+        rows = [(r, job[2]) for r, job in zip(results, jobs) if job[3] == opp]
+        losses = sum(r["margin"] < 0 for r, _ in rows)
+        draws = sum(r["margin"] == 0 for r, _ in rows)
+        below = sum(r["margin"] < g for r, g in rows)
+        print(f"  against {opp}: {len(rows)} games, {losses} lost (target 0), {draws} drawn, {below} ended below "
+              f"the solver's guaranteed margin")
+
+
+def matches(size: tuple[int, int], opponent: str, games: int, workers: int, seed: int) -> None:
+    with ProcessPoolExecutor(workers) as pool:
+        futures = [pool.submit(play, size, opponent, seed + g, g % 2) for g in range(games)]
+        results = [f.result() for f in futures]
+    margins_ = [r["margin"] for r in results]
+    wins = sum(m > 0 for m in margins_)
+    draws = sum(m == 0 for m in margins_)
+    lo, hi = wilson(wins, games)
+    target = 0.95 if opponent == "greedy" else 0.80
+    by_side = [sum(r["margin"] > 0 for r in results if r["seat"] == s) for s in (0, 1)]
+    n_side = [sum(r["seat"] == s for r in results) for s in (0, 1)]
+    mean, ci = mean_ci(margins_)
+    ab = [t for r in results for t in r["times"]["alpha-beta"]]
+    op = [t for r in results for t in r["times"][opponent]]
+    label = f"{opponent} ({DEFAULTS.dots.mcts_simulations} simulations)" if opponent == "mcts" else opponent
+    print(f"-- {size[0]}x{size[1]} against {label}: {games} games")
+    print(f"  wins {wins}/{games} = {wins / games:.0%} (95% interval {lo:.0%}-{hi:.0%}; target >= {target:.0%}), "
+          f"draws {draws}; as first {by_side[0]}/{n_side[0]}, as second {by_side[1]}/{n_side[1]}")
+    print(f"  box margin mean {mean:+.1f} +- {ci:.1f}, min {min(margins_):+d}, max {max(margins_):+d}")
+    print(f"  alpha-beta a move: {ms_stats(ab)} (target median <= 1000 ms)")
+    print(f"  {opponent} a move:   {ms_stats(op)}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--positions", type=int, default=500)
+    ap.add_argument("--won-games", type=int, default=200)
+    ap.add_argument("--games", type=int, default=30, help="games per board and opponent (half on each side)")
+    ap.add_argument("--sizes", default="4x4,5x5")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args()
+    start = time.perf_counter()
+    if args.positions:
+        agreement(args.positions, args.seed)
+    if args.won_games:
+        won_games(args.won_games, args.seed, args.workers)
+    if args.games:
+        print(f"== alpha-beta ({DEFAULTS.dots.alphabeta_ms} ms a move) against greedy and mcts, "
+              f"{args.workers} games at a time")
+        for text in args.sizes.split(","):
+            for opponent in ("greedy", "mcts"):
+                matches(parse_size(text), opponent, args.games, args.workers, args.seed)
+    print(f"wall time {(time.perf_counter() - start) / 60:.1f} min")
+
+
+if __name__ == "__main__":
+    main()

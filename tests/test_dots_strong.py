@@ -1,0 +1,216 @@
+"""Dots on every board up to 5x5, the chain analysis, alpha-beta and mcts (checked against the exact solver)."""
+import time
+
+import numpy as np
+import pygame
+import pytest
+
+from agents.alphabeta_dots import AlphaBetaDots
+from agents.dots_engine import Position, geometry, loony_value, simple_loony
+from agents.dots_solver import margins, move_values, retrograde
+from agents.greedy import GreedyDots
+from agents.mcts_dots import MCTSDots
+from arcade.cli import main
+from arcade.games.dots import Board, DotsRules, DotsState, gain, parse_size
+from tests.helpers import key, ticks, wait_for
+from tests.test_dots_screen import open_dots
+
+
+def random_position(rows, cols, rng, undrawn_max=None):
+    board = Board(rows, cols)
+    undrawn = int(rng.integers(1, (undrawn_max or board.n_lines) + 1))
+    lines = 0
+    for bit in rng.permutation(board.n_lines)[undrawn:]:
+        lines |= 1 << int(bit)
+    return DotsState(rows, cols, lines, (0, 0), 0)
+
+
+@pytest.mark.parametrize("rows, cols", [(1, 1), (1, 5), (3, 2), (4, 4), (5, 5), (4, 5)])
+def test_every_board_up_to_5x5(rows, cols):
+    board = Board(rows, cols)
+    assert board.n_lines == (rows + 1) * cols + rows * (cols + 1)
+    masks = board.box_masks()
+    assert len(masks) == rows * cols and all(m.bit_count() == 4 for m in masks)
+    rules = DotsRules(rows, cols)
+    rng = np.random.default_rng(rows * 10 + cols)
+    state = rules.new_state()
+    while not rules.is_terminal(state):
+        state = rules.step(state, int(rng.choice(rules.legal_actions(state))), rng)
+    assert sum(state.scores) == rows * cols
+    assert rules.parse_state(rules.format_state(state), board=(rows, cols)).lines == state.lines
+
+
+def test_board_sizes_and_bit_counts_are_checked():
+    assert parse_size("4x4") == (4, 4) and parse_size(" 2X3 ") == (2, 3)
+    for bad in ("6x4", "0x2", "4", "axb", "4x4x4", "４x4"):
+        with pytest.raises(ValueError):
+            parse_size(bad)
+    with pytest.raises(ValueError, match="24 line bits but a 4x4 board has 40"):
+        DotsRules(4, 4).parse_state("0" * 24, board=(4, 4))
+    assert DotsRules().parse_state("0" * 60).rows == 5  # 60 bits: the 5x5 board of the screen
+
+
+def test_position_tracks_sides_and_gains_like_the_rules():
+    rng = np.random.default_rng(0)
+    for rows, cols in ((4, 4), (5, 5), (2, 5)):
+        board = Board(rows, cols)
+        pos = Position(geometry(rows, cols), 0)
+        drawn = []
+        for bit in rng.permutation(board.n_lines):
+            bit = int(bit)
+            expected = gain(board, pos.lines, bit)
+            assert pos.gain(bit) == expected
+            assert pos.draw(bit) == expected
+            drawn.append(bit)
+        for bit in reversed(drawn[10:]):
+            pos.undo(bit)
+        fresh = Position(geometry(rows, cols), pos.lines)
+        assert pos.sides == fresh.sides
+
+
+@pytest.mark.parametrize("rows, cols", [(2, 2), (2, 3), (1, 4)])
+def test_loony_endgame_count_equals_the_exact_solver(rows, cols):
+    margin = margins(rows, cols)
+    geo = geometry(rows, cols)
+    checked = 0
+    for lines in range(1 << geo.n_lines):
+        pos = Position(geo, lines)
+        components = pos.loony_components()
+        if components is not None and simple_loony(*components) and any(components):
+            assert loony_value(*components) == margin[lines], (lines, components)
+            checked += 1
+    assert checked > 0
+
+
+def test_loony_value_by_hand():
+    assert loony_value((3,), ()) == -3  # one 3-chain: the opener gives all three away
+    # two 3-chains: the controller takes 1, hands back 2, and gets the second chain: -1 + 2 - 3 = -2
+    assert loony_value((3, 3), ()) == -2
+    assert loony_value((), (4,)) == -4
+    # a 3-chain and a 4-loop: opening the loop first costs 1 (taking all 4 then opening the chain gives
+    # -4 + 3; handing the 4 back gives 4 - 3), opening the chain first costs 3
+    assert loony_value((3,), (4,)) == -1
+    assert not simple_loony((2, 3), ()) and simple_loony((3,), (4,))
+
+
+def test_capture_pruning_never_drops_the_best_line():
+    rng = np.random.default_rng(3)
+    margin = margins(2, 3)
+    geo = geometry(2, 3)
+    pruned = 0
+    for _ in range(3000):
+        state = random_position(2, 3, rng)
+        if state.lines == state.board.full:
+            continue
+        choices = Position(geo, state.lines).capture_choices()
+        if choices is None:
+            continue
+        exact = move_values(state, margin)
+        assert max(exact[a] for a in choices) == max(exact.values())
+        pruned += 1
+    assert pruned > 100
+
+
+@pytest.mark.parametrize("rows, cols", [(2, 2), (2, 3), (1, 4)])
+def test_alpha_beta_values_equal_the_solver_when_it_reaches_the_end(rows, cols, settings):
+    margin = margins(rows, cols)
+    agent = AlphaBetaDots(DotsRules(rows, cols), settings.with_table("dots", alphabeta_ms=20_000))
+    rng = np.random.default_rng(rows * cols)
+    for _ in range(40):
+        state = random_position(rows, cols, rng, undrawn_max=12)
+        if state.lines == state.board.full:
+            continue
+        values = agent.explain(state)
+        assert agent.figures()["exact"] == "yes"
+        assert {a: int(v) for a, v in values.items()} == move_values(state, margin)
+        best = agent.act(state)
+        assert move_values(state, margin)[best] == max(move_values(state, margin).values())
+
+
+def test_alpha_beta_keeps_its_time_budget_on_5x5(settings):
+    agent = AlphaBetaDots(DotsRules(5, 5), settings.with_table("dots", alphabeta_ms=200))
+    state = DotsRules(5, 5).new_state()
+    start = time.perf_counter()
+    line = agent.act(state)
+    assert time.perf_counter() - start < 5.0  # 0.2 s planned; a generous bound for a busy machine
+    assert line in DotsRules(5, 5).legal_actions(state) and agent.figures()["depth"] >= 1
+
+
+def test_alpha_beta_beats_greedy_on_4x4(settings):
+    rules = DotsRules(4, 4)
+    agent = AlphaBetaDots(rules, settings.with_table("dots", alphabeta_ms=150))
+    greedy = GreedyDots(rules, settings)
+    for seat in (0, 1):
+        rng = np.random.default_rng(seat)
+        state = rules.new_state()
+        while not rules.is_terminal(state):
+            player = agent if state.mover == seat else greedy
+            state = rules.step(state, player.act(state, rng), rng)
+        assert state.scores[seat] > state.scores[1 - seat]
+
+
+def test_mcts_takes_a_free_box_and_replays(settings):
+    rules = DotsRules(2, 2)
+    agent = MCTSDots(rules, settings.with_table("dots", mcts_simulations=300))
+    state = DotsState(2, 2, 325 & ~1, (0, 0), 0)  # box 0 has three sides; line 0 takes it
+    assert agent.act(state, np.random.default_rng(0)) == 0
+    values = agent.explain(state)
+    assert values == agent.explain(state)  # seeded by the position
+    assert all(0.0 <= v <= 1.0 for v in values.values()) and max(values, key=values.get) == 0
+    big = DotsRules(5, 5)
+    line = MCTSDots(big, settings.with_table("dots", mcts_simulations=50)).act(big.new_state(), np.random.default_rng(1))
+    assert line in big.legal_actions(big.new_state())
+
+
+def test_cli_board_option(capsys):
+    assert main(["decide", "dots", "--board", "4x4", "--agent", "greedy", "--state", "0" * 40]) == 0
+    assert main(["decide", "dots", "--board", "4x4", "--agent", "greedy", "--state", "0" * 24]) == 2
+    assert "24 line bits but a 4x4 board has 40 lines" in capsys.readouterr().err
+    assert main(["bench", "2048", "--board", "4x4", "--games", "1"]) == 2
+    assert "--board is the dots board size" in capsys.readouterr().err
+    assert main(["bench", "dots", "--board", "7x7", "--games", "1"]) == 2
+    assert "1x1 up to 5x5" in capsys.readouterr().err
+    assert main(["bench", "dots", "--board", "4x4", "--agent", "solver", "--games", "1"]) == 2
+    assert "solver plays boards up to 3x3" in capsys.readouterr().err
+    assert main(["bench", "dots", "--board", "3x2", "--agent", "greedy", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "  margin " in out
+
+
+def test_screen_sizes_4x4_and_5x5_with_alpha_beta_values(app):
+    screen = open_dots(app)
+    screen.controller.select("solver")
+    key(app, pygame.K_5)
+    assert (screen.state.rows, screen.state.cols) == (5, 5)
+    assert screen.controller.name != "solver"  # it cannot play 5x5: the screen moved on and said why
+    screen.controller.select("alpha-beta")
+    key(app, pygame.K_v)
+    assert wait_for(app, lambda: screen.values_for(screen.state))
+    values = screen.values_for(screen.state)
+    assert set(values) == set(DotsRules(5, 5).legal_actions(screen.state))
+    key(app, pygame.K_4)
+    assert (screen.state.rows, screen.state.cols) == (4, 4)
+    ox, oy, gap = screen._geometry()
+    x, y = screen._dot(4, 4)
+    assert gap > 20 and x <= app.surface.get_width() and y <= app.surface.get_height()
+    ticks(app, 3)
+
+
+def test_environments_on_big_boards():
+    import gymnasium
+
+    import arcade.envs  # noqa: F401  (registers the environments)
+
+    env = gymnasium.make("arcade/DotsAndBoxes-v0", rows=5, cols=5, opponent="greedy")
+    obs, info = env.reset(seed=0)
+    assert obs.shape == (60,)
+    total = 0.0
+    while True:
+        line = int(np.flatnonzero(info["action_mask"])[0])
+        obs, reward, done, truncated, info = env.step(line)
+        total += reward
+        if done or truncated:
+            break
+    assert -25 <= total <= 25
+    with pytest.raises(ValueError, match="1x1 up to 5x5"):
+        DotsRules(6, 6)
