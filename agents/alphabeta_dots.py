@@ -24,6 +24,7 @@ from agents.dots_engine import Position, geometry, loony_value, simple_loony
 EXACT, LOWER, UPPER = 0, 1, 2
 INF = 10**6
 CHECK_EVERY = 512  # nodes between clock checks
+TABLE_LIMIT = 400_000  # positions kept between moves (about 60 MB); past it the table starts afresh
 PARITY_WEIGHT = 2  # a horizon's value: + for the side that should draw the last safe line, - for the other
 
 
@@ -52,8 +53,7 @@ class Search:
                 safe.append(line)
             else:
                 risky.append((sum(1 for b in boxes if sides[b] == 2), line))
-        rank = {line: i for i, line in enumerate(geo.centre_first)}
-        safe.sort(key=rank.__getitem__)
+        safe.sort(key=geo.centre_rank.__getitem__)
         risky.sort()
         moves = captures + safe + [line for _, line in risky]
         if first >= 0 and first in moves:
@@ -178,7 +178,7 @@ class AlphaBetaDots:
         search.nodes = 0
         n_free = search.geo.n_lines - state.lines.bit_count()
         values, best, depth, last = {}, -1, 0, 0.0
-        if len(search.table) > 2_000_000:
+        if len(search.table) > TABLE_LIMIT:
             search.table.clear()
         for d in range(1, n_free + 1):
             t0 = time.perf_counter()

@@ -24,6 +24,7 @@ class Geometry:
     line_boxes: tuple[tuple[int, ...], ...]  # per line: the one or two boxes it is a side of
     box_lines: tuple[tuple[int, ...], ...]  # per box: its four lines
     centre_first: tuple[int, ...]  # lines from the middle of the board outward (a move-ordering tie-break)
+    centre_rank: tuple[int, ...]  # per line: its place in centre_first
 
 
 @functools.lru_cache(maxsize=None)
@@ -38,7 +39,8 @@ def geometry(rows: int, cols: int) -> Geometry:
         return abs((r0 + r1) / 2 - rows / 2) + abs((c0 + c1) / 2 - cols / 2)
 
     order = tuple(sorted(range(board.n_lines), key=lambda b: (distance(b), b)))
-    return Geometry(rows, cols, board.n_lines, board.n_boxes, line_boxes, box_lines, order)
+    rank = tuple(order.index(b) for b in range(board.n_lines))
+    return Geometry(rows, cols, board.n_lines, board.n_boxes, line_boxes, box_lines, order, rank)
 
 
 class Position:
@@ -61,6 +63,14 @@ class Position:
             if sides[box] == 4:
                 gained += 1
         return gained
+
+    def play(self, line: int, mover: int, scores: list[int]) -> int:
+        """Draw `line` for `mover`: the boxes it completes go to scores[mover]; returns who moves next."""
+        g = self.draw(line)
+        if g:
+            scores[mover] += g
+            return mover
+        return 1 - mover
 
     def undo(self, line: int) -> None:
         self.lines &= ~(1 << line)

@@ -32,15 +32,9 @@ class Node:
 def playout(pos: Position, order, mover: int, scores: list[int]) -> list[int]:
     """Draw the free lines in `order`; the final scores (pos is left as it was)."""
     scores = list(scores)
-    drawn = []
     for line in order:
-        g = pos.draw(line)
-        drawn.append(line)
-        if g:
-            scores[mover] += g
-        else:
-            mover = 1 - mover
-    for line in reversed(drawn):
+        mover = pos.play(line, mover, scores)
+    for line in reversed(order):
         pos.undo(line)
     return scores
 
@@ -79,22 +73,14 @@ class MCTSDots:
                 log_n = math.log(node.visits)
                 line, node = max(node.children.items(),
                                  key=lambda kv: kv[1].wins / kv[1].visits + c * math.sqrt(log_n / kv[1].visits))
-                g = pos.draw(line)
+                mover = pos.play(line, mover, scores)
                 drawn.append(line)
-                if g:
-                    scores[mover] += g
-                else:
-                    mover = 1 - mover
                 path.append(node)
             # expansion: one new child
             if node.untried:
                 line = node.untried.pop(int(rng.integers(len(node.untried))))
-                g = pos.draw(line)
+                mover = pos.play(line, mover, scores)
                 drawn.append(line)
-                if g:
-                    scores[mover] += g
-                else:
-                    mover = 1 - mover
                 child = Node(mover, pos.free_lines())
                 node.children[line] = child
                 node = child
@@ -110,7 +96,8 @@ class MCTSDots:
                 child.visits += 1
                 child.wins += result[parent.mover]
             root.visits += 1
-        self._figures = {"simulations": self.simulations, "tree": len(root.children)}
+        most = max((child.visits for child in root.children.values()), default=0)
+        self._figures = {"simulations": self.simulations, "most visited line": most}
         return root
 
     def explain(self, state, rng=None) -> dict[int, float]:
