@@ -23,7 +23,9 @@ EXPLAINERS = [(g, s.name) for g in PLAYABLE for s in agents_for(g, Explains)]
 def file_settings(tmp_path):
     """Settings read from a file, so the window and the CLI (--settings) use exactly the same ones."""
     path = tmp_path / "settings.toml"
-    path.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[agents]\ndelay_ms = 0\n')
+    # time-budgeted agents stop deepening on the clock; a budget that never binds makes them replayable
+    path.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[agents]\ndelay_ms = 0\n'
+                    '[2048]\nstrong_time_budget_ms = 60000\n[dots]\nalphabeta_ms = 60000\n')
     return path, load_settings(path)
 
 
