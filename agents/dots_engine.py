@@ -81,14 +81,6 @@ class Position:
         lines = self.lines
         return [b for b in range(self.geo.n_lines) if not (lines >> b) & 1]
 
-    def gain(self, line: int) -> int:
-        """Boxes drawing the free `line` would complete."""
-        return sum(1 for box in self.geo.line_boxes[line] if self.sides[box] == 3)
-
-    def is_safe(self, line: int) -> bool:
-        """A free line that completes nothing and gives no box a third side."""
-        return all(self.sides[box] < 2 for box in self.geo.line_boxes[line])
-
     def other_box(self, line: int, box: int) -> int | None:
         boxes = self.geo.line_boxes[line]
         return next((b for b in boxes if b != box), None)

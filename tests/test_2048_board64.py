@@ -47,7 +47,7 @@ def test_a_tile_of_32768_or_more_never_merges():
 def test_empty_cells_and_spawns():
     boards = random_boards(200, 3)
     x = board64.pack(boards)
-    assert (board64.count_empty(x) == (boards == 0).sum(axis=(1, 2))).all()
+    assert (np.bitwise_count(board64.empty_mask(x)) == (boards == 0).sum(axis=(1, 2))).all()
     kids, parent, prob = board64.spawn_children(x, 0.1)
     assert np.allclose(np.bincount(parent, weights=prob), 1.0)  # every board's placements sum to 1
     added = board64.unpack(kids).astype(int) - boards[parent].astype(int)

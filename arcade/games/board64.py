@@ -23,8 +23,6 @@ import numpy as np
 from arcade.games.twenty48 import slide_rows_left
 
 BIG = 15  # the nibble of every tile >= 32768; it never merges
-_ROW = np.uint64(0xFFFF)
-_ROW_SHIFTS = np.arange(4, dtype=np.uint64) * np.uint64(16)
 _NIBBLE_SHIFTS = np.arange(16, dtype=np.uint64) * np.uint64(4)
 _LOW_BITS = np.uint64(0x1111111111111111)
 _LE64 = np.dtype("<u8")
@@ -133,10 +131,6 @@ def empty_mask(x: np.ndarray) -> np.ndarray:
     return ~t & _LOW_BITS
 
 
-def count_empty(x: np.ndarray) -> np.ndarray:
-    return np.bitwise_count(empty_mask(x))
-
-
 def spawn_children(x: np.ndarray, p_four: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every placement of the computer on each board: (children, parent index, probability within parent).
     Boards without an empty cell have no children."""
@@ -151,9 +145,3 @@ def spawn_children(x: np.ndarray, p_four: float) -> tuple[np.ndarray, np.ndarray
         return fours, parent, 1.0 / counts
     return (np.concatenate([twos, fours]), np.concatenate([parent, parent]),
             np.concatenate([(1.0 - p_four) / counts, p_four / counts]))
-
-
-def distinct_tiles(x: int) -> int:
-    """How many different tiles (not counting empty cells) one board holds."""
-    nibbles = {(int(x) >> (4 * i)) & 0xF for i in range(16)}
-    return len(nibbles - {0})
