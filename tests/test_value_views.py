@@ -149,3 +149,14 @@ def test_tab_skips_an_agent_that_cannot_play_the_board(window):
         toasts.append(screen.toast[0])
     assert "policy-iteration" not in names and len(names) == len(screen.controller.specs) - 1
     assert any("skipped: policy-iteration plays 2x2 and 2x3 boards only" in t for t in toasts)
+
+
+def test_values_after_the_game_say_it_is_over(window):
+    from arcade.games.dots import DotsState
+
+    screen = open_game(window, "dots", seed=1)
+    window.push(screen)
+    screen.state = DotsState(2, 2, (1 << 12) - 1, (3, 1), 0)
+    key(window, pygame.K_v)
+    ticks(window, 3)
+    assert "nothing is left to decide" in screen.value_status()

@@ -102,7 +102,7 @@ def save(app: App, path: Path) -> None:
 
 
 def extras(app: App, out: Path) -> None:
-    """The statistics view, a learning curve while tic-tac-toe trains, and the agent panel."""
+    """The statistics view, a learning curve while tic-tac-toe trains, the agent panel, dots on 5x5."""
     table = open_game(app, "blackjack", seed=7)
     app.push(table)
     press(app, pygame.K_2)  # the course's large deck: rewards spread out
@@ -129,6 +129,19 @@ def extras(app: App, out: Path) -> None:
     press(app, pygame.K_i)
     settle(app, screen, 5)
     save(app, out / "agent_panel.png")
+    app.pop()
+    board = open_game(app, "dots", seed=7)  # 5x5: alpha-beta plays a while against mcts, then shows its values
+    app.push(board)
+    press(app, pygame.K_5)
+    board.controller.select("alpha-beta")
+    board.opponent.select("mcts")
+    board.controller.delay_ms = board.opponent.delay_ms = 0
+    board.controller.set_enabled(True)
+    run_frames(app, 5.0)
+    board.controller.set_enabled(False)
+    press(app, pygame.K_v)
+    settle(app, board, 30)
+    save(app, out / "dots_5x5.png")
     app.pop()
 
 

@@ -232,6 +232,8 @@ class GameScreen(Screen):
             return f"{self.controller.name} has no values to show (it does not explain its moves)"
         if self.values.error:
             return self.values.error
+        if self.shown_state() is None:
+            return f"{self.controller.name}: no values, nothing is left to decide (the game or round is over)"
         if self.values.values is None:
             return f"{self.controller.name} is working out its values..."
         return f"{self.controller.name}: {self.values.caption()}"
