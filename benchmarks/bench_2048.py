@@ -11,12 +11,14 @@ Prints, each part skipped when its count is 0:
   on the same mid-game positions (positions searched per second, rounds alternating, same move);
 - the strong agent's games under the standard rules (a 4 with probability 0.1) and the course's rules
   (2-tiles only): tile distribution, mean score, decision times. A game stops at --stop-at (0: plays
-  to the end); each game prints a line as it ends.
+  to the end); each game prints a line as it ends, and --summarize-log FILE prints the summary of a
+  saved run's finished games (a run stopped early).
 """
 from __future__ import annotations
 
 import argparse
 import copy
+import re
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -183,6 +185,7 @@ def play(agent_name: str, seed: int, size: int = 4, p_four: float = 0.0, stop_at
         state = rules.step(state, move, rng)
     return {"seed": seed, "score": state.score, "max_tile": state.max_tile(), "moves": len(times),
             "times": times, "states": states, "depths": depths, "p_four": p_four,
+            "median_ms": float(np.median(times)) * 1000 if times else 0.0,
             "minutes": (time.perf_counter() - start) / 60}
 
 
@@ -274,6 +277,12 @@ def strength(games: int, stop_at: int, workers: int) -> None:
         for proc in list(getattr(pool, "_processes", {}).values()):
             proc.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
+    summarize_strength(results)
+    print(f"  wall time {(time.perf_counter() - t0) / 60:.0f} min on {workers} workers")
+
+
+def summarize_strength(results: dict) -> None:
+    """Figures per rule set from finished games ({p_four: [result]}): targets, tiles, scores, times."""
     for p4, name, targets in ((0.1, "standard rules, a 4 with probability 0.1", ((8192, 0.95), (16384, 0.70))),
                               (0.0, "the course's rules, 2-tiles only", ((16384, 0.80),))):
         rs = results[p4]
@@ -288,11 +297,30 @@ def strength(games: int, stop_at: int, workers: int) -> None:
         mean, ci = mean_ci(scores)
         print(f"  score mean {mean:.0f} +- {ci:.0f}, median {np.median(scores):.0f}; moves per game median "
               f"{np.median([r['moves'] for r in rs]):.0f}")
-        times = [t for r in rs for t in r["times"]]
-        print(f"  decision time: {ms_stats(times)} (target median <= 100 ms)")
-        depths = np.bincount([d for r in rs for d in r["depths"]])
-        print("  depth searched: " + "  ".join(f"{d}: {n / depths.sum():.0%}" for d, n in enumerate(depths) if n))
-    print(f"  wall time {(time.perf_counter() - t0) / 60:.0f} min on {workers} workers")
+        times = [t for r in rs for t in r.get("times", [])]
+        if times:
+            print(f"  decision time: {ms_stats(times)} (target median <= 100 ms)")
+            depths = np.bincount([d for r in rs for d in r["depths"]])
+            print("  depth searched: " + "  ".join(f"{d}: {n / depths.sum():.0%}" for d, n in enumerate(depths) if n))
+        medians = [r["median_ms"] for r in rs]
+        print(f"  per-game median decision time: median {np.median(medians):.0f} ms, range {min(medians):.0f}-"
+              f"{max(medians):.0f} ms (target median <= 100 ms)")
+
+
+GAME_LINE = re.compile(r"p\(4\)=(?P<p4>[\d.]+) seed (?P<seed>\d+): largest\s+(?P<tile>\d+)\s+score\s+(?P<score>\d+)"
+                       r"\s+(?P<moves>\d+) moves\s+median (?P<ms>\d+) ms")
+
+
+def summarize_log(path: str) -> None:
+    """The summary of a strength run from the per-game lines it printed (a run stopped before its end)."""
+    results = {0.1: [], 0.0: []}
+    for line in open(path, encoding="utf-8"):
+        m = GAME_LINE.search(line)
+        if m:
+            results[float(m["p4"])].append({"max_tile": int(m["tile"]), "score": int(m["score"]),
+                                            "moves": int(m["moves"]), "median_ms": float(m["ms"])})
+    print(f"== summary of the games finished in {path}")
+    summarize_strength(results)
 
 
 def course_agent(args) -> None:
@@ -353,9 +381,13 @@ def main():
                     help="games a rule set for the strong agent; 0 skips them (they take hours)")
     ap.add_argument("--stop-at", type=int, default=16384, help="a strong game ends at this tile; 0 plays it out")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--summarize-log", metavar="FILE", help="only print the summary of a strength run's saved output")
     ap.add_argument("--baseline-states", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=5, help="timing runs per state (the best is kept)")
     args = ap.parse_args()
+    if args.summarize_log:
+        summarize_log(args.summarize_log)
+        return
 
     if args.games:
         course_agent(args)
