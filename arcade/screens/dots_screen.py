@@ -138,10 +138,7 @@ class DotsScreen(GameScreen):
         elif event.key == pygame.K_SPACE:
             self._human_draw(self.cursor)
         elif event.key in SIZE_KEYS:
-            self.restart(SIZE_KEYS[event.key])
-            if SIZE_KEYS[event.key] == (3, 3) and self.controller.name == "solver":
-                self.say("3x3: a perfect-play table of 2**24 states is built on first use (then kept); "
-                         "its progress shows here", 4000)
+            self.restart(SIZE_KEYS[event.key])  # an agent that builds tables for it shows their progress bar
         elif event.key == pygame.K_f:
             self.human_seat = 1 - self.human_seat
             self.restart()
