@@ -127,14 +127,15 @@ class Position:
             runs.append((box, line))
         if not runs:
             return None
+        first = None
         for box, line in runs:
             boxes, drawn, both_open = self.walk(box, line)
             n = len(boxes)
             if (not both_open and n >= 3) or (both_open and n >= 5):
                 return [line]
-        box, line = runs[0]
-        boxes, drawn, both_open = self.walk(box, line)
-        if (not both_open and len(boxes) == 2) or (both_open and len(boxes) == 4):
+            first = first or (line, drawn, n, both_open)
+        line, drawn, n, both_open = first
+        if (not both_open and n == 2) or (both_open and n == 4):
             return [line, drawn[1]]  # the far line of a 2-run, the middle line of a 4-loop
         return None
 
