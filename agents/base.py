@@ -63,14 +63,23 @@ class LearnsWhilePlaying(Protocol):
 class Trains(Protocol):
     """The agent learns offline and keeps what it learnt in a file.
 
-    Its settings table gives the default number of episodes (`episodes`).
+    Screens train it with `t` (progress bar and learning curve drawn by shared code), the CLI with
+    `python main.py train`; neither names the agent.
     """
+
+    @classmethod
+    def default_episodes(cls, settings) -> int:
+        """How many episodes (games) a training runs when none is asked for: its settings table's. A class
+        method, so a screen can say it before building the agent."""
 
     def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None,
               checkpoint=None) -> None:
-        """Train for `episodes`; progress(done) is called as it goes; a set `stop` event ends early;
-        checkpoint(done), where given, at a few dozen points with the agent playable as it is then
-        (the host measures a learning curve there)."""
+        """Train for `episodes`; progress(done) is called as it goes; a set `stop` event ends early.
+
+        checkpoint(done, figures=None), where given, at a few dozen points with the agent playable as it
+        is then: the host draws a learning curve from them. A trainer that measures itself passes
+        `figures` ({series name: number}, e.g. {"mean score": 1830.0, "share reaching 2048": 0.12}); with
+        None the host measures the agent by playing games (arcade.training)."""
 
     def save(self, path: Path | None = None) -> bool:
         """Write the learnt table atomically to `path` (default_path() if None); False with a notice if not."""
@@ -232,10 +241,6 @@ def choose(specs: list[AgentSpec], name: str, game_id: str) -> AgentSpec:
 def find(game_id: str, name: str) -> AgentSpec:
     """The spec of agent `name` for a game; UnknownAgent (one line listing the choices) if none."""
     return choose(agents_for(game_id), name, game_id)
-
-
-def create(game_id: str, name: str, rules, settings) -> Agent:
-    return find(game_id, name).create(rules, settings)
 
 
 def best_action(values: dict, rng=None):

@@ -93,10 +93,6 @@ class QLearningAlgorithm:
         self._chosen = (state, actions, qs)
         return actions[qs.index(max(qs))]  # the first of equal values
 
-    def get_step_size(self) -> float:
-        """eta = 1 / sqrt(number of actions chosen so far)."""
-        return 1.0 / math.sqrt(max(1, self.num_iters))
-
     def incorporate_feedback(self, state, action, reward, new_state) -> None:
         """The Q-learning update for one observed step (new_state None: nothing happened)."""
         if new_state is None:  # the action did nothing (no successor): nothing to learn
@@ -109,7 +105,7 @@ class QLearningAlgorithm:
         else:
             prediction = self.get_q(state, action)
         error = prediction - (reward + self.discount * v_next)
-        step = 1.0 / math.sqrt(max(1, self.num_iters))  # get_step_size(), inlined: this runs per step
+        step = 1.0 / math.sqrt(max(1, self.num_iters))  # the course's step size 1/sqrt(iterations)
         w = self.weights
         for f, v in self.feature_extractor(state, action):
             w[f] = w.get(f, 0.0) - step * error * v

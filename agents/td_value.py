@@ -121,7 +121,6 @@ class TDValueAgent:
         table = settings.tictactoe
         self.alpha = table.alpha
         self.epsilon = table.epsilon
-        self.default_episodes = table.episodes
         self.draw_value = table.draw_value
         self.data_path = Path(settings.data_dir) / FILENAME
         self.values, self.source = self._load()
@@ -136,6 +135,10 @@ class TDValueAgent:
                 return arrays["values"].astype(np.float64), f"{label} ({path.name})"
             set_aside(path, f"values of shape {arrays['values'].shape} (or not finite), expected {(2, N_STATES)}", then)
         return initial_values(self.draw_value), "untrained"
+
+    @classmethod
+    def default_episodes(cls, settings) -> int:
+        return settings.tictactoe.episodes
 
     def default_path(self) -> Path:
         return self.data_path

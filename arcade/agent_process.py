@@ -9,9 +9,8 @@ learns or builds tables across turns (q-rollouts, the dots solver) keeps them
 there. Randomness crosses as a seed drawn from the controller's generator, so
 a seeded game is still reproducible.
 
-Training a learner from a screen (tic-tac-toe's `t`) runs the same way, in a
-process of its own (`TrainingJob`), reporting progress through a queue and
-saving the table there; the screen reloads it when the job says it is done.
+Training a learner from a screen (`t`) runs in a process of its own too
+(`arcade.training`), started with this module's `init_worker`.
 """
 from __future__ import annotations
 
@@ -78,7 +77,7 @@ def _end_with_parent(parent: int) -> None:
         os._exit(0)
 
 
-def _init_worker(progress_queue=None, parent: int | None = None) -> None:
+def init_worker(progress_queue=None, parent: int | None = None) -> None:
     """The frame loop must win a contended core: the agent process runs at a lower priority, and ends with
     the arcade. Progress of long work goes back through the queue (a full queue drops a line)."""
     if parent is not None and sys.platform.startswith("linux"):
@@ -142,7 +141,7 @@ def submit(key: tuple, game_id: str, name: str, rules, settings, method: str, st
         if _pool is None:
             ctx = multiprocessing.get_context("spawn")
             _progress_queue = ctx.Queue(maxsize=1000)
-            _pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_init_worker,
+            _pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=init_worker,
                                         initargs=(_progress_queue, os.getpid()))
         try:
             return _pool.submit(_run, key, game_id, name, rules, settings, method, state, seed)
@@ -168,96 +167,6 @@ def shutdown() -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in processes:
         proc.terminate()
-
-
-CURVE_GAMES = 40  # games against each opponent at each point of a learning curve (half on each side)
-
-
-def _curve_point(game_id: str, name: str, rules, settings, agent, seed: int):
-    """A function done -> {opponent: (won, drawn, lost) shares} for the agent as it is: games against the
-    weakest and the strongest other agent of the game (e.g. random and minimax), half on each side."""
-    from agents import agents_for
-    from arcade.headless import play_games, summarize
-
-    others = [s for s in agents_for(game_id) if s.name != name and s.cannot_play(rules) is None]
-    opponents = {s.name: s.create(rules, settings) for s in dict.fromkeys([others[-1], others[0]]) if others}
-
-    def measure(done: int) -> dict:
-        out = {}
-        for opp_name, opp in opponents.items():
-            r = summarize(play_games(rules, agent, opp, CURVE_GAMES, seed + done, agent_seed=seed + done))["results"]
-            out[opp_name] = tuple(r[k] / CURVE_GAMES for k in ("win", "draw", "loss"))
-        return out
-
-    return measure
-
-
-def _train(results, stop, game_id: str, name: str, rules, settings, episodes: int, seed: int,
-           from_scratch: bool = False, parent: int | None = None) -> None:
-    """Runs in a training process: train, save, and report (progress, then one result)."""
-    _init_worker(parent=parent)
-    from arcade import notices
-
-    from agents import find
-
-    try:
-        agent = find(game_id, name).create(rules, settings)
-        measure = _curve_point(game_id, name, rules, settings, agent, seed)
-        agent.train(episodes, np.random.default_rng(seed), progress=lambda done: results.put(("progress", done)),
-                    from_scratch=from_scratch, stop=stop,
-                    checkpoint=lambda done: results.put(("curve", (done, measure(done)))))
-        if agent.save():
-            results.put(("result", (True, f"saved to {agent.default_path()}")))
-        else:  # save() gave a notice saying why; in this process it reaches no screen, so pass it on
-            said = notices.recent()
-            results.put(("result", (False, said[-1] if said else "could not save")))
-    except Exception as exc:  # reported on the screen; the game goes on
-        results.put(("result", (False, f"{type(exc).__name__}: {exc}")))
-
-
-class TrainingJob:
-    """A learner's training in its own process. Call poll() every frame; `result` is set at the end."""
-
-    def __init__(self, game_id: str, name: str, rules, settings, episodes: int, seed: int,
-                 from_scratch: bool = False):
-        ctx = multiprocessing.get_context("spawn")
-        self.name = name
-        self.total = episodes
-        self.done = 0
-        self.result: tuple[bool, str] | None = None  # (saved, message)
-        self.curve: list[tuple[int, dict]] = []  # (episodes done, {opponent: (won, drawn, lost) shares})
-        self._results = ctx.Queue()
-        self._stop = ctx.Event()
-        self._process = ctx.Process(target=_train, name=f"train-{name}", daemon=True,
-                                    args=(self._results, self._stop, game_id, name, rules, settings, episodes, seed,
-                                          from_scratch, os.getpid()))
-        self._process.start()
-
-    def poll(self) -> bool:
-        """Take in what the process reported; True once it has finished."""
-        while self.result is None:
-            try:
-                kind, value = self._results.get_nowait()
-            except queue.Empty:
-                if not self._process.is_alive() and self._results.empty():
-                    self.result = (False, f"the training process ended unexpectedly (exit {self._process.exitcode})")
-                break
-            if kind == "progress":
-                self.done = value
-            elif kind == "curve":
-                self.curve.append(value)
-            else:
-                self.result = value
-        return self.result is not None
-
-    def stop(self) -> None:
-        """Ask for an early end: the process saves what it learnt so far and reports."""
-        self._stop.set()
-
-    def kill(self) -> None:
-        """End it now, saving nothing (leaving the screen)."""
-        if self._process.is_alive():
-            self._process.terminate()
 
 
 # concurrent.futures joins its workers when the interpreter exits, waiting for a decision in flight;

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from agents import Explains, Trains, UnknownAgent, agents_for, find
-from arcade.games import GAMES, NotPlayableYet, UnknownGame, game_ids, make_rules
+from arcade.games import GAMES, UnknownGame, game_ids, make_rules
 from arcade.games.base import FitsState, Summarizes
 from arcade.progress import Progress
 from arcade.settings import SettingsError, load_settings
@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _rules(game: str, settings):
     try:
         return make_rules(game, settings)
-    except (UnknownGame, NotPlayableYet) as exc:
+    except UnknownGame as exc:
         raise UserError(str(exc)) from None
 
 
@@ -290,7 +290,7 @@ def cmd_train(args, settings) -> int:
             raise UserError(f"--out {args.out!r}: {problem}")
     import numpy as np
 
-    episodes = args.episodes or agent.default_episodes
+    episodes = args.episodes or type(agent).default_episodes(settings)
     bar = Progress(episodes, f"train {args.game} {agent.name}")
     agent.train(episodes, np.random.default_rng(args.seed), progress=bar.update, from_scratch=args.fresh)
     bar.close()

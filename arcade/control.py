@@ -24,7 +24,7 @@ from agents.base import choose
 from arcade import agent_process
 from arcade.deciders import ProcessDecider, ThreadDecider
 
-DELAY_STEPS_MS = (0, 25, 50, 100, 200, 400, 800, 1500)
+DELAY_STEPS_MS = (0, 25, 50, 100, 200, 400, 800, 1500, 3000, 5000)  # up to [agents] delay_ms's largest
 
 
 def make_rng(seed: int) -> np.random.Generator:
@@ -108,11 +108,14 @@ class AgentController:
     def _decider(self):
         return self._deciders[self.spec.process]
 
-    def cached_agent(self):
-        """The selected agent if it is built and lives in this process, else None (never blocks).
+    def cached_agent(self, build: bool = False):
+        """The selected agent if it lives in this process and is built (or `build`: built now), else None.
 
         Agents that decide in the agent process live there only: ask them with `ask(state, "explain")`."""
-        return self._decider().instance(self.spec)
+        decider = self._decider()
+        if build and isinstance(decider, ThreadDecider):
+            return decider.agent(self.spec)
+        return decider.instance(self.spec)
 
     def warm_up(self) -> Request:
         """Build the selected agent now, off the frame loop, so its first move or values come quickly."""

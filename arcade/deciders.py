@@ -24,7 +24,7 @@ import time
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from agents import Reports
 from arcade import agent_process
@@ -65,13 +65,6 @@ def call(agent, method: str, state, rng, rules=None) -> Answer:
     return Answer(value, figures, ms, legend)
 
 
-class Decider(Protocol):
-    def run(self, spec, method: str, state, rng) -> Future: ...
-    def instance(self, spec): ...
-    def reset(self, rules) -> None: ...
-    def close(self) -> None: ...
-
-
 class ThreadDecider:
     """Agents built and run in one worker thread of this process."""
 
@@ -81,7 +74,8 @@ class ThreadDecider:
         self._instances: dict[str, object] = {}
         self._lock = threading.Lock()
 
-    def _agent(self, spec):
+    def agent(self, spec):
+        """The built instance of `spec`, built now if it is not yet."""
         with self._lock:
             agent = self._instances.get(spec.name)
             if agent is None:
@@ -90,7 +84,7 @@ class ThreadDecider:
             return agent
 
     def run(self, spec, method: str, state, rng) -> Future:
-        return self._executor.submit(lambda: call(self._agent(spec), method, state, rng, self.rules))
+        return self._executor.submit(lambda: call(self.agent(spec), method, state, rng, self.rules))
 
     def instance(self, spec):
         return self._instances.get(spec.name)

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from arcade.games.twenty48 import (DOWN, LEFT, RIGHT, UP, Game2048, Rules2048, from_values, move_all, move_batch,
+from arcade.games.twenty48 import (DOWN, LEFT, RIGHT, UP, Rules2048, from_values, move_all, move_batch,
                                    move_gains, slide_paths)
 
 
@@ -118,13 +118,15 @@ def test_step_adds_score_and_a_tile():
 
 
 def test_undo_back_to_the_start_restores_exactly():
-    game = Game2048(Rules2048(), np.random.default_rng(3))
+    from arcade.session import GameSession
+
+    game = GameSession(Rules2048(), 3)
     start = game.state
     states = [start]
     rng = np.random.default_rng(9)
     while len(states) < 30 and not game.over:
         legal = game.rules.legal_actions(game.state)
-        assert game.move(legal[rng.integers(len(legal))])
+        assert game.play(legal[rng.integers(len(legal))])
         states.append(game.state)
     for expected in reversed(states[:-1]):
         assert game.undo()

@@ -106,16 +106,6 @@ def test_bad_setting_is_one_line_and_the_command_still_runs(capsys, tmp_path):
     assert "using the default 1024" in err and "expectimax" in captured.out
 
 
-def test_not_yet_playable_game(capsys, settings_file, monkeypatch):
-    """A game whose rules module is missing (as before its issue landed) is one clear line."""
-    import arcade.games as games
-
-    real = games.rules_module
-    monkeypatch.setattr(games, "rules_module", lambda g: None if g == "match3" else real(g))
-    err = one_line_error(capsys, ["--settings", settings_file, "bench", "match3", "--agent", "random"])
-    assert "Match-3 is not playable yet" in err
-
-
 def test_no_display_is_one_line_in_a_real_process(settings_file):
     result = run("--settings", settings_file, drop=("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"))
     assert result.returncode == 2

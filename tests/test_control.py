@@ -182,10 +182,11 @@ def test_agent_process_comes_back_after_it_dies(settings):
 
 
 def test_training_job_reports_progress_stops_early_and_saves(settings):
-    from arcade.agent_process import TrainingJob
+    from agents import find
+    from arcade.training import TrainingJob
     from arcade.games import make_rules
 
-    job = TrainingJob("tictactoe", "td-value", make_rules("tictactoe", settings), settings, 10_000_000, seed=1)
+    job = TrainingJob(find("tictactoe", "td-value"), make_rules("tictactoe", settings), settings, 10_000_000, seed=1)
     end = time.perf_counter() + 60
     while job.done == 0 and time.perf_counter() < end:
         job.poll()
@@ -200,12 +201,37 @@ def test_training_job_reports_progress_stops_early_and_saves(settings):
 
 
 def test_training_job_that_dies_is_reported(settings):
-    from arcade.agent_process import TrainingJob
+    from agents import find
+    from arcade.training import TrainingJob
     from arcade.games import make_rules
 
-    job = TrainingJob("tictactoe", "td-value", make_rules("tictactoe", settings), settings, 10_000_000, seed=1)
+    job = TrainingJob(find("tictactoe", "td-value"), make_rules("tictactoe", settings), settings, 10_000_000, seed=1)
     job.kill()
     end = time.perf_counter() + 30
     while not job.poll() and time.perf_counter() < end:
         time.sleep(0.01)
     assert job.result[0] is False and "ended unexpectedly" in job.result[1]
+
+
+def test_the_delay_keys_reach_the_largest_delay_the_settings_allow(settings):
+    """+ steps up to [agents] delay_ms's upper bound (5 s), - back to 0; a delay set in the file between two
+    steps moves to the neighbouring step."""
+    import dataclasses
+
+    from arcade.control import DELAY_STEPS_MS
+    from arcade.games import make_rules
+    from arcade.settings import AgentSettings
+
+    top = dataclasses.fields(AgentSettings)[0].metadata["max"]
+    assert DELAY_STEPS_MS[-1] == top == 5000
+    c = AgentController("2048", make_rules("2048", settings), settings)
+    for _ in range(len(DELAY_STEPS_MS) + 2):
+        c.change_delay(+1)
+    assert c.delay_ms == 5000
+    c.delay_ms = 1000
+    c.change_delay(+1)
+    assert c.delay_ms == 1500
+    for _ in range(len(DELAY_STEPS_MS) + 2):
+        c.change_delay(-1)
+    assert c.delay_ms == 0
+    c.close()

@@ -10,6 +10,7 @@ from arcade.cli import main
 from arcade.games import GAMES, GameInfo, add_game, make_rules, remove_game
 from arcade.settings import Settings, parse_settings
 from tests.extra_game.nim import NimSettings
+from arcade.storage import load_json
 from tests.helpers import key, wait_for
 
 
@@ -72,5 +73,116 @@ def test_the_launcher_opens_the_new_game_and_its_agent_plays(nim, settings):
         assert screen.state.last in (0, 1)
         key(app, pygame.K_h)  # the shared help overlay draws with the new game's keys
         app.tick(16)
+    finally:
+        app.close()
+
+
+@pytest.fixture
+def nim_learners(nim):
+    from tests.extra_game.nim_agents import NimLearner, NimTrainer
+
+    register("nim-trainer", ("nim",), "learns nim's rule by training", order=20)(NimTrainer)
+    register("nim-learner", ("nim",), "counts what it sees while learning", order=30)(NimLearner)
+    yield
+    unregister("nim-trainer", "nim")
+    unregister("nim-learner", "nim")
+
+
+def _open_nim(app):
+    from arcade.screens.launcher import LauncherScreen
+
+    app.push(LauncherScreen(app))
+    app.tick(16)
+    key(app, pygame.K_6, frames=2)
+    return app.top
+
+
+def test_t_trains_any_trainer_with_a_learning_curve_on_a_screen_that_names_none(nim_learners, settings):
+    """The Nim screen has no training code: t, the bar and the curve come from the shared screen, the curve
+    mixes points the host measured with the trainer's own figures, and the new table plays afterwards."""
+    from arcade.app import App
+    from arcade.training import curve_series
+
+    app = App(settings, size=(1024, 720))
+    try:
+        screen = _open_nim(app)
+        assert "t: train" in screen.help_line() and "l: learning" in screen.help_line()
+        assert any("train" in k[1] for k in screen.shared_keys())
+        screen.controller.select("nim-learner")  # not a trainer: t trains the game's trainer all the same
+        key(app, pygame.K_t)
+        assert screen.training is not None and screen.training.name == "nim-trainer" and screen.busy()
+        assert wait_for(app, lambda: screen.training is None, 120)
+        assert len(screen.curve) == 4 and [p[0] for p in screen.curve] == [100, 200, 300, 400]
+        measured = screen.curve[1][1]  # at 200 the host played 40 games against random itself
+        assert set(measured) == {"won v random", "drawn v random", "lost v random"}
+        assert measured["won v random"] + measured["drawn v random"] + measured["lost v random"] == pytest.approx(1)
+        assert screen.curve[0][1] == {"won v random": 0.25, "lost v random": 0.0}  # the trainer's own figures
+        assert [s.label for s in curve_series(screen.curve)] == ["won v random", "lost v random"]
+        assert (settings.data_dir / "nim_trainer.json").exists()
+        assert "trained 400 episodes" in screen.toast[0]
+        screen.controller.select("nim-trainer")
+        assert wait_for(app, lambda: screen.controller.cached_agent(build=True).trained == 400, 10)
+        screen.draw(app.surface)
+    finally:
+        app.close()
+
+
+def test_t_again_stops_the_training_and_keeps_what_it_learnt(nim_learners, settings):
+    from arcade.app import App
+
+    app = App(settings, size=(640, 480))
+    try:
+        screen = _open_nim(app)
+        key(app, pygame.K_t)
+        assert wait_for(app, lambda: screen.training is None or screen.training.done > 0, 60)
+        key(app, pygame.K_t)  # stop: what it learnt so far is saved
+        assert wait_for(app, lambda: screen.training is None, 60)
+        saved = load_json(settings.data_dir / "nim_trainer.json", {})
+        assert 0 < saved["episodes"] < 400, saved
+    finally:
+        app.close()
+
+
+def test_l_and_i_work_for_a_learner_on_a_screen_that_names_none(nim_learners, settings):
+    """l switches learning; the learner sees every state the session reaches (its own moves and yours);
+    the shared i panel shows what it says of itself."""
+    from arcade.app import App
+
+    app = App(settings, size=(1024, 720))
+    try:
+        screen = _open_nim(app)
+        screen.controller.select("nim-learner")
+        key(app, pygame.K_l)
+        agent = screen.controller.cached_agent()
+        assert agent.is_learning() and "learning on" in screen.toast[0]
+        key(app, pygame.K_2)  # your move: the learner sees it
+        assert agent.seen and agent.seen[0].stones == 8  # 10 stones, you took 2
+        assert wait_for(app, lambda: screen.state.mover == 0 and len(agent.seen) >= 2, 30)  # its reply too
+        key(app, pygame.K_i)
+        assert screen.agent_panel_lines()[4] == [f"states seen while learning: {len(agent.seen)}"]
+        screen.draw(app.surface)
+        key(app, pygame.K_ESCAPE)  # closes the panel
+        key(app, pygame.K_l)
+        assert not agent.is_learning()
+        seen = len(agent.seen)
+        key(app, pygame.K_1)
+        assert len(agent.seen) == seen  # learning off: nothing is taken in
+        screen.controller.select("random")
+        key(app, pygame.K_l)
+        assert "Tab to nim-learner first" in screen.toast[0]
+    finally:
+        app.close()
+
+
+def test_a_screen_without_trainers_shows_no_t_and_the_help_line_is_built_once(nim, settings):
+    from arcade.app import App
+
+    app = App(settings, size=(1024, 720))
+    try:
+        screen = _open_nim(app)
+        line = screen.help_line()
+        assert line.startswith("1/2/3: take") and "t: train" not in line and "Esc: back" in line
+        key(app, pygame.K_t)
+        assert screen.training is None
     finally:
         app.close()

@@ -2,8 +2,7 @@
 import pygame
 import pytest
 
-from arcade.games import GAMES, is_playable
-from arcade.screens.coming_soon import ComingSoonScreen
+from arcade.games import GAMES
 from arcade.screens.launcher import LauncherScreen, card_rects
 from tests.helpers import click, key, ticks
 
@@ -27,9 +26,7 @@ def test_open_each_card_by_keys_and_escape_back(app, index):
     assert app.top.selected == index
     key(app, pygame.K_RETURN, frames=2)
     assert len(app.stack) == 2
-    screen = app.top
-    if not is_playable(GAMES[index].id):
-        assert isinstance(screen, ComingSoonScreen)
+    assert app.top.info.id == GAMES[index].id
     key(app, pygame.K_ESCAPE)
     assert len(app.stack) == 1 and isinstance(app.top, LauncherScreen) and app.running
 
@@ -63,8 +60,8 @@ def test_window_close_quits(app):
     assert not app.running
 
 
-def test_coming_soon_help_overlay(app):
-    app.push(ComingSoonScreen(app, "blackjack"))
+def test_help_overlay_closes_with_escape_without_leaving(app):
+    key(app, pygame.K_RETURN, frames=2)
     key(app, pygame.K_h)
     assert app.top.show_help
     key(app, pygame.K_ESCAPE)  # closes the help, does not leave

@@ -8,14 +8,14 @@ import pytest
 
 from agents import Explains, agents_for
 from arcade.cli import main
-from arcade.games import GAMES, is_playable
+from arcade.games import GAMES
 from arcade.games.tictactoe import X, decode
 from arcade.screens import open_game
 from arcade.settings import load_settings
 from arcade.statistics import Statistics
 from tests.helpers import key, ticks, wait_for
 
-PLAYABLE = [g.id for g in GAMES if is_playable(g.id)]
+PLAYABLE = [g.id for g in GAMES]
 EXPLAINERS = [(g, s.name) for g in PLAYABLE for s in agents_for(g, Explains)]
 
 
@@ -103,7 +103,7 @@ def test_agent_panel_and_statistics_view_draw(window):
     screen.controller.select("q-rollouts")
     key(window, pygame.K_i)
     assert screen.overlay == "panel"
-    name, about, params, _ = screen.agent_panel_lines()
+    name, about, params, _, _ = screen.agent_panel_lines()
     assert name == "q-rollouts" and "rollouts" in about
     assert ("[match3] rollouts", "25", True) in params  # the course's value, marked as such
     ticks(window, 2)

@@ -5,8 +5,9 @@ cards and number keys, its previews, the settings tables, the CLI's choices and
 the conformance tests. A game's rules live in the module `GameInfo.rules`
 (default `arcade.games.<id>`), which exposes `make_rules(settings, **overrides)`
 returning an object that follows `arcade.games.base.Rules`; its screen lives in
-`GameInfo.screen` and exposes `SCREEN`. A game whose rules module does not exist
-yet is listed (the launcher shows its card) but not playable.
+`GameInfo.screen` and exposes `SCREEN`. Every entry must name modules that exist:
+`tests/test_catalogue.py` imports both of every entry, so a misspelt path fails
+there, loudly, not on a player's screen.
 
 Adding a game: its rules module, its screen module, and one `add_game(GameInfo(...))`
 (or an entry in `GAMES` below for the arcade's own games).
@@ -61,10 +62,6 @@ class UnknownGame(ValueError):
     pass
 
 
-class NotPlayableYet(ValueError):
-    pass
-
-
 def add_game(info: GameInfo) -> None:
     """Put a game in the catalogue (after the arcade's own); its id must be new."""
     if any(g.id == info.id for g in GAMES):
@@ -89,23 +86,10 @@ def game_info(game_id: str) -> GameInfo:
 
 
 def rules_module(game_id: str):
-    """The rules module of a game, or None while the game is not built yet."""
-    info = game_info(game_id)
-    try:
-        return importlib.import_module(info.rules)
-    except ModuleNotFoundError as exc:
-        if exc.name == info.rules:
-            return None
-        raise
-
-
-def is_playable(game_id: str) -> bool:
-    return rules_module(game_id) is not None
+    """The rules module of a game (an import error if the catalogue names one that does not exist)."""
+    return importlib.import_module(game_info(game_id).rules)
 
 
 def make_rules(game_id: str, settings, **overrides):
-    """Build the rules object of a game from settings; NotPlayableYet if it has none."""
-    module = rules_module(game_id)
-    if module is None:
-        raise NotPlayableYet(f"{game_info(game_id).title} is not playable yet (it arrives with its own issue)")
-    return module.make_rules(settings, **overrides)
+    """Build the rules object of a game from settings (UnknownGame for an id not in the catalogue)."""
+    return rules_module(game_id).make_rules(settings, **overrides)

@@ -9,7 +9,7 @@ a precomputed table of every row; larger boards slide with array operations.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -325,6 +325,16 @@ class Rules2048:
     def format_action(self, action: int) -> str:
         return DIRECTIONS[action]
 
+    def encode_state(self, state: State2048) -> dict:
+        """The state as JSON-able data (the text form leaves out the score)."""
+        return {"board": state.board.tolist(), "score": int(state.score)}
+
+    def decode_state(self, data: dict) -> State2048:
+        board = np.array(data["board"], dtype=np.uint8)
+        if board.shape != (self.size, self.size) or int(board.max(initial=0)) > 60:
+            raise ValueError(f"a saved board of shape {board.shape} does not fit a {self.size}x{self.size} game")
+        return State2048(board, int(data["score"]))
+
     def summarize(self, outcomes: list[dict]) -> dict:
         tiles = [o["max_tile"] for o in outcomes]
         top = max(tiles) if tiles else 0
@@ -337,39 +347,6 @@ class Rules2048:
     def format_summary(self, summary: dict) -> list[str]:
         parts = [f"{t}: {share:.0%}" for t, share in summary["reached"].items()]
         return ["largest tile reached  " + "  ".join(parts)]
-
-
-@dataclass
-class Game2048:
-    """A game in progress with its undo history (the screen's model; the agents never see it)."""
-
-    rules: Rules2048
-    rng: np.random.Generator
-    state: State2048 = None
-    history: list = field(default_factory=list)
-
-    def __post_init__(self):
-        if self.state is None:
-            self.state = self.rules.new_state(self.rng)
-
-    def move(self, direction: int) -> bool:
-        """Play a move if legal (the computer's tile follows); False if it changes nothing."""
-        if direction not in self.rules.legal_actions(self.state):
-            return False
-        self.history.append(self.state)
-        self.state = self.rules.step(self.state, direction, self.rng)
-        return True
-
-    def undo(self) -> bool:
-        """Back one move, spawned tile included; False at the start of the game."""
-        if not self.history:
-            return False
-        self.state = self.history.pop()
-        return True
-
-    @property
-    def over(self) -> bool:
-        return self.rules.is_terminal(self.state)
 
 
 def make_rules(settings, size: int | None = None) -> Rules2048:

@@ -7,14 +7,6 @@ from arcade.games import game_info
 
 
 def open_game(app, game_id: str, agent: str | None = None, seed: int | None = None):
-    """The screen of a game, or a 'not playable yet' screen while its issue has not landed."""
-    info = game_info(game_id)
-    try:
-        module = importlib.import_module(info.screen)
-    except ModuleNotFoundError as exc:
-        if exc.name != info.screen:
-            raise
-        from arcade.screens.coming_soon import ComingSoonScreen
-
-        return ComingSoonScreen(app, game_id)
+    """The screen of a game (its catalogue entry names the module; a missing one is an import error)."""
+    module = importlib.import_module(game_info(game_id).screen)
     return module.SCREEN(app, agent=agent, seed=seed)

@@ -5,36 +5,48 @@ loop. A GameScreen subclass supplies its rules and board and a few hooks; the
 base class handles Enter (agent on/off), Tab (next agent), +/- (delay), h/?
 (help), v (the agent's values), . (one agent move), i (the agent panel),
 k (statistics), the HUD, and asking the agent controller for moves. It never
-names an agent: it asks the registry what the selected one can do.
+names an agent: it asks the registry what the selected one can do, and
+honours every capability the same way on every screen: `t` trains an agent
+that `Trains` (progress bar and learning curve), `l` switches learning of one
+that `LearnsWhilePlaying` (it sees every state the game session reaches), and
+the `i` panel shows what one that `Describes` says of itself.
 """
 from __future__ import annotations
 
 import numpy as np
 import pygame
 
+from agents import Describes, LearnsWhilePlaying, Trains
 from arcade.control import AgentController
 from arcade.games import game_info, make_rules
 from arcade.screens.values import ValueView
+from arcade.session import GameSession
 from arcade.settings import course_value
 from arcade.statistics import Statistics
+from arcade.training import TrainingJob
 from arcade.ui import hud, palette, panels
 
 ENTER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
 PLUS_KEYS = (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS)
 MINUS_KEYS = (pygame.K_MINUS, pygame.K_KP_MINUS)
-SHELL_KEYS = [
-    ("Enter", "hand control to the agent / take it back"),
-    ("Tab", "next agent (Shift+Tab: previous)"),
-    ("+ / -", "agent move delay longer / shorter"),
-    ("v", "values: what the selected agent thinks of each move (also on your turn)"),
-    (".", "the agent plays exactly one move, then hands control back"),
-    ("i", "about the agent: its algorithm, parameters and last decision"),
-    ("k", "statistics of this game, kept across runs"),
-    ("m", "sound effects off / on"),
-    ("h or ?", "show this help"),
-    ("F11", "full screen on / off (the window can also be resized)"),
-    ("Esc", "back to the launcher"),
+SHELL_KEYS = [  # (keys, what they do, the word on the help line or "" for the overlay only)
+    ("Enter", "hand control to the agent / take it back", "agent"),
+    ("Tab", "next agent (Shift+Tab: previous)", "next agent"),
+    ("+ / -", "agent move delay longer / shorter", ""),
+    ("v", "values: what the selected agent thinks of each move (also on your turn)", "values"),
+    (".", "the agent plays exactly one move, then hands control back", ""),
+    ("i", "about the agent: its algorithm, parameters and last decision", ""),
+    ("k", "statistics of this game, kept across runs", ""),
+    ("m", "sound effects off / on", ""),
+    ("h or ?", "show this help", "help"),
+    ("F11", "full screen on / off (the window can also be resized)", ""),
+    ("Esc", "back to the launcher", "back"),
 ]
+
+
+def help_line_of(keys: list[tuple]) -> str:
+    """The bottom help line from key entries (keys, does[, short]): those with a short word, in order."""
+    return "  ".join(f"{k[0].replace(' / ', '/')}: {k[2]}" for k in keys if len(k) > 2 and k[2])
 
 
 class Screen:
@@ -65,6 +77,8 @@ class GameScreen(Screen):
     """A game's screen with the shared HUD and agent control. Subclasses set game_id and hooks."""
 
     game_id = ""
+    TRAIN_KEY = pygame.K_t  # a screen whose game uses t (blackjack's take) names another
+    LEARN_KEY = pygame.K_l
 
     def __init__(self, app, agent: str | None = None, seed: int | None = None, **rule_overrides):
         self.app = app
@@ -80,6 +94,9 @@ class GameScreen(Screen):
         self.show_help = False
         self._over_ms = 0.0  # time since the game ended, for restart_when_over
         self.toast: tuple[str, float] | None = None  # message, ms left
+        self.session: GameSession | None = None  # the game in progress, where the screen keeps one
+        self.training: TrainingJob | None = None
+        self.curve: list = []  # the last training's learning curve points (kept after it ends)
         configured = self.settings.seeds.game
         self.seed = seed if seed is not None else (fresh_seed() if configured < 0 else configured)
         self.fixed_seed = seed is not None or configured >= 0
@@ -87,11 +104,25 @@ class GameScreen(Screen):
             self.controller.set_enabled(True)
 
     # --- hooks for subclasses ------------------------------------------------
-    def game_keys(self) -> list[tuple[str, str]]:
+    def game_keys(self) -> list[tuple]:
+        """The screen's own keys: (keys, what they do, a short word for the help line or nothing)."""
         return []
 
+    def shared_keys(self) -> list[tuple]:
+        """The keys every game screen has, with t and l where an agent of this game trains or learns."""
+        keys = list(SHELL_KEYS)
+        specs = self.controller.specs
+        if any(s.can(Trains) for s in specs):
+            name = pygame.key.name(self.TRAIN_KEY)
+            keys.insert(4, (f"{name} / Shift+{name}", "train the learning agent in the background (again: stop "
+                                                         "and save) / from scratch", "train"))
+        if any(s.can(LearnsWhilePlaying) for s in specs):
+            keys.insert(4, (pygame.key.name(self.LEARN_KEY), "learning on / off (an agent that learns while it "
+                                                              "plays)", "learning"))
+        return keys
+
     def help_line(self) -> str:
-        return "Enter: agent on/off   Tab: next agent   +/-: delay   h: help   Esc: back"
+        return help_line_of(self.game_keys() + self.shared_keys())
 
     def status_text(self) -> str:
         return ""
@@ -128,7 +159,8 @@ class GameScreen(Screen):
         return False
 
     def busy(self) -> bool:
-        if self.toast or self.stepping or self.values.pending or self.controller.enabled or self.animating():
+        if (self.toast or self.stepping or self.values.pending or self.controller.enabled or self.animating()
+                or self.training is not None):
             return True
         if any(c.thinking or c.progress() is not None for c in self.controllers()):
             return True
@@ -148,6 +180,27 @@ class GameScreen(Screen):
     def controllers(self) -> list:
         """Every agent controller of the screen (a two-player screen may have an opponent's too)."""
         return [self.controller]
+
+    # --- the game session ----------------------------------------------------
+    def open_session(self, seed: int | None = None, rules=None) -> GameSession:
+        """A new game session for the screen's rules (or `rules`) from `seed` (default: the screen's seed);
+        an agent that learns while it plays sees every state it reaches."""
+        self.session = GameSession(rules or self.rules, self.seed if seed is None else seed)
+        self.session.listen(self._show_learner)
+        return self.session
+
+    def game_state(self):
+        """The state of the game in progress, finished or not (None where the screen keeps no session)."""
+        return self.session.state if self.session is not None else None
+
+    def _show_learner(self, state) -> None:
+        agent = self.controller.cached_agent()
+        if isinstance(agent, LearnsWhilePlaying):
+            agent.observe(state)
+
+    def mover_name(self, by_agent: bool) -> str:
+        """Who plays a move, as the session records it."""
+        return self.controller.name if by_agent else "you"
 
     # --- shared behaviour ----------------------------------------------------
     @property
@@ -171,11 +224,26 @@ class GameScreen(Screen):
 
     # --- a game in progress, kept when the screen closes (Esc, quitting) and resumed when it opens ----------
     def progress_snapshot(self) -> dict | None:
-        """The game in progress as JSON-able data (None: nothing worth keeping, e.g. it is over)."""
-        return None
+        """The game in progress as JSON-able data (None: nothing worth keeping, e.g. it is over or unstarted).
+        By default the session's snapshot; screens add what else they need (a board size) with extra_snapshot."""
+        if self.session is None or self.session.over or not self.session.moves:
+            return None
+        return {"session": self.session.snapshot(), **self.extra_snapshot()}
+
+    def extra_snapshot(self) -> dict:
+        return {}
 
     def resume_from(self, snapshot: dict) -> None:
         """Continue the game of a snapshot (raise ValueError/KeyError/TypeError if it does not fit)."""
+        self.rules_for_snapshot(snapshot)
+        session = GameSession.restore(self.rules, snapshot["session"])
+        self.seed = session.seed
+        self.session = session
+        session.listen(self._show_learner)
+        self.controller.invalidate()
+
+    def rules_for_snapshot(self, snapshot: dict) -> None:
+        """Set the screen's rules to those of a kept game (e.g. its board size) before it is restored."""
 
     def _progress_file(self):
         return self.settings.data_dir / "in_progress.json"
@@ -274,6 +342,85 @@ class GameScreen(Screen):
             return
         self.stepping = True
 
+    # --- capabilities: training (t) and learning while playing (l) ----------------------------------------
+    def trainee(self):
+        """The agent `t` trains: the selected one if it trains, else the first of this game that does."""
+        if self.controller.spec.can(Trains):
+            return self.controller.spec
+        return next((s for s in self.controller.specs if s.can(Trains)), None)
+
+    def toggle_training(self, from_scratch: bool = False) -> None:
+        if self.training:
+            self.training.stop()
+            self.say("stopping the training (what it learnt so far is saved)...")
+            return
+        spec = self.trainee()
+        if spec is None:
+            self.say("no agent of this game learns from training")
+            return
+        episodes = spec.factory.default_episodes(self.settings)  # it trains in a process of its own
+        self.training = TrainingJob(spec, self.rules, self.settings, episodes, self.seed, from_scratch)
+        self.curve = []
+        start = "from scratch" if from_scratch else "from what it knows"
+        self.say(f"training {spec.name} {start}: {episodes:,} episodes ({pygame.key.name(self.TRAIN_KEY)} stops)")
+
+    def _poll_training(self) -> None:
+        if self.training is None:
+            return
+        done = self.training.poll()
+        self.curve = self.training.curve
+        if not done:
+            return
+        job, self.training = self.training, None
+        saved, message = job.result
+        if not saved:
+            self.say(f"training failed: {message}", 5000)
+            return
+        self.say(f"{job.name} trained {job.done:,} episodes; {message}", 4000)
+        self.controller.set_rules(self.rules)  # the agents are rebuilt from the new table...
+        self.controller.warm_up()  # ...now, so its values come back without a move
+        self.values.forget()
+
+    def toggle_learning(self) -> None:
+        if not self.controller.spec.can(LearnsWhilePlaying):
+            learners = [s.name for s in self.controller.specs if s.can(LearnsWhilePlaying)]
+            self.say(f"{pygame.key.name(self.LEARN_KEY)} toggles learning of an agent that learns while it plays "
+                     f"(Tab to {' or '.join(learners) or 'one'} first)")
+            return
+        agent = self.controller.cached_agent(build=True)
+        agent.set_learning(not agent.is_learning())
+        self.say(f"{self.controller.name}: learning {'on' if agent.is_learning() else 'off (greedy, no updates)'}")
+
+    def training_rect(self, board: pygame.Rect) -> pygame.Rect:
+        """Where the training panel (bar and learning curve) goes: by default a card over the lower right of
+        the board area. Screens with a side panel give a place in it."""
+        w = max(260, min(420, board.w * 2 // 5))
+        h = max(170, min(300, board.h // 2))
+        return pygame.Rect(board.right - w - 8, board.bottom - h - 8, w, h)
+
+    def keeps_curve(self) -> bool:
+        """Whether the last learning curve stays on screen after training ends (where it has its own place)."""
+        return False
+
+    def draw_training(self, surface: pygame.Surface, board: pygame.Rect) -> None:
+        if self.training is None and not (self.curve and self.keeps_curve()):
+            return
+        rect = self.training_rect(board)
+        bar_h = 48 if self.training else 0
+        if self.training is not None and not self.keeps_curve():
+            pygame.draw.rect(surface, palette.PANEL, rect.inflate(12, 12), border_radius=10)
+            pygame.draw.rect(surface, palette.BORDER, rect.inflate(12, 12), 1, border_radius=10)
+        chart = pygame.Rect(rect.x, rect.y, rect.w, rect.h - bar_h)
+        if self.curve:
+            panels.draw_curve(surface, chart, self.curve)
+        elif self.training is not None:
+            panels.draw_waiting(surface, chart, "the learning curve appears at the first checkpoint")
+        if self.training is not None:
+            done, total = self.training.done, self.training.total
+            panels.draw_bar(surface, pygame.Rect(rect.x, rect.bottom - 22, rect.w, 22), done / max(1, total),
+                            f"training {self.training.name}: {done:,} of {total:,} "
+                            f"({pygame.key.name(self.TRAIN_KEY)} stops)")
+
     def agent_panel_lines(self):
         spec = self.controller.spec
         table = self.settings.for_game(self.game_id)
@@ -284,7 +431,9 @@ class GameScreen(Screen):
                            course_value(table, key) == value))
         figures = self.controller.last_figures
         shown = ", ".join(f"{k} {v:,.0f}" if isinstance(v, (int, float)) else f"{k} {v}" for k, v in figures.items())
-        return spec.name, spec.about, params, shown
+        agent = self.controller.cached_agent()
+        described = agent.describe() if isinstance(agent, Describes) else []
+        return spec.name, spec.about, params, shown, described
 
     def say(self, message: str, ms: float = 2500) -> None:
         self.toast = (message, ms)
@@ -329,9 +478,16 @@ class GameScreen(Screen):
             if event.key == pygame.K_h or event.unicode == "?":
                 self.show_help = True
                 return True
+            if event.key == self.TRAIN_KEY and any(s.can(Trains) for s in self.controller.specs):
+                self.toggle_training(from_scratch=bool(event.mod & pygame.KMOD_SHIFT))
+                return True
+            if event.key == self.LEARN_KEY and any(s.can(LearnsWhilePlaying) for s in self.controller.specs):
+                self.toggle_learning()
+                return True
         return self.handle_game_event(event)
 
     def update(self, dt_ms: float) -> None:
+        self._poll_training()
         self.update_game(dt_ms)
         if self.toast:
             msg, left = self.toast
@@ -352,6 +508,7 @@ class GameScreen(Screen):
         self.draw_game(surface, board)
         if self.values.on:
             self.draw_values(surface, board)
+        self.draw_training(surface, board)
         hud.draw_frame(surface, hud.HudInfo(
             title=self.info.title,
             status=self.status_text(),
@@ -370,7 +527,7 @@ class GameScreen(Screen):
         elif self.controller.error:
             hud.draw_toast(surface, self.controller.error, palette.BAD)
         if self.show_help:
-            hud.draw_help_overlay(surface, self.info.title, self.game_keys() + SHELL_KEYS)
+            hud.draw_help_overlay(surface, self.info.title, [k[:2] for k in self.game_keys() + self.shared_keys()])
         elif self.overlay == "panel":
             panels.draw_agent_panel(surface, *self.agent_panel_lines())
         elif self.overlay == "stats":
@@ -380,7 +537,6 @@ class GameScreen(Screen):
                                    self.statistics_histogram(), self.last_player)
 
     def close(self) -> None:
+        if self.training:
+            self.training.kill()
         self.controller.close()
-
-
-

@@ -24,10 +24,11 @@ CURVE_WINDOW = 50  # rounds in the moving average of the learning curve
 
 class BlackjackScreen(GameScreen):
     game_id = "blackjack"
+    TRAIN_KEY = pygame.K_y  # t takes a card here
 
     def __init__(self, app, agent=None, seed=None):
         super().__init__(app, agent=agent, seed=seed)
-        self.rng = np.random.default_rng(self.seed)
+        self.open_session()
         self.values.on = True  # the table shows Q on its buttons from the start (v hides them)
         self.strip_request = None
         self.strip: tuple | None = None  # (deck, agent, [{action: value} per hand total]) of the policy strip
@@ -51,8 +52,12 @@ class BlackjackScreen(GameScreen):
     def total_reward(self) -> float:
         return float(sum(self.rewards.get(self.player, ())))
 
+    @property
+    def round(self) -> RoundState:
+        return self.session.state
+
     def new_round(self) -> None:
-        self.round = self.rules.new_state()
+        self.session.next_game()
         self.hand: list[int] = []
         self.controller.invalidate()
 
@@ -61,20 +66,17 @@ class BlackjackScreen(GameScreen):
         self.controller.set_rules(self.rules)
         self.controller.warm_up()
         self.reset_totals()
+        self.open_session()
         self.new_round()
         self.say(f"deck: {PRESETS[name][0]} - {self.rules.mdp.card_values} x{self.rules.mdp.multiplicity}, "
                  f"threshold {self.rules.mdp.threshold}", 4000)
 
-    def do(self, action: str) -> bool:
-        if self.round.over or action not in self.rules.legal_actions(self.round):
+    def do(self, action: str, by_agent: bool = False) -> bool:
+        if not self.session.play(action, self.mover_name(by_agent)):
             return False
-        self.round = self.rules.step(self.round, action, self.rng)
         if self.round.drawn is not None:
             self.hand.append(self.rules.mdp.card_values[self.round.drawn])
             self.sound("card")
-        agent = self.controller.cached_agent()
-        if isinstance(agent, LearnsWhilePlaying):
-            agent.observe(self.round)
         if self.round.over:
             self.sound("lose" if self.round.mdp_state.total > self.rules.mdp.threshold else "win")
             self.rewards.setdefault(self.player, []).append(self.round.reward)
@@ -91,7 +93,8 @@ class BlackjackScreen(GameScreen):
 
     def show_state(self, state, hand: list[int] | None = None) -> None:
         """The round, and the cards in hand where known."""
-        self.round, self.hand = state, list(hand or [])
+        self.session.show(state)
+        self.hand = list(hand or [])
 
     def statistics_histogram(self) -> str:
         return "reward per round"
@@ -122,13 +125,9 @@ class BlackjackScreen(GameScreen):
 
     # --- GameScreen hooks ----------------------------------------------------
     def game_keys(self):
-        return [("t / p / q", "take a card / peek at the next one (costs) / quit and collect"),
-                ("space", "next round"), ("1 2 3 4", "deck: small, large, standard-like, peeking"),
-                ("l", "learning on / off (an agent that learns while it plays)"), ("click", "the buttons do the same")]
-
-    def help_line(self) -> str:
-        return "t: take  p: peek  q: quit  space: next round  1-4: deck  l: learning  Enter: agent  Tab: next agent" \
-               "  h: help  Esc: back"
+        return [("t / p / q", "take a card / peek at the next one (costs) / quit and collect", "take/peek/quit"),
+                ("space", "next round", "next round"), ("1 2 3 4", "deck: small, large, standard-like, peeking", "deck"),
+                ("click", "the buttons do the same")]
 
     def status_text(self) -> str:
         total, _, _ = self.round.mdp_state
@@ -140,7 +139,7 @@ class BlackjackScreen(GameScreen):
         return None if self.round.over else self.round
 
     def apply_agent_action(self, action) -> None:
-        self.do(str(action))
+        self.do(str(action), by_agent=True)
 
     def handle_event(self, event) -> bool:
         consumed = super().handle_event(event)
@@ -163,16 +162,6 @@ class BlackjackScreen(GameScreen):
             self._human("next")
         elif event.key in PRESET_KEYS:
             self.set_preset(PRESET_KEYS[event.key])
-        elif event.key == pygame.K_l:
-            agent = self.controller.cached_agent()
-            if isinstance(agent, LearnsWhilePlaying):
-                agent.set_learning(not agent.is_learning())
-                self.say(f"{self.controller.name}: learning "
-                         f"{'on' if agent.is_learning() else 'off (greedy, no updates)'}")
-            else:
-                learners = [s.name for s in self.controller.specs if s.can(LearnsWhilePlaying)]
-                self.say(f"l toggles learning of an agent that learns while it plays (Tab to "
-                         f"{' or '.join(learners) or 'one'} first)")
         else:
             return False
         return True

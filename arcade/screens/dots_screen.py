@@ -80,15 +80,11 @@ class DotsScreen(GameScreen):
 
     # --- GameScreen hooks ----------------------------------------------------
     def game_keys(self):
-        return [("click", "draw the highlighted line (the one nearest the mouse)"),
-                ("arrows + space", "move the line cursor, draw the line"),
-                ("1 / 2 / 3", "board of 2x2, 2x3 or 3x3 boxes"),
-                ("f", "move first / second (restarts)"), ("o", "next opponent (the game's agents, weakest first)"),
-                ("r", "restart")]
-
-    def help_line(self) -> str:
-        return ("click or arrows+space: draw  1-5: size  f: first/second  o: opponent  r: restart  "
-                "Enter: agent  Tab: next agent  h: help  Esc: back")
+        return [("click", "draw the highlighted line (the one nearest the mouse)", "draw"),
+                ("arrows + space", "move the line cursor, draw the line", ""),
+                ("1 - 5", "a board of 2x2, 2x3, 3x3, 4x4 or 5x5 boxes", "size"),
+                ("f", "move first / second (restarts)", "first/second"),
+                ("o", "next opponent (the game's agents, weakest first)", "opponent"), ("r", "restart", "restart")]
 
     def status_text(self) -> str:
         me, other = self.seat_name(self.human_seat), self.seat_name(1 - self.human_seat)

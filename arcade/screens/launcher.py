@@ -4,7 +4,7 @@ from __future__ import annotations
 import pygame
 
 from agents import agents_for
-from arcade.games import GAMES, is_playable
+from arcade.games import GAMES
 from arcade.notices import recent
 from arcade.screens import open_game
 from arcade.screens.base import ENTER_KEYS, Screen
@@ -37,7 +37,6 @@ class LauncherScreen(Screen):
         self.app = app
         self.selected = 0
         self._mouse_at = None
-        self.playable = {g.id: is_playable(g.id) for g in GAMES}
         self.agent_counts = {g.id: len(agents_for(g.id)) for g in GAMES}  # the catalogue is read once, here
 
     def open_selected(self) -> None:
@@ -113,8 +112,5 @@ class LauncherScreen(Screen):
                   min_size=22)
         for k, line in enumerate(text.wrap(game.blurb, 19, rect.w - 32, max_lines=1 if compact else 2)):
             text.draw(surface, line, (rect.x + 16, y + 28 + 16 * k), 19, palette.MUTED)
-        if self.playable[game.id]:
-            tag, colour = f"{self.agent_counts[game.id]} agents", palette.GOOD
-        else:
-            tag, colour = "coming soon", palette.MUTED
+        tag, colour = f"{self.agent_counts[game.id]} agents", palette.GOOD
         text.draw(surface, tag, (rect.x + 16, y + (48 if compact else 70)), 19, colour)

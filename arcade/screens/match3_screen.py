@@ -123,14 +123,10 @@ class Match3Screen(GameScreen):
 
     # --- GameScreen hooks ----------------------------------------------------
     def game_keys(self):
-        return [("click, click", "pick a gem, then a neighbour to swap with"), ("drag", "swap by dragging"),
-                ("arrows", "move the cursor; with a gem picked up, swap that way"),
-                ("space", "pick up / put down the gem under the cursor"),
-                ("n", "hint: the move the selected agent would make"), ("r", "new game (new seed)")]
-
-    def help_line(self) -> str:
-        return "click+click or drag: swap  arrows/space: keyboard  n: hint  r: new game  Enter: agent  Tab: next " \
-               "agent  h: help  Esc: back"
+        return [("click, click", "pick a gem, then a neighbour to swap with", "swap"), ("drag", "swap by dragging", ""),
+                ("arrows", "move the cursor; with a gem picked up, swap that way", "keyboard"),
+                ("space", "pick up / put down the gem under the cursor", ""),
+                ("n", "hint: the move the selected agent would make", "hint"), ("r", "new game (new seed)", "new game")]
 
     def status_text(self) -> str:
         s = self.state

@@ -1,18 +1,17 @@
 """The tic-tac-toe screen: play X or O against an agent, or hand your side over and watch.
 
 The selected agent (Tab) always plays the other side; Enter hands it your side
-too, so it plays itself. `v` shows what the agent believes of each empty cell,
-`t` trains the TD agent in the background with a progress bar.
+too, so it plays itself. `v` shows what the agent believes of each empty cell;
+`t` (shared by every screen) trains the TD agent, and its learning curve keeps
+its place in the side panel here.
 """
 from __future__ import annotations
 
 import pygame
 
-from agents import Describes, Trains
-from arcade.agent_process import TrainingJob
 from arcade.games.tictactoe import LINES, O, X, decode, tables
 from arcade.screens.base import GameScreen
-from arcade.ui import hud, palette, panels, text
+from arcade.ui import hud, palette, text
 
 NUMPAD = {pygame.K_7: 0, pygame.K_8: 1, pygame.K_9: 2, pygame.K_4: 3, pygame.K_5: 4, pygame.K_6: 5,
           pygame.K_1: 6, pygame.K_2: 7, pygame.K_3: 8, pygame.K_KP7: 0, pygame.K_KP8: 1, pygame.K_KP9: 2,
@@ -29,16 +28,22 @@ class TicTacToeScreen(GameScreen):
         self.human_mark = X
         self.tally: dict[str, list[int]] = {}  # agent -> [wins, draws, losses] against you
         self.selfplay: dict[str, list[int]] = {}  # agent -> [X wins, draws, O wins] playing itself
-        self.training: TrainingJob | None = None
-        self.curve: list = []  # the last training's learning curve (kept after it ends)
+        self.open_session()
         self.restart()
 
     # --- game flow -----------------------------------------------------------
     def restart(self) -> None:
-        self.state = 0
-        self.human_moved = False
+        self.session.restart()
         self.recorded = False
         self.controller.invalidate()
+
+    @property
+    def state(self) -> int:
+        return self.session.state
+
+    @property
+    def human_moved(self) -> bool:
+        return self.session.played_by("you") > 0
 
     @property
     def mark_to_move(self) -> int:
@@ -49,10 +54,8 @@ class TicTacToeScreen(GameScreen):
         return self.rules.is_terminal(self.state)
 
     def play(self, cell: int, by_human: bool) -> bool:
-        if self.over or cell not in self.rules.legal_actions(self.state):
+        if not self.session.play(cell, self.mover_name(not by_human)):
             return False
-        self.state = self.rules.step(self.state, cell)
-        self.human_moved |= by_human
         if self.over:
             self._record_result()
         return True
@@ -78,14 +81,9 @@ class TicTacToeScreen(GameScreen):
 
     # --- GameScreen hooks ----------------------------------------------------
     def game_keys(self):
-        return [("click / 1-9", "play a cell (numpad layout: 7 8 9 is the top row)"),
-                ("x / o", "play as X (first) / as O, and restart"),
-                ("r", "restart"),
-                ("t / Shift+t", "train the learning agent in the background (self-play) / from scratch")]
-
-    def help_line(self) -> str:
-        return "click or 1-9: play  x/o: side  r: restart  v: values  t: train  Enter: agent plays you  " \
-               "Tab: next agent  +/-: delay  h: help  Esc: back"
+        return [("click / 1-9", "play a cell (numpad layout: 7 8 9 is the top row)", "play"),
+                ("x / o", "play as X (first) / as O, and restart", "side"),
+                ("r", "restart", "restart")]
 
     def status_text(self) -> str:
         if self.over:
@@ -129,8 +127,6 @@ class TicTacToeScreen(GameScreen):
             self.say(f"you play {MARK_NAMES[self.human_mark]}" + (" (X moves first)" if self.human_mark == O else ""))
         elif event.key == pygame.K_r:
             self.restart()
-        elif event.key == pygame.K_t:
-            self._toggle_training(from_scratch=bool(event.mod & pygame.KMOD_SHIFT))
         else:
             return False
         return True
@@ -147,42 +143,6 @@ class TicTacToeScreen(GameScreen):
 
     def update_game(self, dt_ms: float) -> None:
         self.restart_when_over(dt_ms, self.over, AUTO_RESTART_MS, self.restart)
-        if self.training and self.training.poll():
-            self._finish_training()
-
-    # --- training in the background ------------------------------------------
-    def _toggle_training(self, from_scratch: bool = False) -> None:
-        if self.training:
-            self.training.stop()
-            self.say("stopping the training...")
-            return
-        spec = self._trainee()
-        if spec is None:
-            self.say("no agent of this game learns from training")
-            return
-        episodes = self.settings.tictactoe.episodes
-        # in a process of its own: pure-Python self-play in a thread would hold the GIL the frames need
-        self.training = TrainingJob(self.game_id, spec.name, self.rules, self.settings, episodes, self.seed,
-                                    from_scratch)
-        start = "from the course's initial values" if from_scratch else "from its current table"
-        self.say(f"training {spec.name} {start}: {episodes} self-play episodes (t stops)")
-
-    def _trainee(self):
-        """The agent `t` trains: the selected one if it trains, else the first of this game that does."""
-        if self.controller.spec.can(Trains):
-            return self.controller.spec
-        return next((s for s in self.controller.specs if s.can(Trains)), None)
-
-    def _finish_training(self) -> None:
-        job, self.training = self.training, None
-        saved, message = job.result
-        if not saved:
-            self.say(f"training failed: {message}", 5000)
-            return
-        self.say(f"trained {job.done} episodes; {message}", 4000)
-        self.controller.set_rules(self.rules)  # the agents are rebuilt from the new table...
-        self.controller.warm_up()  # ...now, so its values come back without a move
-        self.values.forget()
 
     # --- drawing -------------------------------------------------------------
     def _layout(self, rect: pygame.Rect):
@@ -234,11 +194,15 @@ class TicTacToeScreen(GameScreen):
     def shown_state(self):
         return None if self.over else self.state
 
-    def animating(self) -> bool:
-        return self.training is not None
-
     def show_state(self, state) -> None:
-        self.state = int(state)
+        self.session.show(int(state))
+
+    def training_rect(self, board) -> pygame.Rect:
+        panel = self._panel_rect(board, self._layout(board)[0])
+        return pygame.Rect(panel.x, panel.bottom - 250, panel.w, 250)
+
+    def keeps_curve(self) -> bool:
+        return True
 
     def statistics_histogram(self) -> str:
         return "results"
@@ -258,7 +222,7 @@ class TicTacToeScreen(GameScreen):
         caption = self.values.legend if values else self.value_status()
         if values:
             caption += "  " + self.value_status()
-        bottom = panel.bottom - (70 if self.training else 0)
+        bottom = panel.bottom - (260 if self.training or self.curve else 0)
         lines = text.wrap(caption, 20, panel.w, max_lines=5)
         for k, line in enumerate(lines):
             text.draw(surface, line, (panel.x, bottom - 22 * (len(lines) - k)), 20, palette.MUTED)
@@ -267,12 +231,7 @@ class TicTacToeScreen(GameScreen):
         y = panel.y
         text.draw(surface, f"You play {MARK_NAMES[self.human_mark]}" + ("" if not self.controller.enabled
                   else " (handed to the agent)"), (panel.x, y), 26, palette.TEXT, bold=True, max_width=panel.w)
-        y += 32
-        agent = self.controller.cached_agent()
-        if isinstance(agent, Describes):
-            text.draw(surface, f"{self.controller.name}: {agent.describe()[0]}", (panel.x, y), 20, palette.MUTED,
-                      max_width=panel.w, min_size=13)
-        y += 34
+        y += 40
         if self.tally:
             y = self._draw_table(surface, panel, y, "against you", ("won", "drawn", "lost"), self.tally)
         elif not self.selfplay:
@@ -282,35 +241,6 @@ class TicTacToeScreen(GameScreen):
         if self.selfplay:
             y = self._draw_table(surface, panel, y + 14, "playing itself", ("X won", "drawn", "O won"),
                                  self.selfplay)
-        if self.training:
-            self.curve = self.training.curve
-        if self.curve:
-            self._draw_curve(surface, pygame.Rect(panel.x, panel.bottom - 250, panel.w, 170))
-        if self.training:
-            done, total = self.training.done, self.training.total
-            bar = pygame.Rect(panel.x, panel.bottom - 40, panel.w, 22)
-            pygame.draw.rect(surface, palette.PANEL, bar, border_radius=6)
-            fill = bar.copy()
-            fill.w = int(bar.w * done / max(1, total))
-            pygame.draw.rect(surface, palette.GOOD, fill, border_radius=6)
-            text.draw(surface, f"training {self.training.name}: {done:,} of {total:,} (t stops)", (panel.x, bar.y - 24),
-                      20, palette.TEXT, max_width=panel.w, min_size=15)
-
-    def _draw_curve(self, surface, rect: pygame.Rect) -> None:
-        """Win / draw / loss shares of the agent in training against each opponent, as training goes."""
-        opponents = list(self.curve[-1][1])
-        colours = [palette.GOOD, palette.BAD, palette.INFO, palette.ACCENT]
-        series = []
-        for opp in opponents:
-            won = [point[opp][0] for _, point in self.curve]
-            drawn = [point[opp][1] for _, point in self.curve]
-            lost = [point[opp][2] for _, point in self.curve]
-            # against the strongest a draw is the best there is; against the weakest a win
-            main, label = (drawn, "drawn") if won and max(won) == 0 and max(drawn) > 0 else (won, "won")
-            series += [(f"{label} v {opp}", main, colours[len(series) % 4]),
-                       (f"lost v {opp}", lost, colours[(len(series) + 1) % 4])]
-        episodes = self.curve[-1][0]
-        panels.draw_lines(surface, rect, series, 0.0, 1.0, x_label=f"episodes 0-{episodes:,}")
 
     def _draw_table(self, surface, panel, y, title, columns, rows) -> int:
         """A small results table with fixed column positions; returns the y below it."""
@@ -325,11 +255,6 @@ class TicTacToeScreen(GameScreen):
                 text.draw(surface, str(n), (x, y), 22, palette.TEXT)
             y += 24
         return y
-
-    def close(self) -> None:
-        if self.training:
-            self.training.kill()
-        super().close()
 
 
 SCREEN = TicTacToeScreen

@@ -1,10 +1,9 @@
 """The 2048 screen: board with slide animation, undo, sizes 3-7, grayscale, best score per size."""
 from __future__ import annotations
 
-import numpy as np
 import pygame
 
-from arcade.games.twenty48 import DOWN, LEFT, RIGHT, UP, Game2048, slide_paths
+from arcade.games.twenty48 import DOWN, LEFT, RIGHT, UP, slide_paths
 from arcade.screens.base import GameScreen
 from arcade.storage import BestScores
 from arcade.ui import hud, palette, text
@@ -37,18 +36,19 @@ class Screen2048(GameScreen):
 
             self.rules = make_rules("2048", self.settings, size=size)
             self.controller.set_rules(self.rules)
-        self.game = Game2048(self.rules, np.random.default_rng(self.seed))
-        self.agent_moves = self.human_moves = 0  # who played this game, for the statistics
+        self.open_session()
         self.best.start_game(self.best_key)
         self.anim = None
         self.controller.invalidate()
 
+    @property
+    def game(self):
+        return self.session
+
     def do_move(self, direction: int, by_agent: bool = False) -> bool:
         before = self.game.state
-        if not self.game.move(direction):
+        if not self.game.play(direction, self.mover_name(by_agent)):
             return False
-        self.agent_moves += by_agent
-        self.human_moves += not by_agent
         self.anim = (slide_paths(before.board, direction), before, 0.0) if self.anim_ms > 0 else None
         if self.game.state.score > before.score:
             self.sound("merge")
@@ -57,7 +57,8 @@ class Screen2048(GameScreen):
             self.sound("best")
         if self.game.over:
             st = self.game.state
-            player = "you" if self.human_moves >= self.agent_moves else self.controller.name
+            movers = self.game.movers
+            player = max(dict.fromkeys(movers), key=movers.count)  # who played most of it
             self.record_game(f"{player} ({self.rules.size}x{self.rules.size})", st.score, bucket=str(st.max_tile()))
         return True
 
@@ -66,26 +67,14 @@ class Screen2048(GameScreen):
         self.keep_progress()
         super().close()
 
-    def progress_snapshot(self) -> dict | None:
-        if self.game.over or not self.game.history:
-            return None
-        st = self.game.state
-        return {"size": self.rules.size, "board": st.board.tolist(), "score": int(st.score), "seed": self.seed,
-                "history": [[h.board.tolist(), int(h.score)] for h in self.game.history[-200:]],
-                "rng": self.game.rng.bit_generator.state}
+    def extra_snapshot(self) -> dict:
+        return {"size": self.rules.size}
 
-    def resume_from(self, snapshot: dict) -> None:
-        from arcade.games.twenty48 import State2048
-
+    def rules_for_snapshot(self, snapshot: dict) -> None:
         size = int(snapshot["size"])
-        board = np.array(snapshot["board"], dtype=np.uint8)
-        if board.shape != (size, size) or not 3 <= size <= 7:
-            raise ValueError("board of the wrong size")
-        self.seed = int(snapshot["seed"])
+        if not 3 <= size <= 7:
+            raise ValueError(f"a board of size {size}")
         self.new_game(size)
-        self.game.rng.bit_generator.state = snapshot["rng"]
-        self.game.history = [State2048(np.array(b, dtype=np.uint8), int(s)) for b, s in snapshot["history"]]
-        self.game.state = State2048(board, int(snapshot["score"]))
 
     @property
     def best_key(self) -> str:
@@ -101,17 +90,13 @@ class Screen2048(GameScreen):
     # --- GameScreen hooks ----------------------------------------------------
     def game_keys(self):
         return [
-            ("arrows / WASD", "slide the tiles"),
-            ("u", "undo a move (back to the start)"),
-            ("r", "restart"),
-            ("3 - 7", "restart at that board size"),
-            ("g", "grayscale on / off"),
-            ("e", "switch to the strongest agent (the first in Tab)"),
+            ("arrows / WASD", "slide the tiles", "move"),
+            ("u", "undo a move (back to the start)", "undo"),
+            ("r", "restart", "restart"),
+            ("3 - 7", "restart at that board size", "size"),
+            ("g", "grayscale on / off", "gray"),
+            ("e", "switch to the strongest agent (the first in Tab)", "strongest"),
         ]
-
-    def help_line(self) -> str:
-        return ("arrows: move  u: undo  r: restart  3-7: size  g: gray  e: strongest  v: values  .: one move  "
-                "Enter: agent  Tab: next agent  h: help  Esc: back")
 
     def status_text(self) -> str:
         st = self.game.state
@@ -128,7 +113,8 @@ class Screen2048(GameScreen):
         return self.anim is not None
 
     def show_state(self, state) -> None:
-        self.game.state, self.game.history, self.anim = state, [], None
+        self.game.show(state)
+        self.anim = None
 
     def statistics_histogram(self) -> str:
         return "largest tile reached"

@@ -27,13 +27,17 @@ def _paragraph(surface, line: str, x: int, y: int, width: int, size: int, colour
 
 
 def draw_agent_panel(surface: pygame.Surface, name: str, about: str, params: list[tuple[str, str, bool]],
-                     figures: str) -> None:
-    """What the agent is: its algorithm in plain sentences, its parameters (marked where they are the
-    course's values), and the figures of its last decision."""
-    box = _box(surface, 680, 440)
+                     figures: str, described: list[str] = ()) -> None:
+    """What the agent is: its algorithm in plain sentences, what it says of itself (where its table came
+    from, its solve figures), its parameters (marked where they are the course's values), and the figures
+    of its last decision."""
+    box = _box(surface, 680, 440 + 24 * min(len(described), 4))
     x, y, width = box.x + 24, box.y + 18, box.w - 48
     text.draw(surface, f"Agent: {name}", (x, y), 34, palette.ACCENT, bold=True, max_width=width)
-    y = _paragraph(surface, about, x, y + 46, width, 22, palette.TEXT)
+    y = _paragraph(surface, about, x, y + 46, width, 22, palette.TEXT, max_lines=5)
+    for line in list(described)[:4]:
+        text.draw(surface, line, (x, y), 21, palette.INFO, max_width=width, min_size=14)
+        y += 24
     y += 10
     text.draw(surface, "PARAMETERS (settings.toml)", (x, y), 20, palette.MUTED, bold=True)
     y += 26
@@ -74,15 +78,16 @@ def draw_bars(surface, rect: pygame.Rect, labels: list[str], counts: list[int], 
 
 
 def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], tuple]], lo: float, hi: float,
-               x_label: str = "", flat: list[tuple[str, float, tuple]] = ()) -> None:
+               x_label: str = "", flat: list[tuple[str, float, tuple]] = (), legend_values: bool = True) -> None:
     """A line chart of several series over the same x (their index), scaled to [lo, hi]; `flat` adds
-    horizontal reference lines (e.g. an optimum). A legend goes on the top line."""
+    horizontal reference lines (e.g. an optimum). A legend goes on the top line (with each series' last
+    value unless legend_values is False: the labels carry it)."""
     pygame.draw.rect(surface, palette.BACKGROUND, rect, border_radius=6)
     pygame.draw.rect(surface, palette.BORDER, rect, 1, border_radius=6)
     # the legend flows over as many lines as it needs; the plot takes the rest
     x, y = rect.x + 10, rect.y + 6
     for label, values, colour in series:
-        item = f"{label}{f' {values[-1]:.2f}' if values else ''}"
+        item = f"{label}{f' {values[-1]:.2f}' if values and legend_values else ''}"
         w = text.font(17).size(item)[0]
         if x + w > rect.right - 8 and x > rect.x + 10:
             x, y = rect.x + 10, y + 19
@@ -158,3 +163,41 @@ def _bucket_order(label: str):
         return (0, float(head))
     except ValueError:
         return (1, label)
+
+
+CURVE_COLOURS = (palette.GOOD, palette.BAD, palette.INFO, palette.ACCENT)
+
+
+def draw_curve(surface, rect: pygame.Rect, points: list[tuple[int, dict]]) -> None:
+    """A learning curve from training checkpoints (arcade.training): shares on a 0-1 axis, other figures
+    (a mean score) scaled to their own largest value, each legend entry with its latest value."""
+    from arcade.training import curve_series
+
+    lines = []
+    for k, s in enumerate(curve_series(points)):
+        if s.share:
+            lines.append((f"{s.label} {s.values[-1]:.2f}", s.values, CURVE_COLOURS[k % 4]))
+        else:
+            top = max(max(s.values), 1e-9)
+            lines.append((f"{s.label} {text.number(s.values[-1])} (top of chart {text.number(top)})",
+                          [v / top for v in s.values], CURVE_COLOURS[k % 4]))
+    done = points[-1][0] if points else 0
+    draw_lines(surface, rect, lines, 0.0, 1.0, x_label=f"episodes 0-{done:,}", legend_values=False)
+
+
+def draw_waiting(surface, rect: pygame.Rect, message: str) -> None:
+    """An empty chart frame with a line saying what will appear there."""
+    pygame.draw.rect(surface, palette.BACKGROUND, rect, border_radius=6)
+    pygame.draw.rect(surface, palette.BORDER, rect, 1, border_radius=6)
+    for k, line in enumerate(text.wrap(message, 18, rect.w - 20, max_lines=3)):
+        text.draw(surface, line, (rect.x + 10, rect.y + 10 + 22 * k), 18, palette.MUTED)
+
+
+def draw_bar(surface, rect: pygame.Rect, fraction: float, caption: str) -> None:
+    """A progress bar filled to `fraction`, its caption above it."""
+    pygame.draw.rect(surface, palette.PANEL, rect, border_radius=6)
+    fill = rect.copy()
+    fill.w = int(rect.w * min(1.0, max(0.0, fraction)))
+    pygame.draw.rect(surface, palette.GOOD, fill, border_radius=6)
+    pygame.draw.rect(surface, palette.BORDER, rect, 1, border_radius=6)
+    text.draw(surface, caption, (rect.x, rect.y - 22), 18, palette.TEXT, max_width=rect.w, min_size=13)

@@ -13,10 +13,14 @@ class NimScreen(GameScreen):
 
     def __init__(self, app, agent=None, seed=None):
         super().__init__(app, agent=agent, seed=seed)
-        self.state = self.rules.new_state()
+        self.open_session()
+
+    @property
+    def state(self):
+        return self.session.state
 
     def game_keys(self):
-        return [("1 / 2 / 3", "take that many stones")]
+        return [("1 / 2 / 3", "take that many stones", "take")]
 
     def status_text(self) -> str:
         return f"{self.state.stones} stones" if self.state.stones else f"seat {self.state.last} wins"
@@ -28,15 +32,18 @@ class NimScreen(GameScreen):
         return self.controller.enabled or self.state.mover == 1
 
     def apply_agent_action(self, action) -> None:
-        self.state = self.rules.step(self.state, action)
+        self.session.play(action, self.controller.name)
 
     def handle_game_event(self, event) -> bool:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_1, pygame.K_2, pygame.K_3):
             take = event.key - pygame.K_0
-            if take in self.rules.legal_actions(self.state) and self.state.mover == 0:
-                self.state = self.rules.step(self.state, take)
+            if self.state.mover == 0:
+                self.session.play(take)
             return True
         return False
+
+    def shown_state(self):
+        return self.agent_state()
 
     def draw_game(self, surface, rect) -> None:
         for k in range(self.state.stones):

@@ -1,0 +1,159 @@
+"""Training a learner off the frame loop, and the learning curve it draws. No pygame here.
+
+Any agent that `Trains` (agents/base.py) is trained the same way from any
+screen: a `TrainingJob` runs `agent.train` in a process of its own (pure-Python
+learning in a thread would hold the interpreter lock the frames need), reports
+progress and learning-curve points through a queue, saves the table there, and
+says when it is done; the screen then rebuilds its agents from the new table.
+
+A curve point is `(done, {series: value})`. A trainer that measures itself
+passes its own figures to `checkpoint`; otherwise the training process measures
+the agent as it is by playing games: in two-player games its shares of wins,
+draws and losses against the weakest and the strongest other agent, half the
+games on each side; in one-player games its mean score.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+from dataclasses import dataclass
+
+import numpy as np
+
+CURVE_GAMES = 40  # games at each point of a measured learning curve (two players: per opponent, half a side)
+RESULTS = ("won", "drawn", "lost")
+
+
+def measure_results(game_id: str, name: str, rules, settings, agent, seed: int):
+    """A function done -> {series: value} for the agent as it is (see the module docstring)."""
+    from agents import agents_for
+    from arcade.headless import play_games, summarize
+
+    if rules.players == 1:
+        def mean_score(done: int) -> dict:
+            records = play_games(rules, agent, None, CURVE_GAMES, seed + done, agent_seed=seed + done)
+            return {"mean score": float(np.mean([r.score for r in records]))}
+        return mean_score
+
+    others = [s for s in agents_for(game_id) if s.name != name and s.cannot_play(rules) is None]
+    opponents = {s.name: s.create(rules, settings) for s in dict.fromkeys([others[-1], others[0]]) if others}
+
+    def results(done: int) -> dict:
+        out = {}
+        for opp_name, opp in opponents.items():
+            r = summarize(play_games(rules, agent, opp, CURVE_GAMES, seed + done, agent_seed=seed + done))["results"]
+            for label, key in zip(RESULTS, ("win", "draw", "loss")):
+                out[f"{label} v {opp_name}"] = r[key] / CURVE_GAMES
+        return out
+
+    return results
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line of a learning curve: its label, its values (one per point) and the axis it is drawn on."""
+
+    label: str
+    values: list[float]
+    share: bool  # a share in [0, 1]; otherwise drawn scaled to its own largest value
+
+
+def curve_series(points: list[tuple[int, dict]]) -> list[Series]:
+    """The lines worth drawing from curve points. Results against an opponent show the share that
+    matters (won; drawn where it never won, e.g. against perfect play) and the share lost."""
+    if not points:
+        return []
+    names = list(points[-1][1])
+    column = {n: [p[1].get(n, 0.0) for p in points] for n in names}
+    out, done_results = [], set()
+    for n in names:
+        head, _, opponent = n.partition(" v ")
+        if head in RESULTS and opponent:
+            if opponent in done_results:
+                continue
+            done_results.add(opponent)
+            won, drawn = column.get(f"won v {opponent}", []), column.get(f"drawn v {opponent}", [])
+            main = "drawn" if won and max(won) == 0 and drawn and max(drawn) > 0 else "won"
+            for label in (main, "lost"):
+                key = f"{label} v {opponent}"
+                if key in column:
+                    out.append(Series(key, column[key], True))
+        else:
+            values = column[n]
+            out.append(Series(n, values, all(0.0 <= v <= 1.0 for v in values) and "score" not in n))
+    return out
+
+
+def _train(results, stop, spec, rules, settings, episodes: int, seed: int, from_scratch: bool = False,
+           parent: int | None = None) -> None:
+    """Runs in a training process: train, save, and report (progress, curve points, then one result).
+    The agent is built from its spec (its factory crosses by reference), so any registered agent trains."""
+    from arcade.agent_process import init_worker
+
+    init_worker(parent=parent)
+    from arcade import notices
+
+    try:
+        agent = spec.create(rules, settings)
+        measure = measure_results(rules.game_id, spec.name, rules, settings, agent, seed)
+
+        def checkpoint(done, figures=None):
+            results.put(("curve", (int(done), dict(figures) if figures is not None else measure(done))))
+
+        agent.train(episodes, np.random.default_rng(seed), progress=lambda done: results.put(("progress", done)),
+                    from_scratch=from_scratch, stop=stop, checkpoint=checkpoint)
+        if agent.save():
+            results.put(("result", (True, f"saved to {agent.default_path()}")))
+        else:  # save() gave a notice saying why; in this process it reaches no screen, so pass it on
+            said = notices.recent()
+            results.put(("result", (False, said[-1] if said else "could not save")))
+    except Exception as exc:  # reported on the screen; the game goes on
+        results.put(("result", (False, f"{type(exc).__name__}: {exc}")))
+
+
+class TrainingJob:
+    """A learner's training in its own process. Call poll() every frame; `result` is set at the end.
+
+    In: the agent's spec (agents.base.AgentSpec), rules, settings, episodes, a seed, and whether to start
+    from the initial values. Out (as it goes): done, curve; at the end result = (saved, message)."""
+
+    def __init__(self, spec, rules, settings, episodes: int, seed: int, from_scratch: bool = False):
+        ctx = multiprocessing.get_context("spawn")
+        self.name = name = spec.name
+        self.total = episodes
+        self.done = 0
+        self.result: tuple[bool, str] | None = None  # (saved, message)
+        self.curve: list[tuple[int, dict]] = []  # (episodes done, {series: value})
+        self._results = ctx.Queue()
+        self._stop = ctx.Event()
+        self._process = ctx.Process(target=_train, name=f"train-{name}", daemon=True,
+                                    args=(self._results, self._stop, spec, rules, settings, episodes, seed,
+                                          from_scratch, os.getpid()))
+        self._process.start()
+
+    def poll(self) -> bool:
+        """Take in what the process reported; True once it has finished."""
+        while self.result is None:
+            try:
+                kind, value = self._results.get_nowait()
+            except queue.Empty:
+                if not self._process.is_alive() and self._results.empty():
+                    self.result = (False, f"the training process ended unexpectedly (exit {self._process.exitcode})")
+                break
+            if kind == "progress":
+                self.done = value
+            elif kind == "curve":
+                self.curve.append(value)
+            else:
+                self.result = value
+        return self.result is not None
+
+    def stop(self) -> None:
+        """Ask for an early end: the process saves what it learnt so far and reports."""
+        self._stop.set()
+
+    def kill(self) -> None:
+        """End it now, saving nothing (leaving the screen)."""
+        if self._process.is_alive():
+            self._process.terminate()
