@@ -16,29 +16,8 @@ from typing import NamedTuple
 import numpy as np
 
 from agents.base import best_action, register
-from arcade.games.twenty48 import DOWN, LEFT, RIGHT, UP, line_tables, line_tables_apply, max_gain, move_all
-
-
-def spawn_children(boards: np.ndarray, p_four: float):
-    """Every computer placement on each board: (children, parent index, probability within parent)."""
-    n, s, _ = boards.shape
-    flat = boards.reshape(n, s * s)
-    parent, cell = np.nonzero(flat == 0)
-    empties = np.bincount(parent, minlength=n)
-    if p_four == 0:  # the course's rules: one child per empty cell
-        kids = flat[parent]
-        kids[np.arange(len(parent)), cell] = 1
-        return kids.reshape(-1, s, s), parent, 1.0 / empties[parent]
-    kids, parents, probs = [], [], []
-    for exponent, p in ((1, 1.0 - p_four), (2, p_four)):
-        if p <= 0:
-            continue
-        child = flat[parent].copy()
-        child[np.arange(len(parent)), cell] = exponent
-        kids.append(child)
-        parents.append(parent)
-        probs.append(p / empties[parent])
-    return np.concatenate(kids).reshape(-1, s, s), np.concatenate(parents), np.concatenate(probs)
+from arcade.games.twenty48 import (DOWN, LEFT, RIGHT, UP, line_tables, line_tables_apply, max_gain, move_all,
+                                   spawn_children)
 
 
 @functools.lru_cache(maxsize=None)

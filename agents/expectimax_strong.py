@@ -26,9 +26,8 @@ import time
 import numpy as np
 
 from agents.base import best_action, register
-from agents.expectimax import spawn_children
 from arcade.games import board64
-from arcade.games.twenty48 import move_all
+from arcade.games.twenty48 import move_all, spawn_children
 
 LOST_PENALTY = 200000.0
 MONOTONICITY_POWER = 4.0

@@ -80,12 +80,19 @@ def test_game_over_when_no_move():
 
 
 def test_chance_outcomes_sum_to_one():
-    state = from_values([[2, 0, 0], [0, 4, 0], [0, 0, 8]])
+    state = from_values([[0, 2, 0], [0, 4, 0], [0, 0, 8]])  # left: 2 . . / 4 . . / 8 . .
     for p4 in (0.0, 0.1, 1.0):
-        outs = Rules2048(size=3, spawn_four_probability=p4).chance_outcomes(state)
-        assert sum(p for _, _, p in outs) == pytest.approx(1.0)
-        assert {cell for cell, _, _ in outs} == {(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)}
-        assert {tile for _, tile, _ in outs} == ({2} if p4 == 0 else {4} if p4 == 1 else {2, 4})
+        outs = Rules2048(size=3, spawn_four_probability=p4).chance_outcomes(state, LEFT)
+        assert sum(p for _, p in outs) == pytest.approx(1.0)
+        placed = set()
+        for kid, p in outs:
+            values = kid.values()
+            assert values[:, 0].tolist() == [2, 4, 8] and kid.score == 0
+            (r, c), = zip(*np.nonzero(values[:, 1:]))
+            placed.add(((int(r), int(c) + 1), int(values[r, c + 1])))
+            assert p == pytest.approx((1 - p4 if values[r, c + 1] == 2 else p4) / 6)
+        assert {cell for cell, _ in placed} == {(r, c) for r in range(3) for c in (1, 2)}
+        assert {tile for _, tile in placed} == ({2} if p4 == 0 else {4} if p4 == 1 else {2, 4})
 
 
 def test_spawn_is_uniform_and_seeded():

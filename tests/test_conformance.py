@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from arcade.games import GAMES, make_rules
-from arcade.games.base import seat_score
+from arcade.games.base import ListsChance, has_chance, seat_score
 from arcade.settings import Settings
 
 PLAYABLE = [g.id for g in GAMES]
@@ -93,18 +93,43 @@ def test_format_action_names_every_legal_action_differently(game_id):
     assert len(set(names)) == len(names) and all(isinstance(n, str) and n for n in names)
 
 
-def test_chance_outcomes_are_distributions():
-    """Where the rules list chance outcomes (2048 spawns, blackjack draws), probabilities sum to 1."""
-    rng = np.random.default_rng(3)
-    rules = make_rules("2048", Settings())
-    state = rules.new_state(rng)
-    for _ in range(30):
-        outcomes = rules.chance_outcomes(state)
-        assert outcomes and abs(sum(p for *_, p in outcomes) - 1) < 1e-12
-        state = rules.step(state, rules.legal_actions(state)[0], rng)
-        if rules.is_terminal(state):
-            break
-    bj = make_rules("blackjack", Settings(), preset="large")
-    state = bj.new_state()
-    for action in bj.legal_actions(state):
-        assert abs(sum(p for _, p, _ in bj.transitions(state, action)) - 1) < 1e-12
+@pytest.mark.parametrize("game_id", PLAYABLE)
+def test_chance_is_declared_listed_where_it_can_be_and_step_draws_from_the_list(game_id):
+    """Games with chance say so; where they list the outcomes (2048 placements, blackjack cards), the
+    probabilities sum to 1 and step draws exactly those states. Games without chance step the same whatever
+    the generator."""
+    rules = make_rules(game_id, Settings())
+    rng = np.random.default_rng(11)
+    states = _playout(rules, 4)[:-1][:40]
+    if not has_chance(rules):
+        for state in states[:10]:
+            for a in rules.legal_actions(state):
+                one, other = rules.step(state, a, np.random.default_rng(1)), rules.step(state, a, np.random.default_rng(2))
+                assert _same(one, other), "a game without chance stepped differently with another generator"
+        return
+    if not isinstance(rules, ListsChance):
+        assert game_id == "match3"  # its refills are too many to list; it still samples them in step
+        return
+    for state in states:
+        for a in rules.legal_actions(state):
+            outcomes = rules.chance_outcomes(state, a)
+            assert outcomes and abs(sum(p for _, p in outcomes) - 1) < 1e-12 and all(p > 0 for _, p in outcomes)
+            drawn = rules.step(state, a, rng)
+            assert any(_same(drawn, s) for s, _ in outcomes), "step drew a state the list does not have"
+
+
+@pytest.mark.parametrize("game_id", [g for g in PLAYABLE if isinstance(make_rules(g, Settings()), ListsChance)])
+def test_step_draws_the_listed_outcomes_with_their_probabilities(game_id):
+    """2,000 draws from one state and action: each listed outcome's share is within 4 points of its
+    probability (about 4.5 standard deviations at these sizes)."""
+    rules = make_rules(game_id, Settings(), **({"preset": "large"} if game_id == "blackjack" else {}))
+    state = rules.new_state(np.random.default_rng(5))
+    action = rules.legal_actions(state)[0]
+    outcomes = rules.chance_outcomes(state, action)
+    assert len(outcomes) > 1
+    rng = np.random.default_rng(8)
+    counts = np.zeros(len(outcomes))
+    for _ in range(2000):
+        drawn = rules.step(state, action, rng)
+        counts[next(k for k, (s, _) in enumerate(outcomes) if _same(drawn, s))] += 1
+    assert np.abs(counts / 2000 - np.array([p for _, p in outcomes])).max() < 0.04

@@ -19,11 +19,14 @@ class Rules(Protocol):
     """What a game's rules object offers (built by its module's `make_rules(settings, **overrides)`).
 
     game_id: the catalogue id. players: 1 or 2. seat_names: one name per seat ("X", "O").
+    has_chance: whether chance follows moves (a tile, a card, a refill); rules without it are deterministic.
+    Where the outcomes can be listed, the rules are also `ListsChance`.
     """
 
     game_id: str
     players: int
     seat_names: tuple[str, ...]
+    has_chance: bool
 
     def new_state(self, rng) -> State:
         """The start of a game (chance at the start, if any, drawn from `rng`)."""
@@ -54,6 +57,20 @@ class Rules(Protocol):
         the text leaves to options (a 2048 score, match-3 turns left) or does not carry (dots scores)."""
 
     def format_action(self, action: Action) -> str: ...
+
+
+@runtime_checkable
+class ListsChance(Protocol):
+    """Rules whose chance outcomes can be listed (2048's tile placements, blackjack's cards)."""
+
+    def chance_outcomes(self, state: State, action: Action) -> list[tuple[State, float]]:
+        """Every state `action` may lead to from `state`, with its probability (they sum to 1).
+        `step(state, action, rng)` draws one of exactly these, with these probabilities."""
+
+
+def has_chance(rules) -> bool:
+    """Whether chance follows the moves of these rules (False where the rules do not say)."""
+    return bool(getattr(rules, "has_chance", False))
 
 
 @runtime_checkable

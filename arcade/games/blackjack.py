@@ -208,6 +208,7 @@ class BlackjackRules:
     game_id = "blackjack"
     players = 1
     seat_names = ("player",)
+    has_chance = True  # the card a Take draws, the card a Peek shows
 
     def __init__(self, mdp: BlackjackMDP, preset: str = "small"):
         self.mdp = mdp
@@ -223,16 +224,26 @@ class BlackjackRules:
     def transitions(self, state: RoundState, action: str):
         return self.mdp.succ_and_prob_reward(state.mdp_state, action)
 
-    def step(self, state: RoundState, action: str, rng: np.random.Generator) -> RoundState:
+    def chance_outcomes(self, state: RoundState, action: str) -> list[tuple[RoundState, float]]:
+        """Every round state the action may lead to (a card drawn or shown), with its probability."""
         options = self.transitions(state, action)
         if not options:
             raise ValueError(f"{action} is not possible here")
-        probs = np.array([p for _, p, _ in options], dtype=float)
-        i = int(rng.choice(len(options), p=probs / probs.sum())) if len(options) > 1 else 0
-        nxt, _, reward = options[i]
-        drawn = self.mdp.drawable(state.mdp_state)[i] if action == TAKE else None
-        deck = state.deck if drawn is None else state.deck[:drawn] + (state.deck[drawn] - 1,) + state.deck[drawn + 1:]
-        return RoundState(nxt, state.reward + reward, deck, drawn)
+        drawable = self.mdp.drawable(state.mdp_state) if action == TAKE else None
+        out = []
+        for i, (nxt, p, reward) in enumerate(options):
+            drawn = drawable[i] if drawable is not None else None
+            deck = state.deck if drawn is None else state.deck[:drawn] + (state.deck[drawn] - 1,) + state.deck[drawn + 1:]
+            out.append((RoundState(nxt, state.reward + reward, deck, drawn), float(p)))
+        return out
+
+    def step(self, state: RoundState, action: str, rng: np.random.Generator) -> RoundState:
+        """One of chance_outcomes(state, action), drawn with its probability."""
+        outcomes = self.chance_outcomes(state, action)
+        if len(outcomes) == 1:
+            return outcomes[0][0]
+        probs = np.array([p for _, p in outcomes], dtype=float)
+        return outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0]
 
     def is_terminal(self, state: RoundState) -> bool:
         return state.over

@@ -161,6 +161,7 @@ class DotsRules:
     game_id: str = "dots"
     players: int = 2
     seat_names: tuple[str, str] = ("first", "second")
+    has_chance: bool = False
 
     def __post_init__(self):
         if not (1 <= self.rows <= MAX_BOXES and 1 <= self.cols <= MAX_BOXES):

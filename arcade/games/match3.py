@@ -231,6 +231,7 @@ class Match3Rules:
     game_id: str = "match3"
     players: int = 1
     seat_names: tuple[str, ...] = ("player",)
+    has_chance: bool = True  # the gems that fall in; too many to list
 
     def new_state(self, rng: np.random.Generator) -> Match3State:
         return Match3State(random_board(self.size, self.colours, rng), self.turns, 0, 0, self.colours)

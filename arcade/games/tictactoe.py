@@ -116,6 +116,7 @@ class TicTacToeRules:
     game_id: str = "tictactoe"
     players: int = 2
     seat_names: tuple[str, str] = ("X", "O")
+    has_chance: bool = False
 
     def new_state(self, rng=None) -> int:
         return 0

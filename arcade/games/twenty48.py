@@ -161,6 +161,29 @@ def move_all(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return new, gains, changed
 
 
+def spawn_children(boards: np.ndarray, p_four: float):
+    """Every computer placement on each board of a stack (N x s x s exponents):
+    (children, parent index, probability within parent). Boards without an empty cell have none."""
+    n, s, _ = boards.shape
+    flat = boards.reshape(n, s * s)
+    parent, cell = np.nonzero(flat == 0)
+    empties = np.bincount(parent, minlength=n)
+    if p_four == 0:  # the course's rules: one child per empty cell
+        kids = flat[parent]
+        kids[np.arange(len(parent)), cell] = 1
+        return kids.reshape(-1, s, s), parent, 1.0 / empties[parent]
+    kids, parents, probs = [], [], []
+    for exponent, p in ((1, 1.0 - p_four), (2, p_four)):
+        if p <= 0:
+            continue
+        child = flat[parent].copy()
+        child[np.arange(len(parent)), cell] = exponent
+        kids.append(child)
+        parents.append(parent)
+        probs.append(p / empties[parent])
+    return np.concatenate(kids).reshape(-1, s, s), np.concatenate(parents), np.concatenate(probs)
+
+
 def slide_paths(board: np.ndarray, direction: int) -> list[tuple[tuple[int, int], tuple[int, int], int, bool]]:
     """Where each tile of one board goes: (from, to, exponent before, merged). For animation only."""
     s = board.shape[0]
@@ -261,20 +284,14 @@ class Rules2048:
     game_id: str = "2048"
     players: int = 1
     seat_names: tuple[str, ...] = ("player",)
+    has_chance: bool = True
 
-    def chance_outcomes(self, state: State2048) -> list[tuple[tuple[int, int], int, float]]:
-        """Every (cell, tile value, probability) the computer may place; the probabilities sum to 1."""
-        empties = np.argwhere(state.board == 0)
-        if len(empties) == 0:
-            return []
-        p4 = self.spawn_four_probability
-        out = []
-        for r, c in empties:
-            if p4 < 1:
-                out.append(((int(r), int(c)), 2, (1 - p4) / len(empties)))
-            if p4 > 0:
-                out.append(((int(r), int(c)), 4, p4 / len(empties)))
-        return out
+    def chance_outcomes(self, state: State2048, action: int) -> list[tuple[State2048, float]]:
+        """Every state the move may lead to: the slide, then each tile the computer may place, with its
+        probability (the probabilities sum to 1)."""
+        moved = self.after_move(state, action)
+        kids, _, probs = spawn_children(moved.board[None], self.spawn_four_probability)
+        return [(State2048(kid, moved.score), float(p)) for kid, p in zip(kids, probs)]
 
     def spawn(self, board: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         board = np.array(board, dtype=np.uint8)

@@ -27,6 +27,7 @@ class NimRules:
     game_id: str = "nim"
     players: int = 2
     seat_names: tuple[str, str] = ("first", "second")
+    has_chance: bool = False
 
     def new_state(self, rng=None) -> NimState:
         return NimState(self.heap)
