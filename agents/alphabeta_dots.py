@@ -12,7 +12,7 @@ g + V(after) (the same player moves again) or -V(after). On top of plain alpha-b
   open box has two sides drawn and all chains are 3+ and loops 4+, Berlekamp's recursion gives
   the exact value without search;
 - exact play when few lines are left: a depth that covers every free line is a full solve.
-A move stops deepening when the next depth is not expected to fit in [dots] alphabeta_ms.
+A move stops deepening when the next depth is not expected to fit in [dots] time_budget_ms.
 """
 from __future__ import annotations
 
@@ -153,7 +153,7 @@ class Search:
                 "taking everything against handing the last two back to keep control; once only long "
                 "chains and loops are left it counts them instead of searching. It remembers positions it "
                 "has searched and deepens until its time per move is up.",
-          params=("alphabeta_ms",))
+          params=("time_budget_ms",))
 class AlphaBetaDots:
     """Timed iterative deepening alpha-beta; explain gives every free line's margin at the depth reached."""
 
@@ -161,7 +161,7 @@ class AlphaBetaDots:
 
     def __init__(self, rules, settings):
         self.rules = rules
-        self.budget = settings.dots.alphabeta_ms / 1000.0
+        self.budget = settings.dots.time_budget_ms / 1000.0
         self._searches: dict[tuple[int, int], Search] = {}
         self._figures: dict = {}
 

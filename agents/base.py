@@ -124,10 +124,11 @@ class AgentSpec:
     games: tuple[str, ...]
     summary: str  # one line: how it works
     factory: Callable[..., Agent]  # factory(rules, settings) -> Agent
-    order: int = 50  # position in Tab / listings; lower first
+    order: int = 50  # its strength rank: Tab lists lower first, so the first is the game's strongest (2048's e),
+    #                  opponents go weakest (highest) first, and learning curves measure against both ends
     process: bool = False  # decides in the agent process (long pure-Python work would stall the frames)
     about: str = ""  # plain sentences for the agent panel
-    params: tuple[str, ...] = ()  # the settings fields it reads
+    params: tuple[str, ...] = ()  # the settings fields it reads: of the game's table, or "search.field"
 
     def create(self, rules, settings) -> Agent:
         """A new agent for these rules. `settings` is required: agents read their parameters only from it."""

@@ -278,7 +278,7 @@ def array_depth(board: np.ndarray, max_depth: int) -> int:
                 "cells, monotone rows and columns, merges ready. It searches more tile placements ahead "
                 "while the board holds many different tiles, skips placements too unlikely to matter, and "
                 "deepens until its time per move is spent. 4x4 boards are searched as 64-bit numbers.",
-          params=("strong_max_depth", "strong_min_probability", "strong_time_budget_ms", "spawn_four_probability"))
+          params=("strong_max_depth", "strong_min_probability", "time_budget_ms", "spawn_four_probability"))
 class StrongExpectimax:
     """Expectimax on a heuristic evaluation; act / explain as Expectimax3. See the module docstring."""
 
@@ -289,7 +289,7 @@ class StrongExpectimax:
         table = settings.game2048
         self.max_depth = table.strong_max_depth
         self.min_probability = table.strong_min_probability
-        self.budget = table.strong_time_budget_ms / 1000.0
+        self.budget = table.time_budget_ms / 1000.0
         self.cache = ValueCache()
         self._figures: dict = {}
 

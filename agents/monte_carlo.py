@@ -6,7 +6,7 @@ greedy-cascade (the largest turn score it can see), all on the batched engine
 every candidate draws its new gems from the same tape (common random numbers):
 the candidates are compared on the same futures, so far fewer rollouts tell
 them apart. The value of a swap is the mean points of its rollouts; batches of
-N more rollouts run while the time budget per move (`mc_budget_ms`) lasts.
+N more rollouts run while the time budget per move (`time_budget_ms`) lasts.
 The agent's randomness (the tapes) comes from the Generator it is given; it
 never sees the game's own future gems.
 """
@@ -30,7 +30,7 @@ TAPE_TURNS = 4  # new gems a tape holds, in full boards per turn played (it wrap
                 "with random new gems. Every swap meets the same futures (common random numbers), so the "
                 "comparison is fair with few samples. It plays the swap with the best mean points, thinking "
                 "as long as its time budget allows.",
-          params=("mc_rollouts", "mc_depth", "mc_budget_ms"))
+          params=("mc_rollouts", "mc_depth", "time_budget_ms"))
 class MonteCarlo:
     """act(state, rng) -> the swap of best mean points over rollouts; explain gives those means."""
 
@@ -39,7 +39,7 @@ class MonteCarlo:
     def __init__(self, rules, settings):
         t = settings.match3
         self.rules = rules
-        self.rollouts, self.depth, self.budget_s = t.mc_rollouts, t.mc_depth, t.mc_budget_ms / 1000
+        self.rollouts, self.depth, self.budget_s = t.mc_rollouts, t.mc_depth, t.time_budget_ms / 1000
         self._last: tuple | None = None  # (state key, {swap: mean}) of the last decision
         self._figures: dict = {}
 

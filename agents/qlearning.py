@@ -41,14 +41,14 @@ def blackjack_is_end(state) -> bool:
 
 class QLearningAlgorithm:
     """The course's QLearningAlgorithm: actions(state) -> list, discount, feature_extractor(state, action)
-    -> [(feature, value)], exploration_prob, a Generator for exploring, and is_end(state)."""
+    -> [(feature, value)], epsilon, a Generator for exploring, and is_end(state)."""
 
-    def __init__(self, actions, discount: float, feature_extractor, exploration_prob: float = 0.2,
+    def __init__(self, actions, discount: float, feature_extractor, epsilon: float = 0.2,
                  rng: np.random.Generator | None = None, is_end=lambda state: False):
         self.actions = actions
         self.discount = discount
         self.feature_extractor = feature_extractor
-        self.exploration_prob = exploration_prob
+        self.epsilon = epsilon
         self.is_end = is_end
         self.weights: dict = {}
         self.num_iters = 0
@@ -83,10 +83,10 @@ class QLearningAlgorithm:
         return out
 
     def get_action(self, state):
-        """Epsilon-greedy: a random action with probability exploration_prob, else the first best."""
+        """Epsilon-greedy: a random action with probability epsilon, else the first best."""
         self.num_iters += 1
         actions = self.actions(state)
-        if self._uniform() < self.exploration_prob:
+        if self._uniform() < self.epsilon:
             self._chosen = None
             return actions[min(int(self._uniform() * len(actions)), len(actions) - 1)]
         qs = self.q_values(state, actions)
@@ -135,15 +135,15 @@ class FixedRLAlgorithm:
           order=20, about="Q(s, a) is a weighted sum of features of the hand and the deck. After every step it "
                           "moves the weights toward reward + the best Q of the next state, with a step size "
                           "1/sqrt(steps). It explores with probability epsilon while it learns.",
-          params=("exploration_prob",))
+          params=("epsilon",))
 class QLearningAgent:
-    """Online Q-learning on the blackjack features while it plays ([blackjack] exploration_prob)."""
+    """Online Q-learning on the blackjack features while it plays ([blackjack] epsilon)."""
 
     name = "q-learning"
 
     def __init__(self, rules, settings):
         self.rules = rules
-        self.epsilon = settings.blackjack.exploration_prob
+        self.epsilon = settings.blackjack.epsilon
         self.ql = QLearningAlgorithm(rules.mdp.actions, rules.mdp.discount(), blackjack_feature_extractor,
                                      self.epsilon, is_end=blackjack_is_end)
         self.learning = True
@@ -153,7 +153,7 @@ class QLearningAgent:
 
     def set_learning(self, on: bool) -> None:
         self.learning = on
-        self.ql.exploration_prob = self.epsilon if on else 0.0
+        self.ql.epsilon = self.epsilon if on else 0.0
         self._last = None
 
     def is_learning(self) -> bool:
@@ -176,7 +176,7 @@ class QLearningAgent:
 
     def describe(self) -> list[str]:
         return [f"q-learning: learning {'on' if self.learning else 'off'} (l)",
-                f"epsilon {self.ql.exploration_prob:g}, {self.ql.updates} updates",
+                f"epsilon {self.ql.epsilon:g}, {self.ql.updates} updates",
                 f"{len(self.ql.weights)} weights"]
 
     def act(self, state, rng) -> str:

@@ -28,7 +28,7 @@ def policy_gap(mdp, features, seed: int, trials: int = TRIALS) -> tuple[int, int
     ql = QLearningAlgorithm(mdp.actions, mdp.discount(), features, 0.2, np.random.default_rng(seed),
                             is_end=blackjack_is_end)
     rewards = simulate(mdp, ql, trials, rng=np.random.default_rng(seed + 1000))
-    ql.exploration_prob = 0.0
+    ql.epsilon = 0.0
     pi = ValueIteration().solve(mdp).pi
     differ = sum(ql.get_action(s) != a for s, a in pi.items())
     return differ, len(pi), float(np.mean(rewards))

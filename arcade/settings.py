@@ -69,6 +69,18 @@ class SeedSettings:
 
 
 @dataclass(frozen=True)
+class SearchSettings:
+    """The search algorithms written once for every game (agents/mcts.py, agents/expectiminimax.py)."""
+
+    mcts_simulations: int = ranged(1, 1_000_000, 1000)
+    mcts_exploration: float = ranged(0.0, 10.0, 2.0)  # UCT's c on results in [-1, 1] (OpenSpiel's default)
+    rollout_moves: int = ranged(1, 1_000_000, 10_000)  # a random playout stops after this many moves
+    max_depth: int = ranged(1, 12, 4)  # expectiminimax deepens up to this many decisions
+    chance_samples: int = ranged(1, 256, 4)  # where chance outcomes cannot be listed, this many are drawn
+    time_budget_ms: int = ranged(1, 60_000, 1000)  # both stop when this time a move is spent
+
+
+@dataclass(frozen=True)
 class DataSettings:
     folder: str = field(default="data", metadata={"check": "folder"})  # relative: to the settings file's folder
 
@@ -95,7 +107,7 @@ class Game2048Settings:
     animation_ms: int = ranged(0, 1000, 100)
     strong_max_depth: int = ranged(1, 12, 8)
     strong_min_probability: float = ranged(0.0, 1.0, 0.0001)
-    strong_time_budget_ms: int = ranged(1, 60000, 100)
+    time_budget_ms: int = ranged(1, 60000, 100)  # the strong expectimax: time a move
 
 
 @dataclass(frozen=True)
@@ -113,9 +125,7 @@ class DotsSettings:
     rows: int = ranged(1, 5, 2)
     cols: int = ranged(1, 5, 2)
     tolerance: float = ranged(0.0, 1.0, 1e-9)
-    alphabeta_ms: int = ranged(1, 60000, 1000)
-    mcts_simulations: int = ranged(1, 1_000_000, 1000)
-    mcts_exploration: float = ranged(0.0, 10.0, 1.4)
+    time_budget_ms: int = ranged(1, 60000, 1000)  # alpha-beta: time a move
 
 
 @dataclass(frozen=True)
@@ -129,14 +139,14 @@ class Match3Settings:
     rollouts: int = ranged(1, 10_000, 25, course=25)
     mc_rollouts: int = ranged(1, 10_000, 16)  # monte-carlo: rollouts per candidate swap in one batch
     mc_depth: int = ranged(0, 50, 2)  # monte-carlo: greedy-cascade turns played after the candidate swap
-    mc_budget_ms: int = ranged(10, 60_000, 300)  # monte-carlo: more batches while this time lasts
+    time_budget_ms: int = ranged(10, 60_000, 300)  # monte-carlo: more batches while this time lasts
 
 
 @dataclass(frozen=True)
 class BlackjackSettings:
     preset: str = one_of(("small", "large", "standard", "peeking"), "small")
     tolerance: float = ranged(0.0, 1.0, 1e-4)
-    exploration_prob: float = ranged(0.0, 1.0, 0.2, course=0.2)
+    epsilon: float = ranged(0.0, 1.0, 0.2, course=0.2)  # the course's explorationProb
     trials: int = ranged(1, 10_000_000, 30_000, course=30_000)
 
 
@@ -147,6 +157,7 @@ _SHELL_TABLES: dict[str, type] = {
     "audio": AudioSettings,
     "seeds": SeedSettings,
     "data": DataSettings,
+    "search": SearchSettings,
 }
 
 
@@ -175,6 +186,7 @@ class Settings:
     audio: AudioSettings
     seeds: SeedSettings
     data: DataSettings
+    search: SearchSettings
     games: tuple[tuple[str, Any], ...]  # (game id, its settings table), in catalogue order
     source: str  # where these came from, for messages
     base_dir: str  # folder that relative paths are resolved against
@@ -182,7 +194,7 @@ class Settings:
 
     def __init__(self, window: WindowSettings = WindowSettings(), agents: AgentSettings = AgentSettings(),
                  seeds: SeedSettings = SeedSettings(), data: DataSettings = DataSettings(),
-                 audio: AudioSettings = AudioSettings(),
+                 audio: AudioSettings = AudioSettings(), search: SearchSettings = SearchSettings(),
                  games: tuple = (), source: str = "defaults", base_dir: str = ".", warnings: tuple[str, ...] = (),
                  **game_tables):
         by_id = dict(games)
@@ -192,6 +204,7 @@ class Settings:
         if game_tables:
             raise TypeError(f"unknown settings table(s): {', '.join(game_tables)}")
         for name, value in (("window", window), ("agents", agents), ("audio", audio), ("seeds", seeds), ("data", data),
+                            ("search", search),
                             ("games", tuple(by_id.items())), ("source", source), ("base_dir", base_dir),
                             ("warnings", tuple(warnings))):
             object.__setattr__(self, name, value)
@@ -273,6 +286,36 @@ def _toml_repr(value: Any) -> str:
 
 _PY_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 
+# Settings that were renamed: (table, old key) -> (table, new key, how an old value converts). Read from
+# files still, with one line asking for the new name.
+RENAMED = {
+    ("2048", "strong_time_budget_ms"): ("2048", "time_budget_ms", None),
+    ("dots", "alphabeta_ms"): ("dots", "time_budget_ms", None),
+    ("match3", "mc_budget_ms"): ("match3", "time_budget_ms", None),
+    ("blackjack", "exploration_prob"): ("blackjack", "epsilon", None),
+    ("dots", "mcts_simulations"): ("search", "mcts_simulations", None),
+    # the old dots mcts counted results in [0, 1]; on [-1, 1] the same search has twice the constant
+    ("dots", "mcts_exploration"): ("search", "mcts_exploration", lambda v: v * 2 if isinstance(v, (int, float)) else v),
+}
+
+
+def _rename_old_keys(raw: dict, name: str, warnings: list[str]) -> None:
+    """Move settings given under an old name to the new one (unless that is given too), one line each."""
+    for (table, key), (new_table, new_key, convert) in RENAMED.items():
+        old = raw.get(table)
+        if not isinstance(old, dict) or key not in old:
+            continue
+        value = old.pop(key)
+        target = raw.setdefault(new_table, {})
+        if not isinstance(target, dict) or new_key in target:
+            warnings.append(f"{name}: [{table}] {key} is now [{new_table}] {new_key}, which is given too; "
+                            f"the old line is ignored (delete it)")
+            continue
+        target[new_key] = convert(value) if convert else value
+        note = f" (x2: results are now in [-1, 1])" if convert else ""
+        warnings.append(f"{name}: [{table}] {key} is now [{new_table}] {new_key}; read as that{note} "
+                        f"(rename it in the file)")
+
 
 def _build_table(name: str, table: str, cls: type, raw: Any, warnings: list[str], strict: bool):
     if not isinstance(raw, dict):
@@ -322,6 +365,7 @@ def parse_settings(text: str, name: str = "settings.toml", base_dir: str = ".", 
         return _unusable_file(f"{name}: TOML syntax error: {exc}; fix that line or delete the file to use the defaults",
                               name, base_dir, strict)
     warnings: list[str] = []
+    _rename_old_keys(raw, name, warnings)
     parts = {}
     known = tables()
     for table, value in raw.items():

@@ -254,7 +254,7 @@ def compare_searches(count: int, depth: int, rounds: int) -> None:
 
 def strength(games: int, stop_at: int, workers: int) -> None:
     """The strong agent's games under both rule sets, seeds 1000.. (the rule sets interleaved)."""
-    budget = DEFAULTS.game2048.strong_time_budget_ms
+    budget = DEFAULTS.game2048.time_budget_ms
     stop = f", each game stopped at {stop_at}" if stop_at else ", games played to the end"
     print(f"== expectimax (strong), 4x4, {games} games a rule set, time budget {budget} ms a move{stop}; "
           f"{workers} games at a time")

@@ -63,7 +63,7 @@ def play(size: tuple[int, int], opponent: str, seed: int, seat: int, start: Dots
 
 def agreement(count: int, seed: int) -> None:
     print(f"== 3x3: alpha-beta's values against the exact solver, {count} random positions with 1-16 lines "
-          f"undrawn (seed {seed}), {DEFAULTS.dots.alphabeta_ms} ms a move")
+          f"undrawn (seed {seed}), {DEFAULTS.dots.time_budget_ms} ms a move")
     with tempfile.TemporaryDirectory() as folder:
         t0 = time.perf_counter()
         margin = margins(3, 3, folder)
@@ -140,7 +140,7 @@ def matches(size: tuple[int, int], opponent: str, games: int, workers: int, seed
     mean, ci = mean_ci(margins_)
     ab = [t for r in results for t in r["times"]["alpha-beta"]]
     op = [t for r in results for t in r["times"][opponent]]
-    label = f"{opponent} ({DEFAULTS.dots.mcts_simulations} simulations)" if opponent == "mcts" else opponent
+    label = f"{opponent} ({DEFAULTS.search.mcts_simulations} simulations)" if opponent == "mcts" else opponent
     print(f"-- {size[0]}x{size[1]} against {label}: {games} games")
     print(f"  wins {wins}/{games} = {wins / games:.0%} (95% interval {lo:.0%}-{hi:.0%}; target >= {target:.0%}), "
           f"draws {draws}; as first {by_side[0]}/{n_side[0]}, as second {by_side[1]}/{n_side[1]}")
@@ -164,7 +164,7 @@ def main():
     if args.won_games:
         won_games(args.won_games, args.seed, args.workers)
     if args.games:
-        print(f"== alpha-beta ({DEFAULTS.dots.alphabeta_ms} ms a move) against greedy and mcts, "
+        print(f"== alpha-beta ({DEFAULTS.dots.time_budget_ms} ms a move) against greedy and mcts, "
               f"{args.workers} games at a time")
         for text in args.sizes.split(","):
             for opponent in ("greedy", "mcts"):

@@ -138,7 +138,7 @@ def test_q_learning_learns_the_small_mdp():
                             is_end=blackjack_is_end)
     rewards = simulate(mdp, ql, 30000, rng=np.random.default_rng(1))
     assert len(rewards) == 30000
-    ql.exploration_prob = 0
+    ql.epsilon = 0
     pi = ValueIteration().solve(mdp).pi
     assert sum(ql.get_action(s) != a for s, a in pi.items()) <= 4  # of 18 states
 

@@ -70,4 +70,4 @@ def test_q_learning_learns_while_it_plays_and_l_toggles(app):
     agent = screen.controller.cached_agent()
     assert agent.ql.updates >= 5 and agent.learning
     key(app, pygame.K_l)
-    assert not agent.learning and agent.ql.exploration_prob == 0
+    assert not agent.learning and agent.ql.epsilon == 0

@@ -95,7 +95,7 @@ def test_q_rollouts_batch_keeps_the_course_decisions_fixed_by_seed():
 
 def test_monte_carlo_is_fixed_by_its_seed_and_explains_with_means():
     rules = Match3Rules()
-    settings = DEFAULTS.with_table("match3", mc_rollouts=4, mc_depth=1, mc_budget_ms=10)
+    settings = DEFAULTS.with_table("match3", mc_rollouts=4, mc_depth=1, time_budget_ms=10)
     state = rules.new_state(np.random.default_rng(2))
     agent = MonteCarlo(rules, settings)
     first = agent.act(state, np.random.default_rng(3))

@@ -25,7 +25,8 @@ def file_settings(tmp_path):
     path = tmp_path / "settings.toml"
     # time-budgeted agents stop deepening on the clock; a budget that never binds makes them replayable
     path.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[agents]\ndelay_ms = 0\n'
-                    '[2048]\nstrong_time_budget_ms = 60000\n[dots]\nalphabeta_ms = 60000\n')
+                    '[2048]\ntime_budget_ms = 60000\n[dots]\ntime_budget_ms = 60000\n'
+                    '[search]\ntime_budget_ms = 60000\nmcts_simulations = 100\nmax_depth = 1\nchance_samples = 2\n')
     return path, load_settings(path)
 
 

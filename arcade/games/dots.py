@@ -83,6 +83,12 @@ class Board:
         return tuple(tuple((i, m) for i, m in enumerate(masks) if (m >> bit) & 1) for bit in range(self.n_lines))
 
 
+@functools.lru_cache(maxsize=None)
+def board_of(rows: int, cols: int) -> Board:
+    """The one Board of a size, so its cached line table is built once (searches step millions of times)."""
+    return Board(rows, cols)
+
+
 def board_for_lines(n_lines: int) -> Board:
     for r, c in SIZES:
         if Board(r, c).n_lines == n_lines:
@@ -115,7 +121,7 @@ class DotsState:
 
     @property
     def board(self) -> Board:
-        return Board(self.rows, self.cols)
+        return board_of(self.rows, self.cols)
 
 
 def parse_lines(text: str, size: tuple[int, int] | None = None) -> tuple[Board, int]:
@@ -172,7 +178,8 @@ class DotsRules:
         return DotsState(self.rows, self.cols)
 
     def legal_actions(self, state: DotsState) -> list[int]:
-        return [b for b in range(state.board.n_lines) if not (state.lines >> b) & 1]
+        lines = state.lines
+        return [b for b in range(state.board.n_lines) if not (lines >> b) & 1]
 
     def step(self, state: DotsState, action: int, rng=None) -> DotsState:
         if not 0 <= action < state.board.n_lines or (state.lines >> action) & 1:

@@ -423,12 +423,13 @@ class GameScreen(Screen):
 
     def agent_panel_lines(self):
         spec = self.controller.spec
-        table = self.settings.for_game(self.game_id)
         params = []
-        for key in spec.params:
+        for entry in spec.params:  # a field of the game's table, or "table.field" of a shared one ([search])
+            name, _, key = entry.rpartition(".")
+            table = getattr(self.settings, name) if name else self.settings.for_game(self.game_id)
             value = getattr(table, key)
-            params.append((f"[{self.info.table}] {key}", f"{value:g}" if isinstance(value, float) else str(value),
-                           course_value(table, key) == value))
+            params.append((f"[{name or self.info.table}] {key}", f"{value:g}" if isinstance(value, float)
+                           else str(value), course_value(table, key) == value))
         figures = self.controller.last_figures
         shown = ", ".join(f"{k} {v:,.0f}" if isinstance(v, (int, float)) else f"{k} {v}" for k, v in figures.items())
         agent = self.controller.cached_agent()

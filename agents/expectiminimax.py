@@ -1,0 +1,110 @@
+"""expectiminimax: depth-limited search for every game of the catalogue, written once on the Rules contract.
+
+A decision node takes the move best for the seat to move (each node's value is a tuple, one number per
+seat: with two players zero-sum this is minimax; with one it is the max of expectimax). After a move,
+chance is averaged: over every outcome with its probability where the rules list them
+(`ListsChance`: 2048's tiles, blackjack's cards), else over [search] chance_samples outcomes drawn from
+the Generator (match-3's refills). At the depth limit a state is worth its `leaf_values`
+(agents/game_search.py: the score so far; two players, the margin squashed below any decided result).
+It deepens one decision at a time up to [search] max_depth while [search] time_budget_ms lasts; a
+pass cut by the deadline is dropped and the last complete depth answers.
+"""
+from __future__ import annotations
+
+import time
+
+from agents.base import ANY_GAME, best_action, register
+from agents.game_search import decision_rng, leaf_values, terminal_returns
+from arcade.games.base import ListsChance, has_chance
+
+
+class OutOfTime(Exception):
+    pass
+
+
+@register("expectiminimax", ANY_GAME, "depth-limited search: max for the mover, expectation over chance, "
+          "written once for every game", order=45, process=True,
+          about="It looks a few moves ahead: every move of the side to move, every answer, and where chance "
+                "follows a move, every outcome weighed by its probability (or a few drawn at random where "
+                "they are too many). At its horizon a position is worth its score so far. It deepens while "
+                "its time lasts. One algorithm for every game, knowing only the rules.",
+          params=("search.max_depth", "search.chance_samples", "search.time_budget_ms"))
+class Expectiminimax:
+    """Iterative deepening over decisions; explain gives each move's value for the side to move."""
+
+    name = "expectiminimax"
+
+    def __init__(self, rules, settings):
+        self.rules = rules
+        table = settings.search
+        self.max_depth = table.max_depth
+        self.samples = table.chance_samples
+        self.budget = table.time_budget_ms / 1000.0
+        self.lists = isinstance(rules, ListsChance)
+        self.chance = has_chance(rules)
+        self._figures: dict = {}
+
+    def _after(self, state, action, depth: int, rng, deadline: float) -> tuple[float, ...]:
+        """The value of playing `action` in `state` (chance averaged), searching `depth` more decisions."""
+        rules = self.rules
+        if not self.chance:
+            return self._value(rules.step(state, action, rng), depth, rng, deadline)
+        if self.lists:
+            outcomes = rules.chance_outcomes(state, action)
+        else:
+            outcomes = [(rules.step(state, action, rng), 1.0 / self.samples) for _ in range(self.samples)]
+        total = None
+        for nxt, p in outcomes:
+            v = self._value(nxt, depth, rng, deadline)
+            total = [p * x for x in v] if total is None else [t + p * x for t, x in zip(total, v)]
+        return tuple(total)
+
+    def _value(self, state, depth: int, rng, deadline: float) -> tuple[float, ...]:
+        rules = self.rules
+        self._positions += 1
+        if rules.is_terminal(state):
+            return terminal_returns(rules, state)
+        if depth == 0:
+            return leaf_values(rules, state)
+        if time.perf_counter() > deadline:
+            raise OutOfTime
+        seat = rules.to_move(state)
+        best = None
+        for a in rules.legal_actions(state):
+            v = self._after(state, a, depth - 1, rng, deadline)
+            if best is None or v[seat] > best[seat]:
+                best = v
+        return best
+
+    def _root(self, state, depth: int, rng, deadline: float) -> dict:
+        seat = self.rules.to_move(state)
+        return {a: self._after(state, a, depth - 1, rng, deadline)[seat] for a in self.rules.legal_actions(state)}
+
+    def explain(self, state, rng=None) -> dict:
+        """{move: its value for the side to move at the deepest depth completed in the time budget}."""
+        rng = decision_rng(rng, self.rules, state)
+        deadline = time.perf_counter() + self.budget
+        self._positions = 0
+        values, reached = None, 0
+        for depth in range(1, self.max_depth + 1):
+            try:
+                values, reached = self._root(state, depth, rng, deadline if values is not None else float("inf")), depth
+            except OutOfTime:
+                break
+            if time.perf_counter() > deadline:
+                break
+        self._figures = {"depth": reached, "positions": self._positions}
+        return values
+
+    def act(self, state, rng=None):
+        return best_action(self.explain(state, rng), rng)
+
+    def figures(self) -> dict:
+        return dict(self._figures)
+
+    def value_legend(self, mover: str) -> str:
+        if self.rules.players == 2:
+            return (f"The numbers: expectiminimax's value of the move for {mover} as far as it looked ahead "
+                    "(+1 a forced win, -1 a forced loss; in between, the box or point margin it sees).")
+        return ("The numbers: expectiminimax's expected score after the move, as far as it looked ahead "
+                "(chance averaged).")

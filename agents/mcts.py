@@ -1,0 +1,164 @@
+"""mcts: Monte Carlo tree search (UCT) for every game of the catalogue, written once on the Rules contract.
+
+Each simulation walks down the tree by UCT (mean + c * sqrt(ln N / n)), adds one new node, plays
+uniformly random moves to the end (or `rollout_moves` moves) and backs the result up. Results are
+per seat in [-1, 1] as in OpenSpiel's MCTSBot: two players +1 / 0 / -1 (each node keeps the
+results of the player who moved into it, the usual sign convention); one player, the final score
+scaled by the smallest and largest scores this search has seen, so [search] mcts_exploration is on
+OpenSpiel's scale (its uct_c = 2) for every game.
+
+Chance is sampled: in a game with chance the tree is open-loop (a node is a sequence of actions; each
+simulation replays them with fresh chance from the Generator, and only the actions legal in the
+sampled state are followed). In a game without chance each node keeps its state. A game with a
+fast engine plugs in its random playout (agents/game_search.register_playout), not a copy of this.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from agents.base import ANY_GAME, register
+from agents.game_search import decision_rng, random_playout, terminal_returns, leaf_values
+from arcade.games.base import has_chance
+
+
+class Node:
+    __slots__ = ("state", "children", "untried", "visits", "total", "mover")
+
+    def __init__(self, state, actions, mover: int):
+        self.state = state  # kept only where the game has no chance
+        self.children: dict = {}
+        self.untried = list(actions)
+        self.visits = 0
+        self.total = 0.0  # results of the player who moved into this node
+        self.mover = mover  # who moves here
+
+
+@register("mcts", ANY_GAME, "Monte Carlo tree search (UCT) with random playouts, written once for every game",
+          order=40, process=True,
+          about="It plays many imagined games from the position: down the moves that have done well so far "
+                "(and some it has tried less), then at random to the end, and counts how they ended. The move "
+                "it tried most is its move. One algorithm for every game: it knows nothing about any of them "
+                "beyond the rules.",
+          params=("search.mcts_simulations", "search.mcts_exploration", "search.rollout_moves",
+                  "search.time_budget_ms"))
+class MCTS:
+    """UCT on the Rules contract; explain gives each move's mean result for the side to move."""
+
+    name = "mcts"
+
+    def __init__(self, rules, settings):
+        self.rules = rules
+        table = settings.search
+        self.simulations = table.mcts_simulations
+        self.c = table.mcts_exploration
+        self.rollout_moves = table.rollout_moves
+        self.budget = table.time_budget_ms / 1000.0
+        self._figures: dict = {}
+
+    def _scale(self, returns, low_high: list) -> tuple[float, ...]:
+        """Results in [-1, 1]: two players as they are; one player scaled by the scores seen so far."""
+        if self.rules.players == 2:
+            return returns
+        score = returns[0]
+        low_high[0], low_high[1] = min(low_high[0], score), max(low_high[1], score)
+        span = low_high[1] - low_high[0]
+        return (0.0 if span == 0 else 2.0 * (score - low_high[0]) / span - 1.0,)
+
+    def search(self, state, rng=None) -> Node:
+        rules = self.rules
+        rng = decision_rng(rng, rules, state)
+        chance = has_chance(rules)
+        root = Node(None if chance else state, rules.legal_actions(state), rules.to_move(state))
+        c, deadline = self.c, time.perf_counter() + self.budget
+        finals: list = []  # one player: every final score, rescaled once the range is known
+        low_high = [math.inf, -math.inf]
+        done = 0
+        for done in range(1, self.simulations + 1):
+            node, current, path = root, state, [root]
+            # selection: down nodes whose every (sampled-legal) move has a child
+            while True:
+                if chance:
+                    legal = rules.legal_actions(current) if not rules.is_terminal(current) else []
+                    untried = [a for a in legal if a not in node.children]
+                    followed = [(a, node.children[a]) for a in legal if a in node.children]
+                else:
+                    untried, followed = node.untried, list(node.children.items())
+                if untried or not followed:
+                    break
+                log_n, best = math.log(node.visits), -math.inf
+                for a, ch in followed:
+                    score = ch.total / ch.visits + c * math.sqrt(log_n / ch.visits)
+                    if score > best:
+                        best, action, chosen = score, a, ch
+                node = chosen
+                current = node.state if not chance else rules.step(current, action, rng)
+                path.append(node)
+            # expansion: one new child
+            if untried:
+                k = int(rng.integers(len(untried)))
+                action = untried[k]
+                if not chance:
+                    node.untried.pop(k)
+                current = rules.step(current, action, rng)
+                terminal = rules.is_terminal(current)
+                child = Node(None if chance else current, () if terminal or chance else rules.legal_actions(current),
+                             0 if terminal else rules.to_move(current))
+                node.children[action] = child
+                node = child
+                path.append(node)
+            # playout
+            end = random_playout(rules, current, rng, self.rollout_moves)
+            returns = terminal_returns(rules, end) if rules.is_terminal(end) else leaf_values(rules, end)
+            result = self._scale(returns, low_high)
+            if rules.players == 1:
+                finals.append((path, returns[0]))
+            # backup: a node keeps the results of the player who moved into it (its parent's mover)
+            for parent, child in zip(path, path[1:]):
+                child.visits += 1
+                child.total += result[parent.mover]
+            root.visits += 1
+            if time.perf_counter() > deadline:
+                break
+        if rules.players == 1 and finals:
+            self._rescale(root, finals, low_high)
+        most = max((ch.visits for ch in root.children.values()), default=0)
+        self._figures = {"simulations": done, "most visited": most}
+        return root
+
+    @staticmethod
+    def _rescale(root: Node, finals: list, low_high: list) -> None:
+        """One player: results were scaled by the range seen so far as they came; now the whole range is
+        known, the totals are recomputed on it, so every simulation counts on the same scale."""
+        low, high = low_high
+        span = high - low
+        nodes = {}
+        for path, _ in finals:
+            for n in path[1:]:
+                nodes[id(n)] = n
+        for n in nodes.values():
+            n.total = 0.0
+        for path, score in finals:
+            value = 0.0 if span == 0 else 2.0 * (score - low) / span - 1.0
+            for n in path[1:]:
+                n.total += value
+
+    def explain(self, state, rng=None) -> dict:
+        """{move: the mean result of the simulations through it, in [-1, 1], for the side to move}."""
+        root = self.search(state, rng)
+        return {a: ch.total / ch.visits for a, ch in root.children.items() if ch.visits}
+
+    def act(self, state, rng=None):
+        """The most visited move (UCT's robust choice); ties to the better mean."""
+        root = self.search(state, rng)
+        return max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total / max(1, kv[1].visits)))[0]
+
+    def figures(self) -> dict:
+        return dict(self._figures)
+
+    def value_legend(self, mover: str) -> str:
+        if self.rules.players == 2:
+            return (f"The numbers: mcts's mean result for {mover} over its imagined games through that move "
+                    "(+1 a win, 0 a draw, -1 a loss; random play to the end).")
+        return ("The numbers: mcts's mean result of its imagined games through that move, from -1 (the "
+                "lowest score it saw) to +1 (the highest); random play to the end.")

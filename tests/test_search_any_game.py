@@ -1,0 +1,137 @@
+"""The search algorithms written once (agents/mcts.py, agents/expectiminimax.py) against known values,
+on every game of the catalogue, and the dots playout hook against a plain playout."""
+import numpy as np
+import pytest
+
+from agents import agents_for
+from agents.dots_engine import Position, geometry, random_playout
+from agents.expectiminimax import Expectiminimax
+from agents.mcts import MCTS
+from arcade.games import GAMES, make_rules
+from arcade.games.dots import DotsRules, DotsState
+from arcade.games.tictactoe import decode
+from arcade.settings import Settings
+
+FAST = Settings().with_table("search", mcts_simulations=200, max_depth=2, time_budget_ms=60_000)
+
+
+@pytest.mark.parametrize("game_id", [g.id for g in GAMES])
+def test_both_are_registered_for_every_game_and_play_a_legal_move(game_id):
+    names = [s.name for s in agents_for(game_id)]
+    assert "mcts" in names and "expectiminimax" in names
+    rules = make_rules(game_id, Settings())
+    state = rules.new_state(np.random.default_rng(2))
+    for cls in (MCTS, Expectiminimax):
+        settings = FAST.with_table("search", mcts_simulations=60, max_depth=1, chance_samples=2)
+        agent = cls(rules, settings)
+        action = agent.act(state, np.random.default_rng(1))
+        assert action in rules.legal_actions(state)
+        values = agent.explain(state)
+        assert set(values) <= set(rules.legal_actions(state)) and values
+        if cls is MCTS:
+            assert all(-1.0 - 1e-9 <= v <= 1.0 + 1e-9 for v in values.values())
+            assert agent.figures()["simulations"] == 60
+
+
+def _board(text):
+    """Tic-tac-toe state id of a 3x3 text board (X moves first)."""
+    from arcade.games.tictactoe import encode
+
+    return encode([{"X": 1, "O": 2, ".": 0}[c] for c in text.replace("/", "")])
+
+
+def test_expectiminimax_is_minimax_on_tictactoe():
+    """Depth 9 from a midgame equals the retrograde solver: the winning move scores +1, losing ones -1."""
+    from agents.minimax import solve
+
+    rules = make_rules("tictactoe", Settings())
+    agent = Expectiminimax(rules, Settings().with_table("search", max_depth=9, time_budget_ms=60_000))
+    state = _board("XX./OO./...")  # X to move: 2 wins at once
+    values = agent.explain(state)
+    assert values[2] == 1.0 and agent.act(state, None) == 2
+    assert agent.figures()["depth"] == 9
+    solved = solve()
+    from arcade.games.tictactoe import tables
+
+    succ = tables().successor[state]
+    for cell, v in values.items():  # the sign of every move agrees with perfect play
+        exact = -solved[succ[cell]]
+        assert np.sign(v) == np.sign(exact), (cell, v, exact)
+    assert decode(state)[2] == 0
+
+
+def test_expectiminimax_on_2048_equals_a_plain_expectimax_with_listed_chance():
+    """Depth 2 on a 3x3 2048 board: each move's value is the exact expectation of the best next score,
+    computed here by a plain recursion over chance_outcomes."""
+    rules = make_rules("2048", Settings(), size=3)
+    state = rules.parse_state("2,2,0/4,0,0/0,0,2", score=8)
+    agent = Expectiminimax(rules, Settings().with_table("search", max_depth=2, time_budget_ms=60_000))
+
+    def plain(s, depth):
+        if rules.is_terminal(s) or depth == 0:
+            return s.score
+        return max(sum(p * plain(k, depth - 1) for k, p in rules.chance_outcomes(s, a)) for a in rules.legal_actions(s))
+
+    values = agent.explain(state)
+    for a, v in values.items():
+        assert v == pytest.approx(sum(p * plain(k, 1) for k, p in rules.chance_outcomes(state, a)), rel=1e-12)
+
+
+def test_expectiminimax_on_blackjack_small_deck_equals_value_iteration():
+    """Deep enough to reach every round's end, its values are the MDP's Q values (value iteration)."""
+    from agents import find
+
+    rules = make_rules("blackjack", Settings(), preset="small")
+    state = rules.new_state()
+    deep = Expectiminimax(rules, Settings().with_table("search", max_depth=12, time_budget_ms=60_000))
+    vi = find("blackjack", "value-iteration").create(rules, Settings())
+    ours, exact = deep.explain(state), vi.explain(state)
+    assert set(ours) == set(exact)
+    for a in ours:
+        assert ours[a] == pytest.approx(exact[a], abs=1e-3)
+
+
+def test_mcts_finds_the_winning_move_and_blocks_on_tictactoe():
+    rules = make_rules("tictactoe", Settings())
+    agent = MCTS(rules, Settings().with_table("search", mcts_simulations=2000, time_budget_ms=60_000))
+    assert agent.act(_board("XX./OO./..."), np.random.default_rng(0)) == 2  # win now
+    assert agent.act(_board("X../OO./X.."), np.random.default_rng(0)) == 5  # X must block O's row
+    values = agent.explain(_board("XX./OO./..."))
+    assert values[2] == pytest.approx(1.0)  # every playout through the winning move is a win
+
+
+def test_mcts_replays_with_a_seed_and_explain_is_seeded_by_the_position():
+    rules = DotsRules(3, 3)
+    agent = MCTS(rules, FAST)
+    state = rules.new_state()
+    assert agent.act(state, np.random.default_rng(4)) == agent.act(state, np.random.default_rng(4))
+    assert agent.explain(state) == agent.explain(state)
+
+
+def test_mcts_on_one_player_games_keeps_results_in_range_and_prefers_the_merge():
+    rules = make_rules("2048", Settings())
+    state = rules.parse_state("1024,1024,0,0/2,4,8,16/0,0,0,0/0,0,0,0", score=0)
+    agent = MCTS(rules, Settings().with_table("search", mcts_simulations=400, rollout_moves=20, time_budget_ms=60_000))
+    values = agent.explain(state, np.random.default_rng(0))
+    assert all(-1 <= v <= 1 for v in values.values())
+    assert max(values, key=values.get) in (2, 3)  # left or right merges the two 1024s (2048 points)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_dots_playout_hook_equals_a_plain_playout(seed):
+    """The hook plays the same game as the rules would with the same order of lines."""
+    rules = DotsRules(3, 3)
+    rng = np.random.default_rng(seed)
+    state = rules.new_state()
+    for _ in range(int(rng.integers(0, 20))):
+        state = rules.step(state, rules.legal_actions(state)[int(rng.integers(len(rules.legal_actions(state))))])
+    if rules.is_terminal(state):
+        return
+    end = random_playout(rules, state, np.random.default_rng(seed), 10_000)
+    order = np.random.default_rng(seed).permutation(rules.legal_actions(state)).tolist()
+    plain = state
+    for line in order:
+        plain = rules.step(plain, line)
+    assert end == plain and rules.is_terminal(end)
+    assert Position(geometry(3, 3), end.lines).free_lines() == []
+    assert isinstance(end, DotsState)
