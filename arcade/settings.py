@@ -312,7 +312,7 @@ def _rename_old_keys(raw: dict, name: str, warnings: list[str]) -> None:
                             f"the old line is ignored (delete it)")
             continue
         target[new_key] = convert(value) if convert else value
-        note = f" (x2: results are now in [-1, 1])" if convert else ""
+        note = " (x2: results are now in [-1, 1])" if convert else ""
         warnings.append(f"{name}: [{table}] {key} is now [{new_table}] {new_key}; read as that{note} "
                         f"(rename it in the file)")
 
