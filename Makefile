@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: run test bench screenshots clean
+.PHONY: run test bench bench-venv screenshots clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Arcade needs Python 3.11 or newer; found " + sys.version.split()[0] + ". Run: make PYTHON=python3.11 ...")'
@@ -23,8 +23,17 @@ test: $(STAMP)
 bench: $(STAMP)
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
+# Outside programs to measure against (OpenSpiel): a separate environment, so the arcade's stays light.
+bench-venv: .venv-bench/.installed
+
+.venv-bench/.installed: requirements.txt requirements-bench.txt
+	$(PYTHON) -m venv .venv-bench
+	.venv-bench/bin/python -m pip install --quiet --upgrade pip
+	.venv-bench/bin/python -m pip install --quiet -r requirements-bench.txt
+	@touch $@
+
 screenshots: $(STAMP)
 	$(BIN)/python tools/screenshots.py
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) .venv-bench

@@ -18,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-_PLAYOUTS: dict[str, Callable] = {}
+_PLAYOUTS: dict[str, Callable] = {}  # filled by the engines' modules as agents.base.discover() imports them
 
 
 def register_playout(game_id: str, playout: Callable) -> None:
@@ -54,6 +54,10 @@ def leaf_values(rules, state) -> tuple[float, ...]:
 
 def random_playout(rules, state, rng: np.random.Generator, max_moves: int):
     """Uniformly random legal moves until the game ends or max_moves are played; the state reached."""
+    if not _PLAYOUTS:
+        from agents.base import discover
+
+        discover()  # the engines register their hooks when the agents package is read
     fast = _PLAYOUTS.get(rules.game_id)
     if fast is not None:
         return fast(rules, state, rng, max_moves)

@@ -3,14 +3,16 @@
 examples/train_blackjack_q.py trains it on arcade/PeekingBlackjack-v0 and saves
 the table to the data folder; a table for the small deck ships in assets/. The
 agent sees the game as the environment does (arcade.envs.adapter) and plays the
-legal action of largest Q. It plays only the deck it was trained on. Gymnasium is
-imported when the agent is built, never when the arcade starts.
+legal action of largest Q. It plays only the deck it was trained on. It reads the
+table and the observation (the rules' own) without importing the environments.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from agents.base import best_action, register
+from agents.tabular_q import TabularQ
+from arcade.games.blackjack import ACTIONS
 
 FILENAME = "gym_blackjack_q.npz"
 SHIPPED = Path(__file__).resolve().parent.parent / "assets" / FILENAME
@@ -23,8 +25,6 @@ def _deck(mdp) -> dict:
 
 def _table(data_dir: Path | None):
     """(table, where it came from): the data folder's, else the shipped one; (None, why) if neither."""
-    from arcade.envs.adapter import TabularQ
-
     for path, label in ((Path(data_dir) / FILENAME if data_dir else None, "trained"), (SHIPPED, "shipped")):
         if path is not None and path.exists():
             q = TabularQ.load(path, then="the shipped table plays" if label == "trained" else "none is left")
@@ -41,12 +41,8 @@ class GymBlackjackQ:
     """Plays a TabularQ trained on PeekingBlackjack-v0 (the data folder's, else the shipped one)."""
 
     def __init__(self, rules, settings):
-        from arcade.envs.single import PeekingBlackjackEnv
-
         mdp = rules.mdp
         self.rules = rules
-        self.env = PeekingBlackjackEnv(card_values=mdp.card_values, multiplicity=mdp.multiplicity,
-                                       threshold=mdp.threshold, peek_cost=mdp.peek_cost)
         self.q, self.source = _table(settings.data_dir)
         if self.q is None:
             raise ValueError(self.source)
@@ -57,8 +53,8 @@ class GymBlackjackQ:
 
     def explain(self, state) -> dict[str, float]:
         """{action: Q} for the legal actions, as the table has them (0 for states it never saw)."""
-        row = self.q.values(self.env.observation_of(state))
-        return {a: float(row[self.env.index_of(a)]) for a in self.rules.legal_actions(state)}
+        row = self.q.values(self.rules.observation(state))
+        return {a: float(row[ACTIONS.index(a)]) for a in self.rules.legal_actions(state)}
 
     def value_legend(self, mover: str) -> str:
         return "Q: the table's estimate of the round's reward after each action (learnt through Gymnasium)."

@@ -7,6 +7,11 @@ results of the player who moved into it, the usual sign convention); one player,
 scaled by the smallest and largest scores this search has seen, so [search] mcts_exploration is on
 OpenSpiel's scale (its uct_c = 2) for every game.
 
+In two-player games without chance it is also a solver, as OpenSpiel's MCTSBot with solve=True: a
+finished game's result is exact, a node whose mover has a child proven to win, or whose children are
+all proven, is proven too; proven results replace the estimates in selection and backup, and a proven
+root ends the search early.
+
 Chance is sampled: in a game with chance the tree is open-loop (a node is a sequence of actions; each
 simulation replays them with fresh chance from the Generator, and only the actions legal in the
 sampled state are followed). In a game without chance each node keeps its state. A game with a
@@ -23,9 +28,10 @@ from arcade.games.base import has_chance
 
 
 class Node:
-    __slots__ = ("state", "children", "untried", "visits", "total", "mover")
+    __slots__ = ("state", "children", "untried", "visits", "total", "mover", "proven")
 
     def __init__(self, state, actions, mover: int):
+        self.proven = None  # the exact result per seat, once the solver knows it
         self.state = state  # kept only where the game has no chance
         self.children: dict = {}
         self.untried = list(actions)
@@ -74,6 +80,7 @@ class MCTS:
         finals: list = []  # one player: every final score, rescaled once the range is known
         low_high = [math.inf, -math.inf]
         done = 0
+        solve = rules.players == 2 and not chance
         for done in range(1, self.simulations + 1):
             node, current, path = root, state, [root]
             # selection: down nodes whose every (sampled-legal) move has a child
@@ -86,9 +93,10 @@ class MCTS:
                     untried, followed = node.untried, list(node.children.items())
                 if untried or not followed:
                     break
-                log_n, best = math.log(node.visits), -math.inf
+                log_n, best, seat = math.log(node.visits), -math.inf, node.mover
                 for a, ch in followed:
-                    score = ch.total / ch.visits + c * math.sqrt(log_n / ch.visits)
+                    score = (ch.proven[seat] if ch.proven is not None
+                             else ch.total / ch.visits + c * math.sqrt(log_n / ch.visits))
                     if score > best:
                         best, action, chosen = score, a, ch
                 node = chosen
@@ -104,12 +112,17 @@ class MCTS:
                 terminal = rules.is_terminal(current)
                 child = Node(None if chance else current, () if terminal or chance else rules.legal_actions(current),
                              0 if terminal else rules.to_move(current))
+                if terminal and solve:
+                    child.proven = terminal_returns(rules, current)
                 node.children[action] = child
                 node = child
                 path.append(node)
-            # playout
-            end = random_playout(rules, current, rng, self.rollout_moves)
-            returns = terminal_returns(rules, end) if rules.is_terminal(end) else leaf_values(rules, end)
+            # playout (a proven node's result is exact: no playout)
+            if node.proven is not None:
+                returns = node.proven
+            else:
+                end = random_playout(rules, current, rng, self.rollout_moves)
+                returns = terminal_returns(rules, end) if rules.is_terminal(end) else leaf_values(rules, end)
             result = self._scale(returns, low_high)
             if rules.players == 1:
                 finals.append((path, returns[0]))
@@ -118,6 +131,10 @@ class MCTS:
                 child.visits += 1
                 child.total += result[parent.mover]
             root.visits += 1
+            if solve:
+                self._prove(path)
+                if root.proven is not None:
+                    break
             if time.perf_counter() > deadline:
                 break
         if rules.players == 1 and finals:
@@ -125,6 +142,23 @@ class MCTS:
         most = max((ch.visits for ch in root.children.values()), default=0)
         self._figures = {"simulations": done, "most visited": most}
         return root
+
+    @staticmethod
+    def _prove(path: list) -> None:
+        """Up the path: a node is proven when its mover has a child proven to win, or every move has a child
+        and all are proven (its value: the best of them for the mover). Stops at the first node left open."""
+        for node in reversed(path):
+            if node.proven is not None:
+                continue
+            seat, best, open_child = node.mover, None, bool(node.untried)
+            for ch in node.children.values():
+                if ch.proven is None:
+                    open_child = True
+                elif best is None or ch.proven[seat] > best[seat]:
+                    best = ch.proven
+            if best is None or (open_child and best[seat] < 1.0):
+                return
+            node.proven = best
 
     @staticmethod
     def _rescale(root: Node, finals: list, low_high: list) -> None:
@@ -144,14 +178,20 @@ class MCTS:
                 n.total += value
 
     def explain(self, state, rng=None) -> dict:
-        """{move: the mean result of the simulations through it, in [-1, 1], for the side to move}."""
+        """{move: for the side to move, its proven result where the solver knows it, else the mean result of
+        the simulations through it, in [-1, 1]}."""
         root = self.search(state, rng)
-        return {a: ch.total / ch.visits for a, ch in root.children.items() if ch.visits}
+        seat = root.mover
+        return {a: ch.proven[seat] if ch.proven is not None else ch.total / ch.visits
+                for a, ch in root.children.items() if ch.visits or ch.proven is not None}
 
     def act(self, state, rng=None):
-        """The most visited move (UCT's robust choice); ties to the better mean."""
+        """A proven win if there is one, else the most visited move (UCT's robust choice), as OpenSpiel's bot
+        chooses; ties to the better mean."""
         root = self.search(state, rng)
-        return max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total / max(1, kv[1].visits)))[0]
+        seat = root.mover
+        return max(root.children.items(), key=lambda kv: (kv[1].proven[seat] if kv[1].proven is not None else 0.0,
+                                                          kv[1].visits, kv[1].total / max(1, kv[1].visits)))[0]
 
     def figures(self) -> dict:
         return dict(self._figures)

@@ -119,7 +119,7 @@ def latest_progress() -> TaskProgress | None:
 def _run(key: tuple, game_id: str, name: str, rules, settings, method: str, state, seed: int):
     """Runs in the worker process: build (or reuse) the agent, then act / explain / nothing."""
     from agents import find
-    from arcade.deciders import call
+    from arcade.agent_call import call
 
     agent = _agents.get(key)
     if agent is None:

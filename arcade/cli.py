@@ -166,11 +166,8 @@ def cmd_bench(args, settings) -> int:
 
     rules = _rules(args.game, settings)
     if args.report:
-        if args.game != "blackjack":
-            raise UserError(f"--report is the blackjack experiments; {args.game} has none")
-        from arcade.blackjack_report import report
-
-        return report(settings, json_out=args.json)
+        raise UserError("the course's blackjack experiments moved out of the arcade: run "
+                        "python examples/blackjack_report.py [--settings FILE] [--json]")
     agent = _agent(args.game, args.agent, rules, settings)
     opponent = None
     if rules.players == 2:
@@ -248,9 +245,9 @@ def cmd_decide(args, settings) -> int:
     if rules.is_terminal(state) or not rules.legal_actions(state):
         raise UserError("--state: the game is over in that state; there is nothing to decide")
     agent = _agent(args.game, args.agent, rules, settings)
-    from arcade.control import make_rng
+    from arcade.seeds import make_rng
 
-    from arcade.deciders import call
+    from arcade.agent_call import call
 
     # what it thinks of the state first (as the screens' value view asks), then what it plays
     try:

@@ -23,13 +23,9 @@ from agents import agents_for
 from agents.base import choose
 from arcade import agent_process
 from arcade.deciders import ProcessDecider, ThreadDecider
+from arcade.seeds import make_rng
 
 DELAY_STEPS_MS = (0, 25, 50, 100, 200, 400, 800, 1500, 3000, 5000)  # up to [agents] delay_ms's largest
-
-
-def make_rng(seed: int) -> np.random.Generator:
-    """A Generator from a settings seed; -1 means fresh entropy."""
-    return np.random.default_rng(None if seed < 0 else seed)
 
 
 @dataclass(frozen=True)
@@ -183,7 +179,7 @@ class AgentController:
         return Request(future, self.generation, self.name, self._clock())
 
     def collect(self, request: Request) -> Any:
-        """The Answer (arcade.deciders) of a finished request, or STALE if the generation moved on.
+        """The Answer (arcade.agent_call) of a finished request, or STALE if the generation moved on.
 
         An exception inside the agent is raised here; after a crash of the agent process the next
         request starts a fresh one."""

@@ -20,50 +20,11 @@ control and how stale answers are dropped is the controller's business
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any
 
-from agents import Reports
 from arcade import agent_process
-
-METHODS = ("act", "explain", "explain_all", "build")
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What an agent said: the value (an action, {action: value}, a list of those, or None), the
-    figures it reports of that work (Reports), and the milliseconds it took where it ran."""
-
-    value: Any
-    figures: dict = field(default_factory=dict)
-    ms: float = 0.0
-    legend: str = ""  # with explain: what the numbers mean, for the side to move
-
-
-def call(agent, method: str, state, rng, rules=None) -> Answer:
-    """agent.act(state, rng), agent.explain(state), [agent.explain(s) for s in state] ("explain_all"),
-    or nothing ("build": the agent is built); timed, with the agent's figures."""
-    t0 = time.perf_counter()
-    if method == "act":
-        value = agent.act(state, rng)
-    elif method == "explain":
-        value = agent.explain(state)
-    elif method == "explain_all":
-        value = [agent.explain(s) for s in state]
-    elif method == "build":
-        value = None
-    else:
-        raise ValueError(f"unknown agent method '{method}'; one of {', '.join(METHODS)}")
-    ms = (time.perf_counter() - t0) * 1000
-    figures = agent.figures() if method != "build" and isinstance(agent, Reports) else {}
-    legend = ""
-    if method == "explain" and rules is not None:
-        legend = agent.value_legend(rules.seat_names[rules.to_move(state)])
-    return Answer(value, figures, ms, legend)
-
+from arcade.agent_call import call
 
 class ThreadDecider:
     """Agents built and run in one worker thread of this process."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agents import LearnsWhilePlaying
-from arcade.control import make_rng
+from arcade.seeds import make_rng
 from arcade.games.base import Summarizes, seat_score
 
 

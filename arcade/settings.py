@@ -17,31 +17,12 @@ from pathlib import Path
 from typing import Any
 
 
+from arcade.games import GAMES
+from arcade.setting_fields import course_value, one_of, ranged  # noqa: F401  (the fields' helpers, used here too)
+
+
 class SettingsError(Exception):
     """A settings problem the user can fix; the message is one line."""
-
-
-def ranged(lo, hi, default, course=None):
-    """A setting field with an allowed range [lo, hi] (checked when settings.toml is read).
-
-    course: the course's own value of this parameter, where it gives one (the agent panel marks it)."""
-    meta = {"min": lo, "max": hi}
-    if course is not None:
-        meta["course"] = course
-    return field(default=default, metadata=meta)
-
-
-def course_value(table, name: str):
-    """The course's value of setting `name` of a settings table (a dataclass), or None if it has none."""
-    for f in dataclasses.fields(table):
-        if f.name == name:
-            return f.metadata.get("course")
-    return None
-
-
-def one_of(choices, default):
-    """A setting field that takes one of `choices`."""
-    return field(default=default, metadata={"choices": tuple(choices)})
 
 
 @dataclass(frozen=True)
@@ -100,56 +81,6 @@ def folder_problem(text: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Game2048Settings:
-    size: int = ranged(3, 7, 4)
-    spawn_four_probability: float = ranged(0.0, 1.0, 0.0, course=0.0)  # the course's computer places 2-tiles only
-    animation_ms: int = ranged(0, 1000, 100)
-    strong_max_depth: int = ranged(1, 12, 8)
-    strong_min_probability: float = ranged(0.0, 1.0, 0.0001)
-    time_budget_ms: int = ranged(1, 60000, 100)  # the strong expectimax: time a move
-
-
-@dataclass(frozen=True)
-class TicTacToeSettings:
-    alpha: float = ranged(0.0, 1.0, 0.05)
-    epsilon: float = ranged(0.0, 1.0, 0.1)
-    episodes: int = ranged(1, 100_000_000, 1_000_000)
-    # The course values a drawn end at 0 (V = probability of winning). Then O, who can at best draw
-    # against perfect play, cannot tell a draw from a loss and keeps losing to minimax; 0.5 fixes it.
-    draw_value: float = ranged(0.0, 1.0, 0.5, course=0.0)
-
-
-@dataclass(frozen=True)
-class DotsSettings:
-    rows: int = ranged(1, 5, 2)
-    cols: int = ranged(1, 5, 2)
-    tolerance: float = ranged(0.0, 1.0, 1e-9)
-    time_budget_ms: int = ranged(1, 60000, 1000)  # alpha-beta: time a move
-
-
-@dataclass(frozen=True)
-class Match3Settings:
-    size: int = ranged(4, 16, 9)
-    colours: int = ranged(3, 8, 5)
-    turns: int = ranged(1, 1000, 50)
-    epsilon: float = ranged(0.0, 1.0, 0.2, course=0.2)
-    step_size: float = ranged(0.0, 1.0, 0.2, course=0.2)
-    discount: float = ranged(0.0, 1.0, 0.5, course=0.5)
-    rollouts: int = ranged(1, 10_000, 25, course=25)
-    mc_rollouts: int = ranged(1, 10_000, 16)  # monte-carlo: rollouts per candidate swap in one batch
-    mc_depth: int = ranged(0, 50, 2)  # monte-carlo: greedy-cascade turns played after the candidate swap
-    time_budget_ms: int = ranged(10, 60_000, 300)  # monte-carlo: more batches while this time lasts
-
-
-@dataclass(frozen=True)
-class BlackjackSettings:
-    preset: str = one_of(("small", "large", "standard", "peeking"), "small")
-    tolerance: float = ranged(0.0, 1.0, 1e-4)
-    epsilon: float = ranged(0.0, 1.0, 0.2, course=0.2)  # the course's explorationProb
-    trials: int = ranged(1, 10_000_000, 30_000, course=30_000)
-
-
 # The arcade's own tables; each game's table comes from the game catalogue (arcade.games.GAMES).
 _SHELL_TABLES: dict[str, type] = {
     "window": WindowSettings,
@@ -162,8 +93,6 @@ _SHELL_TABLES: dict[str, type] = {
 
 
 def _catalogue():
-    from arcade.games import GAMES  # the catalogue imports this module's dataclasses: import it late
-
     return GAMES
 
 

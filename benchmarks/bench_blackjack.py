@@ -4,7 +4,7 @@
 
 Prints value iteration on largeMDP (all states, to 1e-4; enumeration included)
 against a plain dict-and-loop value iteration, Q-learning's 30000 trials on
-smallMDP, and the report of `python main.py bench blackjack --report` with
+smallMDP, and the report of `python examples/blackjack_report.py` with
 its spread over 5 seeds.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 
 from agents.qlearning import QLearningAlgorithm, blackjack_is_end, identity_feature_extractor
 from agents.value_iteration import ValueIteration
-from arcade.blackjack_report import format_report, run
+from examples.blackjack_report import format_report, run
 from arcade.games.blackjack import large_mdp, small_mdp
 from arcade.games.mdp import compute_states, simulate
 

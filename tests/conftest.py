@@ -8,7 +8,8 @@ os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 import pytest  # noqa: E402
 
 from arcade import notices  # noqa: E402
-from arcade.settings import AgentSettings, DataSettings, SeedSettings, Settings, TicTacToeSettings  # noqa: E402
+from arcade.games.tictactoe import TicTacToeSettings  # noqa: E402
+from arcade.settings import AgentSettings, DataSettings, SeedSettings, Settings  # noqa: E402
 
 
 @pytest.fixture

@@ -192,10 +192,14 @@ def test_decide_and_bench_blackjack(capsys, tmp_path):
     assert abs(data["summary"]["score"]["mean"] - expected) < 1.0
 
 
-def test_report_command(capsys, tmp_path):
+def test_the_course_experiment_report(capsys, tmp_path):
+    """The course's experiments run from examples/ (out of the framework package); the old CLI option says where."""
+    from examples.blackjack_report import main as report_main
+
     path = tmp_path / "s.toml"
     path.write_text("[blackjack]\ntrials = 300\n")
-    assert main(["--settings", str(path), "bench", "blackjack", "--report"]) == 0
+    assert report_main(["--settings", str(path)]) == 0
     out = capsys.readouterr().out
     assert "300 trials each" in out and "What it means" in out and "threshold 15" in out
-    assert main(["--settings", str(path), "bench", "dots", "--report"]) == 2
+    assert main(["--settings", str(path), "bench", "blackjack", "--report"]) == 2
+    assert "examples/blackjack_report.py" in capsys.readouterr().err

@@ -238,10 +238,7 @@ class PeekingBlackjackEnv(ArcadeEnv):
         })
 
     def observation_of(self, state: RoundState) -> dict:
-        total, peeked, _ = state.mdp_state
-        n = len(self.rules.mdp.card_values)
-        return {"total": int(total), "peeked": n if peeked is None else int(peeked),
-                "deck": np.array(state.deck, dtype=np.int64)}
+        return self.rules.observation(state)
 
     def action_of(self, index: int) -> str:
         return ACTIONS[index]

@@ -17,8 +17,11 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from arcade.settings import (BlackjackSettings, DotsSettings, Game2048Settings, Match3Settings,
-                             TicTacToeSettings)
+from arcade.games.blackjack import BlackjackSettings
+from arcade.games.dots import DotsSettings
+from arcade.games.match3 import Match3Settings
+from arcade.games.tictactoe import TicTacToeSettings
+from arcade.games.twenty48 import Game2048Settings
 
 
 @dataclass(frozen=True)

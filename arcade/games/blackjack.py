@@ -16,6 +16,16 @@ from typing import NamedTuple
 import numpy as np
 
 from arcade.games.base import no_options
+from arcade.setting_fields import one_of, ranged
+
+
+@dataclass(frozen=True)
+class BlackjackSettings:
+    preset: str = one_of(("small", "large", "standard", "peeking"), "small")
+    tolerance: float = ranged(0.0, 1.0, 1e-4)
+    epsilon: float = ranged(0.0, 1.0, 0.2, course=0.2)  # the course's explorationProb
+    trials: int = ranged(1, 10_000_000, 30_000, course=30_000)
+
 
 TAKE, PEEK, QUIT = "Take", "Peek", "Quit"
 ACTIONS = (TAKE, PEEK, QUIT)
@@ -264,6 +274,14 @@ class BlackjackRules:
 
     def format_action(self, action) -> str:
         return str(action)
+
+    def observation(self, state: RoundState) -> dict:
+        """What a learner sees of a round (the Gymnasium environment's observation): the hand's total, the
+        peeked card's index (the number of card values when none) and the cards left of each value."""
+        total, peeked, _ = state.mdp_state
+        n = len(self.mdp.card_values)
+        return {"total": int(total), "peeked": n if peeked is None else int(peeked),
+                "deck": np.array(state.deck, dtype=np.int64)}
 
 
 def make_rules(settings, preset: str | None = None) -> BlackjackRules:

@@ -15,6 +15,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from arcade.games.base import no_options
+from arcade.setting_fields import ranged
+
+
+@dataclass(frozen=True)
+class DotsSettings:
+    rows: int = ranged(1, 5, 2)
+    cols: int = ranged(1, 5, 2)
+    tolerance: float = ranged(0.0, 1.0, 1e-9)
+    time_budget_ms: int = ranged(1, 60000, 1000)  # alpha-beta: time a move
+
 
 SIZES = ((2, 2), (2, 3), (3, 3), (4, 4), (5, 5))  # the screen's boards (keys 1-5); a state's bit count finds one
 MAX_BOXES = 5  # boards up to 5x5 boxes (60 lines), rectangular too

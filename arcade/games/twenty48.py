@@ -15,6 +15,18 @@ from typing import NamedTuple
 import numpy as np
 
 from arcade.games.base import no_options, read_only
+from arcade.setting_fields import ranged
+
+
+@dataclass(frozen=True)
+class Game2048Settings:
+    size: int = ranged(3, 7, 4)
+    spawn_four_probability: float = ranged(0.0, 1.0, 0.0, course=0.0)  # the course's computer places 2-tiles only
+    animation_ms: int = ranged(0, 1000, 100)
+    strong_max_depth: int = ranged(1, 12, 8)
+    strong_min_probability: float = ranged(0.0, 1.0, 0.0001)
+    time_budget_ms: int = ranged(1, 60000, 100)  # the strong expectimax: time a move
+
 
 DIRECTIONS = ("up", "down", "left", "right")  # also the tie-break order of the agents
 UP, DOWN, LEFT, RIGHT = range(4)
@@ -70,8 +82,6 @@ def line_tables(size: int) -> LineTables:
 def line_tables_apply(boards: np.ndarray) -> bool:
     """Whether the per-line lookup tables cover these boards (small sizes, tiles below 2**15)."""
     return boards.shape[-1] <= _TABLE_MAX_SIZE and (boards.size == 0 or boards.max() < _NIBBLE - 1)
-
-
 
 
 def line_codes(boards: np.ndarray) -> np.ndarray:

@@ -13,13 +13,13 @@ the `i` panel shows what one that `Describes` says of itself.
 """
 from __future__ import annotations
 
-import numpy as np
 import pygame
 
 from agents import Describes, LearnsWhilePlaying, Trains
 from arcade.control import AgentController
 from arcade.games import game_info, make_rules
 from arcade.screens.values import ValueView
+from arcade.seeds import fresh_seed
 from arcade.session import GameSession
 from arcade.settings import course_value
 from arcade.statistics import Statistics
@@ -67,10 +67,6 @@ class Screen:
         """Whether anything on the screen moves by itself now (an animation, an agent, a message fading).
         When nothing does, the app sleeps until the next input instead of drawing 60 frames a second."""
         return False
-
-
-def fresh_seed() -> int:
-    return int(np.random.SeedSequence().entropy % (2**31))
 
 
 class GameScreen(Screen):

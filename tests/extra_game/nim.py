@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arcade.games.base import no_options
-from arcade.settings import ranged
+from arcade.setting_fields import ranged
 
 
 @dataclass(frozen=True)

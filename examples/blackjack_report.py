@@ -1,4 +1,6 @@
-"""The course's blackjack experiments as one report: `python main.py bench blackjack --report`.
+"""The course's blackjack experiments as one report (an experiment on the arcade, not part of it):
+
+    python examples/blackjack_report.py [--settings settings.toml] [--trials N] [--json]
 
 Q-learning (30000 trials) against value iteration on the course's smallMDP and
 largeMDP with identity features, largeMDP with the blackjack features, and the
@@ -7,18 +9,23 @@ against Q-learning run on it directly), each over several seeds.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
-import numpy as np
+if __package__ in (None, ""):  # run as a script: the project's modules are one folder up
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agents.qlearning import (FixedRLAlgorithm, QLearningAlgorithm, blackjack_feature_extractor, blackjack_is_end,
-                              identity_feature_extractor)
-from agents.value_iteration import ValueIteration
-from arcade.games.blackjack import large_mdp, new_threshold_mdp, small_mdp
-from arcade.games.mdp import simulate
-from arcade.progress import Progress
+import numpy as np  # noqa: E402
+
+from agents.qlearning import (FixedRLAlgorithm, QLearningAlgorithm, blackjack_feature_extractor,  # noqa: E402
+                              blackjack_is_end, identity_feature_extractor)
+from agents.value_iteration import ValueIteration  # noqa: E402
+from arcade.games.blackjack import large_mdp, new_threshold_mdp, small_mdp  # noqa: E402
+from arcade.games.mdp import simulate  # noqa: E402
+from arcade.progress import Progress  # noqa: E402
 
 TRIALS = 30_000
 
@@ -116,3 +123,24 @@ def report(settings=None, json_out: bool = False, seeds=(0, 1, 2, 3, 4), trials:
         print(format_report(rows, seeds, trials))
         print(f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
     return 0
+
+
+def main(argv=None) -> int:
+    from arcade.settings import SettingsError, load_settings
+
+    p = argparse.ArgumentParser(description="The course's blackjack experiments, over 5 seeds.")
+    p.add_argument("--settings", default="settings.toml", help="[blackjack] trials is read from it (default 30000)")
+    p.add_argument("--trials", type=int, help="trials of each Q-learning run (overrides the settings)")
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    if args.trials is not None and args.trials < 1:
+        p.error("--trials must be 1 or more")
+    try:
+        settings = load_settings(args.settings, strict=False)
+    except SettingsError as exc:
+        p.error(str(exc))
+    return report(settings, json_out=args.json, trials=args.trials)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""Asking an agent one thing and what comes back: the one place an agent's method is called for a host.
+
+`call(agent, method, state, rng, rules)` runs act / explain / explain_all / build and returns an `Answer`
+(the value, the agent's figures of that work, the milliseconds, the legend of explained values). The
+deciders (a worker thread, the agent process) and the CLI all go through it. No pygame.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents import Reports
+
+METHODS = ("act", "explain", "explain_all", "build")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What an agent said: the value (an action, {action: value}, a list of those, or None), the
+    figures it reports of that work (Reports), and the milliseconds it took where it ran."""
+
+    value: Any
+    figures: dict = field(default_factory=dict)
+    ms: float = 0.0
+    legend: str = ""  # with explain: what the numbers mean, for the side to move
+
+
+def call(agent, method: str, state, rng, rules=None) -> Answer:
+    """agent.act(state, rng), agent.explain(state), [agent.explain(s) for s in state] ("explain_all"),
+    or nothing ("build": the agent is built); timed, with the agent's figures."""
+    t0 = time.perf_counter()
+    if method == "act":
+        value = agent.act(state, rng)
+    elif method == "explain":
+        value = agent.explain(state)
+    elif method == "explain_all":
+        value = [agent.explain(s) for s in state]
+    elif method == "build":
+        value = None
+    else:
+        raise ValueError(f"unknown agent method '{method}'; one of {', '.join(METHODS)}")
+    ms = (time.perf_counter() - t0) * 1000
+    figures = agent.figures() if method != "build" and isinstance(agent, Reports) else {}
+    legend = ""
+    if method == "explain" and rules is not None:
+        legend = agent.value_legend(rules.seat_names[rules.to_move(state)])
+    return Answer(value, figures, ms, legend)
