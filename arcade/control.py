@@ -44,6 +44,46 @@ class Request:
 STALE = object()  # collect()'s answer to a request from an older generation
 
 
+class Question:
+    """One question at a time put to a controller's agent off the frame loop: the one request / done /
+    collect / stale sequence, used by the controller's moves, the value view, the hint and the policy strip.
+
+    ask(state, method, about=...) starts it (`about` is kept with it: the state or deck it concerns);
+    poll() each frame returns None while nothing is ready (or the answer went stale and was dropped), else
+    (answer, about) with answer an arcade.agent_call.Answer, or (exception, about) if the agent raised."""
+
+    def __init__(self, controller: "AgentController"):
+        self.controller = controller
+        self.request: Request | None = None
+        self.about = None
+
+    @property
+    def pending(self) -> bool:
+        return self.request is not None
+
+    def ask(self, state, method: str = "act", rng=None, about=None) -> None:
+        self.request = self.controller.ask(state, method, rng)
+        self.about = about
+
+    def forget(self) -> None:
+        self.request = None
+
+    def poll(self):
+        if self.request is None or not self.request.done():
+            return None
+        request, self.request = self.request, None
+        try:
+            answer = self.controller.collect(request)
+        except Exception as exc:  # an agent bug: the caller shows it; the game goes on
+            return exc, self.about
+        return None if answer is STALE else (answer, self.about)
+
+    @property
+    def agent(self) -> str:
+        """The agent the pending (or last) question was put to."""
+        return self.request.agent if self.request is not None else ""
+
+
 class AgentController:
     def __init__(self, game_id: str, rules, settings, agent: str | None = None, clock=time.perf_counter,
                  names: tuple[str, ...] | None = None):
@@ -65,7 +105,7 @@ class AgentController:
         self.last_figures: dict = {}  # of the last decision: the agent's own figures and its ms
         self.decisions = 0  # actions handed back (benchmarks count them)
         self._clock = clock
-        self._request: Request | None = None
+        self._move = Question(self)
         self._ready_at = 0.0
         self._deciders = {False: ThreadDecider(game_id, rules, settings), True: ProcessDecider(game_id, rules, settings)}
         if agent is not None:
@@ -146,12 +186,13 @@ class AgentController:
     def invalidate(self) -> None:
         """Forget any decision in flight (after a toggle, switch, restart or undo)."""
         self.generation += 1
-        self._request = None
+        self._move.forget()
         self._ready_at = 0.0
 
     @property
     def thinking(self) -> bool:
-        return self._request is not None and self._request.generation == self.generation
+        request = self._move.request
+        return request is not None and request.generation == self.generation
 
     def progress(self):
         """The progress of long work the selected agent is doing now (a TaskProgress), or None."""
@@ -163,7 +204,7 @@ class AgentController:
         if self.error:
             return f"error: {self.error}"
         if self.thinking:
-            return f"thinking {int((self._clock() - self._request.started) * 1000)} ms"
+            return f"thinking {int((self._clock() - self._move.request.started) * 1000)} ms"
         if not self.enabled:
             return "off"
         if self.last_ms is not None:
@@ -199,24 +240,20 @@ class AgentController:
         """
         if not (self.enabled if active is None else active):
             return None
-        now = self._clock()
-        if self._request is None:
-            if now >= self._ready_at:
-                self._request = self.ask(state)
+        if not self._move.pending:
+            if self._clock() >= self._ready_at:
+                self._move.ask(state, about=self._clock())
             return None
-        if not self._request.done():
+        got = self._move.poll()
+        if got is None:
             return None
-        request, self._request = self._request, None
-        try:
-            action = self.collect(request)
-        except Exception as exc:  # an agent bug must not take the game down
-            self.error = f"{self.name} failed: {type(exc).__name__}: {exc}"
+        action, started = got
+        if isinstance(action, Exception):  # an agent bug must not take the game down
+            self.error = f"{self.name} failed: {type(action).__name__}: {action}"
             self.enabled = False
             self.invalidate()
             return None
-        if action is STALE:
-            return None
-        self.last_ms = (self._clock() - request.started) * 1000
+        self.last_ms = (self._clock() - started) * 1000
         self.last_figures = {**action.figures, "ms": action.ms}
         self.decisions += 1
         self._ready_at = self._clock() + self.delay_ms / 1000

@@ -5,7 +5,7 @@ import numpy as np
 import pygame
 
 from agents import Describes, LearnsWhilePlaying
-from arcade.control import STALE
+from arcade.control import Question
 from arcade.games.blackjack import MDPState, RoundState
 
 from arcade.games import make_rules
@@ -30,7 +30,7 @@ class BlackjackScreen(GameScreen):
         super().__init__(app, agent=agent, seed=seed)
         self.open_session()
         self.values.on = True  # the table shows Q on its buttons from the start (v hides them)
-        self.strip_request = None
+        self.strip_question = Question(self.controller)
         self.strip: tuple | None = None  # (deck, agent, [{action: value} per hand total]) of the policy strip
         self.reset_totals()
         self.new_round()
@@ -89,7 +89,7 @@ class BlackjackScreen(GameScreen):
         return None if self.round.over else self.round
 
     def animating(self) -> bool:
-        return self.strip_request is not None
+        return self.strip_question.pending
 
     def show_state(self, state, hand: list[int] | None = None) -> None:
         """The round, and the cards in hand where known."""
@@ -106,22 +106,21 @@ class BlackjackScreen(GameScreen):
 
     def _refresh_strip(self) -> None:
         """Ask the agent, off the frame loop, what it would do at each hand total (when the deck or agent changes)."""
-        c = self.controller
-        if self.strip_request is not None and self.strip_request[0].done():
-            (request, deck), self.strip_request = self.strip_request, None
-            try:
-                answer = c.collect(request)
-            except Exception as exc:  # shown in the strip's place; the game goes on
-                self.strip = (deck, request.agent, f"{type(exc).__name__}: {exc}")
+        c, q = self.controller, self.strip_question
+        agent = q.agent
+        got = q.poll()
+        if got is not None:
+            answer, deck = got
+            if isinstance(answer, Exception):  # shown in the strip's place; the game goes on
+                self.strip = (deck, agent, f"{type(answer).__name__}: {answer}")
                 return
-            if answer is not STALE:
-                self.strip = (deck, request.agent, answer.value)
-        if (not self.values.on or not self.values.explains or self.strip_request is not None
+            self.strip = (deck, agent, answer.value)
+        if (not self.values.on or not self.values.explains or q.pending
                 or not any(self.round.deck) or (self.strip is not None and self.strip[:2] == (self.round.deck, c.name))):
             return
         if c.enabled and self.round.mdp_state.total > 0 and self.strip is not None and self.strip[1] == c.name:
             return  # while the agent plays fast, the strip follows each new round, not each card (a solve each)
-        self.strip_request = (c.ask(self.strip_states(), "explain_all"), self.round.deck)
+        q.ask(self.strip_states(), "explain_all", about=self.round.deck)
 
     # --- GameScreen hooks ----------------------------------------------------
     def game_keys(self):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
-from arcade.control import STALE
+from arcade.control import Question
 from arcade.games.match3 import Match3State
 from arcade.screens.base import GameScreen
 from arcade.screens.match3_phases import Wobble, turn_phases
@@ -52,7 +52,7 @@ class Match3Screen(GameScreen):
         self.phase_ms = 0.0
         self.popups: list[list] = []  # [text, ms left]
         self.hint = None
-        self.hint_request = None  # a Request to the controller, answered off the frame loop
+        self.hint_question = Question(self.controller)  # answered off the frame loop
         self.agent_moves = self.human_moves = 0  # who played this game, for the statistics
         self.controller.invalidate()
 
@@ -143,7 +143,7 @@ class Match3Screen(GameScreen):
         return None if self.rules.is_terminal(self.state) else self.state
 
     def animating(self) -> bool:
-        return bool(self.phases or self.popups) or self.hint_request is not None
+        return bool(self.phases or self.popups) or self.hint_question.pending
 
     def show_state(self, state) -> None:
         self.state, self.phases, self.hint, self.selected = state, [], None, None
@@ -258,8 +258,7 @@ class Match3Screen(GameScreen):
         if self.rules.is_terminal(self.state):
             return
         state, rng = self.state, np.random.default_rng(self.seed + self.state.turns_left)
-        self.hint_state = state
-        self.hint_request = self.controller.ask(state, rng=rng)
+        self.hint_question.ask(state, rng=rng, about=state)
         self.say(f"{self.controller.name} is thinking about a hint...")
 
     def update_game(self, dt_ms: float) -> None:
@@ -273,14 +272,13 @@ class Match3Screen(GameScreen):
         for p in self.popups:
             p[1] -= dt_ms
         self.popups = [p for p in self.popups if p[1] > 0]
-        if self.hint_request is not None and self.hint_request.done():
-            request, self.hint_request = self.hint_request, None
-            try:
-                name, move = request.agent, self.controller.collect(request)
-            except Exception as exc:
-                self.say(f"no hint: {exc}")
-                return
-            if move is not STALE and self.hint_state is self.state:
+        name = self.hint_question.agent
+        got = self.hint_question.poll()
+        if got is not None:
+            move, asked = got
+            if isinstance(move, Exception):
+                self.say(f"no hint: {move}")
+            elif asked is self.state:
                 self.hint = tuple(move.value)
                 self.say(f"{name}: {self.describe_swap(self.hint)}", 5000)
 

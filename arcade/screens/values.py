@@ -11,7 +11,7 @@ draw `values`; how they look differs per game.
 from __future__ import annotations
 
 from agents import Explains
-from arcade.control import STALE
+from arcade.control import Question
 
 
 def same_state(a, b) -> bool:
@@ -37,9 +37,8 @@ class ValueView:
         self.state = None
         self.agent: str | None = None
         self.error: str | None = None
-        self._request = None
-        self._asked_state = None
-        self._asked_rules = None
+        self._question = Question(controller)
+        self._rules = None  # the rules the values were worked out for
 
     def toggle(self) -> bool:
         self.on = not self.on
@@ -52,7 +51,7 @@ class ValueView:
 
     @property
     def pending(self) -> bool:
-        return self._request is not None
+        return self._question.pending
 
     def best(self) -> set:
         """The actions with the largest value (what the agent would choose), or an empty set."""
@@ -69,24 +68,24 @@ class ValueView:
 
     def refresh(self, state) -> None:
         """Call every frame with the state on screen (None: nothing to explain)."""
-        c = self.controller
-        if self._request is not None and self._request.done():
-            request, self._request = self._request, None
-            try:
-                answer = c.collect(request)
-            except Exception as exc:  # an agent bug shows as a line; the game goes on
-                self.error = f"{request.agent} could not explain: {type(exc).__name__}: {exc}"
-                self.values, self.agent, self.state = None, request.agent, self._asked_state
+        c, q = self.controller, self._question
+        agent = q.agent
+        got = q.poll()
+        if got is not None:
+            answer, (asked_state, asked_rules) = got
+            if isinstance(answer, Exception):  # an agent bug shows as a line; the game goes on
+                self.error = f"{agent} could not explain: {type(answer).__name__}: {answer}"
+                self.values, self.agent, self.state, self._rules = None, agent, asked_state, asked_rules
                 return
-            if answer is not STALE and request.agent == c.name and self._asked_rules is c.rules:
+            if agent == c.name and asked_rules is c.rules:
                 self.values, self.figures, self.ms, self.legend = answer.value, answer.figures, answer.ms, answer.legend
-                self.state, self.agent, self.error = self._asked_state, request.agent, None
-        if not self.on or state is None or not self.explains or self._request is not None:
+                self.state, self.agent, self.error = asked_state, agent, None
+                self._rules = asked_rules
+        if not self.on or state is None or not self.explains or q.pending:
             return
-        if self.agent == c.name and self._asked_rules is c.rules and same_state(self.state, state):
+        if self.agent == c.name and self._rules is c.rules and same_state(self.state, state):
             return  # up to date (or failed on this very state: a failure records its agent and state too)
-        self._asked_state, self._asked_rules = state, c.rules
-        self._request = c.ask(state, "explain")
+        q.ask(state, "explain", about=(state, c.rules))
 
     def caption(self) -> str:
         """One line of the decision's figures: 'depth 3, positions 12,480, 84 ms'."""
@@ -98,7 +97,7 @@ class ValueView:
     def forget(self) -> None:
         """Drop what is known (after new rules, a retrained table): the next refresh asks again."""
         self.values, self.state, self.agent, self.error = None, None, None, None
-        self._asked_state = None
+        self._question.forget()
 
 
 def _fmt(v) -> str:
