@@ -44,6 +44,7 @@ class GameSession:
         self.state = rules.new_state(self.rng) if state is None else state
         self.history: list = []
         self.movers: list[str] = []
+        self.details = None  # what the last move did, where the rules tell (match-3's clearing steps)
         self._listeners: list[Callable[[Any], None]] = []
 
     # --- what the game is ----------------------------------------------------
@@ -80,7 +81,11 @@ class GameSession:
             return False
         self.history.append(self.state)
         self.movers.append(by)
-        self.state = self.rules.step(self.state, action, self.rng)
+        detailed = getattr(self.rules, "step_with_details", None)
+        if detailed is not None:
+            self.state, self.details = detailed(self.state, action, self.rng)
+        else:
+            self.state = self.rules.step(self.state, action, self.rng)
         for listener in self._listeners:
             listener(self.state)
         return True

@@ -36,7 +36,7 @@ def test_click_far_from_lines_draws_nothing(app):
 def test_completing_a_box_gives_another_move(app):
     screen = open_dots(app)
     screen.opponent.delay_ms = 10_000  # keep the opponent quiet
-    screen.state = DotsState(2, 2, 325 & ~1, (0, 0), 0)
+    screen.show_state(DotsState(2, 2, 325 & ~1, (0, 0), 0))
     click(app, near(screen, 0))
     assert screen.state.scores == (1, 0) and screen.state.mover == 0 and screen.box_owner == {0: 0}
 

@@ -157,7 +157,7 @@ def test_values_after_the_game_say_it_is_over(window):
 
     screen = open_game(window, "dots", seed=1)
     window.push(screen)
-    screen.state = DotsState(2, 2, (1 << 12) - 1, (3, 1), 0)
+    screen.show_state(DotsState(2, 2, (1 << 12) - 1, (3, 1), 0))
     key(window, pygame.K_v)
     ticks(window, 3)
     assert "nothing is left to decide" in screen.value_status()

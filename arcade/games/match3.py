@@ -280,6 +280,24 @@ class Match3Rules:
     def step(self, state: Match3State, action, rng: np.random.Generator) -> Match3State:
         return self.play(state, action, rng).state
 
+    def step_with_details(self, state: Match3State, action, rng: np.random.Generator):
+        """step, and the TurnResult it came from (the screen animates its clearing steps)."""
+        result = self.play(state, action, rng)
+        return result.state, result
+
+    def encode_state(self, state: Match3State) -> dict:
+        return {"board": state.board.tolist(), "turns_left": int(state.turns_left), "score": int(state.score),
+                "shuffles": int(state.shuffles)}
+
+    def decode_state(self, data: dict) -> Match3State:
+        board = np.array(data["board"], dtype=np.int8)
+        if board.shape != (self.size, self.size) or board.max() >= self.colours or board.min() < 0:
+            raise ValueError("a saved board of another size or colours")
+        state = Match3State(board, int(data["turns_left"]), int(data["score"]), int(data["shuffles"]), self.colours)
+        if not 0 <= state.turns_left <= self.turns:
+            raise ValueError("saved turns out of range")
+        return state
+
     def is_terminal(self, state: Match3State) -> bool:
         return state.turns_left <= 0
 

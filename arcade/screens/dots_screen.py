@@ -41,12 +41,16 @@ class DotsScreen(GameScreen):
             self.opponent.set_rules(self.rules)
             self.keep_playable(self.controller)
             self.keep_playable(self.opponent, "opponent")
-        self.state = self.rules.new_state()
+        self.open_session()
         self.line_owner: dict[int, int] = {}
         self.box_owner: dict[int, int] = {}
         self.cursor = 0
         self.controller.invalidate()
         self.opponent.invalidate()
+
+    @property
+    def state(self):
+        return self.session.state
 
     @property
     def board(self) -> Board:
@@ -56,14 +60,15 @@ class DotsScreen(GameScreen):
     def over(self) -> bool:
         return self.rules.is_terminal(self.state)
 
-    def draw_line(self, bit: int) -> bool:
+    def draw_line(self, bit: int, by: str = "you") -> bool:
         if self.over or (self.state.lines >> bit) & 1:
             return False
-        mover = self.state.mover
-        for i in completed_by(self.board, self.state.lines, bit):
+        mover, before = self.state.mover, self.state.lines
+        if not self.session.play(bit, by):
+            return False
+        for i in completed_by(self.board, before, bit):
             self.box_owner[i] = mover
             self.sound("box")
-        self.state = self.rules.step(self.state, bit)
         self.line_owner[bit] = mover
         if self.over:
             mine, theirs = self.state.scores[self.human_seat], self.state.scores[1 - self.human_seat]
@@ -105,13 +110,13 @@ class DotsScreen(GameScreen):
         return None if self.over or self.state.mover != self.human_seat else self.state
 
     def apply_agent_action(self, action) -> None:
-        self.draw_line(int(action))
+        self.draw_line(int(action), self.controller.name)
 
     def update_game(self, dt_ms: float) -> None:
         if not self.over and self.state.mover != self.human_seat:
             action = self.opponent.poll(self.state, active=True)
             if action is not None:
-                self.draw_line(int(action))
+                self.draw_line(int(action), self.opponent.name)
 
     @property
     def human_may_move(self) -> bool:
@@ -280,7 +285,8 @@ class DotsScreen(GameScreen):
         """The position, and (where known) which seat drew each line and took each box."""
         if (state.rows, state.cols) != (self.rules.rows, self.rules.cols):
             self.rules = make_rules("dots", self.settings, size=(state.rows, state.cols))
-        self.state = state
+            self.open_session()
+        self.session.show(state)
         self.line_owner, self.box_owner = dict(line_owner or {}), dict(box_owner or {})
 
     def statistics_histogram(self) -> str:

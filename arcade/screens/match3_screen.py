@@ -5,7 +5,6 @@ import numpy as np
 import pygame
 
 from arcade.control import Question
-from arcade.games.match3 import Match3State
 from arcade.screens.base import GameScreen
 from arcade.screens.match3_phases import Wobble, turn_phases
 from arcade.storage import BestScores
@@ -43,8 +42,7 @@ class Match3Screen(GameScreen):
 
     def new_game(self) -> None:
         self.best.start_game("match3")
-        self.rng = np.random.default_rng(self.seed)
-        self.state = self.rules.new_state(self.rng)
+        self.open_session()
         self.selected: tuple[int, int] | None = None
         self.cursor = (self.rules.size // 2, self.rules.size // 2)
         self.drag_from: tuple[int, int] | None = None
@@ -53,8 +51,11 @@ class Match3Screen(GameScreen):
         self.popups: list[list] = []  # [text, ms left]
         self.hint = None
         self.hint_question = Question(self.controller)  # answered off the frame loop
-        self.agent_moves = self.human_moves = 0  # who played this game, for the statistics
         self.controller.invalidate()
+
+    @property
+    def state(self):
+        return self.session.state
 
     # --- turns ---------------------------------------------------------------
     def try_swap(self, a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -71,10 +72,9 @@ class Match3Screen(GameScreen):
 
     def play(self, swap, by_agent: bool = False) -> None:
         before = self.state
-        self.agent_moves += by_agent
-        self.human_moves += not by_agent
-        result = self.rules.play(before, swap, self.rng)
-        self.state = result.state
+        if not self.session.play(tuple(swap), self.mover_name(by_agent)):
+            return
+        result = self.session.details
         self.hint = None
         self.phases = turn_phases(before.board, swap, result.stages)
         self.sound("cascade" if len(result.stages) > 1 else "clear")
@@ -87,7 +87,8 @@ class Match3Screen(GameScreen):
             self.say("new best score!", 3000)
         if self.rules.is_terminal(self.state):
             score = self.state.score
-            player = "you" if self.human_moves >= self.agent_moves else self.controller.name
+            movers = self.session.movers
+            player = max(dict.fromkeys(movers), key=movers.count)  # who played most of it
             low = score // 5000 * 5000
             self.record_game(player, score, bucket=f"{low}-{low + 4999}")
 
@@ -96,22 +97,9 @@ class Match3Screen(GameScreen):
         self.keep_progress()
         super().close()
 
-    def progress_snapshot(self) -> dict | None:
-        s = self.state
-        if self.rules.is_terminal(s) or s.turns_left == self.rules.turns:
-            return None
-        return {"board": s.board.tolist(), "turns_left": s.turns_left, "score": s.score, "shuffles": s.shuffles,
-                "seed": self.seed, "rng": self.rng.bit_generator.state}
-
     def resume_from(self, snapshot: dict) -> None:
-        board = np.array(snapshot["board"], dtype=np.int8)
-        if board.shape != (self.rules.size, self.rules.size) or board.max() >= self.rules.colours or board.min() < 0:
-            raise ValueError("a board of another size or colours")
-        self.seed = int(snapshot["seed"])
-        self.rng.bit_generator.state = snapshot["rng"]
-        self.state = Match3State(board, int(snapshot["turns_left"]), int(snapshot["score"]), int(snapshot["shuffles"]),
-                                 self.rules.colours)
-        if not 0 < self.state.turns_left <= self.rules.turns or not len(self.state.swaps()):
+        super().resume_from(snapshot)
+        if self.state.turns_left <= 0 or not len(self.state.swaps()):
             raise ValueError("turns or swaps out of range")
 
     @property
@@ -146,7 +134,8 @@ class Match3Screen(GameScreen):
         return bool(self.phases or self.popups) or self.hint_question.pending
 
     def show_state(self, state) -> None:
-        self.state, self.phases, self.hint, self.selected = state, [], None, None
+        self.session.show(state)
+        self.phases, self.hint, self.selected = [], None, None
 
     def statistics_histogram(self) -> str:
         return "points per game"

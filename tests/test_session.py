@@ -1,0 +1,79 @@
+"""The game session (arcade/session.py) on every game of the catalogue: play, undo, listeners, and a
+snapshot that survives JSON with its whole history, continuing the same game with the same chance."""
+import json
+
+import numpy as np
+import pytest
+
+from arcade.games import GAMES, make_rules
+from arcade.session import GameSession
+from arcade.settings import Settings
+
+
+def _random_moves(session: GameSession, n: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        if session.over:
+            break
+        actions = session.legal_actions()
+        assert session.play(actions[int(rng.integers(len(actions)))], by="you" if rng.random() < 0.5 else "bot")
+
+
+@pytest.mark.parametrize("game_id", [g.id for g in GAMES])
+def test_snapshot_through_json_continues_the_same_game(game_id):
+    rules = make_rules(game_id, Settings())
+    for seed in range(50):  # a game still going after a move or more (a blackjack round may end at once)
+        session = GameSession(rules, 7)
+        _random_moves(session, 6 if game_id != "blackjack" else 1, seed)
+        if not session.over and session.moves:
+            break
+    assert not session.over and session.moves
+    data = json.loads(json.dumps(session.snapshot()))
+    again = GameSession.restore(rules, data)
+    assert again.moves == session.moves and again.movers == session.movers and again.seed == 7
+    assert rules.format_state(again.state) == rules.format_state(session.state)
+    for a, b in zip(again.history, session.history):
+        assert rules.format_state(a) == rules.format_state(b)
+    # the same generator state: the same next move gives the same chance outcome
+    action = session.legal_actions()[0]
+    assert session.play(action) and again.play(action)
+    assert rules.format_state(again.state) == rules.format_state(session.state)
+    while again.undo():
+        pass
+    assert again.moves == 0 and rules.format_state(again.state) == rules.format_state(session.history[0])
+
+
+def test_the_whole_history_is_kept_not_the_last_200():
+    rules = make_rules("2048", Settings())
+    session = GameSession(rules, 3)
+    rng = np.random.default_rng(0)
+    while session.moves < 230 and not session.over:  # corner play lasts longer than random play
+        legal = session.legal_actions()
+        session.play(next(a for a in (2, 0, 3, 1) if a in legal) if rng.random() < 0.9 else legal[-1])
+    assert session.moves > 200
+    again = GameSession.restore(rules, json.loads(json.dumps(session.snapshot())))
+    assert again.moves == session.moves and again.state == session.state
+
+
+def test_illegal_moves_change_nothing_and_listeners_see_each_new_state():
+    rules = make_rules("tictactoe", Settings())
+    session = GameSession(rules, 0)
+    seen = []
+    session.listen(seen.append)
+    assert session.play(4, by="you") and not session.play(4, by="bot")
+    assert session.play(0, by="bot")
+    assert seen == session.history[1:] + [session.state] and session.movers == ["you", "bot"]
+    assert session.played_by("you") == 1 and session.to_move == 0
+    assert session.undo() and session.movers == ["you"] and len(seen) == 2  # undo is not a new state
+
+
+def test_a_snapshot_that_does_not_fit_the_rules_is_refused():
+    rules = make_rules("2048", Settings())
+    data = GameSession(rules, 1).snapshot()
+    data["state"]["board"] = [[0] * 5] * 5
+    with pytest.raises(ValueError):
+        GameSession.restore(rules, data)
+    data = GameSession(rules, 1).snapshot()
+    data["movers"] = ["you"]
+    with pytest.raises(ValueError):
+        GameSession.restore(rules, data)
