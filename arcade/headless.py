@@ -13,6 +13,7 @@ import numpy as np
 from agents import LearnsWhilePlaying
 from arcade.seeds import make_rng
 from arcade.games.base import Summarizes, seat_score
+from arcade.session import GameSession
 
 
 @dataclass
@@ -39,23 +40,25 @@ def play_game(rules, seats: list, game_seed: int, agent_seat: int = 0, agent_rng
               max_moves: int = 1_000_000) -> GameRecord:
     """Play one game from seed `game_seed`; seats[i] is the agent for seat i.
 
-    The record's score and decision times are those of seat `agent_seat`. Agents that learn while
-    they play are shown each state their move led to."""
-    rng = np.random.default_rng(game_seed)
+    The game is a GameSession (its chance from `game_seed`, as on a screen). The record's score and
+    decision times are those of seat `agent_seat`. Agents that learn while they play are shown each
+    state the game reaches, as on a screen."""
+    session = GameSession(rules, game_seed)
     agent_rng = agent_rng if agent_rng is not None else np.random.default_rng([game_seed, 1])
-    state = rules.new_state(rng)
+    for agent in {id(s): s for s in seats}.values():
+        if isinstance(agent, LearnsWhilePlaying):
+            session.listen(agent.observe)
     record = GameRecord(game_seed, agent_seat, {}, 0)
-    while not rules.is_terminal(state) and record.moves < max_moves:
-        seat = rules.to_move(state)
+    while not session.over and record.moves < max_moves:
+        seat = session.to_move
         t0 = time.perf_counter()
-        action = seats[seat].act(state, agent_rng)
+        action = seats[seat].act(session.state, agent_rng)
         if seat == agent_seat:
             record.decision_ms.append((time.perf_counter() - t0) * 1000)
-        state = rules.step(state, action, rng)
-        if isinstance(seats[seat], LearnsWhilePlaying):
-            seats[seat].observe(state)
+        if not session.play(action, by=f"seat {seat}"):
+            raise ValueError(f"{getattr(seats[seat], 'name', 'the agent')} chose {action!r}, not a legal move")
         record.moves += 1
-    record.outcome = rules.outcome(state)
+    record.outcome = session.outcome()
     record.score = seat_score(rules, record.outcome, agent_seat)
     return record
 
