@@ -8,7 +8,7 @@ engine plugs in through. No pygame; games are used only through the Rules contra
   result. Rules with an `evaluate(state)` of their own (a tuple per seat) are asked instead.
 - Playouts: `random_playout` plays uniformly random legal moves to the end with the rules themselves;
   a game whose engine does it faster registers `register_playout(game_id, fn)` and every search uses it
-  (dots: the line bitboards, a permutation of the free lines).
+  (dots: the line bitboards, a permutation of the free lines; 2048: 64-bit boards as Python ints).
 """
 from __future__ import annotations
 
@@ -61,6 +61,11 @@ def random_playout(rules, state, rng: np.random.Generator, max_moves: int):
     fast = _PLAYOUTS.get(rules.game_id)
     if fast is not None:
         return fast(rules, state, rng, max_moves)
+    return rules_playout(rules, state, rng, max_moves)
+
+
+def rules_playout(rules, state, rng: np.random.Generator, max_moves: int):
+    """The plain playout: random legal moves through the rules themselves (every game has it)."""
     for _ in range(max_moves):
         if rules.is_terminal(state):
             break

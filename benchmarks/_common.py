@@ -16,6 +16,16 @@ def ms_stats(seconds) -> str:
     return f"median {np.median(a):.2f} ms  p95 {np.percentile(a, 95):.2f} ms  max {a.max():.2f} ms  (n={a.size})"
 
 
+def wilson(wins: int, n: int) -> tuple[float, float]:
+    """95% Wilson interval of a share."""
+    if n == 0:
+        return 0.0, 1.0
+    z, p = 1.96, wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, float(centre - half)), min(1.0, float(centre + half))
+
+
 def mean_ci(values) -> tuple[float, float]:
     """Mean and the half-width of its 95% normal interval."""
     a = np.asarray(values, dtype=float)

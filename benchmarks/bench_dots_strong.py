@@ -16,14 +16,13 @@ Agents use the settings' defaults (alpha-beta 1 s a move); games run --workers a
 from __future__ import annotations
 
 import argparse
-import math
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 import _common  # noqa: F401  (puts the project on the import path)
 import numpy as np
-from _common import mean_ci, ms_stats
+from _common import mean_ci, ms_stats, wilson
 
 from agents.base import find
 from agents.dots_solver import margins, move_values
@@ -31,16 +30,6 @@ from arcade.games.dots import Board, DotsRules, DotsState, parse_size
 from arcade.settings import Settings
 
 DEFAULTS = Settings()
-
-
-def wilson(wins: int, n: int) -> tuple[float, float]:
-    """95% Wilson interval of a share."""
-    if n == 0:
-        return 0.0, 1.0
-    z, p = 1.96, wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def play(size: tuple[int, int], opponent: str, seed: int, seat: int, start: DotsState | None = None) -> dict:

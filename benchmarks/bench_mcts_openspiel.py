@@ -20,7 +20,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-import _common  # noqa: F401  (puts the project on the path)
+from _common import wilson  # (also puts the project on the path)
 import numpy as np
 
 try:
@@ -91,15 +91,6 @@ def read_log(path: str) -> list[dict]:
             except json.JSONDecodeError:  # a line cut by a kill: that game is played again
                 pass
     return out
-
-
-def wilson(k: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    z, p = 1.96, k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def summary(games: list[dict], rows: int, cols: int, simulations: int) -> None:

@@ -135,3 +135,30 @@ def test_dots_playout_hook_equals_a_plain_playout(seed):
     assert end == plain and rules.is_terminal(end)
     assert Position(geometry(3, 3), end.lines).free_lines() == []
     assert isinstance(end, DotsState)
+
+
+def test_the_2048_playout_hook_plays_by_the_rules():
+    """Every move of the 64-bit playout is one the rules allow, with the rules' points: replayed step by step
+    (the hook's boards against the rules' moves), and a playout ends only when no move is left."""
+    from agents.playout_2048 import moves, random_playout as fast_playout
+    from arcade.games import board64
+    from arcade.games.twenty48 import State2048
+
+    rules = make_rules("2048", Settings())
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        state = rules.new_state(rng)
+        for _ in range(int(rng.integers(0, 60))):
+            if rules.is_terminal(state):
+                break
+            state = rules.step(state, rules.legal_actions(state)[int(rng.integers(len(rules.legal_actions(state))))], rng)
+        x = int(board64.pack(state.board))
+        for d, (board, points) in enumerate(moves(x)):
+            legal = d in rules.legal_actions(state)
+            assert (board != x) == legal
+            if legal:
+                after = rules.after_move(state, d)
+                assert board == int(board64.pack(after.board)) and points == after.score - state.score
+        end = fast_playout(rules, state, np.random.default_rng(1), 10_000)
+        assert isinstance(end, State2048) and rules.is_terminal(end) and end.score >= state.score
+        assert int(end.board.astype(np.int64).clip(0).sum()) >= 0
