@@ -102,6 +102,10 @@ class App:
                     return
             else:
                 pygame.event.post(event)
+            # woken from rest: game time starts now (an animation this input starts must not be handed the
+            # whole idle sleep as its first frame's dt, or it ends before it is seen)
+            self.pacer.skip()
+            self._dt_ms = self.pacer.period * 1000
         for event in pygame.event.get():
             self.handle(event)
             if not self.running:

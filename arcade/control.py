@@ -125,6 +125,7 @@ class AgentController:
         i = self.specs.index(choose(self.specs, name, self.game_id))
         if i != self.index:
             self.index = i
+            self._forget_figures()
             self.invalidate()
 
     def cycle(self, step: int = 1) -> list[str]:
@@ -138,8 +139,13 @@ class AgentController:
                 break
             skipped.append(why)
         self.error = None
+        self._forget_figures()
         self.invalidate()
         return skipped
+
+    def _forget_figures(self) -> None:
+        """Another agent: the last decision's figures were the previous agent's."""
+        self.last_ms, self.last_figures = None, {}
 
     def _decider(self):
         return self._deciders[self.spec.process]

@@ -113,3 +113,27 @@ def test_new_best_score_is_announced_only_when_a_finished_game_beats_the_old_bes
     assert BestScores(settings.data_dir).get("2048/3x3") == 100  # written at game over
     key(app, pygame.K_r, frames=1)
     assert finish_a_game() != "new best score!"  # 100 only equals the best
+
+
+def test_a_slide_started_from_rest_is_drawn_not_skipped(app):
+    """Issue 25 #1: after the window slept (nothing moving), the first frames of a slide get a frame's time,
+    not the whole sleep: two real frames after the key the tiles are still sliding."""
+    import time
+
+    screen = open_2048(app)
+    screen.controller.set_enabled(False)
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 0.7:  # the real loop, idle: it sleeps until an input (up to 500 ms a tick)
+        app.tick()
+    legal = screen.rules.legal_actions(screen.game.state)
+    arrow = {0: pygame.K_UP, 1: pygame.K_DOWN, 2: pygame.K_LEFT, 3: pygame.K_RIGHT}[legal[0]]
+    import threading
+
+    press = threading.Timer(0.3, pygame.event.post,
+                            (pygame.event.Event(pygame.KEYDOWN, key=arrow, mod=0, unicode="", scancode=0),))
+    press.start()  # the key comes while the window sleeps, as a person's does
+    app.tick()  # asleep until the key wakes it: the slide starts
+    press.join()
+    assert screen.anim is not None
+    app.tick()
+    assert screen.anim is not None and screen.anim[2] < screen.anim_ms  # still sliding, partway

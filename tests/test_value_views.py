@@ -161,3 +161,22 @@ def test_values_after_the_game_say_it_is_over(window):
     key(window, pygame.K_v)
     ticks(window, 3)
     assert "nothing is left to decide" in screen.value_status()
+
+
+def test_after_tab_no_figures_of_the_previous_agent_are_shown(window):
+    """Issue 25 #6: the panel line and the controller's last figures belong to the selected agent only."""
+    screen = open_game(window, "2048", seed=3)
+    window.push(screen)
+    screen.controller.select("greedy")
+    key(window, pygame.K_v)
+    assert wait_for(window, lambda: screen.values.values is not None)
+    key(window, pygame.K_PERIOD)  # greedy plays one move: its figures are the last decision's
+    assert wait_for(window, lambda: screen.controller.last_ms is not None)
+    key(window, pygame.K_TAB, mod=pygame.KMOD_SHIFT)  # back to expectiminimax, which explains too
+    assert screen.controller.name == "expectiminimax"
+    assert screen.controller.last_ms is None and screen.controller.last_figures == {}
+    status = screen.value_status()
+    assert status.startswith("expectiminimax") and "greedy" not in status
+    assert status == "expectiminimax is working out its values..." or screen.values.agent == "expectiminimax"
+    assert wait_for(window, lambda: screen.values.agent == "expectiminimax")
+    assert "depth" in screen.value_status()  # now its own figures

@@ -298,8 +298,8 @@ class GameScreen(Screen):
             return self.values.error
         if self.shown_state() is None:
             return f"{self.controller.name}: no values, nothing is left to decide (the game or round is over)"
-        if self.values.values is None:
-            return f"{self.controller.name} is working out its values..."
+        if self.values.values is None or self.values.agent != self.controller.name:
+            return f"{self.controller.name} is working out its values..."  # never the previous agent's figures
         return f"{self.controller.name}: {self.values.caption()}"
 
     def _select_playable(self, step: int) -> None:
