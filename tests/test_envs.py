@@ -163,3 +163,29 @@ def test_the_arcade_starts_without_gymnasium_or_pettingzoo():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
                          env={"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PATH": "/usr/bin:/bin"})
     assert out.stdout.strip().endswith("False")
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_a_render_draws_the_board_alone_no_screen_thread_or_file(env_id, tmp_path, monkeypatch):
+    """One frame from the state with the boards the screens draw: no game screen, controller, thread pool or
+    file (HOME and the working folder are empty folders, and stay empty)."""
+    import threading
+
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(work)
+    threads = threading.active_count()
+    env = gym.make(env_id, render_mode="rgb_array")
+    env.reset(seed=3)
+    first = env.render()
+    mask = env.unwrapped.legal_mask()
+    env.step(int(np.flatnonzero(mask)[0]))
+    second = env.render()
+    assert first.shape == second.shape == (600, 800, 3) and first.std() > 10
+    assert not np.array_equal(first, second)  # the move shows
+    assert threading.active_count() == threads
+    assert "arcade.screens" not in " ".join(type(v).__module__ for v in vars(env.unwrapped._renderer).values())
+    env.close()
+    assert list(home.iterdir()) == [] and list(work.iterdir()) == []

@@ -1,10 +1,9 @@
-"""Rendering for the environments with the arcade's own screens: the same drawing code as the window.
+"""Rendering for the environments: one frame drawn from the state with the boards the screens draw
+(arcade/ui/boards.py), and nothing else: no game screen, agent controller, thread or file.
 
-`ScreenRenderer(game_id, rules)` builds that game's screen once, on an off-screen
-surface (render_mode "rgb_array") or in a window of its own ("human"), and
-`frame(state, **extra)` puts the state on the board and returns the picture as
-an H x W x 3 uint8 array. pygame is imported here, on the first render, and
-nowhere else in arcade.envs.
+`ScreenRenderer(game_id, rules, mode)` draws on an off-screen surface (render_mode "rgb_array") or in a
+window of its own ("human"), and `frame(state, **extra)` returns the picture as an H x W x 3 uint8 array
+(or shows it). pygame is imported here, on the first render, and nowhere else in arcade.envs.
 """
 from __future__ import annotations
 
@@ -13,15 +12,21 @@ import os
 import numpy as np
 
 RENDER_SIZE = (800, 600)
+CAPTION_H = 56
 
 
-class _Host:
-    """What a screen needs of the app: a surface to draw on and the settings."""
-
-    sounds = None  # a render is silent
-
-    def __init__(self, surface, settings):
-        self.surface, self.settings = surface, settings
+def caption(rules, state) -> str:
+    """One line under the title: the score, or the scores and who is to move, or the result."""
+    outcome = rules.outcome(state)
+    over = rules.is_terminal(state)
+    if rules.players == 1:
+        return f"score {outcome['score']:g}" + ("   game over" if over else "")
+    a, b = outcome["scores"]
+    names = rules.seat_names
+    if over:
+        winner = outcome["winner"]
+        return f"{names[0]} {a:g} - {b:g} {names[1]}   " + ("draw" if winner is None else f"{names[winner]} wins")
+    return f"{names[0]} {a:g} - {b:g} {names[1]}   {names[rules.to_move(state)]} to move"
 
 
 class ScreenRenderer:
@@ -31,26 +36,46 @@ class ScreenRenderer:
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         import pygame
 
-        from arcade.screens import open_game
-        from arcade.settings import DataSettings, Settings
+        from arcade.games import game_info
 
-        self.pygame, self.mode = pygame, mode
+        self.pygame, self.mode, self.game_id, self.rules = pygame, mode, game_id, rules
+        self.title = game_info(game_id).title
         pygame.font.init()
         if mode == "human":
             pygame.display.init()
             self.window = pygame.display.set_mode(size)
-            pygame.display.set_caption(f"Arcade environment: {game_id}")
+            pygame.display.set_caption(f"Arcade environment: {self.title}")
         self.surface = pygame.Surface(size)
-        # statistics and tables of a render go nowhere near the player's data folder
-        settings = Settings(data=DataSettings(folder=os.path.join(os.path.expanduser("~"), ".cache", "arcade-env")))
-        self.screen = open_game(_Host(self.surface, settings), game_id, seed=0)
-        self.screen.rules = rules
-        self.screen.controller.set_rules(rules)
+
+    def draw(self, state, hand=None, line_owner=None, box_owner=None) -> None:
+        """The title, a caption line and the board of `state` on the renderer's surface."""
+        pygame = self.pygame
+        from arcade.ui import boards, palette, text
+
+        surface, rules = self.surface, self.rules
+        surface.fill(palette.BACKGROUND)
+        text.draw(surface, self.title, (16, 8), 30, palette.ACCENT, bold=True)
+        text.draw(surface, caption(rules, state), (16, 36), 18, palette.TEXT, max_width=surface.get_width() - 32)
+        area = pygame.Rect(16, CAPTION_H + 8, surface.get_width() - 32, surface.get_height() - CAPTION_H - 24)
+        side = min(area.w, area.h)
+        square = pygame.Rect(area.centerx - side // 2, area.y, side, side)
+        if self.game_id == "2048":
+            boards.draw_2048(surface, square, state.values(), rules.size)
+        elif self.game_id == "tictactoe":
+            boards.draw_tictactoe(surface, square, int(state))
+        elif self.game_id == "dots":
+            boards.draw_dots(surface, area.inflate(-40, -40), state, dict(line_owner or {}), dict(box_owner or {}),
+                             rules.seat_names)
+        elif self.game_id == "match3":
+            boards.draw_match3(surface, pygame.Rect(square.x - 20, square.y, side, side), state.board)
+        elif self.game_id == "blackjack":
+            boards.draw_blackjack(surface, area, rules, state, list(hand or []))
+        else:
+            raise ValueError(f"no board drawing for {self.game_id}")
 
     def frame(self, state, **extra) -> np.ndarray | None:
         """Draw `state`; an RGB array (rgb_array), or None after showing it in the window (human)."""
-        self.screen.show_state(state, **extra)
-        self.screen.draw(self.surface)
+        self.draw(state, **extra)
         if self.mode == "human":
             self.pygame.event.pump()
             self.window.blit(self.surface, (0, 0))
@@ -59,6 +84,5 @@ class ScreenRenderer:
         return np.transpose(self.pygame.surfarray.array3d(self.surface), (1, 0, 2)).copy()
 
     def close(self) -> None:
-        self.screen.close()
         if self.mode == "human":
             self.pygame.display.quit()

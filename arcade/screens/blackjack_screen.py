@@ -11,11 +11,8 @@ from arcade.games.blackjack import MDPState, RoundState
 from arcade.games import make_rules
 from arcade.games.blackjack import ACTIONS, PEEK, PRESETS, QUIT, TAKE
 from arcade.screens.base import GameScreen
-from arcade.ui import hud, palette, panels, text
+from arcade.ui import boards, hud, palette, panels, text
 
-FELT = (22, 104, 60)
-FELT_DARK = (16, 80, 46)
-CARD = (250, 248, 240)
 ACTION_KEYS = {pygame.K_t: TAKE, pygame.K_p: PEEK, pygame.K_q: QUIT}
 PRESET_KEYS = {pygame.K_1: "small", pygame.K_2: "large", pygame.K_3: "standard", pygame.K_4: "peeking"}
 AUTO_NEXT_MS = 900
@@ -196,72 +193,9 @@ class BlackjackScreen(GameScreen):
             out[action] = pygame.Rect(x, y + k * 66, 220, 54)
         return out
 
-    def _card(self, surface, rect: pygame.Rect, value=None, face_down=False) -> None:
-        if face_down:
-            pygame.draw.rect(surface, (150, 40, 50), rect, border_radius=8)
-            pygame.draw.rect(surface, (240, 230, 230), rect, 2, border_radius=8)
-            return
-        pygame.draw.rect(surface, CARD, rect, border_radius=8)
-        pygame.draw.rect(surface, (40, 40, 40), rect, 2, border_radius=8)
-        colour = (180, 30, 40) if value is not None and value % 2 else (30, 30, 30)
-        text.draw(surface, str(value), (rect.x + 8, rect.y + 6), max(20, rect.h // 4), colour, bold=True)
-        text.draw(surface, str(value), rect.center, max(28, rect.h // 2), colour, anchor="center", bold=True)
-
     def draw_game(self, surface, rect) -> None:
         table = self._table()
-        pygame.draw.rect(surface, FELT, table, border_radius=18)
-        pygame.draw.rect(surface, FELT_DARK, table, 6, border_radius=18)
-        mdp = self.rules.mdp
-        total, peeked, counts = self.round.mdp_state
-        name = PRESETS[self.rules.preset][0] if self.rules.preset in PRESETS else f"a {self.rules.preset} deck"
-        text.draw(surface, f"{name}: values {mdp.card_values} x{mdp.multiplicity}, threshold {mdp.threshold}, "
-                  f"peek costs {mdp.peek_cost}", (table.x + 20, table.y + 14), 22, palette.TEXT, max_width=table.w - 40,
-                  min_size=14)
-        # top to bottom: the hand, its total, the deck; sizes follow the table's height
-        ch = int(min(118, table.h * 0.2))
-        cw = int(ch * 0.71)
-        y = table.y + 46
-        text.draw(surface, "YOUR HAND", (table.x + 24, y), 22, (200, 230, 210), bold=True)
-        shown = self.hand[-9:]
-        room = table.w - 220 - cw  # left of the draw pile
-        step = min(cw + 10, room // max(1, len(shown) - 1)) if len(shown) > 1 else 0
-        for k, value in enumerate(shown):  # side by side while they fit; overlapping, their corner still shows
-            self._card(surface, pygame.Rect(table.x + 24 + k * step, y + 26, cw, ch), value)
-        y += 26 + ch + 14
-        bust = self.round.over and total > mdp.threshold
-        verdict = " - BUST" if bust else (" - collected" if self.round.over else "")
-        text.draw(surface, f"total {total} / {mdp.threshold}{verdict}", (table.x + 24, y), 34,
-                  palette.BAD if bust else palette.TEXT, bold=True)
-        y += 48
-        text.draw(surface, "THE DECK (cards left of each value)", (table.x + 24, y), 22, (200, 230, 210), bold=True)
-        room = table.bottom - (y + 30) - 30  # height left for the stacks and their counts
-        # equal values are one stack (the standard-like deck has four 10s): value -> cards left, in order
-        stacks: dict[int, int] = {}
-        for value, c in zip(mdp.card_values, self.round.deck):
-            stacks[value] = stacks.get(value, 0) + c
-        tallest = max(sum(m == v for m in mdp.card_values) * mdp.multiplicity for v in stacks)
-        sw = min(70, (table.w - 60) // max(1, len(stacks)))
-        card_h = max(20, min(int((sw - 10) * 1.35), room - 8 * (tallest - 1)))
-        for i, (value, c) in enumerate(stacks.items()):
-            x = table.x + 24 + i * sw
-            for j in range(c):
-                self._card(surface, pygame.Rect(x, y + 30 + j * 8, sw - 10, card_h), value)
-            if c == 0:
-                pygame.draw.rect(surface, FELT_DARK, (x, y + 30, sw - 10, card_h), 2, border_radius=8)
-            text.draw(surface, f"x{c}", (x + (sw - 10) // 2, y + 36 + card_h + 8 * max(c - 1, 0)), 20,
-                      palette.TEXT, anchor="midtop")
-        # the draw pile (the peeked card face up), and the round's figures under it
-        pile = pygame.Rect(table.right - cw - 40, table.y + 72, cw, ch)
-        if counts is not None:
-            for k in range(3, 0, -1):
-                self._card(surface, pile.move(k * 3, -k * 3), face_down=True)
-            if peeked is not None:
-                self._card(surface, pile, mdp.card_values[peeked])
-                text.draw(surface, "peeked: next card", (pile.centerx, pile.bottom + 6), 20, palette.ACCENT,
-                          anchor="midtop")
-            else:
-                self._card(surface, pile, face_down=True)
-        deck_bottom = y + 60 + card_h + 8 * max(tallest - 1, 0)
+        deck_bottom = boards.draw_blackjack(surface, table, self.rules, self.round, self.hand)
         if deck_bottom <= table.bottom - 70:  # a small table leaves these to the HUD line
             mean = self.total_reward / self.rounds if self.rounds else 0.0
             text.draw(surface, f"round {self.round.reward:+g}", (table.right - 30, table.bottom - 70), 30,
@@ -341,7 +275,7 @@ class BlackjackScreen(GameScreen):
                 continue
             action = max(values, key=values.get)
             pygame.draw.rect(surface, colours[action], cell, 0 if t == total else 2, border_radius=4)
-            ink = FELT_DARK if t == total else palette.TEXT
+            ink = boards.FELT_DARK if t == total else palette.TEXT
             text.draw(surface, str(t), (cell.centerx, cell.y + 3), 16, ink, anchor="midtop")
             text.draw(surface, action[0], (cell.centerx, cell.centery + 2), 22, ink, anchor="center", bold=True)
             if w >= 34:  # room for the value in the cell; else it is on the line below for your total

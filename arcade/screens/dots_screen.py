@@ -13,7 +13,7 @@ from arcade.control import AgentController
 from arcade.games import make_rules
 from arcade.games.dots import SIZES, Board, completed_by
 from arcade.screens.base import GameScreen
-from arcade.ui import hud, palette, text
+from arcade.ui import boards, hud, palette, text
 
 SIZE_KEYS = dict(zip((pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5), SIZES))
 ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, -1), pygame.K_DOWN: (0, 1)}
@@ -165,14 +165,12 @@ class DotsScreen(GameScreen):
             self.say("that line is already drawn")
 
     # --- geometry --------------------------------------------------------------
-    def _geometry(self):
+    def _usable(self) -> pygame.Rect:
         area = hud.board_rect(self.app.surface)
-        b = self.board
-        usable = pygame.Rect(area.x + 36, area.y + 24, area.w - 372, area.h - 48)  # room for the value labels
-        gap = min(usable.w // b.cols, usable.h // b.rows)
-        ox = usable.x + (usable.w - gap * b.cols) // 2
-        oy = usable.y + (usable.h - gap * b.rows) // 2
-        return ox, oy, gap
+        return pygame.Rect(area.x + 36, area.y + 24, area.w - 372, area.h - 48)  # room for the value labels
+
+    def _geometry(self):
+        return boards.dots_geometry(self._usable(), self.board.rows, self.board.cols)
 
     def _dot(self, r: int, c: int):
         ox, oy, gap = self._geometry()
@@ -216,36 +214,15 @@ class DotsScreen(GameScreen):
 
     # --- drawing -------------------------------------------------------------
     def draw_game(self, surface, rect) -> None:
-        b = self.board
-        _, _, gap = self._geometry()
-        for i, seat in self.box_owner.items():
-            r, c = divmod(i, b.cols)
-            x, y = self._dot(r, c)
-            colour = palette.SEAT_COLOURS[seat]
-            box = pygame.Rect(x + 6, y + 6, gap - 12, gap - 12)
-            pygame.draw.rect(surface, tuple(v // 2 for v in colour), box, border_radius=8)
-            text.draw(surface, self.seat_name(seat), box.center, 28, palette.TEXT, anchor="center", bold=True,
-                      max_width=box.w - 8, min_size=14)
-        radius, drawn_w, free_w = self._widths()
-        for bit in range(b.n_lines):
-            (r1, c1), (r2, c2) = b.line_ends(bit)
-            a, z = self._dot(r1, c1), self._dot(r2, c2)
-            if (self.state.lines >> bit) & 1:
-                pygame.draw.line(surface, palette.SEAT_COLOURS[self.line_owner.get(bit, 0)], a, z, drawn_w)
-            elif bit == self.hover and self.human_may_move:
-                pygame.draw.line(surface, palette.ACCENT, a, z, max(drawn_w - 2, 3))
-            else:
-                pygame.draw.line(surface, palette.PANEL_HI, a, z, free_w)
+        boards.draw_dots(surface, self._usable(), self.state, self.line_owner, self.box_owner,
+                         (self.seat_name(0), self.seat_name(1)), self.hover if self.human_may_move else None)
         if self.human_may_move:  # the keyboard cursor
+            radius = self._widths()[0]
             pygame.draw.circle(surface, palette.ACCENT, [int(v) for v in self._midpoint(self.cursor)], radius, 3)
-        self._draw_dots(surface)
         self._draw_panel(surface, pygame.Rect(rect.right - 280, rect.y + 10, 270, rect.h - 20))
 
     def _widths(self) -> tuple[int, int, int]:
-        """Dot radius, drawn-line and free-line widths for the current spacing (5x5 in a small window
-        needs thinner ones)."""
-        _, _, gap = self._geometry()
-        return max(4, min(9, gap // 7)), max(3, min(8, gap // 9)), max(2, min(3, gap // 20))
+        return boards.dots_widths(self._geometry()[2])
 
     def _draw_dots(self, surface) -> None:
         radius = self._widths()[0]

@@ -8,25 +8,9 @@ from arcade.control import Question
 from arcade.screens.base import GameScreen
 from arcade.screens.match3_phases import Wobble, turn_phases
 from arcade.storage import BestScores
-from arcade.ui import hud, palette, text
+from arcade.ui import boards, hud, palette, text
 
 POPUP_MS = 1100
-GEM_SHAPES = ("circle", "square", "diamond", "triangle", "hexagon", "star", "down", "ring")
-
-
-def _regular(n: int, turn: float, radius: float = 1.0):
-    return tuple((radius * np.cos(turn + 2 * np.pi * k / n), radius * np.sin(turn + 2 * np.pi * k / n))
-                 for k in range(n))
-
-
-GEM_POLYGONS = {  # unit shapes around the gem's centre
-    "square": ((-0.8, -0.8), (0.8, -0.8), (0.8, 0.8), (-0.8, 0.8)),
-    "diamond": _regular(4, -np.pi / 2),
-    "triangle": _regular(3, -np.pi / 2, 1.1),
-    "hexagon": _regular(6, 0.0),
-    "star": tuple(p for k in range(5) for p in (_regular(5, -np.pi / 2)[k], _regular(5, -np.pi / 2 + np.pi / 5, 0.45)[k])),
-    "down": _regular(3, np.pi / 2, 1.1),
-}
 VALUE_ARROWS = 5  # swaps drawn with their values while `v` is on
 ARROWS = {pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1), pygame.K_UP: (-1, 0), pygame.K_DOWN: (1, 0)}
 
@@ -286,23 +270,6 @@ class Match3Screen(GameScreen):
         s = self.rules.size
         return (int(r), int(c)) if 0 <= r < s and 0 <= c < s else None
 
-    def _gem(self, surface, colour_index: int, centre, radius: float, alpha: float = 1.0) -> None:
-        if colour_index < 0 or radius <= 1:
-            return
-        colour = palette.GEMS[colour_index % len(palette.GEMS)]
-        if alpha < 1:
-            colour = tuple(int(v * alpha + b * (1 - alpha)) for v, b in zip(colour, palette.PANEL))
-        shape = GEM_SHAPES[colour_index % len(GEM_SHAPES)]  # each colour its own shape: colour-blind players
-        x, y = centre
-        if shape == "circle":
-            pygame.draw.circle(surface, colour, centre, radius)
-        elif shape == "ring":
-            pygame.draw.circle(surface, colour, centre, radius, max(3, int(radius * 0.4)))
-        else:
-            points = [(x + radius * dx, y + radius * dy) for dx, dy in GEM_POLYGONS[shape]]
-            pygame.draw.polygon(surface, colour, points)
-        pygame.draw.circle(surface, (255, 255, 255), (x - radius / 3, y - radius / 3), max(2, radius / 5))
-
     def draw_game(self, surface, rect) -> None:
         ox, oy, cell = self._geometry()
         s = self.rules.size
@@ -324,9 +291,9 @@ class Match3Screen(GameScreen):
                 dr, dc = offsets.get((r, c), (0, 0))
                 x, y = centre(r + dr, c + dc)
                 if fade is not None and fade[r, c]:
-                    self._gem(surface, int(board[r, c]), (x, y), radius * (1 + 0.3 * t), alpha=1 - t)
+                    boards.draw_gem(surface, int(board[r, c]), (x, y), radius * (1 + 0.3 * t), alpha=1 - t)
                 else:
-                    self._gem(surface, int(board[r, c]), (x, y), radius)
+                    boards.draw_gem(surface, int(board[r, c]), (x, y), radius)
         surface.set_clip(clip)
         marks = [(self.cursor, palette.TEXT, 2)] + ([(self.selected, palette.ACCENT, 4)] if self.selected else [])
         for (r, c), colour, width in marks:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pygame
 
-from arcade.games.tictactoe import LINES, O, X, decode, tables
+from arcade.games.tictactoe import O, X, tables
 from arcade.screens.base import GameScreen
-from arcade.ui import hud, palette, text
+from arcade.ui import boards, hud, palette, text
 
 NUMPAD = {pygame.K_7: 0, pygame.K_8: 1, pygame.K_9: 2, pygame.K_4: 3, pygame.K_5: 4, pygame.K_6: 5,
           pygame.K_1: 6, pygame.K_2: 7, pygame.K_3: 8, pygame.K_KP7: 0, pygame.K_KP8: 1, pygame.K_KP9: 2,
@@ -162,27 +162,7 @@ class TicTacToeScreen(GameScreen):
 
     def draw_game(self, surface, rect) -> None:
         board, cell = self._layout(rect)
-        pygame.draw.rect(surface, palette.PANEL, board, border_radius=12)
-        for i in (1, 2):
-            x = board.x + i * cell
-            pygame.draw.line(surface, palette.BORDER, (x, board.y + 12), (x, board.bottom - 12), 4)
-            y = board.y + i * cell
-            pygame.draw.line(surface, palette.BORDER, (board.x + 12, y), (board.right - 12, y), 4)
-        cells = decode(self.state)
-        centres = [(board.x + (k % 3 + 0.5) * cell, board.y + (k // 3 + 0.5) * cell) for k in range(9)]
-        m = cell * 0.28
-        for k, mark in enumerate(cells):
-            cx, cy = centres[k]
-            if mark == X:
-                colour = palette.SEAT_COLOURS[0]
-                pygame.draw.line(surface, colour, (cx - m, cy - m), (cx + m, cy + m), 12)
-                pygame.draw.line(surface, colour, (cx - m, cy + m), (cx + m, cy - m), 12)
-            elif mark == O:
-                pygame.draw.circle(surface, palette.SEAT_COLOURS[1], (cx, cy), m + 4, 10)
-        line = int(tables().winning_line[self.state])
-        if line >= 0:
-            a, b = centres[LINES[line][0]], centres[LINES[line][2]]
-            pygame.draw.line(surface, palette.ACCENT, a, b, 10)
+        boards.draw_tictactoe(surface, board, self.state)
         self._draw_panel(surface, self._panel_rect(rect, board))
         if self.over:
             hud.draw_game_over(surface, board, self.status_text().capitalize(), None,

@@ -6,7 +6,7 @@ import pygame
 from arcade.games.twenty48 import DOWN, LEFT, RIGHT, UP, slide_paths
 from arcade.screens.base import GameScreen
 from arcade.storage import BestScores
-from arcade.ui import hud, palette, text
+from arcade.ui import boards, hud, palette, text
 
 MOVE_KEYS = {
     pygame.K_UP: UP, pygame.K_w: UP, pygame.K_DOWN: DOWN, pygame.K_s: DOWN,
@@ -162,45 +162,19 @@ class Screen2048(GameScreen):
         room = VALUE_ROOM if self.values.on else 0
         side = min(rect.h - 2 * room, rect.w - 260 - 2 * room)
         board = pygame.Rect(rect.x + (rect.w - 260 - side) // 2, rect.y + (rect.h - side) // 2, side, side)
-        gap = max(4, side // (s * 12))
-        cell = (side - gap * (s + 1)) / s
-        return board, gap, cell
-
-    def _cell_rect(self, board, gap, cell, r: float, c: float) -> pygame.Rect:
-        return pygame.Rect(round(board.x + gap + c * (cell + gap)), round(board.y + gap + r * (cell + gap)),
-                           round(cell), round(cell))
-
-    def _draw_tile(self, surface, rect: pygame.Rect, value: int) -> None:
-        bg, fg = palette.tile_colours(value)
-        if self.grayscale:  # in gray, light numbers on light tiles fade: the text follows the tile's lightness
-            lightness = 0.299 * bg[0] + 0.587 * bg[1] + 0.114 * bg[2]
-            fg = (40, 40, 40) if lightness > 150 else (250, 250, 250)
-        pygame.draw.rect(surface, bg, rect, border_radius=max(3, rect.w // 14))
-        if value:
-            digits = len(str(value))
-            size = int(rect.h * (0.55 if digits <= 2 else 0.45 if digits == 3 else 0.36 if digits == 4 else 0.3))
-            text.draw(surface, str(value), rect.center, size, fg, anchor="center", bold=True)
+        return (board, *boards.grid_2048(board, s))
 
     def draw_game(self, surface, rect) -> None:
         board, gap, cell = self._layout(rect)
         s = self.rules.size
-        pygame.draw.rect(surface, (45, 48, 60), board, border_radius=10)
-        for r in range(s):
-            for c in range(s):
-                self._draw_tile(surface, self._cell_rect(board, gap, cell, r, c), 0)
+        boards.draw_2048(surface, board, None if self.anim else self.game.state.values(), s, self.grayscale)
         if self.anim:
             paths, _, elapsed = self.anim
             t = min(1.0, elapsed / self.anim_ms)
             t = 1 - (1 - t) ** 2  # ease out
             for (r0, c0), (r1, c1), exponent, _merged in paths:
-                pos = self._cell_rect(board, gap, cell, r0 + (r1 - r0) * t, c0 + (c1 - c0) * t)
-                self._draw_tile(surface, pos, 1 << exponent)
-        else:
-            values = self.game.state.values()
-            for r in range(s):
-                for c in range(s):
-                    if values[r, c]:
-                        self._draw_tile(surface, self._cell_rect(board, gap, cell, r, c), int(values[r, c]))
+                pos = boards.cell_rect_2048(board, gap, cell, r0 + (r1 - r0) * t, c0 + (c1 - c0) * t)
+                boards.draw_tile(surface, pos, 1 << exponent, self.grayscale)
         room = VALUE_ROOM if self.values.on else 0
         self._draw_panel(surface, pygame.Rect(board.right + 30 + room, board.y - room, 230, board.h + 2 * room))
         if self.game.over and not self.anim:
