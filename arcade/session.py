@@ -37,10 +37,11 @@ class GameSession:
     state: the current state; history: the states before each move (undo pops them); movers: who
     played each move ("you" or an agent's name)."""
 
-    def __init__(self, rules, seed: int, state=None):
+    def __init__(self, rules, seed: int, state=None, rng: np.random.Generator | None = None):
+        """rng: a Generator to draw chance from instead of one of `seed` (an environment's np_random)."""
         self.rules = rules
         self.seed = int(seed)
-        self.rng = np.random.default_rng(self.seed)
+        self.rng = np.random.default_rng(self.seed) if rng is None else rng
         self.state = rules.new_state(self.rng) if state is None else state
         self.history: list = []
         self.movers: list[str] = []
@@ -75,9 +76,10 @@ class GameSession:
         """Call listener(state) with each state a move leads to (after any chance)."""
         self._listeners.append(listener)
 
-    def play(self, action, by: str = "you") -> bool:
-        """Play a legal action (and the chance that follows); False, changing nothing, if it is not legal."""
-        if self.over or action not in self.legal_actions():
+    def play(self, action, by: str = "you", checked: bool = False) -> bool:
+        """Play a legal action (and the chance that follows); False, changing nothing, if it is not legal.
+        checked: the caller has checked that it is legal (an environment's mask): no second check."""
+        if not checked and (self.over or action not in self.legal_actions()):
             return False
         self.history.append(self.state)
         self.movers.append(by)

@@ -112,14 +112,14 @@ def test_t_trains_any_trainer_with_a_learning_curve_on_a_screen_that_names_none(
         assert any("train" in k[1] for k in screen.shared_keys())
         screen.controller.select("nim-learner")  # not a trainer: t trains the game's trainer all the same
         key(app, pygame.K_t)
-        assert screen.training is not None and screen.training.name == "nim-trainer" and screen.busy()
-        assert wait_for(app, lambda: screen.training is None, 120)
-        assert len(screen.curve) == 4 and [p[0] for p in screen.curve] == [100, 200, 300, 400]
-        measured = screen.curve[1][1]  # at 200 the host played 40 games against the weakest and strongest
+        assert screen.trainer.job is not None and screen.trainer.job.name == "nim-trainer" and screen.busy()
+        assert wait_for(app, lambda: screen.trainer.job is None, 120)
+        assert len(screen.trainer.curve) == 4 and [p[0] for p in screen.trainer.curve] == [100, 200, 300, 400]
+        measured = screen.trainer.curve[1][1]  # at 200 the host played 40 games against the weakest and strongest
         assert {"won v random", "drawn v random", "lost v random"} < set(measured) and len(measured) == 6
         assert measured["won v random"] + measured["drawn v random"] + measured["lost v random"] == pytest.approx(1)
-        assert screen.curve[0][1] == {"won v random": 0.25, "lost v random": 0.0}  # the trainer's own figures
-        assert [s.label for s in curve_series(screen.curve)][:2] == ["won v random", "lost v random"]
+        assert screen.trainer.curve[0][1] == {"won v random": 0.25, "lost v random": 0.0}  # the trainer's own figures
+        assert [s.label for s in curve_series(screen.trainer.curve)][:2] == ["won v random", "lost v random"]
         assert (settings.data_dir / "nim_trainer.json").exists()
         assert "trained 400 episodes" in screen.toast[0]
         screen.controller.select("nim-trainer")
@@ -136,9 +136,9 @@ def test_t_again_stops_the_training_and_keeps_what_it_learnt(nim_learners, setti
     try:
         screen = _open_nim(app)
         key(app, pygame.K_t)
-        assert wait_for(app, lambda: screen.training is None or screen.training.done > 0, 60)
+        assert wait_for(app, lambda: screen.trainer.job is None or screen.trainer.job.done > 0, 60)
         key(app, pygame.K_t)  # stop: what it learnt so far is saved
-        assert wait_for(app, lambda: screen.training is None, 60)
+        assert wait_for(app, lambda: screen.trainer.job is None, 60)
         saved = load_json(settings.data_dir / "nim_trainer.json", {})
         assert 0 < saved["episodes"] < 400, saved
     finally:
@@ -185,7 +185,7 @@ def test_a_screen_without_trainers_shows_no_t_and_the_help_line_is_built_once(ni
         line = screen.help_line()
         assert line.startswith("1/2/3: take") and "t: train" not in line and "Esc: back" in line
         key(app, pygame.K_t)
-        assert screen.training is None
+        assert screen.trainer.job is None
     finally:
         app.close()
 

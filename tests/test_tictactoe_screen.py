@@ -95,8 +95,8 @@ def test_value_overlay_shows_the_agents_values(app):
 def test_t_trains_in_the_background_and_saves(app, settings):
     screen = open_ttt(app)
     key(app, pygame.K_t)
-    assert screen.training is not None
+    assert screen.trainer.job is not None
     key(app, pygame.K_5)  # the board stays usable during training
     assert decode(screen.state)[4] == X
-    assert wait_for(app, lambda: screen.training is None)
+    assert wait_for(app, lambda: screen.trainer.job is None)
     assert (settings.data_dir / "tictactoe_td.npz").exists()

@@ -16,6 +16,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from arcade.session import GameSession
+
 
 class ArcadeAEC(AECEnv):
     metadata = {"render_modes": ["human", "rgb_array"], "name": "", "is_parallelizable": False, "render_fps": 2}
@@ -33,7 +35,7 @@ class ArcadeAEC(AECEnv):
         self.observation_spaces = {a: spaces.Dict({"observation": observation_space,
                                                    "action_mask": spaces.Box(0, 1, (n_actions,), dtype=np.int8)})
                                    for a in self.possible_agents}
-        self.state = None
+        self.session: GameSession | None = None  # the game: the same session the screens play
         self.np_random = np.random.default_rng()
         self._renderer = None
 
@@ -55,6 +57,10 @@ class ArcadeAEC(AECEnv):
             mask[list(self.rules.legal_actions(self.state))] = 1
         return mask
 
+    @property
+    def state(self):
+        return None if self.session is None else self.session.state
+
     def observe(self, agent):
         seat = self.possible_agents.index(agent)
         return {"observation": self.observation_of(self.state, seat), "action_mask": self._mask(agent)}
@@ -62,7 +68,7 @@ class ArcadeAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None or self.state is None:
             self.np_random = np.random.default_rng(seed)
-        self.state = self.rules.new_state(self.np_random)
+        self.session = GameSession(self.rules, 0, rng=self.np_random)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -77,7 +83,8 @@ class ArcadeAEC(AECEnv):
             return self._was_dead_step(action)
         self._cumulative_rewards[agent] = 0
         self.rewards = dict.fromkeys(self.agents, 0)
-        self.state = self.rules.step(self.state, int(action), self.np_random)
+        if not self.session.play(int(action), agent):
+            raise ValueError(f"{agent} chose {int(action)}, not a legal move (see the action_mask)")
         if self.rules.is_terminal(self.state):
             winner = self.rules.outcome(self.state)["winner"]
             if winner is not None:

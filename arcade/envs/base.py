@@ -15,6 +15,8 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 
+from arcade.session import GameSession
+
 
 class ArcadeEnv(gym.Env):
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
@@ -26,7 +28,7 @@ class ArcadeEnv(gym.Env):
         self.rules = rules
         self.render_mode = render_mode
         self.illegal_reward = float(illegal_reward)
-        self.state = None
+        self.session: GameSession | None = None  # the episode: the same game session the screens play
         self._ended = False
         self._renderer = None
 
@@ -43,9 +45,14 @@ class ArcadeEnv(gym.Env):
         """The action index of a game action."""
         raise NotImplementedError
 
-    def _start(self):
-        """The first state of an episode (the agent to move)."""
-        return self.rules.new_state(self.np_random)
+    @property
+    def state(self):
+        """The current state of the episode (None before the first reset)."""
+        return None if self.session is None else self.session.state
+
+    def _start(self) -> None:
+        """A new episode's session, its chance drawn from the environment's np_random (the agent to move)."""
+        self.session = GameSession(self.rules, 0, rng=self.np_random)
 
     def score_of(self, state) -> float:
         """The score a one-player game has reached in `state` (the reward is its change)."""
@@ -54,7 +61,7 @@ class ArcadeEnv(gym.Env):
     def _play(self, action) -> float:
         """Apply a legal game action to self.state; returns the reward (the score gained)."""
         before = self.score_of(self.state)
-        self.state = self.rules.step(self.state, action, self.np_random)
+        self.session.play(action, "agent", checked=True)
         return float(self.score_of(self.state) - before)
 
     def _extra_info(self) -> dict:
@@ -77,7 +84,7 @@ class ArcadeEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        self.state = self._start()
+        self._start()
         self._ended = False
         if self.render_mode == "human":
             self.render()

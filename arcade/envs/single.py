@@ -249,9 +249,9 @@ class PeekingBlackjackEnv(ArcadeEnv):
     def score_of(self, state) -> float:
         return state.reward
 
-    def _start(self):
+    def _start(self) -> None:
         self.hand: list[int] = []  # the cards drawn this round, for render()
-        return super()._start()
+        super()._start()
 
     def _play(self, action) -> float:
         reward = super()._play(action)

@@ -50,12 +50,12 @@ class _VersusEnv(ArcadeEnv):
         """The opponent moves until it is the learner's turn or the game is over."""
         while not self.rules.is_terminal(self.state) and self.rules.to_move(self.state) != self.seat:
             action = self.opponent.act(self.state, self.np_random)
-            self.state = self.rules.step(self.state, action, self.np_random)
+            if not self.session.play(action, self.opponent_name):
+                raise ValueError(f"the opponent {self.opponent_name} chose {action!r}, not a legal move")
 
-    def _start(self):
-        self.state = self.rules.new_state(self.np_random)
+    def _start(self) -> None:
+        super()._start()
         self._reply()
-        return self.state
 
     def _extra_info(self) -> dict:
         return {"opponent": self.opponent_name}
@@ -123,7 +123,7 @@ class TicTacToeEnv(_VersusEnv):
         return int(action)
 
     def _play(self, action) -> float:
-        self.state = self.rules.step(self.state, action, self.np_random)
+        self.session.play(action, "agent", checked=True)
         self._reply()
         if not self.rules.is_terminal(self.state):
             return 0.0
@@ -207,7 +207,7 @@ class DotsAndBoxesEnv(_VersusEnv):
 
     def _play(self, action) -> float:
         before = self._margin()
-        self.state = self.rules.step(self.state, action, self.np_random)
+        self.session.play(action, "agent", checked=True)
         self._reply()
         return float(self._margin() - before)
 

@@ -20,10 +20,10 @@ from arcade.control import AgentController
 from arcade.games import game_info, make_rules
 from arcade.screens.values import ValueView
 from arcade.seeds import fresh_seed
+from arcade.screens.training_view import TrainingView
 from arcade.session import GameSession
 from arcade.settings import course_value
 from arcade.statistics import Statistics
-from arcade.training import TrainingJob
 from arcade.ui import hud, palette, panels
 
 ENTER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
@@ -91,8 +91,7 @@ class GameScreen(Screen):
         self._over_ms = 0.0  # time since the game ended, for restart_when_over
         self.toast: tuple[str, float] | None = None  # message, ms left
         self.session: GameSession | None = None  # the game in progress, where the screen keeps one
-        self.training: TrainingJob | None = None
-        self.curve: list = []  # the last training's learning curve points (kept after it ends)
+        self.trainer = TrainingView()  # `t`: a training in the background and its learning curve
         configured = self.settings.seeds.game
         self.seed = seed if seed is not None else (fresh_seed() if configured < 0 else configured)
         self.fixed_seed = seed is not None or configured >= 0
@@ -124,8 +123,9 @@ class GameScreen(Screen):
         return ""
 
     def agent_state(self):
-        """The state the agent decides in, or None when it may not move now."""
-        return None
+        """The state the agent decides in, or None when it may not move now (by default: the session's state
+        until the game ends)."""
+        return self.shown_state()
 
     def agent_active(self) -> bool | None:
         """Whether the agent plays the current turn (None: whenever it is in control)."""
@@ -148,7 +148,7 @@ class GameScreen(Screen):
 
     def shown_state(self):
         """The state on screen whose values `v` shows (None when the game is over)."""
-        return None
+        return None if self.session is None or self.session.over else self.session.state
 
     def animating(self) -> bool:
         """Whether the game itself is moving (tiles sliding, gems falling, an opponent's turn, training)."""
@@ -156,15 +156,15 @@ class GameScreen(Screen):
 
     def busy(self) -> bool:
         if (self.toast or self.stepping or self.values.pending or self.controller.enabled or self.animating()
-                or self.training is not None):
+                or self.trainer.running):
             return True
         if any(c.thinking or c.progress() is not None for c in self.controllers()):
             return True
         return self.agent_state() is not None and bool(self.agent_active())
 
     def show_state(self, state) -> None:
-        """Put `state` on the board as it is (no animation); environments render through this."""
-        raise NotImplementedError
+        """Put `state` on the board as it is (no animation, no history)."""
+        self.session.show(state)
 
     def draw_values(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """Draw self.values on the board (called while `v` is on)."""
@@ -339,43 +339,21 @@ class GameScreen(Screen):
         self.stepping = True
 
     # --- capabilities: training (t) and learning while playing (l) ----------------------------------------
-    def trainee(self):
-        """The agent `t` trains: the selected one if it trains, else the first of this game that does."""
-        if self.controller.spec.can(Trains):
-            return self.controller.spec
-        return next((s for s in self.controller.specs if s.can(Trains)), None)
-
     def toggle_training(self, from_scratch: bool = False) -> None:
-        if self.training:
-            self.training.stop()
-            self.say("stopping the training (what it learnt so far is saved)...")
-            return
-        spec = self.trainee()
-        if spec is None:
-            self.say("no agent of this game learns from training")
-            return
-        episodes = spec.factory.default_episodes(self.settings)  # it trains in a process of its own
-        self.training = TrainingJob(spec, self.rules, self.settings, episodes, self.seed, from_scratch)
-        self.curve = []
-        start = "from scratch" if from_scratch else "from what it knows"
-        self.say(f"training {spec.name} {start}: {episodes:,} episodes ({pygame.key.name(self.TRAIN_KEY)} stops)")
+        said = self.trainer.toggle(self.controller.spec, self.controller.specs, self.rules, self.settings, self.seed,
+                                   from_scratch, pygame.key.name(self.TRAIN_KEY))
+        self.say(said)
 
     def _poll_training(self) -> None:
-        if self.training is None:
+        finished = self.trainer.poll()
+        if finished is None:
             return
-        done = self.training.poll()
-        self.curve = self.training.curve
-        if not done:
-            return
-        job, self.training = self.training, None
-        saved, message = job.result
-        if not saved:
-            self.say(f"training failed: {message}", 5000)
-            return
-        self.say(f"{job.name} trained {job.done:,} episodes; {message}", 4000)
-        self.controller.set_rules(self.rules)  # the agents are rebuilt from the new table...
-        self.controller.warm_up()  # ...now, so its values come back without a move
-        self.values.forget()
+        saved, message = finished
+        self.say(message, 4000 if saved else 5000)
+        if saved:
+            self.controller.set_rules(self.rules)  # the agents are rebuilt from the new table...
+            self.controller.warm_up()  # ...now, so its values come back without a move
+            self.values.forget()
 
     def toggle_learning(self) -> None:
         if not self.controller.spec.can(LearnsWhilePlaying):
@@ -397,25 +375,6 @@ class GameScreen(Screen):
     def keeps_curve(self) -> bool:
         """Whether the last learning curve stays on screen after training ends (where it has its own place)."""
         return False
-
-    def draw_training(self, surface: pygame.Surface, board: pygame.Rect) -> None:
-        if self.training is None and not (self.curve and self.keeps_curve()):
-            return
-        rect = self.training_rect(board)
-        bar_h = 48 if self.training else 0
-        if self.training is not None and not self.keeps_curve():
-            pygame.draw.rect(surface, palette.PANEL, rect.inflate(12, 12), border_radius=10)
-            pygame.draw.rect(surface, palette.BORDER, rect.inflate(12, 12), 1, border_radius=10)
-        chart = pygame.Rect(rect.x, rect.y, rect.w, rect.h - bar_h)
-        if self.curve:
-            panels.draw_curve(surface, chart, self.curve)
-        elif self.training is not None:
-            panels.draw_waiting(surface, chart, "the learning curve appears at the first checkpoint")
-        if self.training is not None:
-            done, total = self.training.done, self.training.total
-            panels.draw_bar(surface, pygame.Rect(rect.x, rect.bottom - 22, rect.w, 22), done / max(1, total),
-                            f"training {self.training.name}: {done:,} of {total:,} "
-                            f"({pygame.key.name(self.TRAIN_KEY)} stops)")
 
     def agent_panel_lines(self):
         spec = self.controller.spec
@@ -505,7 +464,7 @@ class GameScreen(Screen):
         self.draw_game(surface, board)
         if self.values.on:
             self.draw_values(surface, board)
-        self.draw_training(surface, board)
+        self.trainer.draw(surface, self.training_rect(board), self.keeps_curve(), pygame.key.name(self.TRAIN_KEY))
         hud.draw_frame(surface, hud.HudInfo(
             title=self.info.title,
             status=self.status_text(),
@@ -534,6 +493,5 @@ class GameScreen(Screen):
                                    self.statistics_histogram(), self.last_player)
 
     def close(self) -> None:
-        if self.training:
-            self.training.kill()
+        self.trainer.kill()
         self.controller.close()

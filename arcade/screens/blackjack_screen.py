@@ -82,9 +82,6 @@ class BlackjackScreen(GameScreen):
         return True
 
     # --- values ------------------------------------------------------------
-    def shown_state(self):
-        return None if self.round.over else self.round
-
     def animating(self) -> bool:
         return self.strip_question.pending
 
@@ -130,9 +127,6 @@ class BlackjackScreen(GameScreen):
         mean = self.total_reward / self.rounds if self.rounds else 0.0
         return (f"hand {total}/{self.rules.mdp.threshold}   this round {self.round.reward:+g}   "
                 f"mean {mean:.2f} over {self.rounds} round{'s' * (self.rounds != 1)}")
-
-    def agent_state(self):
-        return None if self.round.over else self.round
 
     def apply_agent_action(self, action) -> None:
         self.do(str(action), by_agent=True)

@@ -97,9 +97,6 @@ class TicTacToeScreen(GameScreen):
             return f"{self.controller.name} (both sides)"
         return f"You ({you}) vs {self.controller.name}"
 
-    def agent_state(self):
-        return None if self.over else self.state
-
     def agent_active(self) -> bool:
         return self.controller.enabled or self.mark_to_move != self.human_mark
 
@@ -171,12 +168,6 @@ class TicTacToeScreen(GameScreen):
     def _panel_rect(self, rect, board) -> pygame.Rect:
         return pygame.Rect(board.right + 30, board.y, rect.right - board.right - 40, board.h)
 
-    def shown_state(self):
-        return None if self.over else self.state
-
-    def show_state(self, state) -> None:
-        self.session.show(int(state))
-
     def training_rect(self, board) -> pygame.Rect:
         panel = self._panel_rect(board, self._layout(board)[0])
         return pygame.Rect(panel.x, panel.bottom - 250, panel.w, 250)
@@ -202,7 +193,7 @@ class TicTacToeScreen(GameScreen):
         caption = self.values.legend if values else self.value_status()
         if values:
             caption += "  " + self.value_status()
-        bottom = panel.bottom - (260 if self.training or self.curve else 0)
+        bottom = panel.bottom - (260 if self.trainer.running or self.trainer.curve else 0)
         lines = text.wrap(caption, 20, panel.w, max_lines=5)
         for k, line in enumerate(lines):
             text.draw(surface, line, (panel.x, bottom - 22 * (len(lines) - k)), 20, palette.MUTED)

@@ -103,12 +103,6 @@ class Screen2048(GameScreen):
         over = "   GAME OVER" if self.game.over else ""
         return f"score {st.score}   best {int(self.best.get(self.best_key))}   largest {st.max_tile()}{over}"
 
-    def agent_state(self):
-        return None if self.game.over else self.game.state
-
-    def shown_state(self):
-        return None if self.game.over else self.game.state
-
     def animating(self) -> bool:
         return self.anim is not None
 

@@ -25,9 +25,6 @@ class NimScreen(GameScreen):
     def status_text(self) -> str:
         return f"{self.state.stones} stones" if self.state.stones else f"seat {self.state.last} wins"
 
-    def agent_state(self):
-        return None if self.rules.is_terminal(self.state) else self.state
-
     def agent_active(self) -> bool:
         return self.controller.enabled or self.state.mover == 1
 
@@ -41,9 +38,6 @@ class NimScreen(GameScreen):
                 self.session.play(take)
             return True
         return False
-
-    def shown_state(self):
-        return self.agent_state()
 
     def draw_game(self, surface, rect) -> None:
         for k in range(self.state.stones):

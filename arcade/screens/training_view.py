@@ -1,0 +1,79 @@
+"""The training panel every game screen shares: `t` starts or stops a training of the game's trainer in the
+background (arcade.training), and the panel draws its progress bar and its learning curve. The screen
+says where (GameScreen.training_rect) and whether the curve stays after the training ends."""
+from __future__ import annotations
+
+import pygame
+
+from agents import Trains
+from arcade.training import TrainingJob
+from arcade.ui import palette, panels
+
+
+class TrainingView:
+    """The training in progress (job), and the last learning curve (curve points, kept after it ends)."""
+
+    def __init__(self):
+        self.job: TrainingJob | None = None
+        self.curve: list = []
+
+    @property
+    def running(self) -> bool:
+        return self.job is not None
+
+    @staticmethod
+    def trainee(selected, specs):
+        """The agent `t` trains: the selected one if it trains, else the first of the game's that does."""
+        if selected.can(Trains):
+            return selected
+        return next((s for s in specs if s.can(Trains)), None)
+
+    def toggle(self, selected, specs, rules, settings, seed: int, from_scratch: bool, key: str) -> str:
+        """Start a training (or ask the running one to stop); the line to show."""
+        if self.job is not None:
+            self.job.stop()
+            return "stopping the training (what it learnt so far is saved)..."
+        spec = self.trainee(selected, specs)
+        if spec is None:
+            return "no agent of this game learns from training"
+        episodes = spec.factory.default_episodes(settings)  # it trains in a process of its own
+        self.job = TrainingJob(spec, rules, settings, episodes, seed, from_scratch)
+        self.curve = []
+        start = "from scratch" if from_scratch else "from what it knows"
+        return f"training {spec.name} {start}: {episodes:,} episodes ({key} stops)"
+
+    def poll(self) -> tuple[bool, str] | None:
+        """Take in what the training reported; once it has ended, (saved, the line to show), else None."""
+        if self.job is None:
+            return None
+        done = self.job.poll()
+        self.curve = self.job.curve
+        if not done:
+            return None
+        job, self.job = self.job, None
+        saved, message = job.result
+        return (True, f"{job.name} trained {job.done:,} episodes; {message}") if saved else \
+            (False, f"training failed: {message}")
+
+    def draw(self, surface, rect: pygame.Rect, keep_curve: bool, key: str) -> None:
+        """The bar and the curve in `rect` while it trains (the curve after too, where keep_curve)."""
+        if self.job is None and not (self.curve and keep_curve):
+            return
+        bar_h = 48 if self.job else 0
+        if self.job is not None and not keep_curve:
+            pygame.draw.rect(surface, palette.PANEL, rect.inflate(12, 12), border_radius=10)
+            pygame.draw.rect(surface, palette.BORDER, rect.inflate(12, 12), 1, border_radius=10)
+        chart = pygame.Rect(rect.x, rect.y, rect.w, rect.h - bar_h)
+        if self.curve:
+            panels.draw_curve(surface, chart, self.curve)
+        elif self.job is not None:
+            panels.draw_waiting(surface, chart, "the learning curve appears at the first checkpoint")
+        if self.job is not None:
+            done, total = self.job.done, self.job.total
+            panels.draw_bar(surface, pygame.Rect(rect.x, rect.bottom - 22, rect.w, 22), done / max(1, total),
+                            f"training {self.job.name}: {done:,} of {total:,} ({key} stops)")
+
+    def kill(self) -> None:
+        """End a training now, saving nothing (the screen closes)."""
+        if self.job is not None:
+            self.job.kill()
