@@ -36,6 +36,7 @@ class App:
         self.stack: list[Screen] = []
         self.running = True
         self.frames = 0
+        self._drawn_busy = True  # the last frame drawn showed something moving (a bar, an animation)
 
     @property
     def top(self) -> Screen:
@@ -92,7 +93,7 @@ class App:
         Waiting after drawing makes frames appear one period apart however long the drawing took
         (within a period); the update gets the previous frame's length. dt_ms given: no waiting (tests).
         """
-        if dt_ms is None and not self.top.busy():
+        if dt_ms is None and not self.top.busy() and not self._drawn_busy:
             # nothing moves: sleep until the next input, no spinning; with no input and no news the frame on
             # screen still stands, so nothing is drawn again (the window system keeps it)
             event = pygame.event.wait(IDLE_TICK_MS)
@@ -113,6 +114,9 @@ class App:
         self._show_new_notices()
         self.top.update(self._dt_ms if dt_ms is None else dt_ms)
         self.surface = pygame.display.get_surface()
+        # asked before drawing (a bar that ends during the draw was still drawn): after the last busy frame one
+        # more is drawn before the window sleeps, the one without the progress bar, toast or animation
+        self._drawn_busy = self.top.busy()
         self.top.draw(self.surface)
         if dt_ms is None:
             self._dt_ms = self.pacer.wait() if self.top.busy() else self.pacer.skip()

@@ -52,8 +52,11 @@ class Question:
     poll() each frame returns None while nothing is ready (or the answer went stale and was dropped), else
     (answer, about) with answer an arcade.agent_call.Answer, or (exception, about) if the agent raised."""
 
-    def __init__(self, controller: "AgentController"):
+    def __init__(self, controller: "AgentController", follows_moves: bool = True):
+        """follows_moves False: the answer is not about the move in play (blackjack's strip is about the
+        deck), so a new round or move does not make it stale; the caller checks `about` and the agent."""
         self.controller = controller
+        self.follows_moves = follows_moves
         self.request: Request | None = None
         self.about = None
 
@@ -73,7 +76,7 @@ class Question:
             return None
         request, self.request = self.request, None
         try:
-            answer = self.controller.collect(request)
+            answer = self.controller.collect(request, self.follows_moves)
         except Exception as exc:  # an agent bug: the caller shows it; the game goes on
             return exc, self.about
         return None if answer is STALE else (answer, self.about)
@@ -225,12 +228,12 @@ class AgentController:
         future = self._decider().run(self.spec, method, state, self.rng if rng is None else rng)
         return Request(future, self.generation, self.name, self._clock())
 
-    def collect(self, request: Request) -> Any:
+    def collect(self, request: Request, follows_moves: bool = True) -> Any:
         """The Answer (arcade.agent_call) of a finished request, or STALE if the generation moved on.
 
         An exception inside the agent is raised here; after a crash of the agent process the next
         request starts a fresh one."""
-        if request.generation != self.generation:
+        if request.generation != self.generation and follows_moves:
             return STALE
         try:
             return request.future.result()

@@ -71,3 +71,18 @@ def test_q_learning_learns_while_it_plays_and_l_toggles(app):
     assert agent.ql.updates >= 5 and agent.learning
     key(app, pygame.K_l)
     assert not agent.learning and agent.ql.epsilon == 0
+
+
+def test_the_policy_strip_shows_while_the_agent_plays(app):
+    """Issue 25 #5: each new round moved the controller on and dropped the strip's answer as stale, so it
+    never appeared while an agent played; the strip is about the deck, and now it shows."""
+    from tests.helpers import wait_for
+
+    screen = open_table(app)
+    screen.controller.delay_ms = 0
+    key(app, pygame.K_RETURN)
+    assert wait_for(app, lambda: screen.rounds >= 6)
+    assert wait_for(app, lambda: screen.strip_shown() is not None and screen.rounds >= 8)
+    deck, agent, values = screen.strip_shown()
+    assert agent == screen.controller.name and len(values) == screen.rules.mdp.threshold + 1
+    ticks(app, 2)  # and it draws

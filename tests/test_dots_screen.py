@@ -3,6 +3,7 @@ import pygame
 
 from arcade.games.dots import DotsState
 from arcade.screens import open_game
+from arcade.ui import palette
 from tests.helpers import click, key, ticks, wait_for
 
 
@@ -70,3 +71,36 @@ def test_the_agent_plays_a_whole_game(app):
     key(app, pygame.K_RETURN)
     assert wait_for(app, lambda: screen.over)
     assert sum(screen.state.scores) == 4 and len(screen.line_owner) == 12
+
+
+def test_a_finished_game_keeps_who_played_it_and_shows_a_card(app):
+    """Issue 25 #7 and #17: taking control back after the agent finished a game does not relabel its boxes or
+    its result ("you 5 - 4 random: you wins"), and the game ends on a card like the other games'."""
+    screen = open_dots(app)
+    screen.controller.select("greedy")
+    key(app, pygame.K_RETURN)  # greedy plays your side against random
+    assert wait_for(app, lambda: screen.over)
+    status = screen.status_text()
+    assert screen.seat_name(screen.human_seat) == "greedy" and "greedy" in status and "you" not in status
+    key(app, pygame.K_RETURN)  # control back: the finished game is still greedy's
+    assert not screen.controller.enabled and screen.status_text() == status
+    assert screen.seat_name(screen.human_seat) == "greedy"
+    ticks(app, 2)
+    ox, oy, gap = screen._geometry()
+    inside_card = (ox + 16, oy + gap * screen.board.rows // 2)  # the card's left margin, halfway down the board
+    assert tuple(app.surface.get_at(inside_card))[:3] == tuple(palette.PANEL)
+    assert screen.verdict() in ("a draw", "greedy wins", "random wins")
+    key(app, pygame.K_r)  # a new game: you again
+    assert screen.seat_name(screen.human_seat) == "you"
+
+
+def test_you_win_in_words():
+    from types import SimpleNamespace
+
+    from arcade.screens.dots_screen import DotsScreen
+
+    fake = SimpleNamespace(state=SimpleNamespace(scores=(5, 4)), human_seat=0,
+                           seat_name=lambda seat: ("you", "random")[seat])
+    assert DotsScreen.verdict(fake) == "you win"
+    fake.state = SimpleNamespace(scores=(3, 6))
+    assert DotsScreen.verdict(fake) == "random wins"

@@ -73,3 +73,30 @@ def test_f11_refused_by_the_platform_is_one_notice(app, monkeypatch):
     assert notices.count() == before + 1 and "full screen is not available" in notices.recent()[-1]
     assert screen.toast and "full screen" in screen.toast[0]  # shown on the game screen too
     assert app.running and app.surface.get_size() == (1024, 720)
+
+
+def test_the_frame_after_the_last_busy_one_is_drawn_before_the_window_sleeps(app):
+    """Issue 25 #2: work that ends off the frame loop (a table built in the agent process) leaves its bar on
+    screen if the window sleeps before drawing the frame without it."""
+    import time
+
+    from arcade.screens.base import Screen
+
+    class Work(Screen):
+        """Busy (a red bar) until a moment passes, by the clock, not by its own updates."""
+
+        def __init__(self):
+            self.until = time.monotonic() + 0.1
+
+        def busy(self):
+            return time.monotonic() < self.until
+
+        def draw(self, surface):
+            surface.fill((200, 30, 30) if self.busy() else (30, 30, 200))
+
+    app.push(Work())
+    while app.top.busy():
+        app.tick()  # the real loop: drawn while busy
+    app.tick()  # the work has ended: this frame is drawn, then the window may sleep
+    app.tick()
+    assert tuple(app.surface.get_at((5, 5)))[:3] == (30, 30, 200)

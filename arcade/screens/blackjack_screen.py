@@ -27,7 +27,7 @@ class BlackjackScreen(GameScreen):
         super().__init__(app, agent=agent, seed=seed)
         self.open_session()
         self.values.on = True  # the table shows Q on its buttons from the start (v hides them)
-        self.strip_question = Question(self.controller)
+        self.strip_question = Question(self.controller, follows_moves=False)  # about the deck, not the round
         self.strip: tuple | None = None  # (deck, agent, [{action: value} per hand total]) of the policy strip
         self.reset_totals()
         self.new_round()
@@ -115,6 +115,14 @@ class BlackjackScreen(GameScreen):
         if c.enabled and self.round.mdp_state.total > 0 and self.strip is not None and self.strip[1] == c.name:
             return  # while the agent plays fast, the strip follows each new round, not each card (a solve each)
         q.ask(self.strip_states(), "explain_all", about=self.round.deck)
+
+    def strip_shown(self):
+        """The strip to draw: the selected agent's for the deck as it is; while the agent plays (the strip then
+        follows each new round, not each card), its strip of the round's starting deck. None if neither."""
+        s = self.strip
+        if s is None or s[1] != self.controller.name:
+            return None
+        return s if s[0] == self.round.deck or self.controller.enabled else None
 
     # --- GameScreen hooks ----------------------------------------------------
     def game_keys(self):
@@ -252,10 +260,10 @@ class BlackjackScreen(GameScreen):
         if strip.y < table.y + 330:  # a small table has no room for it
             return
         n = self.rules.mdp.threshold + 1
-        text.draw(surface, f"{self.controller.name}'s play at each hand total with this deck:",
+        known = self.strip_shown()
+        which = "the round's starting deck" if known is not None and known[0] != self.round.deck else "this deck"
+        text.draw(surface, f"{self.controller.name}'s play at each hand total with {which}:",
                   (strip.x, strip.y - 22), 18, (200, 230, 210), max_width=strip.w)
-        known = self.strip if self.strip is not None and self.strip[:2] == (self.round.deck, self.controller.name) \
-            else None
         if known is None or isinstance(known[2], str):
             why = known[2] if known else (self.value_status() if not self.values.explains else "working it out...")
             text.draw(surface, why, (strip.x, strip.y + 8), 18, palette.MUTED, max_width=strip.w)

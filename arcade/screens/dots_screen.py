@@ -42,6 +42,7 @@ class DotsScreen(GameScreen):
             self.keep_playable(self.controller)
             self.keep_playable(self.opponent, "opponent")
         self.open_session()
+        self.final_names: tuple[str, str] | None = None  # who played each seat of the finished game
         self.line_owner: dict[int, int] = {}
         self.box_owner: dict[int, int] = {}
         self.cursor = 0
@@ -71,6 +72,7 @@ class DotsScreen(GameScreen):
             self.sound("box")
         self.line_owner[bit] = mover
         if self.over:
+            self.final_names = (self.seat_name(0), self.seat_name(1))
             mine, theirs = self.state.scores[self.human_seat], self.state.scores[1 - self.human_seat]
             result = "win" if mine > theirs else "loss" if mine < theirs else "draw"
             self.record_game(f"{self.seat_name(self.human_seat)} vs {self.opponent.name} ({self.board.rows}x"
@@ -78,7 +80,10 @@ class DotsScreen(GameScreen):
         return True
 
     def seat_name(self, seat: int) -> str:
-        """Who plays a seat: you, or the agent you handed your side to, or the opponent."""
+        """Who plays a seat: you, or the agent you handed your side to, or the opponent; once the game is over,
+        who played it (taking control back afterwards does not relabel a finished game)."""
+        if self.over and self.final_names:
+            return self.final_names[seat]
         if seat != self.human_seat:
             return self.opponent.name
         return self.controller.name if self.controller.enabled else "you"
@@ -98,9 +103,16 @@ class DotsScreen(GameScreen):
         you, them = self.state.scores[self.human_seat], self.state.scores[1 - self.human_seat]
         who = self.seat_name(self.state.mover)
         if self.over:
-            verdict = "a draw" if you == them else f"{me} {'wins' if you > them else 'loses'}"
-            return f"{me} {you} - {them} {other}: {verdict}   (r: again)"
+            return f"{me} {you} - {them} {other}: {self.verdict()}   (r: again)"
         return f"{me} {you} - {them} {other}   {who} to move   board {self.board.rows}x{self.board.cols}"
+
+    def verdict(self) -> str:
+        """The result of a finished game in words, for the side you play: "you win", "solver wins", "a draw"."""
+        you, them = self.state.scores[self.human_seat], self.state.scores[1 - self.human_seat]
+        if you == them:
+            return "a draw"
+        winner = self.seat_name(self.human_seat if you > them else 1 - self.human_seat)
+        return f"{winner} win" if winner == "you" else f"{winner} wins"
 
     def control_label(self) -> str:
         side = "first" if self.human_seat == 0 else "second"
@@ -220,6 +232,13 @@ class DotsScreen(GameScreen):
             radius = self._widths()[0]
             pygame.draw.circle(surface, palette.ACCENT, [int(v) for v in self._midpoint(self.cursor)], radius, 3)
         self._draw_panel(surface, pygame.Rect(rect.right - 280, rect.y + 10, 270, rect.h - 20))
+        if self.over:
+            ox, oy, gap = self._geometry()
+            board = pygame.Rect(ox, oy, gap * self.board.cols, gap * self.board.rows)
+            you, them = self.state.scores[self.human_seat], self.state.scores[1 - self.human_seat]
+            hud.draw_game_over(surface, board, self.verdict().capitalize(),
+                               f"{self.seat_name(self.human_seat)} {you} - {them} {self.seat_name(1 - self.human_seat)}",
+                               "r: play again    f: other side    o: opponent", shade_alpha=110)
 
     def _widths(self) -> tuple[int, int, int]:
         return boards.dots_widths(self._geometry()[2])
