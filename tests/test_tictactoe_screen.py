@@ -76,8 +76,11 @@ def test_tally_counts_a_game_against_you(app):
             free = [k for k in range(9) if decode(screen.state)[k] == 0]
             key(app, CELL_KEYS[free[0]])
     ticks(app)
-    w, d, l = screen.tally["minimax"]
-    assert w + d == 1 and l == 0  # minimax never loses
+    w, d, l = screen.tally["minimax"]  # your results, as the statistics count them (issue 25 #8)
+    assert w == 0 and d + l == 1  # nobody beats minimax
+    tally = screen.stats.of("tictactoe")["you vs minimax"]
+    assert (tally.wins, tally.draws, tally.losses) == (w, d, l)
+    assert screen.result_title() == ("Draw" if d else "You lose")  # the card speaks to you, not of "X"
 
 
 def test_value_overlay_shows_the_agents_values(app):
@@ -100,3 +103,17 @@ def test_t_trains_in_the_background_and_saves(app, settings):
     assert decode(screen.state)[4] == X
     assert wait_for(app, lambda: screen.trainer.job is None)
     assert (settings.data_dir / "tictactoe_td.npz").exists()
+
+
+def test_playing_o_the_values_speak_of_o(app):
+    """Issue 25 #8: the `v` line named the side of an earlier state ("for X") while the panel said "for O"."""
+    screen = open_ttt(app)
+    screen.controller.select("minimax")
+    key(app, pygame.K_o)  # you play O: minimax opens as X
+    assert wait_for(app, lambda: screen.human_may_move)
+    key(app, pygame.K_v)
+    assert wait_for(app, lambda: screen.values.current(screen.state) is not None)
+    assert "for O" in screen.values.legend
+    key(app, pygame.K_v)
+    key(app, pygame.K_v)  # on again: the line says what the panel says
+    assert "for O" in screen.toast[0] and "for X" not in screen.toast[0]

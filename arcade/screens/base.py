@@ -407,7 +407,10 @@ class GameScreen(Screen):
                 return True
             if event.key == pygame.K_v:
                 on = self.values.toggle()
-                self.say(("values on: " + (self.values.legend or f"{self.controller.name}'s view of each move")
+                # never the legend of an earlier state: it may name the other side
+                current = self.values.current(self.shown_state()) is not None
+                self.say(("values on: " + (self.values.legend if current and self.values.legend
+                                           else f"{self.controller.name}'s view of each move, for the side to move")
                           if self.values.explains else f"values on, but {self.controller.name} has none to show")
                          if on else "values off")
                 return True

@@ -26,7 +26,7 @@ class TicTacToeScreen(GameScreen):
     def __init__(self, app, agent=None, seed=None):
         super().__init__(app, agent=agent, seed=seed)
         self.human_mark = X
-        self.tally: dict[str, list[int]] = {}  # agent -> [wins, draws, losses] against you
+        self.tally: dict[str, list[int]] = {}  # agent -> [your wins, draws, your losses] against it
         self.selfplay: dict[str, list[int]] = {}  # agent -> [X wins, draws, O wins] playing itself
         self.open_session()
         self.restart()
@@ -68,9 +68,9 @@ class TicTacToeScreen(GameScreen):
         name = self.controller.name
         if self.human_moved:
             row = self.tally.setdefault(name, [0, 0, 0])
-            k = 0 if winner not in (0, self.human_mark) else 1 if winner == 0 else 2
+            k = 0 if winner == self.human_mark else 1 if winner == 0 else 2
             row[k] += 1
-            result = ("loss", "draw", "win")[k]  # the table counts the agent's results; the statistics yours
+            result = ("win", "draw", "loss")[k]  # yours, as in the statistics and on the card
             self.record_game(f"you vs {name}", {"win": 1, "draw": 0.5, "loss": 0}[result], result, result)
         else:
             row = self.selfplay.setdefault(name, [0, 0, 0])
@@ -90,6 +90,13 @@ class TicTacToeScreen(GameScreen):
             winner = int(tables().winner[self.state])
             return "draw" if winner == 0 else f"{MARK_NAMES[winner]} wins"
         return f"{MARK_NAMES[self.mark_to_move]} to move"
+
+    def result_title(self) -> str:
+        """The finished game's result for whoever played it: "You win" where you played, else "X wins"."""
+        winner = int(tables().winner[self.state])
+        if self.human_moved:
+            return "Draw" if winner == 0 else "You win" if winner == self.human_mark else "You lose"
+        return "Draw" if winner == 0 else f"{MARK_NAMES[winner]} wins"
 
     def control_label(self) -> str:
         you = MARK_NAMES[self.human_mark]
@@ -162,7 +169,7 @@ class TicTacToeScreen(GameScreen):
         boards.draw_tictactoe(surface, board, self.state)
         self._draw_panel(surface, self._panel_rect(rect, board))
         if self.over:
-            hud.draw_game_over(surface, board, self.status_text().capitalize(), None,
+            hud.draw_game_over(surface, board, self.result_title(), None,
                                "r: play again    x / o: choose your side", shade_alpha=110)
 
     def _panel_rect(self, rect, board) -> pygame.Rect:
@@ -204,7 +211,7 @@ class TicTacToeScreen(GameScreen):
                   else " (handed to the agent)"), (panel.x, y), 26, palette.TEXT, bold=True, max_width=panel.w)
         y += 40
         if self.tally:
-            y = self._draw_table(surface, panel, y, "against you", ("won", "drawn", "lost"), self.tally)
+            y = self._draw_table(surface, panel, y, "you against", ("won", "drawn", "lost"), self.tally)
         elif not self.selfplay:
             for k, line in enumerate(text.wrap("Results appear here after the first game (k: all statistics).",
                                                20, panel.w)):
