@@ -137,3 +137,16 @@ def test_a_slide_started_from_rest_is_drawn_not_skipped(app):
     assert screen.anim is not None
     app.tick()
     assert screen.anim is not None and screen.anim[2] < screen.anim_ms  # still sliding, partway
+
+
+def test_e_says_what_it_did_whether_or_not_the_agent_plays(app):
+    """Issue 25 #20: e while the agent played said "Enter hands it control"; the panel wrote "ms 5"."""
+    screen = open_2048(app)
+    key(app, pygame.K_e)
+    assert "Enter hands it control" in screen.toast[0]
+    screen.controller.select("greedy")
+    key(app, pygame.K_RETURN)
+    key(app, pygame.K_e)
+    assert screen.controller.name == screen.controller.specs[0].name and "it plays now" in screen.toast[0]
+    screen.controller.last_figures = {"depth": 3, "ms": 5.2}
+    assert screen.agent_panel_lines()[3] == "depth 3, 5 ms"

@@ -66,3 +66,21 @@ def test_help_overlay_closes_with_escape_without_leaving(app):
     assert app.top.show_help
     key(app, pygame.K_ESCAPE)  # closes the help, does not leave
     assert not app.top.show_help and len(app.stack) == 2
+
+
+def test_up_on_the_top_row_and_down_on_the_bottom_row_stay(app):
+    """Issue 25 #20: Up on the top row moved to the previous card."""
+    key(app, pygame.K_RIGHT)
+    assert app.top.selected == 1
+    key(app, pygame.K_UP)
+    assert app.top.selected == 1
+    key(app, pygame.K_DOWN)
+    assert app.top.selected == 4
+    key(app, pygame.K_DOWN)
+    assert app.top.selected == 4
+    key(app, pygame.K_RIGHT)  # wraps to the first card
+    key(app, pygame.K_RIGHT)
+    key(app, pygame.K_RIGHT)
+    assert app.top.selected == 2
+    key(app, pygame.K_DOWN)  # from the third card of the top row: the last card below
+    assert app.top.selected == 4

@@ -386,7 +386,8 @@ class GameScreen(Screen):
             params.append((f"[{name or self.info.table}] {key}", f"{value:g}" if isinstance(value, float)
                            else str(value), course_value(table, key) == value))
         figures = self.controller.last_figures
-        shown = ", ".join(f"{k} {v:,.0f}" if isinstance(v, (int, float)) else f"{k} {v}" for k, v in figures.items())
+        shown = ", ".join(f"{v:,.0f} ms" if k == "ms" else f"{k} {v:,.0f}" if isinstance(v, (int, float)) else f"{k} {v}"
+                          for k, v in figures.items())
         agent = self.controller.cached_agent()
         described = agent.describe() if isinstance(agent, Describes) else []
         return spec.name, spec.about, params, shown, described

@@ -56,7 +56,9 @@ class LauncherScreen(Screen):
                 target = self.selected + moves[event.key]
                 if event.key in (pygame.K_LEFT, pygame.K_RIGHT):
                     target %= n
-                self.selected = min(max(target, 0), n - 1)
+                elif target < 0 or target // COLUMNS > (n - 1) // COLUMNS:
+                    return True  # no row above (or below): stay, rather than slide to another card of this row
+                self.selected = min(target, n - 1)
                 return True
             if event.key in ENTER_KEYS or event.key == pygame.K_SPACE:
                 self.open_selected()

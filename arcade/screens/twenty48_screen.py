@@ -139,7 +139,8 @@ class Screen2048(GameScreen):
         elif event.key == pygame.K_e:
             strongest = self.controller.specs[0].name  # the registry orders each game's agents strongest first
             self.controller.select(strongest)
-            self.say(f"agent: {strongest} (the strongest); Enter hands it control")
+            self.say(f"agent: {strongest} (the strongest)" +
+                     ("; it plays now" if self.controller.enabled else "; Enter hands it control"))
         else:
             return False
         return True
