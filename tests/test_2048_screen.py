@@ -150,3 +150,10 @@ def test_e_says_what_it_did_whether_or_not_the_agent_plays(app):
     assert screen.controller.name == screen.controller.specs[0].name and "it plays now" in screen.toast[0]
     screen.controller.last_figures = {"depth": 3, "ms": 5.2}
     assert screen.agent_panel_lines()[3] == "depth 3, 5 ms"
+
+
+def test_one_green_arrow_even_when_values_tie(app):
+    """Issue 25 #20: a tie drew two green arrows; the move the agent makes is one of them."""
+    screen = open_2048(app)
+    screen.values.values = {0: 4.0, 1: 4.0, 2: 2.0}
+    assert screen.values.best() == {0, 1} and screen.values.choice() == 0

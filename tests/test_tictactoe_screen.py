@@ -117,3 +117,19 @@ def test_playing_o_the_values_speak_of_o(app):
     key(app, pygame.K_v)
     key(app, pygame.K_v)  # on again: the line says what the panel says
     assert "for O" in screen.toast[0] and "for X" not in screen.toast[0]
+
+
+def test_the_side_tables_come_back_with_the_screen(app):
+    """Issue 25 #20: after re-entering, the panel said "Results appear here after the first game"."""
+    screen = open_ttt(app)
+    screen.controller.select("random")
+    while not screen.over:  # your moves (the first free cell) until the game ends
+        assert wait_for(app, lambda: screen.human_may_move or screen.over)
+        if not screen.over:
+            key(app, CELL_KEYS[screen.rules.legal_actions(screen.state)[0]])
+    ticks(app)
+    played = dict(screen.tally)
+    assert sum(played["random"]) == 1
+    key(app, pygame.K_ESCAPE)
+    again = open_ttt(app)
+    assert again.tally == played

@@ -45,3 +45,12 @@ def test_draw_cuts_when_even_the_smallest_size_is_too_wide():
     surface = pygame.Surface((400, 100))
     rect = text.draw(surface, "a title far too long for its card", (0, 0), 32, max_width=60, min_size=22)
     assert rect.w <= 60
+
+
+def test_numbers_of_one_size_keep_their_decimals():
+    """Issue 25 #20: "1.59M" stood next to "1.598M"."""
+    from arcade.ui.text import number
+
+    assert (number(1_590_000), number(1_598_000), number(16_100), number(16_160)) == ("1.590M", "1.598M", "16.1k",
+                                                                                      "16.2k")
+    assert (number(512), number(3.25), number(0.007), number(-2_500_000)) == ("512", "3.25", "0.007", "-2.500M")

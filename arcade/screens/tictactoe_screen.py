@@ -28,8 +28,19 @@ class TicTacToeScreen(GameScreen):
         self.human_mark = X
         self.tally: dict[str, list[int]] = {}  # agent -> [your wins, draws, your losses] against it
         self.selfplay: dict[str, list[int]] = {}  # agent -> [X wins, draws, O wins] playing itself
+        self._tables_from_statistics()
         self.open_session()
         self.restart()
+
+    def _tables_from_statistics(self) -> None:
+        """The side tables start from the statistics kept across runs (k), so leaving and coming back, or a
+        restart of the arcade, keeps the games played."""
+        for player, tally in self.stats.of(self.game_id).items():
+            row = [tally.wins, tally.draws, tally.losses]
+            if player.startswith("you vs "):
+                self.tally[player[len("you vs "):]] = row
+            elif player.endswith(" vs itself (X's results)"):
+                self.selfplay[player[:-len(" vs itself (X's results)")]] = row
 
     # --- game flow -----------------------------------------------------------
     def restart(self) -> None:

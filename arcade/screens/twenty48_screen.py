@@ -204,14 +204,14 @@ class Screen2048(GameScreen):
         direction it would choose is highlighted. Figures of the decision go under the panel."""
         board, _, _ = self._layout(rect)
         values = self.values_for(self.game.state)
-        best = self.values.best() if values else set()
+        pick = self.values.choice() if values else None  # one arrow is the move, even when values tie
         places = {UP: (board.centerx, board.y - VALUE_ROOM // 2), DOWN: (board.centerx, board.bottom + VALUE_ROOM // 2),
                   LEFT: (board.x - VALUE_ROOM // 2, board.centery), RIGHT: (board.right + VALUE_ROOM // 2, board.centery)}
         legal = set(self.rules.legal_actions(self.game.state)) if not self.game.over else set()
         for d, (x, y) in places.items():
             if d not in legal:
                 continue
-            chosen = d in best
+            chosen = d == pick
             colour = palette.GOOD if chosen else palette.MUTED
             dx, dy = {UP: (0, -1), DOWN: (0, 1), LEFT: (-1, 0), RIGHT: (1, 0)}[d]
             if dx:  # left / right: the arrow above its value

@@ -11,6 +11,7 @@ draw `values`; how they look differs per game.
 from __future__ import annotations
 
 from agents import Explains
+from agents.base import best_action
 from arcade.control import Question
 
 
@@ -59,6 +60,11 @@ class ValueView:
             return set()
         top = max(self.values.values())
         return {a for a, v in self.values.items() if v == top}
+
+    def choice(self):
+        """The one action the agent's values pick: the largest, ties to the first listed (agents list their
+        actions in their tie-break order); None without values."""
+        return best_action(self.values) if self.values else None
 
     def current(self, state) -> dict | None:
         """The values if they are of `state` and of the selected agent, else None."""

@@ -59,12 +59,13 @@ def wrap(text: str, size: int, max_width: int, max_lines: int = 2, bold: bool = 
 
 
 def number(v: float) -> str:
-    """A value in a few characters: 1.61M, 16.1k, 512, 3.25, 0.007."""
+    """A value in a few characters: 1.610M, 16.1k, 512, 3.25, 0.007. Values of one size have one number of
+    decimals, so two side by side line up (1.590M next to 1.598M, not 1.59M)."""
     a = abs(v)
     if a >= 1e6:
-        return f"{v / 1e6:.4g}M"
+        return f"{v / 1e6:.3f}M"
     if a >= 1e4:
-        return f"{v / 1e3:.4g}k"
+        return f"{v / 1e3:.1f}k"
     if a >= 100 or v == int(v):
         return f"{v:.0f}"
     return f"{v:.3g}" if a < 1 else f"{v:.2f}"
