@@ -157,3 +157,17 @@ def test_one_green_arrow_even_when_values_tie(app):
     screen = open_2048(app)
     screen.values.values = {0: 4.0, 1: 4.0, 2: 2.0}
     assert screen.values.best() == {0, 1} and screen.values.choice() == 0
+
+
+def test_a_merge_shows_its_points_rising_and_fading(app):
+    """Issue 25 #17: 2048 had no "+N" pop-ups on merges (match-3 has them)."""
+    from arcade.games.twenty48 import LEFT, from_values
+
+    screen = open_2048(app)
+    screen.show_state(from_values([[2, 2, 0, 0], [4, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], score=0))
+    assert screen.do_move(LEFT)
+    assert screen.popups == [["+12", 900]] and screen.busy()
+    ticks(app, 3)
+    assert 0 < screen.popups[0][1] < 900
+    ticks(app, 80)  # 80 frames of 16 ms: gone
+    assert screen.popups == []

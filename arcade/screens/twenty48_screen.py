@@ -15,6 +15,7 @@ MOVE_KEYS = {
 SIZE_KEYS = {pygame.K_3: 3, pygame.K_4: 4, pygame.K_5: 5, pygame.K_6: 6, pygame.K_7: 7}
 DIRECTION_NAMES = {UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right"}
 VALUE_ROOM = 64  # px kept around the board for the value arrows while `v` is on
+POPUP_MS = 900  # a merge's "+N" rises from the score card and fades in this time
 
 
 class Screen2048(GameScreen):
@@ -26,6 +27,7 @@ class Screen2048(GameScreen):
         self.best = BestScores(self.settings.data_dir)
         self.anim_ms = self.settings.game2048.animation_ms
         self.anim = None  # (paths, previous state, elapsed ms)
+        self.popups: list[list] = []  # ["+N", ms left] of the last merges
         self.new_game()
         self.try_resume(seed is not None)
 
@@ -52,6 +54,7 @@ class Screen2048(GameScreen):
         self.anim = (slide_paths(before.board, direction), before, 0.0) if self.anim_ms > 0 else None
         if self.game.state.score > before.score:
             self.sound("merge")
+            self.popups = (self.popups + [[f"+{self.game.state.score - before.score}", POPUP_MS]])[-3:]
         if self.best.after_move(self.best_key, self.game.state.score, self.game.over):
             self.say("new best score!")
             self.sound("best")
@@ -104,7 +107,7 @@ class Screen2048(GameScreen):
         return f"score {st.score}   best {int(self.best.get(self.best_key))}   largest {st.max_tile()}{over}"
 
     def animating(self) -> bool:
-        return self.anim is not None
+        return self.anim is not None or bool(self.popups)
 
     def show_state(self, state) -> None:
         self.game.show(state)
@@ -150,6 +153,9 @@ class Screen2048(GameScreen):
             paths, before, elapsed = self.anim
             elapsed += dt_ms
             self.anim = None if elapsed >= self.anim_ms else (paths, before, elapsed)
+        for p in self.popups:
+            p[1] -= dt_ms
+        self.popups = [p for p in self.popups if p[1] > 0]
 
     # --- drawing -------------------------------------------------------------
     def _layout(self, rect: pygame.Rect):
@@ -193,6 +199,12 @@ class Screen2048(GameScreen):
             pygame.draw.rect(surface, palette.PANEL, box, border_radius=8)
             text.draw(surface, label, (box.x + 12, box.y + 8), 20, palette.MUTED)
             text.draw(surface, value, (box.x + 12, box.y + 28), 32, palette.TEXT, bold=True)
+            if label == "SCORE":  # the merges' "+N", rising inside the score card and fading
+                for k, (msg, left) in enumerate(reversed(self.popups)):
+                    t = left / POPUP_MS
+                    colour = tuple(int(v * t + b * (1 - t)) for v, b in zip(palette.ACCENT, palette.PANEL))
+                    text.draw(surface, msg, (box.right - 12, box.y + 30 - int(18 * (1 - t)) + 20 * k), 26 - 4 * k,
+                              colour, anchor="topright", bold=True)
             y += 72
         p4 = self.rules.spawn_four_probability
         spawns = "spawns: 2" + (f" (4 with p={p4:g})" if p4 else " only (the course's rules)")
