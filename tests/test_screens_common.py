@@ -72,3 +72,45 @@ def test_agent_exception_is_shown_and_game_goes_on(app, game_id):
     assert wait_for(app, lambda: screen.controller.error)
     assert "kaput" in screen.controller.status() and not screen.controller.enabled
     ticks(app, 3)  # still drawing
+
+
+@pytest.mark.parametrize("game_id", PLAYABLE)
+def test_leaving_a_screen_keeps_its_choices(app, game_id):
+    """Issue 25 #18: the agent, its delay and v are kept per game when you leave and come back (and across
+    runs: they live in the data folder); an agent asked for on opening wins."""
+    screen = open_game(app, game_id, seed=1)
+    app.push(screen)
+    last = screen.controller.specs[-2].name  # not the default (the first)
+    screen.controller.select(last)
+    key(app, pygame.K_PLUS)
+    key(app, pygame.K_PLUS)
+    delay = screen.controller.delay_ms
+    key(app, pygame.K_ESCAPE)
+    again = open_game(app, game_id, seed=1)
+    assert again.controller.name == last and again.controller.delay_ms == delay
+    again.close()
+    asked = open_game(app, game_id, seed=1, agent="random")
+    assert asked.controller.name == "random"
+    asked.close()
+
+
+def test_the_screens_own_choices_come_back_too(app):
+    blackjack = open_game(app, "blackjack", seed=1)
+    app.push(blackjack)
+    key(app, pygame.K_2)  # the large deck
+    key(app, pygame.K_ESCAPE)
+    assert open_game(app, "blackjack", seed=1).rules.preset == "large"
+    twenty48 = open_game(app, "2048", seed=1)
+    app.push(twenty48)
+    key(app, pygame.K_5)
+    key(app, pygame.K_g)
+    key(app, pygame.K_ESCAPE)
+    again = open_game(app, "2048", seed=1)
+    assert again.rules.size == 5 and again.grayscale
+    dots = open_game(app, "dots", seed=1)
+    app.push(dots)
+    key(app, pygame.K_2)  # 2x3
+    key(app, pygame.K_f)  # second
+    key(app, pygame.K_ESCAPE)
+    again = open_game(app, "dots", seed=1)
+    assert (again.rules.rows, again.rules.cols) == (2, 3) and again.human_seat == 1

@@ -274,6 +274,58 @@ class GameScreen(Screen):
             return
         self.say("your game is back where you left it (r starts a new one)", 3500)
 
+    # --- the player's choices (agent, delay, the screen's own), kept per game across screens and runs ------
+    def _choices_file(self):
+        return self.settings.data_dir / "choices.json"
+
+    def extra_choices(self) -> dict:
+        """The screen's own choices worth keeping (a board size, a side, a deck) as JSON-able data."""
+        return {}
+
+    def apply_extra_choices(self, choices: dict) -> None:
+        """Take back the screen's own kept choices (ValueError / KeyError / TypeError if they do not fit)."""
+
+    def choices(self) -> dict:
+        return {"agent": self.controller.name, "delay_ms": self.controller.delay_ms, "values": self.values.on,
+                **self.extra_choices()}
+
+    def keep_choices(self) -> None:
+        """Write this game's choices to the data folder when the screen closes, if they changed."""
+        from arcade.storage import load_json, save_json
+
+        now = self.choices()
+        if now == getattr(self, "_choices_at_open", None):
+            return
+        kept = load_json(self._choices_file(), {})
+        if not isinstance(kept, dict):
+            kept = {}
+        kept[self.game_id] = now
+        save_json(self._choices_file(), kept)
+
+    def restore_choices(self, agent_given: bool = False) -> None:
+        """Take back the choices kept when this game's screen last closed (an agent asked for wins)."""
+        from arcade.control import DELAY_STEPS_MS
+        from arcade.storage import load_json
+
+        kept = load_json(self._choices_file(), {})
+        choices = kept.get(self.game_id) if isinstance(kept, dict) else None
+        if not isinstance(choices, dict):
+            self._choices_at_open = self.choices()
+            return
+        try:
+            self.apply_extra_choices(choices)
+        except (ValueError, KeyError, TypeError):
+            pass  # a choice this version no longer offers: its default stays
+        names = [s.name for s in self.controller.specs]
+        if not agent_given and choices.get("agent") in names:
+            self.controller.select(choices["agent"])
+            self.keep_playable(self.controller)
+        if choices.get("delay_ms") in DELAY_STEPS_MS:
+            self.controller.delay_ms = choices["delay_ms"]
+        if isinstance(choices.get("values"), bool):
+            self.values.on = choices["values"]
+        self._choices_at_open = self.choices()
+
     def sound(self, name: str) -> None:
         """Play an effect of arcade.sound (nothing where the screen has no sound, e.g. a render)."""
         if self.app.sounds is not None:
@@ -498,4 +550,5 @@ class GameScreen(Screen):
 
     def close(self) -> None:
         self.trainer.kill()
+        self.keep_choices()
         self.controller.close()

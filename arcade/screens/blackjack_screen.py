@@ -58,6 +58,13 @@ class BlackjackScreen(GameScreen):
         self.hand: list[int] = []
         self.controller.invalidate()
 
+    def extra_choices(self) -> dict:
+        return {"preset": self.rules.preset}
+
+    def apply_extra_choices(self, choices: dict) -> None:
+        if choices["preset"] in PRESETS and choices["preset"] != self.rules.preset:
+            self.set_preset(choices["preset"])
+
     def set_preset(self, name: str) -> None:
         self.rules = make_rules("blackjack", self.settings, preset=name)
         self.controller.set_rules(self.rules)

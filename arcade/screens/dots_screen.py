@@ -79,6 +79,17 @@ class DotsScreen(GameScreen):
                              f"{self.board.cols})", mine, result, f"{mine - theirs:+d}")
         return True
 
+    def extra_choices(self) -> dict:
+        return {"board": [self.rules.rows, self.rules.cols], "seat": self.human_seat, "opponent": self.opponent.name}
+
+    def apply_extra_choices(self, choices: dict) -> None:
+        rows, cols = (int(v) for v in choices["board"])
+        self.human_seat = 1 if choices.get("seat") == 1 else 0
+        if choices.get("opponent") in [s.name for s in self.opponent.specs]:
+            self.opponent.select(choices["opponent"])
+        self.restart((rows, cols) if (rows, cols) != (self.rules.rows, self.rules.cols) else None)
+        self.keep_playable(self.opponent, "opponent")
+
     def seat_name(self, seat: int) -> str:
         """Who plays a seat: you, or the agent you handed your side to, or the opponent; once the game is over,
         who played it (taking control back afterwards does not relabel a finished game)."""

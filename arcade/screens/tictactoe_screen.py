@@ -32,6 +32,12 @@ class TicTacToeScreen(GameScreen):
         self.open_session()
         self.restart()
 
+    def extra_choices(self) -> dict:
+        return {"mark": MARK_NAMES[self.human_mark]}
+
+    def apply_extra_choices(self, choices: dict) -> None:
+        self.human_mark = O if choices["mark"] == "O" else X
+
     def _tables_from_statistics(self) -> None:
         """The side tables start from the statistics kept across runs (k), so leaving and coming back, or a
         restart of the arcade, keeps the games played."""

@@ -70,6 +70,15 @@ class Screen2048(GameScreen):
         self.keep_progress()
         super().close()
 
+    def extra_choices(self) -> dict:
+        return {"size": self.rules.size, "grayscale": self.grayscale}
+
+    def apply_extra_choices(self, choices: dict) -> None:
+        self.grayscale = bool(choices.get("grayscale", False))
+        size = int(choices["size"])
+        if 3 <= size <= 7 and size != self.rules.size and not self.game.moves:  # never over a resumed game
+            self.new_game(size)
+
     def extra_snapshot(self) -> dict:
         return {"size": self.rules.size}
 
