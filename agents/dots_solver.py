@@ -5,7 +5,8 @@ the boxes still open: drawing line a that completes g boxes is worth g + M(s|a)
 (the same player moves again) or, with g = 0, -M(s|a) (the other player moves).
 States are solved layer by layer, from the full board back to the empty one,
 each layer as numpy batches. 2x2 and 2x3 solve in memory in moments; 3x3 (2**24
-states) takes a while once and is cached in the data folder.
+states) ships built (assets/dots_solver_3x3.npz, made by tools/build_dots_table.py);
+without it, it is solved once and cached in the data folder.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ CHUNK = 1 << 19  # states per batch: bounds memory on 3x3
 MAX_LINES = 24  # 3x3 boxes: 2**24 states, 16 MB
 _LOCK = threading.Lock()
 _SOLVED: dict[tuple[int, int], np.ndarray] = {}
+SHIPPED = Path(__file__).resolve().parent.parent / "assets" / "dots_solver_3x3.npz"
 
 
 def retrograde(rows: int, cols: int, progress=None) -> np.ndarray:
@@ -62,6 +64,13 @@ def margins(rows: int, cols: int, data_dir: Path | None = None) -> np.ndarray:
         cache = Path(data_dir) / f"dots_solver_{rows}x{cols}.npz" if data_dir and rows * cols > 6 else None
         arrays = load_npz(cache, FORMAT_VERSION, required=("margin",), then="solving it again") if cache else None
         expected = 1 << Board(rows, cols).n_lines
+        if arrays is None and (rows, cols) == (3, 3) and SHIPPED.exists():  # the table that ships: read only
+            shipped = load_npz(SHIPPED, FORMAT_VERSION, required=("margin",), then="solving it again")
+            if shipped is not None and shipped["margin"].shape == (expected,):
+                margin = shipped["margin"]
+                margin.flags.writeable = False
+                _SOLVED[key] = margin
+                return margin
         if arrays is not None and arrays["margin"].shape == (expected,):
             margin = arrays["margin"]
         else:
@@ -89,8 +98,8 @@ def move_values(state, margin: np.ndarray) -> dict[int, int]:
           order=10, process=True,
           about="Retrograde analysis: starting from the full board and working back one line at a time, it "
                 "computes for every one of the 2^L line states the box margin the player to move can force. "
-                "Then every move is perfect play for both sides. On 3x3 that is 16 million states, solved once "
-                "and kept in the data folder.", params=("rows", "cols"))
+                "Then every move is perfect play for both sides. On 3x3 that is 16 million states; that table "
+                "ships with the arcade.", params=("rows", "cols"))
 class DotsSolver:
     """Perfect play on boards up to 3x3 from the retrograde table (built once, cached in the data folder)."""
 

@@ -117,8 +117,9 @@ def test_garbage_best_scores_do_not_stop_the_game(app, settings):
     assert (settings.data_dir / "best_scores.json.corrupt").read_bytes() == b"\x00\xff garbage"
 
 
-def test_truncated_solver_cache_is_set_aside_and_solved_again(settings, monkeypatch):
-    """Only 3x3 is cached (the small boards solve in milliseconds); the solve itself is stubbed here."""
+def test_truncated_solver_cache_is_set_aside_and_the_table_comes_from_elsewhere(settings, monkeypatch, tmp_path):
+    """A broken 3x3 cache is set aside with one line; the shipped table plays, and where none ships the table
+    is solved again (stubbed here) and saved."""
     import numpy as np
 
     from agents import dots_solver
@@ -130,8 +131,14 @@ def test_truncated_solver_cache_is_set_aside_and_solved_again(settings, monkeypa
     monkeypatch.setattr(dots_solver, "_SOLVED", {})
     notices.clear()
     margin = dots_solver.margins(3, 3, settings.data_dir)
-    assert margin[0] == 7 and len(notices.recent()) == 1 and "dots_solver_3x3.npz" in notices.recent()[0]
-    assert (settings.data_dir / "dots_solver_3x3.npz.corrupt").exists() and cache.exists()  # solved and saved
+    assert margin[0] == -3 and len(notices.recent()) == 1 and "dots_solver_3x3.npz" in notices.recent()[0]
+    assert (settings.data_dir / "dots_solver_3x3.npz.corrupt").exists() and not cache.exists()
+
+    monkeypatch.setattr(dots_solver, "SHIPPED", tmp_path / "none_ships.npz")
+    monkeypatch.setattr(dots_solver, "_SOLVED", {})
+    cache.write_bytes(b"PK\x03\x04 truncated")
+    margin = dots_solver.margins(3, 3, settings.data_dir)
+    assert margin[0] == 7 and cache.exists()  # solved and saved
 
 
 # --- saved files: truncated, garbage, unwritable, a full disk -------------------------------------

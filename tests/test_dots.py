@@ -177,3 +177,45 @@ def test_decide_dots_json(capsys):
     assert main(["decide", "dots", "--state", "0" * 17, "--agent", "solver", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert len(data["values"]) == 17 and max(data["values"].values()) == -2
+
+
+def test_the_shipped_3x3_table_agrees_with_a_plain_solve():
+    """Issue 25 #19: the 3x3 table ships built (tools/build_dots_table.py); its margins equal a plain recursive
+    minimax on 300 random positions with up to 12 lines left, and the empty board is worth -3."""
+    import functools
+
+    from agents.dots_solver import FORMAT_VERSION, SHIPPED
+    from arcade.games.dots import Board, gain
+    from arcade.storage import load_npz
+
+    margin = load_npz(SHIPPED, FORMAT_VERSION, required=("margin",))["margin"]
+    board = Board(3, 3)
+    assert margin.shape == (1 << 24,) and int(margin[0]) == -3
+
+    @functools.lru_cache(maxsize=None)
+    def plain(lines: int) -> int:
+        best = None
+        for a in range(24):
+            if not (lines >> a) & 1:
+                g = gain(board, lines, a)
+                v = g + plain(lines | 1 << a) if g else -plain(lines | 1 << a)
+                best = v if best is None else max(best, v)
+        return 0 if best is None else best
+
+    rng = np.random.default_rng(19)
+    for _ in range(300):
+        drawn = rng.choice(24, size=int(rng.integers(12, 24)), replace=False)
+        lines = int(sum(1 << int(b) for b in drawn))
+        assert int(margin[lines]) == plain(lines), lines
+
+
+def test_3x3_opens_with_the_shipped_table_without_solving(tmp_path, monkeypatch):
+    import agents.dots_solver as solver
+    from arcade.settings import DataSettings, Settings
+
+    monkeypatch.setattr(solver, "_SOLVED", {})
+    monkeypatch.setattr(solver, "retrograde", lambda *a, **k: pytest.fail("solved again instead of loading"))
+    settings = Settings(data=DataSettings(folder=str(tmp_path / "data")))
+    agent = solver.DotsSolver(DotsRules(3, 3), settings)
+    assert agent.value(DotsRules(3, 3).new_state()) == -3
+    assert not (tmp_path / "data").exists()  # nothing written: the shipped file is read where it is
