@@ -114,3 +114,18 @@ def test_the_screens_own_choices_come_back_too(app):
     key(app, pygame.K_ESCAPE)
     again = open_game(app, "dots", seed=1)
     assert (again.rules.rows, again.rules.cols) == (2, 3) and again.human_seat == 1
+
+
+@pytest.mark.parametrize("game_id", PLAYABLE)
+def test_the_key_line_is_readable_at_640(app, game_id):
+    """Issue 25 #11: at 640x480 the footer's key line shrank to about 7 px; now entries are left out (h shows
+    them all) so it fits at 17 px, and help and back are always there."""
+    from arcade.screens.base import HELP_LINE_SIZE
+    from arcade.ui import text
+
+    screen = open_game(app, game_id, seed=1)
+    line = screen.help_line(640 - 28)
+    assert text.font(HELP_LINE_SIZE).size(line)[0] <= 640 - 28
+    assert "h or ?: help" in line and "Esc: back" in line
+    assert len(line) < len(screen.help_line())  # something was left out to fit
+    screen.close()

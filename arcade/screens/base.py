@@ -44,9 +44,27 @@ SHELL_KEYS = [  # (keys, what they do, the word on the help line or "" for the o
 ]
 
 
-def help_line_of(keys: list[tuple]) -> str:
-    """The bottom help line from key entries (keys, does[, short]): those with a short word, in order."""
-    return "  ".join(f"{k[0].replace(' / ', '/')}: {k[2]}" for k in keys if len(k) > 2 and k[2])
+HELP_LINE_SIZE = 17  # the footer's key line is never drawn smaller than this: entries go first
+ALWAYS_SHOWN = ("h or ?", "Esc")  # what the shortest help line still says
+
+
+def help_line_of(keys: list[tuple], max_width: int | None = None) -> str:
+    """The bottom help line from key entries (keys, does[, short]): those with a short word, in order. Given
+    a width, entries are left out from the end (the help and back keys stay) until it fits at a readable size."""
+    entries = [(k[0], f"{k[0].replace(' / ', '/')}: {k[2]}") for k in keys if len(k) > 2 and k[2]]
+    line = "  ".join(e for _, e in entries)
+    if max_width is None:
+        return line
+    from arcade.ui import text
+
+    font = text.font(HELP_LINE_SIZE)
+    while font.size(line)[0] > max_width:
+        droppable = [i for i, (key, _) in enumerate(entries) if key not in ALWAYS_SHOWN]
+        if not droppable:
+            break
+        entries.pop(droppable[-1])
+        line = "  ".join(e for _, e in entries)
+    return line
 
 
 class Screen:
@@ -116,8 +134,9 @@ class GameScreen(Screen):
                                                               "plays)", "learning"))
         return keys
 
-    def help_line(self) -> str:
-        return help_line_of(self.game_keys() + self.shared_keys())
+    def help_line(self, max_width: int | None = None) -> str:
+        """The footer's key line (fitted to max_width where given: h shows every key)."""
+        return help_line_of(self.game_keys() + self.shared_keys(), max_width)
 
     def status_text(self) -> str:
         return ""
@@ -528,7 +547,7 @@ class GameScreen(Screen):
             agent_state=self.controller.status(),
             agent_name=self.controller.name,
             delay_ms=self.controller.delay_ms,
-            help_line=self.help_line(),
+            help_line=self.help_line(surface.get_width() - 28),
             seed=str(self.seed),
         ))
         progress = next((p for p in (c.progress() for c in self.controllers()) if p is not None), None)

@@ -249,7 +249,7 @@ class DotsScreen(GameScreen):
             you, them = self.state.scores[self.human_seat], self.state.scores[1 - self.human_seat]
             hud.draw_game_over(surface, board, self.verdict().capitalize(),
                                f"{self.seat_name(self.human_seat)} {you} - {them} {self.seat_name(1 - self.human_seat)}",
-                               "r: play again    f: other side    o: opponent", shade_alpha=110)
+                               "r: again    f: side    o: opponent", shade_alpha=110)
 
     def _widths(self) -> tuple[int, int, int]:
         return boards.dots_widths(self._geometry()[2])

@@ -187,7 +187,7 @@ class TicTacToeScreen(GameScreen):
         self._draw_panel(surface, self._panel_rect(rect, board))
         if self.over:
             hud.draw_game_over(surface, board, self.result_title(), None,
-                               "r: play again    x / o: choose your side", shade_alpha=110)
+                               "r: again    x / o: side", shade_alpha=110)
 
     def _panel_rect(self, rect, board) -> pygame.Rect:
         return pygame.Rect(board.right + 30, board.y, rect.right - board.right - 40, board.h)
@@ -225,7 +225,8 @@ class TicTacToeScreen(GameScreen):
     def _draw_panel(self, surface, panel: pygame.Rect) -> None:
         y = panel.y
         text.draw(surface, f"You play {MARK_NAMES[self.human_mark]}" + ("" if not self.controller.enabled
-                  else " (handed to the agent)"), (panel.x, y), 26, palette.TEXT, bold=True, max_width=panel.w)
+                  else " (the agent plays it)"), (panel.x, y), 26, palette.TEXT, bold=True, max_width=panel.w,
+                  min_size=17)
         y += 40
         if self.tally:
             y = self._draw_table(surface, panel, y, "you against", ("won", "drawn", "lost"), self.tally)
@@ -239,13 +240,15 @@ class TicTacToeScreen(GameScreen):
 
     def _draw_table(self, surface, panel, y, title, columns, rows) -> int:
         """A small results table with fixed column positions; returns the y below it."""
-        xs = [panel.x, panel.x + 150, panel.x + 215, panel.x + 280]
-        text.draw(surface, title, (xs[0], y), 22, palette.MUTED)
+        name_w = max(90, min(150, panel.w - 195))  # the three counts keep 65 px each; the names get the rest
+        xs = [panel.x, panel.x + name_w, panel.x + name_w + 65, panel.x + name_w + 130]
+        text.draw(surface, title, (xs[0], y), 22, palette.MUTED, max_width=panel.w)
+        y += 24  # the column heads under the title: a narrow panel has no room beside it
         for x, label in zip(xs[1:], columns):
             text.draw(surface, label, (x, y), 20, palette.MUTED)
-        y += 26
+        y += 24
         for name, counts in sorted(rows.items()):
-            text.draw(surface, name, (xs[0], y), 22, palette.TEXT, max_width=140)
+            text.draw(surface, name, (xs[0], y), 22, palette.TEXT, max_width=name_w - 10, min_size=15)
             for x, n in zip(xs[1:], counts):
                 text.draw(surface, str(n), (x, y), 22, palette.TEXT)
             y += 24

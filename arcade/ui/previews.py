@@ -19,28 +19,30 @@ def preview_2048(surface, rect):
         for c, v in enumerate(row):
             cr = pygame.Rect(ox + c * cell + 2, oy + r * cell + 2, cell - 4, cell - 4)
             bg, colour = palette.tile_colours(v)
-            pygame.draw.rect(surface, bg, cr, border_radius=4)
-            if v:
-                text.draw(surface, str(v), cr.center, max(12, cell // (2 + len(str(v)) // 2)), colour,
-                          anchor="center", bold=True)
+            pygame.draw.rect(surface, bg, cr, border_radius=max(2, cell // 10))
+            size = cell // (2 + len(str(v)) // 2)
+            if v and size >= 10:  # a small card: colours only, numbers too small to read would be noise
+                text.draw(surface, str(v), cr.center, size, colour, anchor="center", bold=True,
+                          max_width=cr.w - 2)
 
 
 def preview_tictactoe(surface, rect):
     board = ["XO.", ".X.", "O.X"]
     cell, ox, oy = _grid(rect, 3, 3, pad=8)
+    w = max(2, cell // 12)  # strokes follow the size, so a small card's sketch does not run together
     for i in (1, 2):
-        pygame.draw.line(surface, palette.MUTED, (ox + i * cell, oy), (ox + i * cell, oy + 3 * cell), 3)
-        pygame.draw.line(surface, palette.MUTED, (ox, oy + i * cell), (ox + 3 * cell, oy + i * cell), 3)
+        pygame.draw.line(surface, palette.MUTED, (ox + i * cell, oy), (ox + i * cell, oy + 3 * cell), max(1, w - 1))
+        pygame.draw.line(surface, palette.MUTED, (ox, oy + i * cell), (ox + 3 * cell, oy + i * cell), max(1, w - 1))
     for r, row in enumerate(board):
         for c, ch in enumerate(row):
             cx, cy, m = ox + c * cell + cell // 2, oy + r * cell + cell // 2, cell // 3
             if ch == "X":
-                pygame.draw.line(surface, palette.SEAT_COLOURS[0], (cx - m, cy - m), (cx + m, cy + m), 5)
-                pygame.draw.line(surface, palette.SEAT_COLOURS[0], (cx - m, cy + m), (cx + m, cy - m), 5)
+                pygame.draw.line(surface, palette.SEAT_COLOURS[0], (cx - m, cy - m), (cx + m, cy + m), w + 1)
+                pygame.draw.line(surface, palette.SEAT_COLOURS[0], (cx - m, cy + m), (cx + m, cy - m), w + 1)
             elif ch == "O":
-                pygame.draw.circle(surface, palette.SEAT_COLOURS[1], (cx, cy), m, 5)
+                pygame.draw.circle(surface, palette.SEAT_COLOURS[1], (cx, cy), m, w + 1)
     pygame.draw.line(surface, palette.ACCENT, (ox + cell // 4, oy + cell // 4),
-                     (ox + 3 * cell - cell // 4, oy + 3 * cell - cell // 4), 4)
+                     (ox + 3 * cell - cell // 4, oy + 3 * cell - cell // 4), w)
 
 
 def preview_dots(surface, rect):
@@ -49,12 +51,13 @@ def preview_dots(surface, rect):
     drawn = [((0, 0), (0, 1), 0), ((0, 0), (1, 0), 0), ((1, 0), (1, 1), 0), ((0, 1), (1, 1), 0),
              ((0, 1), (0, 2), 1), ((1, 2), (2, 2), 1), ((2, 0), (2, 1), 1)]
     pygame.draw.rect(surface, (*palette.SEAT_COLOURS[0][:3],), (ox + 3, oy + 3, cell - 5, cell - 5))
+    w = max(2, cell // 10)
     for (r1, c1), (r2, c2), seat in drawn:
         pygame.draw.line(surface, palette.SEAT_COLOURS[seat], (ox + c1 * cell, oy + r1 * cell),
-                         (ox + c2 * cell, oy + r2 * cell), 5)
+                         (ox + c2 * cell, oy + r2 * cell), w)
     for r in range(3):
         for c in range(3):
-            pygame.draw.circle(surface, palette.TEXT, (ox + c * cell, oy + r * cell), 5)
+            pygame.draw.circle(surface, palette.TEXT, (ox + c * cell, oy + r * cell), w)
 
 
 def preview_match3(surface, rect):
