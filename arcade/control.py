@@ -109,6 +109,7 @@ class AgentController:
         self.decisions = 0  # actions handed back (benchmarks count them)
         self._clock = clock
         self._move = Question(self)
+        self._warming: Request | None = None
         self._ready_at = 0.0
         self._deciders = {False: ThreadDecider(game_id, rules, settings), True: ProcessDecider(game_id, rules, settings)}
         if agent is not None:
@@ -163,8 +164,18 @@ class AgentController:
         return decider.instance(self.spec)
 
     def warm_up(self) -> Request:
-        """Build the selected agent now, off the frame loop, so its first move or values come quickly."""
-        return self.ask(None, "build")
+        """Build the selected agent now, off the frame loop, so its first move or values come quickly; the
+        status says it is getting ready until it is built (a policy iteration solving, a table loading)."""
+        self._warming = self.ask(None, "build")
+        return self._warming
+
+    @property
+    def getting_ready(self) -> float | None:
+        """Seconds the selected agent has been building, if its build is still running."""
+        w = self._warming
+        if w is None or w.done() or w.agent != self.name:
+            return None
+        return self._clock() - w.started
 
     def set_rules(self, rules) -> None:
         """New rules (e.g. another board size): agents are rebuilt on next use."""
@@ -212,6 +223,9 @@ class AgentController:
     def status(self) -> str:
         if self.error:
             return f"error: {self.error}"
+        ready = self.getting_ready
+        if ready is not None and ready > 0.3:  # a policy iteration solving, a table loading
+            return f"getting ready ({ready:.0f} s)"
         if self.thinking:
             return f"thinking {int((self._clock() - self._move.request.started) * 1000)} ms"
         if not self.enabled:

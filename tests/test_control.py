@@ -235,3 +235,38 @@ def test_the_delay_keys_reach_the_largest_delay_the_settings_allow(settings):
         c.change_delay(-1)
     assert c.delay_ms == 0
     c.close()
+
+
+def test_a_build_that_takes_a_while_is_shown_as_getting_ready(settings):
+    """Issue 25 #6: while policy iteration solved (about 4 s) nothing said it was working."""
+    import threading
+
+    from agents.base import register, unregister
+    from arcade.games import make_rules
+
+    release = threading.Event()
+
+    class SlowToBuild:
+        def __init__(self, rules, settings):
+            release.wait(30)
+
+        def act(self, state, rng):
+            return 0
+
+    register("slow-to-build", ("2048",), "builds slowly", order=1)(SlowToBuild)
+    clock = [0.0]
+    try:
+        c = AgentController("2048", make_rules("2048", settings), settings, clock=lambda: clock[0])
+        assert c.name == "slow-to-build"
+        c.warm_up()
+        clock[0] = 2.4
+        assert c.getting_ready == pytest.approx(2.4) and c.status() == "getting ready (2 s)"
+        release.set()
+        end = time.perf_counter() + 30
+        while c.getting_ready is not None and time.perf_counter() < end:
+            time.sleep(0.01)
+        assert c.getting_ready is None and c.status() == "off"
+        c.close()
+    finally:
+        release.set()
+        unregister("slow-to-build", "2048")

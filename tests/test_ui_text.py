@@ -54,3 +54,39 @@ def test_numbers_of_one_size_keep_their_decimals():
     assert (number(1_590_000), number(1_598_000), number(16_100), number(16_160)) == ("1.590M", "1.598M", "16.1k",
                                                                                       "16.2k")
     assert (number(512), number(3.25), number(0.007), number(-2_500_000)) == ("512", "3.25", "0.007", "-2.500M")
+
+
+def test_a_two_line_message_grows_its_bar_instead_of_being_clipped():
+    """Issue 25 #14: two-line messages were clipped at the top of the message bar."""
+    import pygame
+
+    from arcade.ui import hud
+
+    pygame.font.init()
+    surface = pygame.Surface((640, 480))
+    surface.fill((0, 0, 0))
+    hud.draw_toast(surface, "a message long enough to need two lines in a window of 640 pixels: " * 2)
+    pixels = pygame.surfarray.array3d(surface).transpose(1, 0, 2).astype(int)
+    bar_top = next(y for y in range(480) if pixels[y, 5].sum() > 0)  # the bar's coloured top edge
+    text_rows = [y for y in range(bar_top + 3, 480) if (pixels[y, 14:620].sum(axis=1) > 600).any()]
+    bands = sum(1 for a, b in zip(text_rows, text_rows[1:]) if b > a + 1) + 1
+    assert bands == 2 and text_rows[0] > bar_top + 2 and text_rows[-1] < 479  # two lines, both whole
+    assert not (pixels[:bar_top] > 0).any()  # nothing drawn above the bar
+
+
+def test_statistics_columns_fit_a_640_window():
+    """Issue 25 #16: rows were cut to "policy-iteration vs random (2..." and the columns ran off a small box."""
+    import pygame
+
+    from arcade.statistics import Tally
+    from arcade.ui import panels
+
+    pygame.font.init()
+    surface = pygame.Surface((640, 480))
+    rows = [("policy-iteration vs random (2x3)", Tally(3, 6.0, 3.0, 2, 0, 1, {"+1": 3})),
+            ("policy-iteration vs random (2x2)", Tally(2, 2.0, 1.0, 1, 1, 0, {"+1": 2}))]
+    panels.draw_statistics(surface, "Dots and Boxes", rows, True, "margin", rows[0][0])  # draws without error
+    box_right = (640 + min(760, 640 - 40)) // 2
+    width = min(760, 640 - 40) - 48
+    step = min(80, max(58, (width - 200) // 6))
+    assert (640 - min(760, 640 - 40)) // 2 + 24 + (width - 6 * step) + 6 * step <= box_right

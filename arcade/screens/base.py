@@ -177,7 +177,7 @@ class GameScreen(Screen):
         if (self.toast or self.stepping or self.values.pending or self.controller.enabled or self.animating()
                 or self.trainer.running):
             return True
-        if any(c.thinking or c.progress() is not None for c in self.controllers()):
+        if any(c.thinking or c.getting_ready is not None or c.progress() is not None for c in self.controllers()):
             return True
         return self.agent_state() is not None and bool(self.agent_active())
 

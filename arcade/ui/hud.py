@@ -135,14 +135,16 @@ def draw_toast(surface: pygame.Surface, message: str, colour=palette.INFO) -> No
     """A message in the key-help bar at the bottom (it stands in for the help line while it shows), so it
     never covers the game; a long one takes two lines of smaller text, never cut short."""
     w, h = surface.get_size()
-    bar = pygame.Rect(0, h - BOTTOM, w, BOTTOM)
-    pygame.draw.rect(surface, palette.PANEL_HI, bar)
-    pygame.draw.line(surface, colour, bar.topleft, bar.topright, 2)
     for size, max_lines in ((21, 1), (16, 2), (14, 2)):
         lines = text.wrap(message, size, w - 28, max_lines=max_lines)
         if not lines[-1].endswith("…") or size == 14:
             break
-    y = bar.centery - (len(lines) * (size + 1)) // 2
+    line_h = text.font(size).get_linesize()
+    height = max(BOTTOM, len(lines) * line_h + 8)  # two lines grow the bar upward: none is clipped at its top
+    bar = pygame.Rect(0, h - height, w, height)
+    pygame.draw.rect(surface, palette.PANEL_HI, bar)
+    pygame.draw.line(surface, colour, bar.topleft, bar.topright, 2)
+    y = bar.centery - (len(lines) * line_h) // 2 + 1
     for line in lines:
         text.draw(surface, line, (14, y), size, palette.TEXT)
-        y += size + 1
+        y += line_h

@@ -131,7 +131,9 @@ def draw_statistics(surface: pygame.Surface, title: str, rows: list[tuple[str, o
                   anchor="midbottom")
         return
     cols = ["player", "games", "mean", "best"] + (["won", "drawn", "lost"] if has_results else [])
-    xs = [x] + [x + 250 + 80 * k for k in range(len(cols) - 1)]
+    step = min(80, max(58, (width - 200) // (len(cols) - 1)))  # the figures' columns fit a 640 window
+    name_w = width - step * (len(cols) - 1)
+    xs = [x] + [x + name_w + step * k for k in range(len(cols) - 1)]
     for cx, label in zip(xs, cols):
         text.draw(surface, label, (cx, y), 20, palette.MUTED)
     y += 26
@@ -142,7 +144,9 @@ def draw_statistics(surface: pygame.Surface, title: str, rows: list[tuple[str, o
         if has_results:
             cells += [str(t.wins), str(t.draws), str(t.losses)]
         for cx, cell in zip(xs, cells):
-            text.draw(surface, cell, (cx, y), 22, colour, max_width=240 if cx == x else 76)
+            # a long name gets smaller before it is cut ("policy-iteration vs random (2x3)")
+            text.draw(surface, cell, (cx, y), 22, colour, max_width=name_w - 10 if cx == x else step - 4,
+                      min_size=13 if cx == x else 16)
         y += 26
     shown = next((t for p, t in rows if p == highlight), None) or max((t for _, t in rows), key=lambda t: t.games)
     who = next(p for p, t in rows if t is shown)
