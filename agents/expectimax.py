@@ -113,6 +113,10 @@ class Expectimax3:
     def __init__(self, rules, settings):
         self.rules = rules
         self._figures: dict = {}
+        if rules.size <= 4:  # the line tables are built with the agent, not inside its first decision
+            line_tables(rules.size)
+            _python_tables(rules.size)
+            _placement_deltas(rules.size)
 
     def explain(self, state) -> dict[int, float]:
         """Expected leaf score of each legal root move."""

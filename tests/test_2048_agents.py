@@ -110,3 +110,19 @@ def test_strong_beats_greedy_on_average(settings):
     strong = play_games(rules, StrongExpectimax(rules, settings), games=3, seed=100)
     greedy = play_games(rules, Greedy2048(rules, DEFAULTS), games=3, seed=100)
     assert np.mean([r.score for r in strong]) > np.mean([r.score for r in greedy])
+
+
+def test_the_course_expectimax_builds_its_tables_with_the_agent_not_in_its_first_decision():
+    """Issue 25 #10: the first values after v took over 1.5 s: the tables were built inside the decision."""
+    from agents import expectimax
+    from arcade.games import twenty48
+
+    for cache in (twenty48.line_tables, expectimax._python_tables, expectimax._placement_deltas):
+        cache.cache_clear()
+    agent = Expectimax3(Rules2048(size=4), Settings())
+    built = [twenty48.line_tables.cache_info().currsize, expectimax._python_tables.cache_info().currsize,
+             expectimax._placement_deltas.cache_info().currsize]
+    assert built == [1, 1, 1]
+    state = Rules2048(size=4).new_state(np.random.default_rng(0))
+    agent.act(state, None)
+    assert twenty48.line_tables.cache_info().misses == 1  # the decision built nothing more

@@ -104,3 +104,21 @@ def test_you_win_in_words():
     assert DotsScreen.verdict(fake) == "you win"
     fake.state = SimpleNamespace(scores=(3, 6))
     assert DotsScreen.verdict(fake) == "random wins"
+
+
+def test_values_mark_no_line_when_all_tie_and_one_on_a_tight_board(app):
+    """Issue 25 #13: when all lines tied the whole board turned thick yellow; at 640 labels overlapped."""
+    from tests.helpers import resize
+
+    screen = open_dots(app)
+    ties = {b: 1.0 for b in screen.rules.legal_actions(screen.state)}
+    screen.values.values = ties
+    assert screen.marked_lines(ties) == set()
+    two_best = {**ties, 3: 2.0, 5: 2.0}
+    screen.values.values = two_best
+    assert screen.marked_lines(two_best) == {3, 5}  # a roomy 2x2 board: both best lines
+    key(app, pygame.K_5)  # 5x5 boxes
+    resize(app, (640, 480))
+    values = {b: float(b % 3) for b in screen.rules.legal_actions(screen.state)}
+    screen.values.values = values
+    assert screen.marked_lines(values) == {2}  # tight: only the line it would draw (ties to the first listed)

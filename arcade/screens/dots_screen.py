@@ -239,9 +239,14 @@ class DotsScreen(GameScreen):
     def draw_game(self, surface, rect) -> None:
         boards.draw_dots(surface, self._usable(), self.state, self.line_owner, self.box_owner,
                          (self.seat_name(0), self.seat_name(1)), self.hover if self.human_may_move else None)
-        if self.human_may_move:  # the keyboard cursor
-            radius = self._widths()[0]
-            pygame.draw.circle(surface, palette.ACCENT, [int(v) for v in self._midpoint(self.cursor)], radius, 3)
+        if self.human_may_move:  # the keyboard cursor: the whole line, outlined, and a ring at its middle
+            (r1, c1), (r2, c2) = self.board.line_ends(self.cursor)
+            a, z = self._dot(r1, c1), self._dot(r2, c2)
+            radius, drawn_w, _ = self._widths()
+            pygame.draw.line(surface, palette.TEXT, a, z, drawn_w + 4)
+            pygame.draw.line(surface, palette.ACCENT, a, z, drawn_w)
+            pygame.draw.circle(surface, palette.ACCENT, [int(v) for v in self._midpoint(self.cursor)], radius + 4, 3)
+            self._draw_dots(surface)
         self._draw_panel(surface, pygame.Rect(rect.right - 280, rect.y + 10, 270, rect.h - 20))
         if self.over:
             ox, oy, gap = self._geometry()
@@ -299,6 +304,13 @@ class DotsScreen(GameScreen):
     def statistics_histogram(self) -> str:
         return "box margin at the end (yours minus the opponent's)"
 
+    def marked_lines(self, values: dict) -> set:
+        """The lines drawn thick and labelled: the best ones; none when every line is alike (a board of thick
+        yellow hid the drawn lines); on a tight board only the one it would draw, so labels do not overlap."""
+        if not values or min(values.values()) == max(values.values()):
+            return set()
+        return self.values.best() if self._geometry()[2] >= 90 else {self.values.choice()}
+
     def draw_values(self, surface, rect) -> None:
         """Every undrawn line coloured from purple (worst) to yellow (best) by the agent's value for the side
         to move; the best lines thick and marked, with their numbers and the hovered line's."""
@@ -307,11 +319,11 @@ class DotsScreen(GameScreen):
         if values:
             drawn_w = self._widths()[1]
             lo, hi = min(values.values()), max(values.values())
-            best = self.values.best()
+            best = self.marked_lines(values)
             for bit, v in values.items():
                 (r1, c1), (r2, c2) = self.board.line_ends(bit)
                 a, z = self._dot(r1, c1), self._dot(r2, c2)
-                t = 1.0 if hi == lo else (v - lo) / (hi - lo)
+                t = 0.5 if hi == lo else (v - lo) / (hi - lo)
                 colour = palette.value_colour(t)
                 pygame.draw.line(surface, colour, a, z, drawn_w + 1 if bit in best else max(drawn_w - 3, 2))
                 if bit in best or bit == self.hover:
