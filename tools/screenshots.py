@@ -122,7 +122,7 @@ def extras(app: App, out: Path) -> None:
     save(app, out / "learning_curve.png")
     press(app, pygame.K_t)  # stop the training
     end = time.perf_counter() + 30
-    while screen.training is not None and time.perf_counter() < end:
+    while screen.trainer.running and time.perf_counter() < end:
         run_frames(app, 0.2)
     press(app, pygame.K_i)
     settle(app, screen, 5)
@@ -137,7 +137,8 @@ def extras(app: App, out: Path) -> None:
     board.controller.set_enabled(True)
     run_frames(app, 5.0)
     board.controller.set_enabled(False)
-    press(app, pygame.K_v)
+    if not board.values.on:  # the screen keeps its choices: v may be on from the shot of the 2x2 board
+        press(app, pygame.K_v)
     settle(app, board, 30)
     save(app, out / "dots_5x5.png")
     app.pop()
