@@ -203,3 +203,13 @@ def test_the_course_experiment_report(capsys, tmp_path):
     assert "300 trials each" in out and "What it means" in out and "threshold 15" in out
     assert main(["--settings", str(path), "bench", "blackjack", "--report"]) == 2
     assert "examples/blackjack_report.py" in capsys.readouterr().err
+
+
+def test_value_iteration_describes_itself_not_the_screen():
+    """Issue 25 #15: with v off the panel still said "Q(s, a) shown"."""
+    from agents import find
+    from arcade.games import make_rules
+
+    rules = make_rules("blackjack", Settings())
+    lines = find("blackjack", "value-iteration").create(rules, Settings()).describe()
+    assert lines[0] == "value iteration: the optimal Q(s, a)" and not any("shown" in line for line in lines)

@@ -246,8 +246,9 @@ class BlackjackScreen(GameScreen):
             return
         rewards = self.rewards.get(self.controller.name, [])
         if len(rewards) < 2:
-            text.draw(surface, "its learning curve appears after a few rounds it plays (Enter)", rect.topleft, 18,
-                      palette.MUTED, max_width=rect.w)
+            for k, line in enumerate(text.wrap("its learning curve appears after a few rounds it plays (Enter)", 18,
+                                               rect.w, max_lines=3)):  # wrapped: it was cut at 1024
+                text.draw(surface, line, (rect.x, rect.y + 20 * k), 18, palette.MUTED)
             return
         cum = np.cumsum(rewards)
         window = min(CURVE_WINDOW, len(rewards))
