@@ -209,6 +209,7 @@ def test_value_iteration_describes_itself_not_the_screen():
     """Issue 25 #15: with v off the panel still said "Q(s, a) shown"."""
     from agents import find
     from arcade.games import make_rules
+    from arcade.settings import Settings
 
     rules = make_rules("blackjack", Settings())
     lines = find("blackjack", "value-iteration").create(rules, Settings()).describe()
