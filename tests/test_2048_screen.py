@@ -171,3 +171,17 @@ def test_a_merge_shows_its_points_rising_and_fading(app):
     assert 0 < screen.popups[0][1] < 900
     ticks(app, 80)  # 80 frames of 16 ms: gone
     assert screen.popups == []
+
+
+def test_all_five_cards_stay_at_640_with_values_on(app):
+    """Issue 25 #11: at 640x480 with v the BOARD and MOVES cards were dropped; now the cards get smaller."""
+    from tests.helpers import resize
+
+    screen = open_2048(app)
+    resize(app, (640, 480))
+    key(app, pygame.K_v)
+    board, _, _ = screen._layout(__import__("arcade.ui.hud", fromlist=["board_rect"]).board_rect(app.surface))
+    panel_h = board.h + 2 * 64
+    h = screen.card_height(panel_h, 5)
+    assert 36 <= h < 62 and 5 * (h + 10) <= panel_h - 110  # five cards, the spawns line and the figures' room
+    ticks(app, 2)

@@ -200,25 +200,33 @@ class Screen2048(GameScreen):
         rows = [("SCORE", str(st.score)), ("BEST", str(int(self.best.get(self.best_key)))),
                 ("LARGEST", str(st.max_tile())), ("BOARD", f"{self.rules.size} x {self.rules.size}"),
                 ("MOVES", str(len(self.game.history)))]
-        if self.values.on and panel.h < 480:  # a small window: the values' figures need the room
-            rows = rows[:3]
+        box_h = self.card_height(panel.h, len(rows))
         y = panel.y
         for label, value in rows:
-            box = pygame.Rect(panel.x, y, panel.w, 62)
+            box = pygame.Rect(panel.x, y, panel.w, box_h)
             pygame.draw.rect(surface, palette.PANEL, box, border_radius=8)
-            text.draw(surface, label, (box.x + 12, box.y + 8), 20, palette.MUTED)
-            text.draw(surface, value, (box.x + 12, box.y + 28), 32, palette.TEXT, bold=True)
+            small = box_h < 56
+            text.draw(surface, label, (box.x + 12, box.y + (4 if small else 8)), 16 if small else 20, palette.MUTED)
+            text.draw(surface, value, (box.x + 12, box.y + (18 if small else 28)), 24 if small else 32, palette.TEXT,
+                      bold=True)
             if label == "SCORE":  # the merges' "+N", rising inside the score card and fading
-                for k, (msg, left) in enumerate(reversed(self.popups)):
+                for k, (msg, left) in enumerate(list(reversed(self.popups))[:1 if small else 3]):
                     t = left / POPUP_MS
                     colour = tuple(int(v * t + b * (1 - t)) for v, b in zip(palette.ACCENT, palette.PANEL))
-                    text.draw(surface, msg, (box.right - 12, box.y + 30 - int(18 * (1 - t)) + 20 * k), 26 - 4 * k,
-                              colour, anchor="topright", bold=True)
-            y += 72
+                    top = box.y + (4 if small else 30) - int((0 if small else 18) * (1 - t)) + 20 * k
+                    text.draw(surface, msg, (box.right - 12, top), 22 if small else 26 - 4 * k, colour,
+                              anchor="topright", bold=True)
+            y += box_h + 10
         p4 = self.rules.spawn_four_probability
         spawns = "spawns: 2" + (f" (4 with p={p4:g})" if p4 else " only (the course's rules)")
         for k, line in enumerate(text.wrap(spawns, 19, panel.w)):
             text.draw(surface, line, (panel.x, y + 4 + 20 * k), 19, palette.MUTED)
+
+    def card_height(self, panel_h: int, cards: int) -> int:
+        """The side cards' height: smaller in a small window with v on (all five stay; the values' figures
+        keep their room under them)."""
+        room = panel_h - (110 if self.values.on else 60)  # the spawns line, and with v the figures under it
+        return max(36, min(62, room // cards - 10))
 
     def draw_values(self, surface, rect) -> None:
         """An arrow on each side of the board for each legal direction, with the agent's value; the
