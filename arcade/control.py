@@ -231,7 +231,7 @@ class AgentController:
         if not self.enabled:
             return "off"
         if self.last_ms is not None:
-            return f"waiting (last move {self.last_ms:.0f} ms)"
+            return f"waiting (last {self.last_ms:.0f} ms)"
         return "waiting"
 
     # --- asking the agent --------------------------------------------------

@@ -100,3 +100,23 @@ def test_the_frame_after_the_last_busy_one_is_drawn_before_the_window_sleeps(app
     app.tick()  # the work has ended: this frame is drawn, then the window may sleep
     app.tick()
     assert tuple(app.surface.get_at((5, 5)))[:3] == (30, 30, 200)
+
+
+def test_the_hud_halves_do_not_overlap_at_640(app):
+    """The status line (left) and the agent line (right) share rows: each keeps to its half at 640."""
+    import pygame as pg
+
+    from arcade.ui import hud
+
+    surface = pg.Surface((640, 480))
+    surface.fill((0, 0, 0))
+    info = hud.HudInfo(title="Match-3", status="score 3430   turns left 42   best 3430", control="monte-carlo",
+                       agent_state="waiting (last 116 ms)", agent_name="monte-carlo", delay_ms=0, help_line="h: help")
+    hud.draw_frame(surface, info)
+    pixels = pg.surfarray.array3d(surface).transpose(1, 0, 2).astype(int)
+    band = pixels[36:52]  # the rows both lines touch
+    ink = [x for x in range(640) if (abs(band[:, x] - band[0, 5]).sum(axis=1) > 60).any()]
+    left = [x for x in ink if x < 320]
+    right = [x for x in ink if x >= 320]
+    assert left and right
+    assert max(left) < 640 // 2 - 4 and min(right) > 640 // 2 + 4

@@ -39,11 +39,12 @@ def draw_frame(surface: pygame.Surface, info: HudInfo) -> None:
     state_colour = palette.BAD if info.agent_state.startswith("error") else (
         palette.GOOD if info.agent_state.startswith("thinking") else palette.MUTED)
     x = w - 18
+    # the right column keeps to its half (the status line on the left shares these rows); in a narrow window
+    # its lines get smaller before anything is cut ("waiting (last move 95..." at 640)
     text.draw(surface, f"Control: {info.control}", (x, 10), 26, palette.TEXT, anchor="topright", bold=True,
-              max_width=w // 2 + 40, min_size=18)
+              max_width=w // 2 + 20, min_size=18)
     agent_line = f"Agent {info.agent_name}: {info.agent_state}" if info.agent_name else "no agent yet"
-    # a narrow window: the line gets smaller before anything is cut ("waiting (last move 95..." at 640)
-    text.draw(surface, agent_line, (x, 34), 21, state_colour, anchor="topright", max_width=w // 2 + 40,
+    text.draw(surface, agent_line, (x, 34), 21, state_colour, anchor="topright", max_width=w // 2 - 20,
               min_size=14)
     if info.agent_name:
         seed = f"   seed {info.seed}" if info.seed else ""
