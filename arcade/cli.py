@@ -76,8 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("agents", help="list the agents registered for each game")
 
-    bench = sub.add_parser("bench", help="play N games headless and print figures")
-    bench.add_argument("game")
+    bench = sub.add_parser("bench", help="play N games headless and print figures",
+                           description="Games run on every core by default (--jobs), or on a Ray cluster (--ray); "
+                                       "each finished game is appended to a log that --resume continues.")
+    bench.add_argument("game", nargs="?", help=f"one of {', '.join(game_ids())} (not needed with --resume)")
     bench.add_argument("--agent", type=_name("--agent"), help="the agent measured")
     bench.add_argument("--opponent", type=_name("--opponent"), help="the other side in two-player games (default: random)")
     bench.add_argument("--games", type=_int_in("--games", 1, MAX_GAMES), default=20)
@@ -85,6 +87,14 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     bench.add_argument("--board", help="dots: the board in boxes, rows x columns, 1x1 to 5x5 (e.g. 4x4)")
     bench.add_argument("--report", action="store_true", help="the game's own experiment report, where it has one")
+    bench.add_argument("--jobs", type=_int_in("--jobs", 1, 4096),
+                       help="games played at once on local processes (default: all cores; 1 plays in this process)")
+    bench.add_argument("--ray", metavar="ADDRESS", nargs="?", const="auto",
+                       help="play the games as Ray tasks: 'auto' (the default) joins a running cluster or starts "
+                            "one here; or a cluster's address (needs: pip install -r requirements-ray.txt)")
+    bench.add_argument("--log", help="append each finished game to this file (default: data/runs/...jsonl)")
+    bench.add_argument("--resume", metavar="LOG", help="continue the stopped run of that log (its games, agents "
+                       "and seed); the games it holds are not played again")
 
     decide = sub.add_parser("decide", help="what an agent would do in a given state")
     decide.add_argument("game")
@@ -161,34 +171,103 @@ def _fmt(x, digits=1):
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def cmd_bench(args, settings) -> int:
-    from arcade.headless import play_games, summarize
+def _board_name(text: str) -> str:
+    from arcade.games.dots import parse_size
 
-    rules = _rules(args.game, settings)
+    try:
+        return "x".join(map(str, parse_size(text)))
+    except ValueError as exc:
+        raise UserError(f"--board: {exc}") from None
+
+
+def _bench_run(args, settings):
+    """The run --resume names (checked against the other options given), or a new one from the options."""
+    from arcade import runner
+
+    if args.resume is None:
+        if args.game is None:
+            raise UserError("bench needs a game (one of " + ", ".join(game_ids()) + ") or --resume LOG")
+        return None
+    if args.log is not None:
+        raise UserError("--resume continues that log in place; leave out --log")
+    try:
+        log = runner.GameLog.open(args.resume)
+    except runner.RunError as exc:
+        raise UserError(str(exc)) from None
+    spec = log.spec
+    given = {"game": args.game, "agent": args.agent, "opponent": args.opponent,
+             "board": _board_name(args.board) if args.board else None}
+    for key, value in given.items():
+        if value is not None and value != getattr(spec, key):
+            raise UserError(f"--resume: {args.resume} is a run of {spec.describe()}; --{key} {value} does not match "
+                            f"(leave it out to continue that run)")
+    return log
+
+
+def cmd_bench(args, settings) -> int:
+    from arcade import runner
+    from arcade.headless import summarize
+
     if args.report:
         raise UserError("the course's blackjack experiments moved out of the arcade: run "
                         "python examples/blackjack_report.py [--settings FILE] [--json]")
+    log = _bench_run(args, settings)
+    if log is not None:  # the run as it was started
+        args.game, args.agent, args.opponent = log.spec.game, log.spec.agent, log.spec.opponent
+        args.games, args.seed = log.spec.games, log.spec.seed
+        if log.spec.board:
+            args.board = log.spec.board
+            settings = _with_board(args, settings)
+    rules = _rules(args.game, settings)
     agent = _agent(args.game, args.agent, rules, settings)
     opponent = None
     if rules.players == 2:
         opponent = _agent(args.game, args.opponent or "random", rules, settings)
     elif args.opponent:
         raise UserError(f"{args.game} is a one-player game; --opponent does not apply")
+    spec = runner.RunSpec(args.game, agent.name, opponent.name if opponent else None, args.games, args.seed,
+                          settings.seeds.agent, runner.settings_key(settings),
+                          f"{settings.dots.rows}x{settings.dots.cols}" if args.game == "dots" else None)
+    if log is not None and log.spec != spec:
+        raise UserError(f"--resume: {args.resume} was played with other settings (the agents' settings or seeds "
+                        "changed since); start a new run")
+    backend = runner.backend_of(args.jobs, args.ray)
+    try:
+        if log is None:
+            log = runner.GameLog.create(args.log or runner.default_log_path(settings.data_dir, spec), spec)
+        if isinstance(backend, runner.RayCluster):
+            backend.connect()  # before the games: a missing Ray or cluster is said at once
+    except runner.RunError as exc:
+        raise UserError(str(exc)) from None
+    jobs = log.missing(rules.players)
+    done_before = len(log.records)
+    print(f"{spec.describe()}: {len(jobs)} to play{f' ({done_before} already in the log)' if done_before else ''}"
+          f" on {backend.name}; log {log.path}", file=sys.stderr)
     bar = Progress(args.games, f"{args.game} {agent.name}")
-    records = play_games(rules, agent, opponent, args.games, args.seed, progress=bar.update,
-                         agent_seed=settings.seeds.agent)
+    bar.update(done_before)
+    result = runner.execute(runner.Players(rules, agent, opponent), jobs, backend, log, progress=bar.update,
+                            records=log.records[:done_before])
     bar.close()
+    if isinstance(backend, runner.RayCluster):
+        backend.shutdown()
+    if not result.complete:
+        print(f"stopped: {len(result.records)} of {args.games} games finished; continue with "
+              f"python main.py bench --resume {log.path}", file=sys.stderr)
+    if not result.records:
+        return 130
+    records = [runner.as_record(r) for r in result.records]
     summary = summarize(records, rules)
     head = {"game": args.game, "agent": agent.name, "opponent": opponent.name if opponent else None,
             "seed": args.seed}
     if args.json:
-        per_game = [{"seed": r.seed, "agent_seat": r.agent_seat, "score": r.score, "result": r.result,
-                     "moves": r.moves, "outcome": r.outcome,
-                     "decision_ms_median": _median(r.decision_ms)} for r in records]
-        print(json.dumps({**head, "summary": summary, "per_game": per_game}, default=_json_default))
-        return 0
-    print(format_summary(head, summary, rules))
-    return 0
+        per_game = [{"seed": r["seed"], "agent_seat": r["agent_seat"], "score": r["score"], "result": r["result"],
+                     "moves": r["moves"], "outcome": r["outcome"],
+                     "decision_ms_median": _median(r["decision_ms"])} for r in result.records]
+        print(json.dumps({**head, "summary": summary, "per_game": per_game, "complete": result.complete},
+                         default=_json_default))
+    else:
+        print(format_summary(head, summary, rules))
+    return 0 if result.complete else 130
 
 
 def _median(xs):

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agents import LearnsWhilePlaying
-from arcade.seeds import make_rng
 from arcade.games.base import Summarizes, seat_score
 from arcade.session import GameSession
 
@@ -37,11 +36,12 @@ class GameRecord:
 
 
 def play_game(rules, seats: list, game_seed: int, agent_seat: int = 0, agent_rng=None,
-              max_moves: int = 1_000_000) -> GameRecord:
+              max_moves: int = 1_000_000, until=None) -> GameRecord:
     """Play one game from seed `game_seed`; seats[i] is the agent for seat i.
 
     The game is a GameSession (its chance from `game_seed`, as on a screen). The record's score and
-    decision times are those of seat `agent_seat`. Agents that learn while they play are shown each
+    decision times are those of seat `agent_seat`. `until(state)` true ends the game early (a benchmark's
+    "stop at 16384"). Agents that learn while they play are shown each
     state the game reaches, as on a screen."""
     session = GameSession(rules, game_seed)
     agent_rng = agent_rng if agent_rng is not None else np.random.default_rng([game_seed, 1])
@@ -49,7 +49,7 @@ def play_game(rules, seats: list, game_seed: int, agent_seat: int = 0, agent_rng
         if isinstance(agent, LearnsWhilePlaying):
             session.listen(agent.observe)
     record = GameRecord(game_seed, agent_seat, {}, 0)
-    while not session.over and record.moves < max_moves:
+    while not session.over and record.moves < max_moves and not (until and until(session.state)):
         seat = session.to_move
         t0 = time.perf_counter()
         action = seats[seat].act(session.state, agent_rng)
@@ -64,20 +64,19 @@ def play_game(rules, seats: list, game_seed: int, agent_seat: int = 0, agent_rng
 
 
 def play_games(rules, agent, opponent=None, games: int = 10, seed: int = 0, progress=None,
-               agent_seed: int = 1) -> list[GameRecord]:
-    """Play `games` seeded games. In two-player games the agent takes seat 0 in the first half, seat 1 after."""
-    records = []
-    agent_rng = make_rng(agent_seed)
-    for g in range(games):
-        if rules.players == 2:
-            agent_seat = 0 if g < (games + 1) // 2 else 1
-            seats = [agent, opponent] if agent_seat == 0 else [opponent, agent]
-        else:
-            agent_seat, seats = 0, [agent]
-        records.append(play_game(rules, seats, seed + g, agent_seat, agent_rng))
-        if progress:
-            progress(g + 1)
-    return records
+               agent_seed: int = 1, backend=None) -> list[GameRecord]:
+    """Play `games` seeded games in this process (or on `backend`, see arcade.runner): game g from seed
+    `seed + g`, the agents' Generator from (agent_seed, seed + g). In two-player games the agent takes
+    seat 0 in the first half, seat 1 after."""
+    from arcade import runner
+
+    spec = runner.RunSpec("", getattr(agent, "name", ""), getattr(opponent, "name", None), games, seed,
+                          agent_seed, "")
+    result = runner.execute(runner.Players(rules, agent, opponent), runner.jobs_of(spec, rules.players),
+                            backend or runner.Serial(), progress=progress)
+    if not result.complete:
+        raise KeyboardInterrupt
+    return [runner.as_record(r) for r in result.records]
 
 
 def _stats(values) -> dict:

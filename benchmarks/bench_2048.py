@@ -1,28 +1,22 @@
 """2048 benchmark: strength and speed of expectimax-3 and the strong expectimax.
 
-    python benchmarks/bench_2048.py [--games 50] [--search-positions 100] [--strong-games 20]
-                                    [--stop-at 16384] [--workers 2]
+    python benchmarks/bench_2048.py [--games 50] [--search-positions 100] [--workers 2]
 
 Prints, each part skipped when its count is 0:
 - expectimax-3 over seeded 4x4 games with the course's rules (share reaching 512, mean score), its
   decision time against a plain recursive expectimax written the obvious way (lists, a Python loop
   per tile) measured on the same states;
 - the strong agent's search on uint64 boards against the array search it replaced, at a fixed depth
-  on the same mid-game positions (positions searched per second, rounds alternating, same move);
-- the strong agent's games under the standard rules (a 4 with probability 0.1) and the course's rules
-  (2-tiles only): tile distribution, mean score, decision times. A game stops at --stop-at (0: plays
-  to the end); each game prints a line as it ends, and --summarize-log FILE prints the summary of a
-  saved run's finished games (a run stopped early).
+  on the same mid-game positions (positions searched per second, rounds alternating, same move).
+The strong agent's games (hours of them) are benchmarks/bench_2048_strength.py, on the game runner.
 """
 from __future__ import annotations
 
 import argparse
 import copy
-import re
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor
 
-import _common  # noqa: F401  (puts the project on the import path)
 import numpy as np
 from _common import mean_ci, ms_stats
 
@@ -252,77 +246,6 @@ def compare_searches(count: int, depth: int, rounds: int) -> None:
     print(f"  same move on {same}/{count} positions (target >= 99%)")
 
 
-def strength(games: int, stop_at: int, workers: int) -> None:
-    """The strong agent's games under both rule sets, seeds 1000.. (the rule sets interleaved)."""
-    budget = DEFAULTS.game2048.time_budget_ms
-    stop = f", each game stopped at {stop_at}" if stop_at else ", games played to the end"
-    print(f"== expectimax (strong), 4x4, {games} games a rule set, time budget {budget} ms a move{stop}; "
-          f"{workers} games at a time")
-    jobs = [(p4, 1000 + i) for i in range(games) for p4 in (0.1, 0.0)]
-    t0 = time.perf_counter()
-    results = {0.1: [], 0.0: []}
-    pool = ProcessPoolExecutor(workers)
-    futures = [pool.submit(play, "expectimax", seed, 4, p4, stop_at) for p4, seed in jobs]
-    try:
-        for future in as_completed(futures):
-            r = future.result()
-            results[r["p_four"]].append(r)
-            print(f"  p(4)={r['p_four']:.1f} seed {r['seed']}: largest {r['max_tile']:6d}  score {r['score']:7d}  "
-                  f"{r['moves']:6d} moves  median {np.median(r['times']) * 1000:.0f} ms  {r['minutes']:.1f} min",
-                  flush=True)
-    except KeyboardInterrupt:  # Ctrl-C: the figures of the games that finished
-        print("  interrupted: the figures below are of the games that finished", flush=True)
-        for future in futures:
-            future.cancel()
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
-    summarize_strength(results)
-    print(f"  wall time {(time.perf_counter() - t0) / 60:.0f} min on {workers} workers")
-
-
-def summarize_strength(results: dict) -> None:
-    """Figures per rule set from finished games ({p_four: [result]}): targets, tiles, scores, times."""
-    for p4, name, targets in ((0.1, "standard rules, a 4 with probability 0.1", ((8192, 0.95), (16384, 0.70))),
-                              (0.0, "the course's rules, 2-tiles only", ((16384, 0.80),))):
-        rs = results[p4]
-        if not rs:
-            print(f"-- {name}: no game finished")
-            continue
-        tiles = np.array([r["max_tile"] for r in rs])
-        print(f"-- {name}: {len(rs)} games")
-        print("  " + "  ".join(f"{t} in {np.mean(tiles >= t):.0%} (target >= {share:.0%})" for t, share in targets))
-        print(f"  largest tile: {tile_shares(rs)}")
-        scores = [r["score"] for r in rs]
-        mean, ci = mean_ci(scores)
-        print(f"  score mean {mean:.0f} +- {ci:.0f}, median {np.median(scores):.0f}; moves per game median "
-              f"{np.median([r['moves'] for r in rs]):.0f}")
-        times = [t for r in rs for t in r.get("times", [])]
-        if times:
-            print(f"  decision time: {ms_stats(times)} (target median <= 100 ms)")
-            depths = np.bincount([d for r in rs for d in r["depths"]])
-            print("  depth searched: " + "  ".join(f"{d}: {n / depths.sum():.0%}" for d, n in enumerate(depths) if n))
-        medians = [r["median_ms"] for r in rs]
-        print(f"  per-game median decision time: median {np.median(medians):.0f} ms, range {min(medians):.0f}-"
-              f"{max(medians):.0f} ms (target median <= 100 ms)")
-
-
-GAME_LINE = re.compile(r"p\(4\)=(?P<p4>[\d.]+) seed (?P<seed>\d+): largest\s+(?P<tile>\d+)\s+score\s+(?P<score>\d+)"
-                       r"\s+(?P<moves>\d+) moves\s+median (?P<ms>\d+) ms")
-
-
-def summarize_log(path: str) -> None:
-    """The summary of a strength run from the per-game lines it printed (a run stopped before its end)."""
-    results = {0.1: [], 0.0: []}
-    for line in open(path, encoding="utf-8"):
-        m = GAME_LINE.search(line)
-        if m:
-            results[float(m["p4"])].append({"max_tile": int(m["tile"]), "score": int(m["score"]),
-                                            "moves": int(m["moves"]), "median_ms": float(m["ms"])})
-    print(f"== summary of the games finished in {path}")
-    summarize_strength(results)
-
-
 def course_agent(args) -> None:
     """expectimax-3's games and its speed against the plain recursive versions."""
     print(f"== expectimax-3, 4x4, seed rules (2-tiles only), {args.games} games, seeds 0..{args.games - 1}")
@@ -377,24 +300,14 @@ def main():
     ap.add_argument("--search-positions", type=int, default=100, help="0 skips the search comparison")
     ap.add_argument("--search-depth", type=int, default=3)
     ap.add_argument("--search-rounds", type=int, default=3)
-    ap.add_argument("--strong-games", type=int, default=20,
-                    help="games a rule set for the strong agent; 0 skips them (they take hours)")
-    ap.add_argument("--stop-at", type=int, default=16384, help="a strong game ends at this tile; 0 plays it out")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--summarize-log", metavar="FILE", help="only print the summary of a strength run's saved output")
     ap.add_argument("--baseline-states", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=5, help="timing runs per state (the best is kept)")
     args = ap.parse_args()
-    if args.summarize_log:
-        summarize_log(args.summarize_log)
-        return
-
     if args.games:
         course_agent(args)
     if args.search_positions:
         compare_searches(args.search_positions, args.search_depth, args.search_rounds)
-    if args.strong_games:
-        strength(args.strong_games, args.stop_at, args.workers)
 
 
 if __name__ == "__main__":

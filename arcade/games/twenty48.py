@@ -282,6 +282,16 @@ def parse_board(text: str) -> np.ndarray:
     return np.array(values, dtype=np.int64)
 
 
+@dataclass(frozen=True)
+class ReachesTile:
+    """A stop condition for benchmark runs: the board holds `tile` or more."""
+
+    tile: int
+
+    def __call__(self, state) -> bool:
+        return state.max_tile() >= self.tile
+
+
 def max_tile(size: int) -> int:
     """The largest tile a size x size game can reach (every cell a distinct power, 4s spawned): 2**(n*n + 1)."""
     return 1 << (size * size + 1)

@@ -1,0 +1,398 @@
+"""Whole games as independent jobs, run serially, on local processes or as Ray tasks; logged per game, resumable.
+
+A run is a game, the measured agent, its opponent and a seed. Game i of the run plays from the game seed
+`seed + i`, the agents draw from a Generator seeded by (agent seed, game seed), and the measured agent sits
+in seat 0 for the first half of a two-player run and in seat 1 after. An agent that learns while it plays
+starts every game from the state it had when the run began. So a game's record is the same whichever
+worker plays it and in whatever order: serial, `--jobs N` and Ray give equal per-game results.
+
+Records are plain JSON objects. Each finished game is appended to the run's log (one line) as it finishes;
+the summary is read from the log's records; `resume` continues a stopped run without replaying its games.
+
+Where the games run (a `Backend`):
+- `Serial()`: in this process.
+- `LocalProcesses(n)`: a pool of n processes; the agents are pickled once per worker, not per game.
+- `RayCluster(address)`: Ray tasks on a cluster ('auto' joins a running one, else one is started here);
+  the agents go into Ray's object store once (their numpy tables with them) and each worker reads them once;
+  a task whose worker dies is retried, so a lost worker costs only that game.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import pickle
+import signal
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+import numpy as np
+
+from arcade.headless import GameRecord, play_game
+
+LOG_VERSION = 1
+RAY_REQUIREMENTS = "requirements-ray.txt"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class RunError(Exception):
+    """A problem with a run the user can fix (a log that does not match, Ray missing); one line."""
+
+
+# --- the run and its games ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What a run plays: enough to check that a log belongs to it and to rebuild its list of games."""
+
+    game: str
+    agent: str
+    opponent: str | None
+    games: int
+    seed: int
+    agent_seed: int
+    settings_key: str  # a fingerprint of the settings the agents were built with
+    board: str | None = None  # dots: rows x cols
+
+    def header(self) -> dict:
+        return {"run": asdict(self), "version": LOG_VERSION}
+
+    def describe(self) -> str:
+        vs = f" vs {self.opponent}" if self.opponent else ""
+        board = f" {self.board}" if self.board else ""
+        return f"{self.game}{board}: {self.agent}{vs}, {self.games} games from seed {self.seed}"
+
+
+@dataclass(frozen=True)
+class GameJob:
+    index: int
+    game_seed: int
+    agent_seat: int
+    agent_seed: int
+
+
+def jobs_of(spec: RunSpec, players: int) -> list[GameJob]:
+    """The run's games in order; in two-player runs the agent takes seat 0 in the first half, seat 1 after."""
+    half = (spec.games + 1) // 2
+    return [GameJob(i, spec.seed + i, 0 if players == 1 or i < half else 1, spec.agent_seed)
+            for i in range(spec.games)]
+
+
+def settings_key(settings) -> str:
+    """A short fingerprint of what the agents were built from (the window, sound and pacing left out)."""
+    tables = {k: v for k, v in asdict(settings).items() if k not in {"window", "audio", "agents", "warnings"}}
+    return hashlib.sha1(json.dumps(tables, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+@dataclass
+class Players:
+    """The rules and the two agents of a run: what every worker needs, shipped to each once."""
+
+    rules: object
+    agent: object
+    opponent: object | None = None
+    until: Callable | None = None  # until(state) true ends a game early (picklable: a module-level class)
+
+    def seats(self, agent_seat: int) -> list:
+        if self.opponent is None:
+            return [self.agent]
+        return [self.agent, self.opponent] if agent_seat == 0 else [self.opponent, self.agent]
+
+
+def _json_value(x):
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, (set, frozenset)):
+        return sorted(x)
+    return str(x)
+
+
+def play_job(players: Players, job: GameJob) -> dict:
+    """Play one game of a run; its record as a JSON-ready dict (the same whatever process plays it)."""
+    from agents import LearnsWhilePlaying
+
+    seats = players.seats(job.agent_seat)
+    # a learner starts each game from the run's starting state, so no game depends on the ones before it
+    seats = [copy.deepcopy(a) if isinstance(a, LearnsWhilePlaying) else a for a in seats]
+    rng = np.random.default_rng([job.agent_seed, job.game_seed])
+    record = play_game(players.rules, seats, job.game_seed, job.agent_seat, rng, until=players.until)
+    out = {"index": job.index, "seed": record.seed, "agent_seat": record.agent_seat, "score": record.score,
+           "result": record.result, "moves": record.moves, "outcome": record.outcome,
+           "decision_ms": [round(t, 4) for t in record.decision_ms]}
+    return json.loads(json.dumps(out, default=_json_value))
+
+
+def as_record(d: dict) -> GameRecord:
+    """A logged game as the record `headless.summarize` reads."""
+    return GameRecord(seed=d["seed"], agent_seat=d["agent_seat"], outcome=d["outcome"], moves=d["moves"],
+                      score=d["score"], decision_ms=list(d["decision_ms"]))
+
+
+# --- the log --------------------------------------------------------------------------------------------
+
+class GameLog:
+    """A run's log: a header line, then one JSON line per finished game, appended as games finish."""
+
+    def __init__(self, path: Path, spec: RunSpec, records: list[dict]):
+        self.path, self.spec, self.records = path, spec, records
+
+    @classmethod
+    def create(cls, path: str | Path, spec: RunSpec) -> GameLog:
+        """A new log; refuses to touch a file that is already there (that is a run to --resume)."""
+        path = Path(path)
+        if path.exists():
+            raise RunError(f"the log {path} exists; continue that run with --resume {path}, or give another --log")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "x", encoding="utf-8") as f:
+            f.write(json.dumps(spec.header()) + "\n")
+        return cls(path, spec, [])
+
+    @classmethod
+    def open(cls, path: str | Path) -> GameLog:
+        """A log to continue: its run and the games it holds (a line cut short by a kill is skipped)."""
+        path = Path(path)
+        if not path.is_file():
+            raise RunError(f"no log at {path}; start a run with --log {path} (or without --resume)")
+        lines = path.read_text(encoding="utf-8").splitlines()
+        try:
+            head = json.loads(lines[0])
+            spec = RunSpec(**head["run"])
+        except (IndexError, ValueError, KeyError, TypeError):
+            raise RunError(f"{path} is not a run log (its first line is not a run header)") from None
+        if head.get("version") != LOG_VERSION:
+            raise RunError(f"{path} was written by another version of the runner ({head.get('version')}); "
+                           "start a new run")
+        records, seen = [], set()
+        for line in lines[1:]:
+            try:
+                d = json.loads(line)
+            except ValueError:
+                continue  # the last line of a run killed mid-write
+            if isinstance(d, dict) and "index" in d and d["index"] not in seen:
+                seen.add(d["index"])
+                records.append(d)
+        return cls(path, spec, records)
+
+    def append(self, record: dict) -> None:
+        with open(self.path, "a+b") as f:
+            end = f.seek(0, os.SEEK_END)
+            if end:
+                f.seek(end - 1)
+                if f.read(1) != b"\n":
+                    f.write(b"\n")  # after a line cut short: start a fresh one, keep what is there
+            f.write((json.dumps(record) + "\n").encode())
+        self.records.append(record)
+
+    def missing(self, players: int) -> list[GameJob]:
+        done = {r["index"] for r in self.records}
+        return [j for j in jobs_of(self.spec, players) if j.index not in done]
+
+
+# --- where games run ------------------------------------------------------------------------------------
+
+class Serial:
+    """Games in this process, one after another."""
+
+    name = "serial"
+
+    def run(self, players: Players, jobs: list[GameJob]) -> Iterator[dict]:
+        for job in jobs:
+            yield play_job(players, job)
+
+    def stop(self) -> None:
+        pass
+
+
+_WORKER_PLAYERS: Players | None = None
+
+
+def _start_worker(blob: bytes) -> None:
+    global _WORKER_PLAYERS
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
+    _WORKER_PLAYERS = pickle.loads(blob)
+
+
+def _play_in_worker(job: GameJob) -> dict:
+    return play_job(_WORKER_PLAYERS, job)
+
+
+class LocalProcesses:
+    """Games on a pool of local processes, handed out one at a time as workers free up."""
+
+    def __init__(self, jobs: int):
+        self.jobs = max(1, jobs)
+        self.name = f"{self.jobs} local processes"
+        self.pool = None
+
+    def run(self, players: Players, jobs: list[GameJob]) -> Iterator[dict]:
+        import multiprocessing
+
+        blob = pickle.dumps(players)
+        ctx = multiprocessing.get_context("spawn")  # a clean interpreter: no pygame, threads or locks inherited
+        self.pool = ctx.Pool(min(self.jobs, max(1, len(jobs))), initializer=_start_worker, initargs=(blob,))
+        try:
+            yield from self.pool.imap_unordered(_play_in_worker, jobs, chunksize=1)
+            self.pool.close()
+            self.pool.join()
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise RunError(f"Ray is not installed; install it with: .venv/bin/pip install -r {RAY_REQUIREMENTS}") from None
+    return ray
+
+
+def _token_mode() -> None:
+    """Clusters started by `ray start --head` use token authentication; a driver reads the token only in
+    token mode. Where a token is at hand and no mode was chosen, use it."""
+    token_file = Path(os.environ.get("RAY_AUTH_TOKEN_PATH", Path.home() / ".ray" / "auth_token"))
+    if "RAY_AUTH_MODE" not in os.environ and (os.environ.get("RAY_AUTH_TOKEN") or token_file.is_file()):
+        os.environ["RAY_AUTH_MODE"] = "token"
+
+
+_RAY_PLAYERS: dict[str, Players] = {}
+
+
+def _play_on_ray(boxed_ref: list, job: GameJob) -> dict:
+    """A Ray task: the players come from the object store, read once per worker process."""
+    ray = import_ray()
+    ref = boxed_ref[0]  # boxed, so Ray does not fetch it for every task
+    key = ref.hex()
+    if key not in _RAY_PLAYERS:
+        # writable copies: the store's arrays are read-only and some agents keep caches in theirs
+        _RAY_PLAYERS.clear()
+        _RAY_PLAYERS[key] = copy.deepcopy(ray.get(ref))
+    return play_job(_RAY_PLAYERS[key], job)
+
+
+class RayCluster:
+    """Games as Ray tasks. address 'auto' joins a running cluster or starts a local one; else that address.
+
+    `retries` is how many times a game whose worker died is played again (it starts over from its seed)."""
+
+    def __init__(self, address: str = "auto", retries: int = 3, local_cpus: int | None = None):
+        self.address, self.retries, self.local_cpus = address, retries, local_cpus
+        self.name = "Ray"
+        self.pending: list = []
+        self.ray = None
+
+    def connect(self) -> None:
+        """Join the cluster (or start one here); RunError if Ray is missing or the cluster cannot be reached."""
+        _token_mode()  # before Ray is imported: it reads the mode then
+        ray = self.ray = import_ray()
+        if not ray.is_initialized():
+            self._init(ray)
+        cpus = int(ray.cluster_resources().get("CPU", 0))
+        nodes = sum(1 for n in ray.nodes() if n.get("Alive"))
+        self.name = f"Ray ({nodes} node{'s' * (nodes != 1)}, {cpus} CPU{'s' * (cpus != 1)})"
+
+    def _init(self, ray) -> None:
+        runtime_env = {"working_dir": str(ROOT),
+                       "excludes": [".git", ".venv", ".venv-bench", "data", "docs", "*.pyc", "__pycache__"]}
+        quiet = {"logging_level": "ERROR", "log_to_driver": False, "include_dashboard": False,
+                 "runtime_env": runtime_env}
+        try:
+            ray.init(address=self.address, **quiet)
+        except ConnectionError:
+            if self.address != "auto":
+                raise RunError(f"no Ray cluster at {self.address}; start one there with: ray start --head") from None
+            ray.init(num_cpus=self.local_cpus, **quiet)  # no cluster running: one on this machine
+        except Exception as exc:  # noqa: BLE001  (Ray's own errors: one line, not its traceback)
+            if "auth" in f"{type(exc).__name__} {exc}".lower():
+                raise RunError(f"the Ray cluster at {self.address} refused this machine's token: copy the head's "
+                               "~/.ray/auth_token here (or set RAY_AUTH_TOKEN) and run again") from None
+            raise RunError(f"Ray could not start: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") \
+                from None
+
+    def run(self, players: Players, jobs: list[GameJob]) -> Iterator[dict]:
+        self.connect()
+        ray = self.ray
+        task = ray.remote(num_cpus=1, max_retries=self.retries)(_play_on_ray)
+        ref = ray.put(players)
+        self.pending = [task.remote([ref], job) for job in jobs]
+        try:
+            while self.pending:
+                done, self.pending = ray.wait(self.pending, num_returns=1)
+                yield ray.get(done[0])
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        if self.ray is not None and self.pending:
+            for r in self.pending:
+                self.ray.cancel(r, force=True)
+            self.pending = []
+
+    def shutdown(self) -> None:
+        if self.ray is not None and self.ray.is_initialized():
+            self.ray.shutdown()
+
+
+def backend_of(jobs: int | None = None, ray: str | None = None):
+    """The backend the command line asks for: Ray when `ray` is given, else `jobs` processes (1: serial)."""
+    if ray is not None:
+        return RayCluster(ray)
+    jobs = default_jobs() if jobs is None else jobs
+    return Serial() if jobs <= 1 else LocalProcesses(jobs)
+
+
+@dataclass
+class RunResult:
+    records: list[dict]  # every finished game of the run, in index order
+    complete: bool  # False: stopped (Ctrl-C) before every game finished
+
+
+def execute(players: Players, jobs: list[GameJob], backend, log: GameLog | None = None,
+            progress: Callable[[int], None] | None = None, records: Iterable[dict] = ()) -> RunResult:
+    """Play `jobs` on `backend`, appending each finished game to `log`; `records` are the run's games
+    already finished (a resumed run). Ctrl-C stops the workers and returns what finished."""
+    finished = list(records)
+    complete = True
+    try:
+        for record in backend.run(players, jobs):
+            if log is not None:
+                log.append(record)
+            finished.append(record)
+            if progress:
+                progress(len(finished))
+    except KeyboardInterrupt:
+        backend.stop()
+        complete = False
+    finished.sort(key=lambda r: r["index"])
+    return RunResult(finished, complete)
+
+
+def default_log_path(data_dir: Path, spec: RunSpec) -> Path:
+    """data/runs/<game>-<agent>[-vs-<opponent>]-seed<seed>-<games>.jsonl, numbered if that exists."""
+    vs = f"-vs-{spec.opponent}" if spec.opponent else ""
+    board = f"-{spec.board}" if spec.board else ""
+    stem = f"{spec.game}{board}-{spec.agent}{vs}-seed{spec.seed}-{spec.games}"
+    path = Path(data_dir) / "runs" / f"{stem}.jsonl"
+    n = 2
+    while path.exists():
+        path = path.with_name(f"{stem}-{n}.jsonl")
+        n += 1
+    return path
+

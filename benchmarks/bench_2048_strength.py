@@ -1,0 +1,116 @@
+"""The strong 2048 expectimax's strength: whole games on every core (or a Ray cluster), resumable.
+
+Each rule set is a run of the arcade's game runner (arcade/runner.py): every finished game is appended to
+its log under docs/benchmarks/ as it finishes, the figures are read from the logs, and running the same
+command again continues a stopped run (the games already in a log are not played again).
+
+    python benchmarks/bench_2048_strength.py --games 12 --stop-at 0        # played to the end, all cores
+    python benchmarks/bench_2048_strength.py --games 12 --stop-at 0 --ray  # on a Ray cluster
+    python benchmarks/bench_2048_strength.py --summary                     # only the figures of the logs
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from _common import ROOT, mean_ci, ms_stats
+
+from agents import find
+from arcade import runner
+from arcade.games import make_rules
+from arcade.games.twenty48 import ReachesTile
+from arcade.progress import Progress
+from arcade.settings import Settings
+
+RULE_SETS = {  # spawn probability of a 4: name, targets (tile, share of games)
+    0.1: ("standard rules, a 4 with probability 0.1", ((8192, 0.95), (16384, 0.70), (32768, 0.36))),
+    0.0: ("the course's rules, 2-tiles only", ((16384, 0.80),)),
+}
+SEED = 1000
+
+
+def log_path(p_four: float, stop_at: int, budget_ms: int):
+    stop = f"stop{stop_at}" if stop_at else "to-the-end"
+    return ROOT / "docs" / "benchmarks" / f"2048_strength_p{p_four}_{budget_ms}ms_{stop}.jsonl"
+
+
+def players_for(p_four: float, budget_ms: int, stop_at: int):
+    settings = Settings().with_table("game2048", spawn_four_probability=p_four, time_budget_ms=budget_ms)
+    rules = make_rules("2048", settings)
+    agent = find("2048", "expectimax").create(rules, settings)
+    return settings, runner.Players(rules, agent, until=ReachesTile(stop_at) if stop_at else None)
+
+
+def tile_shares(tiles: np.ndarray) -> str:
+    parts, t = [], 256
+    while t <= max(tiles.max(), 4096):
+        parts.append(f"{t}: {np.mean(tiles >= t):.0%}")
+        t *= 2
+    return "  ".join(parts)
+
+
+def summarize(p_four: float, records: list[dict], stop_at: int) -> None:
+    name, targets = RULE_SETS[p_four]
+    if not records:
+        print(f"-- {name}: no game finished")
+        return
+    tiles = np.array([r["outcome"]["max_tile"] for r in records])
+    scores = [r["score"] for r in records]
+    stopped = f" (games stopped at {stop_at})" if stop_at else " (played to the end)"
+    print(f"-- {name}: {len(records)} games{stopped}")
+    print("  " + "  ".join(f"{t} in {np.mean(tiles >= t):.0%} (reference {share:.0%})" for t, share in targets
+                           if not stop_at or t <= stop_at))
+    print(f"  largest tile: {tile_shares(tiles)}")
+    mean, ci = mean_ci(scores)
+    print(f"  score mean {mean:.0f} +- {ci:.0f}, median {np.median(scores):.0f}; moves per game median "
+          f"{np.median([r['moves'] for r in records]):.0f}")
+    times = np.array([t for r in records for t in r["decision_ms"]]) / 1000
+    print(f"  decision time: {ms_stats(times)}; over 200 ms: {np.mean(times > 0.2):.2%}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=12, help="games a rule set")
+    ap.add_argument("--stop-at", type=int, default=0, help="a game ends at this tile; 0 plays it out")
+    ap.add_argument("--budget-ms", type=int, default=100)
+    ap.add_argument("--rules", choices=("standard", "course", "both"), default="both")
+    ap.add_argument("--jobs", type=int, default=runner.default_jobs())
+    ap.add_argument("--ray", nargs="?", const="auto", metavar="ADDRESS")
+    ap.add_argument("--summary", action="store_true", help="only print the figures of the logs")
+    args = ap.parse_args()
+    chosen = {"standard": (0.1,), "course": (0.0,), "both": (0.1, 0.0)}[args.rules]
+    backend = runner.backend_of(args.jobs, args.ray)
+    print(f"== strong expectimax, 4x4, {args.budget_ms} ms a move, {args.games} games a rule set from seed {SEED}"
+          + ("" if args.summary else f", on {backend.name}"))
+    for p_four in chosen:
+        settings, players = players_for(p_four, args.budget_ms, args.stop_at)
+        path = log_path(p_four, args.stop_at, args.budget_ms)
+        spec = runner.RunSpec("2048", "expectimax", None, args.games, SEED, settings.seeds.agent,
+                              runner.settings_key(settings))
+        log = runner.GameLog.open(path) if path.exists() else None
+        if log is not None and log.spec != spec:
+            print(f"  {path.name} holds another run ({log.spec.describe()}); its figures:")
+            summarize(p_four, log.records, args.stop_at)
+            continue
+        if not args.summary:
+            log = log or runner.GameLog.create(path, spec)
+            jobs = log.missing(1)
+            print(f"  {RULE_SETS[p_four][0]}: {len(jobs)} games to play, {len(log.records)} in {path.name}",
+                  flush=True)
+            bar = Progress(args.games, f"p(4)={p_four}")
+            t0 = time.perf_counter()
+            result = runner.execute(players, jobs, backend, log, progress=bar.update, records=list(log.records))
+            bar.close()
+            print(f"  wall time {(time.perf_counter() - t0) / 60:.1f} min for {len(jobs)} games"
+                  + ("" if result.complete else " (stopped: run the same command to continue)"))
+            if not result.complete:
+                summarize(p_four, result.records, args.stop_at)
+                break
+        summarize(p_four, log.records if log else [], args.stop_at)
+    if isinstance(backend, runner.RayCluster):
+        backend.shutdown()
+
+
+if __name__ == "__main__":
+    main()

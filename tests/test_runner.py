@@ -1,0 +1,151 @@
+"""The game runner: per-game results independent of who plays them, the log, resuming, stopping."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agents import find
+from arcade import runner
+from arcade.cli import main
+from arcade.games import make_rules
+from arcade.runner import GameLog, LocalProcesses, Players, RunSpec, Serial, execute, jobs_of
+from tests.extra_game.runner_agents import CountingLearner
+
+
+def _players(settings, game="tictactoe", agent="mcts", opponent="random"):
+    settings = settings.with_table("search", mcts_simulations=60)
+    rules = make_rules(game, settings)
+    a = find(game, agent).create(rules, settings)
+    o = find(game, opponent).create(rules, settings) if rules.players == 2 else None
+    return settings, rules, Players(rules, a, o)
+
+
+def _spec(settings, players: Players, games=8, seed=40) -> RunSpec:
+    return RunSpec("tictactoe", players.agent.name, getattr(players.opponent, "name", None), games, seed,
+                   settings.seeds.agent, runner.settings_key(settings))
+
+
+def _without_times(records):
+    return [{k: v for k, v in r.items() if k != "decision_ms"} for r in records]
+
+
+def test_each_game_has_its_own_seed_and_seat():
+    spec = RunSpec("tictactoe", "mcts", "random", 5, 100, 7, "k")
+    jobs = jobs_of(spec, players=2)
+    assert [j.game_seed for j in jobs] == [100, 101, 102, 103, 104]
+    assert [j.agent_seat for j in jobs] == [0, 0, 0, 1, 1]  # the first half (rounded up) in seat 0
+    assert {j.agent_seed for j in jobs} == {7}
+    assert [j.agent_seat for j in jobs_of(spec, players=1)] == [0] * 5
+
+
+def test_serial_and_local_processes_give_equal_games_in_any_order(settings):
+    settings, rules, players = _players(settings)
+    jobs = jobs_of(_spec(settings, players), rules.players)
+    serial = execute(players, jobs, Serial()).records
+    backwards = execute(players, list(reversed(jobs)), Serial()).records
+    pooled = execute(players, jobs, LocalProcesses(2)).records
+    assert [r["index"] for r in serial] == list(range(8))
+    assert _without_times(serial) == _without_times(backwards) == _without_times(pooled)
+    assert len({json.dumps(r["outcome"]) for r in serial}) > 1  # the games differ from each other
+
+
+def test_a_learner_starts_every_game_from_the_same_state(settings):
+    rules = make_rules("tictactoe", settings)
+    learner = CountingLearner(rules)
+    players = Players(rules, learner, find("tictactoe", "random").create(rules, settings))
+    jobs = jobs_of(_spec(settings, players, games=4), rules.players)
+    alone = execute(players, jobs[2:3], Serial()).records
+    after_others = execute(players, jobs, Serial()).records
+    assert _without_times(alone) == _without_times(after_others[2:3])
+    assert learner.seen == 0  # the run's agent itself is not changed by the games
+
+
+def test_the_log_holds_every_game_and_a_resumed_run_plays_only_the_rest(settings, tmp_path):
+    settings, rules, players = _players(settings)
+    spec = _spec(settings, players)
+    path = tmp_path / "run.jsonl"
+    log = GameLog.create(path, spec)
+    jobs = jobs_of(spec, rules.players)
+    execute(players, jobs[:3], Serial(), log)
+    with open(path, "ab") as f:  # a run killed while writing its fourth line
+        f.write(b'{"index": 3, "seed": 4')
+    again = GameLog.open(path)
+    assert again.spec == spec
+    assert [r["index"] for r in again.records] == [0, 1, 2]
+    missing = again.missing(rules.players)
+    assert [j.index for j in missing] == [3, 4, 5, 6, 7]
+    played = []
+
+    class Watching(Serial):
+        def run(self, players, jobs):
+            for record in super().run(players, jobs):
+                played.append(record["index"])
+                yield record
+
+    result = execute(players, missing, Watching(), again, records=again.records)
+    assert played == [3, 4, 5, 6, 7] and result.complete
+    whole = execute(players, jobs, Serial()).records
+    assert _without_times(result.records) == _without_times(whole)
+    assert _without_times(GameLog.open(path).records) == _without_times(whole)  # the cut line did not spoil it
+    with pytest.raises(runner.RunError, match="--resume"):
+        GameLog.create(path, spec)  # a log is never started over
+
+
+def test_ctrl_c_stops_the_workers_and_keeps_what_finished(settings):
+    settings, rules, players = _players(settings)
+    jobs = jobs_of(_spec(settings, players), rules.players)
+    stopped = []
+
+    class Interrupted(Serial):
+        def run(self, players, jobs):
+            for n, record in enumerate(super().run(players, jobs)):
+                if n == 3:
+                    raise KeyboardInterrupt
+                yield record
+
+        def stop(self):
+            stopped.append(True)
+
+    result = execute(players, jobs, Interrupted())
+    assert not result.complete and stopped
+    assert [r["index"] for r in result.records] == [0, 1, 2]
+
+
+def test_bench_writes_a_log_that_resume_continues(settings, tmp_path, capsys):
+    path = tmp_path / "bench.jsonl"
+    settings_file = tmp_path / "s.toml"
+    settings_file.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n')
+    base = ["--settings", str(settings_file), "bench"]
+    assert main(base + ["2048", "--agent", "greedy", "--games", "6", "--jobs", "2", "--log", str(path),
+                        "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    lines = path.read_text().splitlines()
+    assert len(lines) == 7
+    path.write_text("\n".join(lines[:3]) + "\n")  # as if stopped after two games
+    assert main(base + ["--resume", str(path), "--jobs", "1", "--json"]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    untimed = [{k: v for k, v in g.items() if k != "decision_ms_median"} for g in first["per_game"]]
+    assert [{k: v for k, v in g.items() if k != "decision_ms_median"} for g in resumed["per_game"]] == untimed
+    assert len(path.read_text().splitlines()) == 7
+    assert main(base + ["--resume", str(path), "--agent", "random"]) == 2
+    assert "is a run of 2048: greedy" in capsys.readouterr().err
+    assert main(base + ["2048", "--games", "2", "--log", str(path)]) == 2
+    assert "--resume" in capsys.readouterr().err
+    assert main(base + ["--games", "2"]) == 2
+    assert "needs a game" in capsys.readouterr().err
+
+
+def test_without_ray_one_line_says_how_to_install_it(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_ray(name, *args, **kwargs):
+        if name == "ray":
+            raise ImportError("No module named 'ray'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_ray)
+    with pytest.raises(runner.RunError, match=r"pip install -r requirements-ray.txt"):
+        runner.import_ray()

@@ -1,0 +1,55 @@
+"""The runner on Ray (installed by make test from requirements-ray.txt): equal per-game results to a serial
+run, and a worker that dies mid-game costs only that game."""
+from __future__ import annotations
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="Ray is installed by make test (requirements-ray.txt)")
+
+from agents import find  # noqa: E402
+from arcade import runner  # noqa: E402
+from arcade.games import make_rules  # noqa: E402
+from arcade.runner import Players, RayCluster, RunSpec, Serial, execute, jobs_of  # noqa: E402
+from tests.extra_game.runner_agents import DiesOnce  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    ray.init(num_cpus=2, logging_level="ERROR", log_to_driver=False, include_dashboard=False,
+             runtime_env={"working_dir": str(runner.ROOT),
+                          "excludes": [".git", ".venv", ".venv-bench", "data", "docs", "__pycache__"]})
+    backend = RayCluster()
+    backend.connect()  # joins the Ray started here
+    yield backend
+    ray.shutdown()
+
+
+def _run(settings, agent_of=lambda a: a, games=6):
+    settings = settings.with_table("search", mcts_simulations=60)
+    rules = make_rules("tictactoe", settings)
+    agent = agent_of(find("tictactoe", "mcts").create(rules, settings))
+    players = Players(rules, agent, find("tictactoe", "random").create(rules, settings))
+    spec = RunSpec("tictactoe", "mcts", "random", games, 11, settings.seeds.agent, runner.settings_key(settings))
+    return players, jobs_of(spec, rules.players)
+
+
+def _without_times(records):
+    return [{k: v for k, v in r.items() if k != "decision_ms"} for r in records]
+
+
+def test_ray_plays_the_same_games_as_a_serial_run(cluster, settings):
+    players, jobs = _run(settings)
+    on_ray = execute(players, jobs, cluster)
+    assert on_ray.complete
+    assert _without_times(on_ray.records) == _without_times(execute(players, jobs, Serial()).records)
+    assert cluster.name.startswith("Ray (1 node, 2 CPUs")
+
+
+def test_a_worker_that_dies_mid_game_costs_only_that_game(cluster, settings, tmp_path):
+    mark = tmp_path / "died"
+    players, jobs = _run(settings, agent_of=lambda a: DiesOnce(a, mark))
+    on_ray = execute(players, jobs, cluster)
+    assert mark.exists()  # a worker did die
+    assert on_ray.complete and [r["index"] for r in on_ray.records] == list(range(6))
+    plain, _ = _run(settings)
+    assert _without_times(on_ray.records) == _without_times(execute(plain, jobs, Serial()).records)
