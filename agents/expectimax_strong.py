@@ -59,6 +59,19 @@ def line_scores(lines: np.ndarray) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=None)
+def game_over_value(size: int) -> float:
+    """The value of a board with no legal move: below the evaluation of every live board of this size.
+
+    A line's score is at least LOST_PENALTY - MONOTONICITY_WEIGHT (s-1) E^4 - SUM_WEIGHT s E^3.5 for
+    exponents up to E (the empty and merge terms only add), E = s*s + 1 the largest an s x s board can
+    hold, and a board scores 2s lines. (A lost board worth 0, as in the C++ program, ranks it above the
+    live boards whose evaluation has gone negative: late boards with large tiles.)"""
+    e = float(size * size + 1)
+    line_floor = LOST_PENALTY - MONOTONICITY_WEIGHT * (size - 1) * e**MONOTONICITY_POWER - SUM_WEIGHT * size * e**SUM_POWER
+    return 2 * size * line_floor - 1.0
+
+
+@functools.lru_cache(maxsize=None)
 def _line_table(size: int) -> tuple[np.ndarray, np.ndarray]:
     weights = (16 ** np.arange(size)).astype(np.int64)
     codes = np.arange(16**size, dtype=np.int64)
@@ -193,14 +206,16 @@ class BitSearch:
             if depth == 1:  # the next layer is all leaves: evaluate every move in place, no scatter
                 self.positions += int(legal.sum())
                 best = evaluate64(moved.ravel()).reshape(4, -1)
-                best[~legal] = 0.0  # a board with no legal move is lost: worth 0
+                best[~legal] = -np.inf
             else:
                 d_idx, k_idx = np.nonzero(legal)
                 kid_prob = u_prob[expand][parent] * p_kid
                 next_vals = self.chance_values(moved[d_idx, k_idx], kid_prob[k_idx], depth - 1)
-                best = np.zeros((4, len(kids)))  # a board with no legal move is lost: worth 0
+                best = np.full((4, len(kids)), -np.inf)
                 best[d_idx, k_idx] = next_vals
+            # a player node: the best of its legal moves; with none the game is over
             best = np.maximum(np.maximum(best[0], best[1]), np.maximum(best[2], best[3]))
+            best[best == -np.inf] = game_over_value(4)
             values[expand] = np.bincount(parent, weights=p_kid * best, minlength=expand.size)
             if self.cache is not None and depth >= 2:
                 self.cache.store(unique[expand], depth, values[expand])
@@ -243,8 +258,9 @@ class ArraySearch:
             k_idx, d_idx = np.nonzero(legal)
             next_vals = self.chance_values(after[k_idx, d_idx], u_prob[expand][parent[k_idx]] * p_kid[k_idx],
                                            depth - 1)
-            best = np.zeros(len(kids))  # a board with no legal move is lost: worth 0
+            best = np.full(len(kids), -np.inf)  # a player node: the best of its legal moves
             np.maximum.at(best, k_idx, next_vals)
+            best[best == -np.inf] = game_over_value(kids.shape[1])  # none: the game is over
             values[expand] = np.bincount(parent, weights=p_kid * best, minlength=expand.size)
         return values[inverse]
 
