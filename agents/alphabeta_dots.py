@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 
-from agents.base import register
+from agents.base import budget_clock, register
 from agents.dots_engine import Position, geometry, loony_value, simple_loony
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -40,6 +40,7 @@ class Search:
         self.table: dict[int, tuple[int, int, int, int]] = {}  # lines -> (depth, flag, value, best line)
         self.nodes = 0
         self.deadline = float("inf")
+        self.clock = time.perf_counter
 
     def _ordered(self, pos: Position, free: list[int], first: int) -> list[int]:
         geo, sides = pos.geo, pos.sides
@@ -65,7 +66,7 @@ class Search:
         """Negamax value (margin for the player to move over the open boxes), searched `depth` more
         non-forced lines; outside (alpha, beta) only a bound."""
         self.nodes += 1
-        if self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+        if self.nodes % CHECK_EVERY == 0 and self.clock() > self.deadline:
             raise OutOfTime
         lines = pos.lines
         free = pos.free_lines()
@@ -162,6 +163,7 @@ class AlphaBetaDots:
     def __init__(self, rules, settings):
         self.rules = rules
         self.budget = settings.dots.time_budget_ms / 1000.0
+        self.clock = budget_clock(settings)
         self._searches: dict[tuple[int, int], Search] = {}
         self._figures: dict = {}
 
@@ -173,7 +175,8 @@ class AlphaBetaDots:
 
     def _deepen(self, state, every: bool) -> dict[int, float]:
         search = self._search(state)
-        start = time.perf_counter()
+        clock = search.clock = self.clock
+        start = clock()
         search.deadline = start + self.budget  # a deeper pass still running then is dropped
         search.nodes = 0
         n_free = search.geo.n_lines - state.lines.bit_count()
@@ -181,16 +184,16 @@ class AlphaBetaDots:
         if len(search.table) > TABLE_LIMIT:
             search.table.clear()
         for d in range(1, n_free + 1):
-            t0 = time.perf_counter()
+            t0 = clock()
             try:
                 values, best = search.root_values(state.lines, d, every)
             except OutOfTime:
                 break
             depth = d
-            took = time.perf_counter() - t0
+            took = clock() - t0
             growth = took / last if last > 0.002 else 3.0
             last = took
-            if time.perf_counter() - start + took * max(growth, 1.5) > self.budget:
+            if clock() - start + took * max(growth, 1.5) > self.budget:
                 break
         self._figures = {"depth": depth, "exact": "yes" if depth >= n_free else "no", "positions": search.nodes,
                          "table": len(search.table)}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Protocol, runtime_checkable
@@ -242,6 +243,12 @@ def choose(specs: list[AgentSpec], name: str, game_id: str) -> AgentSpec:
 def find(game_id: str, name: str) -> AgentSpec:
     """The spec of agent `name` for a game; UnknownAgent (one line listing the choices) if none."""
     return choose(agents_for(game_id), name, game_id)
+
+
+def budget_clock(settings) -> Callable[[], float]:
+    """The clock a timed search spends its budget on ([search] budget_clock): wall-clock seconds, or the
+    CPU seconds of the searching thread (so a busy machine does not make the search shallower)."""
+    return time.thread_time if settings.search.budget_clock == "cpu" else time.perf_counter
 
 
 def best_action(values: dict, rng=None):

@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-from agents.base import best_action, register
+from agents.base import best_action, budget_clock, register
 from arcade.games import board64
 from arcade.games.twenty48 import move_all, spawn_children
 
@@ -38,8 +38,8 @@ MERGES_WEIGHT = 700.0
 EMPTY_WEIGHT = 270.0
 _TABLE_MAX_SIZE = 5
 NODE_BUDGET = 20000  # the array path: about this many leaves at most
-MIN_GROWTH, MAX_GROWTH = 3.0, 10.0  # how much longer one more chance layer takes (measured 3-12x)
 CACHE_LIMIT = 200_000  # boards kept in the transposition cache between moves
+MEASURED_PASS = 10_000  # positions a pass needs before its time per position predicts the next layers'
 
 
 def line_scores(lines: np.ndarray) -> np.ndarray:
@@ -176,10 +176,28 @@ class ValueCache:
         self.keys, self.depths, self.values = keys[first], depths[first], values[first]
 
 
-class BitSearch:
+class OutOfTime(Exception):
+    """A search pass reached its deadline; the last pass that finished answers."""
+
+
+class _Deadline:
+    """A search's deadline on its clock (none until one is set), and the cost of a position measured so far:
+    work about to start that would not end by the deadline is not started."""
+
+    def __init__(self):
+        self.clock, self.at = time.perf_counter, float("inf")
+        self.per_position = 0.0  # seconds; 0 until a pass has been timed
+
+    def check(self, positions: int = 0) -> None:
+        if self.clock() + positions * self.per_position > self.at:
+            raise OutOfTime
+
+
+class BitSearch(_Deadline):
     """Expectimax over uint64 4x4 boards. chance_values(boards, probabilities, depth) -> values."""
 
     def __init__(self, p_four: float, min_probability: float, cache: ValueCache | None = None):
+        super().__init__()
         self.p_four = p_four
         self.min_probability = min_probability
         self.cache = cache
@@ -187,6 +205,7 @@ class BitSearch:
 
     def chance_values(self, boards: np.ndarray, probs: np.ndarray, depth: int) -> np.ndarray:
         """Expected value of uint64 boards the computer is about to place a tile on."""
+        self.check(len(boards))  # before each layer: a pass that would end past its deadline stops here
         self.positions += len(boards)
         if depth == 0 or len(boards) == 0:
             return evaluate64(boards)
@@ -204,6 +223,7 @@ class BitSearch:
             moved = board64.move_all(kids)  # 4 x K
             legal = moved != kids
             if depth == 1:  # the next layer is all leaves: evaluate every move in place, no scatter
+                self.check(4 * len(kids))
                 self.positions += int(legal.sum())
                 best = evaluate64(moved.ravel()).reshape(4, -1)
                 best[~legal] = -np.inf
@@ -232,16 +252,18 @@ class BitSearch:
         return {int(d): float(v) for d, v in zip(dirs, values)}
 
 
-class ArraySearch:
+class ArraySearch(_Deadline):
     """Expectimax over N x s x s exponent boards, for every size. Same interface as BitSearch."""
 
     def __init__(self, p_four: float, min_probability: float):
+        super().__init__()
         self.p_four = p_four
         self.min_probability = min_probability
         self.positions = 0
 
     def chance_values(self, boards: np.ndarray, probs: np.ndarray, depth: int) -> np.ndarray:
         """Expected value of boards the computer is about to place a tile on."""
+        self.check(len(boards))
         self.positions += len(boards)
         if depth == 0 or len(boards) == 0:
             return evaluate(boards)
@@ -306,8 +328,15 @@ class StrongExpectimax:
         self.max_depth = table.strong_max_depth
         self.min_probability = table.strong_min_probability
         self.budget = table.time_budget_ms / 1000.0
+        self.clock = budget_clock(settings)
         self.cache = ValueCache()
         self._figures: dict = {}
+        self.per_position = 50e-9  # seconds a position costs this search here: measured as it plays
+        # the tables a search reads, built now rather than inside the first move's budget
+        size = rules.size
+        warm = np.zeros((1, size, size), np.uint8)
+        warm[0, 0, 0] = 1
+        self.searcher(warm[0]).root(warm[0], 1)
 
     def depth_for(self, board: np.ndarray) -> int:
         """The deepest search this board deserves (before the time budget): on 4x4 boards
@@ -325,31 +354,48 @@ class StrongExpectimax:
         return ArraySearch(p4, self.min_probability)
 
     def explain(self, state) -> dict[int, float]:
-        """{direction: expected heuristic value of the board after it}, from the deepest search that
-        finished: depth 1, 2, ... up to depth_for(board), stopping early when the next depth is
-        not expected to end within the time budget."""
-        start = time.perf_counter()
+        """{direction: expected heuristic value of the board after it}, from the deepest pass that finished
+        in the time budget: depth 1, 2, ... up to depth_for(board). A pass is not started when its
+        predicted cost (the last pass's time times the growth in positions the passes have shown) would
+        not fit what is left, and a pass still running at the deadline is dropped. Depth 1 always runs."""
+        clock = self.clock
+        start = clock()
         board = state.board
         target = self.depth_for(board)
         search = self.searcher(board)
-        values, depth, last, grow = {}, 0, 0.0, 4.0
+        search.clock, search.per_position = clock, self.per_position
+        values, depth, dropped = {}, 0, False
         hits_before = self.cache.hits
+        positions = []  # searched by each pass; the first is the root's moves
         for d in range(1, target + 1):
-            t0 = time.perf_counter()
-            values = search.root(board, d)
-            took = time.perf_counter() - t0
-            depth = d
+            if d > 1:
+                search.at = start + self.budget
+            before = search.positions
+            t0 = clock()
+            try:
+                found = search.root(board, d)
+            except OutOfTime:
+                dropped = True
+                break
+            values, depth = found, d
             if not values:
                 break
-            if last > 0:  # a pass served from the cache is quick: keep the guess of the growth sane
-                grow = min(max(took / last, MIN_GROWTH), MAX_GROWTH)
-            last = took
-            if time.perf_counter() - start + took * grow > self.budget:
+            took = clock() - t0
+            if not positions:
+                positions.append(len(values))
+            positions.append(max(1, search.positions - before))
+            if positions[-1] >= MEASURED_PASS:  # small passes are mostly fixed costs: not a per-position rate
+                self.per_position += 0.3 * (took / positions[-1] - self.per_position)
+                search.per_position = self.per_position
+            growth = positions[-1] / positions[-2]  # the branching the passes showed, layer on layer
+            if clock() - start + took * growth > self.budget:
                 break
         self.cache.commit()
         self._figures = {"depth": depth, "target depth": target, "positions": search.positions,
                          "cache hits": self.cache.hits - hits_before,
                          "path": "uint64" if isinstance(search, BitSearch) else "array"}
+        if dropped:
+            self._figures["pass stopped"] = f"depth {depth + 1} at the deadline"
         return values
 
     def figures(self) -> dict:

@@ -92,6 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--ray", metavar="ADDRESS", nargs="?", const="auto",
                        help="play the games as Ray tasks: 'auto' (the default) joins a running cluster or starts "
                             "one here; or a cluster's address (needs: pip install -r requirements-ray.txt)")
+    bench.add_argument("--budget-clock", choices=("wall", "cpu"),
+                       help="count the agents' time a move in wall-clock time or in the CPU time of their own "
+                            "thread (a loaded machine then plays as deep as an idle one); default: [search] "
+                            "budget_clock")
     bench.add_argument("--log", help="append each finished game to this file (default: data/runs/...jsonl)")
     bench.add_argument("--resume", metavar="LOG", help="continue the stopped run of that log (its games, agents "
                        "and seed); the games it holds are not played again")
@@ -212,6 +216,8 @@ def cmd_bench(args, settings) -> int:
         raise UserError("the course's blackjack experiments moved out of the arcade: run "
                         "python examples/blackjack_report.py [--settings FILE] [--json]")
     log = _bench_run(args, settings)
+    if args.budget_clock:
+        settings = settings.with_table("search", budget_clock=args.budget_clock)
     if log is not None:  # the run as it was started
         args.game, args.agent, args.opponent = log.spec.game, log.spec.agent, log.spec.opponent
         args.games, args.seed = log.spec.games, log.spec.seed

@@ -59,6 +59,9 @@ class SearchSettings:
     max_depth: int = ranged(1, 12, 4)  # expectiminimax deepens up to this many decisions
     chance_samples: int = ranged(1, 256, 4)  # where chance outcomes cannot be listed, this many are drawn
     time_budget_ms: int = ranged(1, 60_000, 1000)  # both stop when this time a move is spent
+    # how every timed search counts its time a move: "wall" (what a person waits), or "cpu" (the time the
+    # search's own thread ran: a loaded machine does not make it shallower; what benchmarks should use)
+    budget_clock: str = one_of(("wall", "cpu"), "wall")
 
 
 @dataclass(frozen=True)

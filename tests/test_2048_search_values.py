@@ -79,3 +79,81 @@ def test_a_move_into_a_lost_board_is_never_preferred_to_a_live_one():
 
 def test_the_bit_search_packs_these_boards():
     assert all(board64.fits(b) for b in BOARDS)
+
+
+# --- budgets that hold -------------------------------------------------------------------------------
+
+class StepClock:
+    """A fake clock: every reading advances it by `step` seconds (the search reads it at every layer part)."""
+
+    def __init__(self, step: float):
+        self.t, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.t += self.step
+        return self.t
+
+
+class JumpClock:
+    """A fake clock that stands still for its first readings, then moves a second a reading."""
+
+    def __init__(self, fast_readings: int):
+        self.readings, self.fast = 0, fast_readings
+
+    def __call__(self) -> float:
+        self.readings += 1
+        return max(0, self.readings - self.fast) * 1.0
+
+
+def _strong(settings, budget_ms=100):
+    from agents.expectimax_strong import StrongExpectimax
+    from arcade.games.twenty48 import Rules2048
+
+    return StrongExpectimax(Rules2048(spawn_four_probability=0.1),
+                            settings.with_table("game2048", time_budget_ms=budget_ms))
+
+
+MID_GAME = np.array([[1, 2, 3, 4], [5, 6, 7, 8], [2, 0, 3, 0], [0, 1, 0, 0]], np.uint8)
+
+
+def test_a_pass_still_running_at_the_deadline_is_dropped_and_the_last_finished_one_answers(settings):
+    from arcade.games.twenty48 import from_values
+
+    agent = _strong(settings, budget_ms=100)
+    agent.clock = JumpClock(fast_readings=22)  # passes 1-3 take no time; the fourth stalls a second a layer part
+    values = agent.explain(from_values(2 ** MID_GAME.astype(np.int64) * (MID_GAME > 0)))
+    figures = agent.figures()
+    assert figures["pass stopped"] == f"depth {figures['depth'] + 1} at the deadline"
+    assert 1 <= figures["depth"] < figures["target depth"]
+    assert values == BitSearch(0.1, agent.min_probability).root(MID_GAME, figures["depth"])
+
+
+def test_a_pass_predicted_not_to_fit_is_not_started(settings):
+    from arcade.games.twenty48 import from_values
+
+    agent = _strong(settings, budget_ms=100)
+    # every reading 0.1 ms: depth 1 reads the clock a handful of times, so it "takes" well under a ms,
+    # and the passes grow by the branching they measured until the next would pass the budget
+    agent.clock = StepClock(0.0001)
+    agent.explain(from_values(2 ** MID_GAME.astype(np.int64) * (MID_GAME > 0)))
+    figures = agent.figures()
+    assert "pass stopped" not in figures
+    assert figures["depth"] >= 2
+
+
+def test_tables_are_built_with_the_agent_not_inside_its_first_budget(settings):
+    from agents import expectimax_strong
+
+    expectimax_strong._line_table64.cache_clear()
+    _strong(settings)
+    assert expectimax_strong._line_table64.cache_info().currsize == 1
+
+
+def test_the_cpu_clock_is_the_threads_own_time(settings):
+    import time
+
+    from agents.base import budget_clock
+
+    assert budget_clock(settings) is time.perf_counter
+    assert budget_clock(settings.with_table("search", budget_clock="cpu")) is time.thread_time
+    assert _strong(settings.with_table("search", budget_clock="cpu")).clock is time.thread_time
