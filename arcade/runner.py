@@ -3,7 +3,7 @@
 A run is a game, the measured agent, its opponent and a seed. Game i of the run plays from the game seed
 `seed + i`, the agents draw from a Generator seeded by (agent seed, game seed), and the measured agent sits
 in seat 0 for the first half of a two-player run and in seat 1 after. An agent that learns while it plays
-starts every game from the state it had when the run began. So a game's record is the same whichever
+starts every game from the state it had when the run began (so does a search's cache). So a game's record is the same whichever
 worker plays it and in whatever order: serial, `--jobs N` and Ray give equal per-game results.
 
 Records are plain JSON objects. Each finished game is appended to the run's log (one line) as it finishes;
@@ -113,11 +113,9 @@ def _json_value(x):
 
 def play_job(players: Players, job: GameJob) -> dict:
     """Play one game of a run; its record as a JSON-ready dict (the same whatever process plays it)."""
-    from agents import LearnsWhilePlaying
-
-    seats = players.seats(job.agent_seat)
-    # a learner starts each game from the run's starting state, so no game depends on the ones before it
-    seats = [copy.deepcopy(a) if isinstance(a, LearnsWhilePlaying) else a for a in seats]
+    # every game starts from the agents as the run began (a learner's table, a search's transposition cache),
+    # so no game depends on the games played before it in the same process
+    seats = [copy.deepcopy(a) for a in players.seats(job.agent_seat)]
     rng = np.random.default_rng([job.agent_seed, job.game_seed])
     record = play_game(players.rules, seats, job.game_seed, job.agent_seat, rng, until=players.until)
     out = {"index": job.index, "seed": record.seed, "agent_seat": record.agent_seat, "score": record.score,
