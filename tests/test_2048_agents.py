@@ -93,7 +93,9 @@ def test_strong_agent_plays_every_size(size, settings):
 
 def test_fixed_seed_gives_fixed_decisions(settings):
     rules = Rules2048()
-    for agent in (Expectimax3(rules, DEFAULTS), StrongExpectimax(rules, settings)):
+    # a budget no pass reaches: the depth (and so the move) depends on the board alone, not on the clock
+    unhurried = settings.with_table("game2048", time_budget_ms=60_000)
+    for agent in (Expectimax3(rules, DEFAULTS), StrongExpectimax(rules, unhurried)):
         rng_a, rng_b = np.random.default_rng(8), np.random.default_rng(8)
         a = rules.new_state(rng_a)
         b = rules.new_state(rng_b)

@@ -38,15 +38,28 @@ class RowTables(NamedTuple):
     down: np.ndarray
 
 
-def _slide_codes(rows: np.ndarray) -> np.ndarray:
-    """Rows (M x 4 exponents) slid toward index 0 with BIG never merging; the new codes."""
+def _slide_codes(rows: np.ndarray, gains: bool = False):
+    """Rows (M x 4 exponents) slid toward index 0 with BIG never merging; the new codes (and the score
+    each slide gains, if asked)."""
     rows = rows.astype(np.int64)
     big = rows == BIG
     # give every BIG cell a value of its own, so no two of them (and nothing else) can merge
     rows[big] = 100 + np.nonzero(big)[1]
-    slid, _ = slide_rows_left(rows)
+    slid, gained = slide_rows_left(rows)
     slid[slid >= 100] = BIG
-    return (slid.astype(np.uint64) << (np.arange(4, dtype=np.uint64) * np.uint64(4))).sum(axis=1, dtype=np.uint64)
+    codes = (slid.astype(np.uint64) << (np.arange(4, dtype=np.uint64) * np.uint64(4))).sum(axis=1, dtype=np.uint64)
+    return (codes, gained) if gains else codes
+
+
+@functools.lru_cache(maxsize=1)
+def gain_tables() -> np.ndarray:
+    """4 x 65,536 (int64): the score a line gains when the board moves up, down, left, right, by the
+    line's code (up and down index column codes, left and right row codes); BIG never merges."""
+    codes = np.arange(1 << 16, dtype=np.uint64)
+    rows = ((codes[:, None] >> (np.arange(4, dtype=np.uint64) * np.uint64(4))) & np.uint64(0xF)).astype(np.int64)
+    toward_first = _slide_codes(rows, gains=True)[1]
+    toward_last = _slide_codes(rows[:, ::-1], gains=True)[1]
+    return np.stack([toward_first, toward_last, toward_first, toward_last])
 
 
 def _spread(codes: np.ndarray) -> np.ndarray:
@@ -110,11 +123,12 @@ def lines(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, cols
 
 
-def move_all(x: np.ndarray) -> np.ndarray:
+def move_all(x: np.ndarray, codes: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """All four moves of every board: 4 x N uint64, row d the boards moved up, down, left, right.
-    A move that changes nothing returns the board itself (legal = result != board)."""
+    A move that changes nothing returns the board itself (legal = result != board). `codes` are the
+    boards' `lines(x)`, where the caller has them already."""
     t = row_tables()
-    rows, cols = lines(x)
+    rows, cols = lines(x) if codes is None else codes
     out = np.empty((4, len(x)), dtype=np.uint64)
     for d, table, codes, unit in ((0, t.up, cols, 4), (1, t.down, cols, 4), (2, t.left, rows, 16), (3, t.right, rows, 16)):
         acc = out[d]

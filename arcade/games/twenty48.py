@@ -314,11 +314,15 @@ class Rules2048:
         return [(State2048(kid, moved.score), float(p)) for kid, p in zip(kids, probs)]
 
     def spawn(self, board: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The board with the computer's tile on it. Two uniform draws a tile, whatever the rules: the
+        empty cell (in reading order) and whether it is a 4, so batches of boards can replay the same
+        draws (arcade.envs.vector2048)."""
         board = np.array(board, dtype=np.uint8)
         empties = np.flatnonzero(board == 0)
         if empties.size:
-            cell = empties[rng.integers(empties.size)]
-            board.flat[cell] = 2 if rng.random() < self.spawn_four_probability else 1
+            u_cell, u_four = rng.random(2)
+            cell = empties[min(int(u_cell * empties.size), empties.size - 1)]
+            board.flat[cell] = 2 if u_four < self.spawn_four_probability else 1
         return board
 
     def new_state(self, rng: np.random.Generator) -> State2048:
