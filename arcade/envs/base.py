@@ -30,6 +30,7 @@ class ArcadeEnv(gym.Env):
         self.illegal_reward = float(illegal_reward)
         self.session: GameSession | None = None  # the episode: the same game session the screens play
         self._ended = False
+        self._mask: np.ndarray | None = None  # the current state's legal actions: worked out once a step
         self._renderer = None
 
     # --- what each environment defines ------------------------------------------
@@ -58,6 +59,18 @@ class ArcadeEnv(gym.Env):
         """The score a one-player game has reached in `state` (the reward is its change)."""
         raise NotImplementedError
 
+    def mask_of(self, state) -> np.ndarray:
+        """1 for each legal action index of `state` (int8). Environments whose rules have a mask of their
+        own return it; this plain one asks the rules for their legal actions."""
+        mask = np.zeros(self.action_space.n, dtype=np.int8)
+        if not self.rules.is_terminal(state):
+            mask[[self.index_of(a) for a in self.rules.legal_actions(state)]] = 1
+        return mask
+
+    def over(self, state, mask: np.ndarray) -> bool:
+        """Whether the episode has ended in `state` (whose mask is `mask`)."""
+        return bool(self.rules.is_terminal(state))
+
     def _play(self, action) -> float:
         """Apply a legal game action to self.state; returns the reward (the score gained)."""
         before = self.score_of(self.state)
@@ -73,18 +86,17 @@ class ArcadeEnv(gym.Env):
     # --- the Gymnasium API -------------------------------------------------------
     def legal_mask(self, state=None) -> np.ndarray:
         """1 for each legal action index of `state` (default: the current state), else 0 (int8)."""
-        state = self.state if state is None else state
-        mask = np.zeros(self.action_space.n, dtype=np.int8)
-        if not self.rules.is_terminal(state):
-            mask[[self.index_of(a) for a in self.rules.legal_actions(state)]] = 1
-        return mask
+        if state is None and self._mask is not None:
+            return self._mask.copy()
+        return self.mask_of(self.state if state is None else state)
 
     def _info(self, **more) -> dict:
-        return {"action_mask": self.legal_mask(), **self._extra_info(), **more}
+        return {"action_mask": self._mask.copy(), **self._extra_info(), **more}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         self._start()
+        self._mask = self.mask_of(self.state)
         self._ended = False
         if self.render_mode == "human":
             self.render()
@@ -96,12 +108,13 @@ class ArcadeEnv(gym.Env):
         if self._ended:
             raise gym.error.ResetNeeded("the episode has ended: call reset()")
         index = int(action)
-        if not (0 <= index < self.action_space.n) or not self.legal_mask()[index]:
+        if not (0 <= index < self.action_space.n) or not self._mask[index]:
             self._ended = True
             return (self.observation_of(self.state), self.illegal_reward, True, False,
                     self._info(illegal_action=True))
         reward = self._play(self.action_of(index))
-        self._ended = bool(self.rules.is_terminal(self.state))
+        self._mask = self.mask_of(self.state)
+        self._ended = self.over(self.state, self._mask)
         if self.render_mode == "human":
             self.render()
         return self.observation_of(self.state), reward, self._ended, False, self._info(illegal_action=False)

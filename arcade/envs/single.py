@@ -11,7 +11,7 @@ from gymnasium import spaces
 from arcade.envs.base import ArcadeEnv
 from arcade.games.blackjack import ACTIONS, PRESETS, BlackjackMDP, BlackjackRules, RoundState
 from arcade.games.match3 import Match3Rules
-from arcade.games.twenty48 import Rules2048
+from arcade.games.twenty48 import Rules2048, move_all
 
 
 class Game2048Env(ArcadeEnv):
@@ -79,6 +79,12 @@ class Game2048Env(ArcadeEnv):
 
     def score_of(self, state) -> float:
         return state.score
+
+    def mask_of(self, state) -> np.ndarray:
+        return move_all(state.board[None])[2][0].astype(np.int8)  # the rules' own: the moves that change it
+
+    def over(self, state, mask: np.ndarray) -> bool:
+        return not mask.any()
 
     def _extra_info(self) -> dict:
         return {"score": int(self.state.score), "max_tile": self.state.max_tile()}
@@ -160,6 +166,11 @@ class Match3Env(ArcadeEnv):
 
     def score_of(self, state) -> float:
         return state.score
+
+    def mask_of(self, state) -> np.ndarray:
+        if state.turns_left <= 0:
+            return np.zeros(self.action_space.n, dtype=np.int8)
+        return state.swap_mask.astype(np.int8)  # the rules' own (kept on the state), in the actions' order
 
     def _extra_info(self) -> dict:
         return {"score": int(self.state.score), "turns_left": int(self.state.turns_left)}

@@ -215,8 +215,15 @@ class Match3State:
         return self._legal_swaps
 
     @functools.cached_property
+    def swap_mask(self) -> np.ndarray:
+        """Whether each swap (all_swaps order) is legal on this board, computed once."""
+        mask = legal_mask(self.board[None])[0]
+        mask.flags.writeable = False
+        return mask
+
+    @functools.cached_property
     def _legal_swaps(self) -> np.ndarray:
-        return legal_swaps(self.board)
+        return all_swaps(self.board.shape[0])[self.swap_mask]
 
 
 @dataclass
@@ -265,16 +272,17 @@ class Match3Rules:
         stages = resolve(board, state.colours, rng)
         final = stages[-1].after
         shuffles = state.shuffles
-        swaps = legal_swaps(final) if state.turns_left > 1 else None
-        reshuffled = swaps is not None and not len(swaps)
+        mask = legal_mask(final[None])[0] if state.turns_left > 1 else None
+        reshuffled = mask is not None and not mask.any()
         if reshuffled:
             final = reshuffle(final, rng)
             shuffles += 1
-            swaps = None
+            mask = None
         points = sum(st.points for st in stages)
         new = Match3State(final, state.turns_left - 1, state.score + points, shuffles, state.colours)
-        if swaps is not None:
-            object.__setattr__(new, "_swaps", swaps)
+        if mask is not None:  # the new state's legal swaps, worked out once here (a cached property)
+            mask.flags.writeable = False
+            object.__setattr__(new, "swap_mask", mask)
         return TurnResult(new, stages, reshuffled)
 
     def step(self, state: Match3State, action, rng: np.random.Generator) -> Match3State:
