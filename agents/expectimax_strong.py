@@ -187,6 +187,17 @@ class _Deadline:
     def __init__(self):
         self.clock, self.at = time.perf_counter, float("inf")
         self.per_position = 0.0  # seconds; 0 until a pass has been timed
+        self.layers: dict[int, int] = {}  # boards that entered each layer (by depth left) in the last pass
+
+    def count_layer(self, depth: int, boards: int) -> None:
+        self.layers[depth] = self.layers.get(depth, 0) + boards
+
+    def branching(self) -> float | None:
+        """How many boards the deepest chance layer of the last pass had for each one of the layer above:
+        what one more layer multiplies the work by (None if the pass had fewer than two layers)."""
+        if self.layers.get(2, 0) and self.layers.get(1, 0):
+            return self.layers[1] / self.layers[2]
+        return None
 
     def check(self, positions: int = 0) -> None:
         if self.clock() + positions * self.per_position > self.at:
@@ -207,6 +218,7 @@ class BitSearch(_Deadline):
         """Expected value of uint64 boards the computer is about to place a tile on."""
         self.check(len(boards))  # before each layer: a pass that would end past its deadline stops here
         self.positions += len(boards)
+        self.count_layer(depth, len(boards))
         if depth == 0 or len(boards) == 0:
             return evaluate64(boards)
         unique, inverse, u_prob = _dedupe64(boards, probs)
@@ -265,6 +277,7 @@ class ArraySearch(_Deadline):
         """Expected value of boards the computer is about to place a tile on."""
         self.check(len(boards))
         self.positions += len(boards)
+        self.count_layer(depth, len(boards))
         if depth == 0 or len(boards) == 0:
             return evaluate(boards)
         unique, inverse = _dedupe(boards)
@@ -371,6 +384,7 @@ class StrongExpectimax:
             if d > 1:
                 search.at = start + self.budget
             before = search.positions
+            search.layers = {}
             t0 = clock()
             try:
                 found = search.root(board, d)
@@ -387,7 +401,9 @@ class StrongExpectimax:
             if positions[-1] >= MEASURED_PASS:  # small passes are mostly fixed costs: not a per-position rate
                 self.per_position += 0.3 * (took / positions[-1] - self.per_position)
                 search.per_position = self.per_position
-            growth = positions[-1] / positions[-2]  # the branching the passes showed, layer on layer
+            # one more layer multiplies the work by the branching this pass measured between its last two
+            # layers (before two layers exist, by how much the first pass outgrew the root's moves)
+            growth = search.branching() or positions[-1] / positions[-2]
             if clock() - start + took * growth > self.budget:
                 break
         self.cache.commit()
