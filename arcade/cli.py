@@ -15,10 +15,10 @@ from agents import Explains, Trains, UnknownAgent, agents_for, find
 from arcade.games import GAMES, UnknownGame, game_ids, make_rules
 from arcade.games.base import FitsState, Summarizes
 from arcade.progress import Progress
-from arcade.settings import SettingsError, load_settings
+from arcade.settings import ARCADE_SETTINGS, SettingsError, load_settings
 from arcade.storage import writable_file_problem
 
-DEFAULT_SETTINGS = Path(__file__).resolve().parent.parent / "settings.toml"
+DEFAULT_SETTINGS = ARCADE_SETTINGS
 
 
 class UserError(Exception):

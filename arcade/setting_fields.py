@@ -27,6 +27,16 @@ def course_value(table, name: str):
     return None
 
 
+def check_in_range(table, name: str, value, what: str | None = None) -> None:
+    """ValueError naming the allowed range when `value` is outside setting `name`'s range in `table`
+    (a settings dataclass): one place for a parameter's limits, whoever passes it (settings.toml or an
+    environment's argument)."""
+    f = next(f for f in dataclasses.fields(table) if f.name == name)
+    lo, hi = f.metadata["min"], f.metadata["max"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
+        raise ValueError(f"{what or name} must be {lo} to {hi}, got {value!r}")
+
+
 def one_of(choices, default):
     """A setting field that takes one of `choices`."""
     return field(default=default, metadata={"choices": tuple(choices)})

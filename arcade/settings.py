@@ -21,6 +21,9 @@ from arcade.games import GAMES
 from arcade.setting_fields import course_value, one_of, ranged  # noqa: F401  (the fields' helpers, used here too)
 
 
+ARCADE_SETTINGS = Path(__file__).resolve().parent.parent / "settings.toml"  # the arcade's own settings file
+
+
 class SettingsError(Exception):
     """A settings problem the user can fix; the message is one line."""
 

@@ -189,3 +189,99 @@ def test_a_render_draws_the_board_alone_no_screen_thread_or_file(env_id, tmp_pat
     assert "arcade.screens" not in " ".join(type(v).__module__ for v in vars(env.unwrapped._renderer).values())
     env.close()
     assert list(home.iterdir()) == [] and list(work.iterdir()) == []
+
+
+def test_no_environment_writes_outside_the_data_folder(tmp_path, monkeypatch):
+    """Every environment (the opponents' tables included) in an empty working folder with an empty HOME:
+    the only files written are in the data folder of the settings file it was given."""
+    from arcade.envs import dots_and_boxes_v0, tictactoe_v0
+
+    home, work, data = tmp_path / "home", tmp_path / "work", tmp_path / "data"
+    for folder in (home, work):
+        folder.mkdir()
+    settings_file = tmp_path / "s.toml"
+    settings_file.write_text(f'[data]\nfolder = "{data}"\n')
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(work)
+    made = [gym.make(i, render_mode="ansi") for i in ("arcade/2048-v0", "arcade/Match3-v0",
+                                                       "arcade/PeekingBlackjack-v0")]
+    made += [gym.make("arcade/TicTacToe-v0", opponent="minimax", settings=str(settings_file), render_mode="ansi"),
+             gym.make("arcade/DotsAndBoxes-v0", rows=2, cols=3, opponent="solver", settings=str(settings_file),
+                      render_mode="ansi")]
+    rng = np.random.default_rng(0)
+    for env in made:
+        env.reset(seed=1)
+        for _ in range(30):
+            _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))) if _ else
+                                           int(np.flatnonzero(env.unwrapped.legal_mask())[0]))
+            assert isinstance(env.render(), str)
+            if done:
+                env.reset()
+                info = {"action_mask": env.unwrapped.legal_mask()}
+        env.close()
+    for make in (tictactoe_v0.env, dots_and_boxes_v0.env):
+        aec = make(render_mode="ansi")
+        aec.reset(seed=0)
+        aec.close()
+    vec = gym.make_vec("arcade/2048-v0", num_envs=8, vectorization_mode="vector_entry_point")
+    vec.reset(seed=0)
+    vec.step(np.zeros(8, dtype=int))
+    assert list(home.iterdir()) == [] and list(work.iterdir()) == []
+
+
+def test_the_opponent_comes_from_the_settings_file_not_the_working_folder(tmp_path, monkeypatch):
+    settings_file = tmp_path / "s.toml"
+    settings_file.write_text('[dots]\ntime_budget_ms = 7\n')
+    monkeypatch.chdir(tmp_path)
+    env = gym.make("arcade/DotsAndBoxes-v0", rows=3, cols=3, opponent="alpha-beta", settings=str(settings_file))
+    assert env.unwrapped.opponent.budget == pytest.approx(0.007)
+    default = gym.make("arcade/DotsAndBoxes-v0", rows=3, cols=3, opponent="alpha-beta")
+    from arcade.settings import ARCADE_SETTINGS, load_settings
+
+    assert default.unwrapped.opponent.budget == load_settings(ARCADE_SETTINGS).dots.time_budget_ms / 1000
+
+
+@pytest.mark.parametrize("env_id, kwargs, message", [
+    ("arcade/2048-v0", {"size": 2}, "size must be 3 to 7"),
+    ("arcade/2048-v0", {"size": 8}, "size must be 3 to 7"),
+    ("arcade/2048-v0", {"spawn_four_probability": 1.5}, "spawn_four_probability must be 0.0 to 1.0"),
+    ("arcade/Match3-v0", {"turns": 0}, "turns must be 1 to 1000"),
+    ("arcade/Match3-v0", {"colours": 2}, "colours must be 3 to 8"),
+    ("arcade/DotsAndBoxes-v0", {"rows": 6}, "rows must be 1 to 5"),
+    ("arcade/DotsAndBoxes-v0", {"cols": 0}, "cols must be 1 to 5"),
+])
+def test_arguments_outside_their_range_are_one_clear_error(env_id, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        gym.make(env_id, **kwargs)
+
+
+def test_ansi_renders_the_rules_text_form():
+    env = gym.make("arcade/TicTacToe-v0", render_mode="ansi")
+    env.reset(seed=0)
+    env.step(4)
+    text = env.render()
+    rules = env.unwrapped.rules
+    assert text.startswith(rules.format_state(env.unwrapped.state).replace("/", "\n"))
+    assert "X" in text and "to move" in text
+
+
+def test_human_rendering_is_paced_at_render_fps_and_aec_reset_renders(monkeypatch):
+    import time
+
+    from arcade.envs import render as render_module
+    from arcade.envs import tictactoe_v0
+
+    env = gym.make("arcade/2048-v0", render_mode="human")
+    env.unwrapped.metadata = {**env.unwrapped.metadata, "render_fps": 20}
+    env.reset(seed=0)  # the first frame
+    start = time.perf_counter()
+    for _ in range(4):
+        env.render()
+    assert time.perf_counter() - start >= 4 / 20 * 0.9  # never faster than render_fps
+    env.close()
+    frames = []
+    monkeypatch.setattr(render_module.ScreenRenderer, "frame", lambda self, state, **extra: frames.append(state))
+    aec = tictactoe_v0.env(render_mode="human")
+    aec.reset(seed=0)
+    assert len(frames) == 1
+    aec.close()

@@ -20,7 +20,8 @@ from arcade.session import GameSession
 
 
 class ArcadeAEC(AECEnv):
-    metadata = {"render_modes": ["human", "rgb_array"], "name": "", "is_parallelizable": False, "render_fps": 2}
+    metadata = {"render_modes": ["human", "rgb_array", "ansi"], "name": "", "is_parallelizable": False,
+                "render_fps": 2}
     game_id = ""
 
     def __init__(self, rules, n_actions: int, observation_space: spaces.Space, render_mode: str | None = None):
@@ -76,6 +77,8 @@ class ArcadeAEC(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.rules.to_move(self.state)]
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action):
         agent = self.agent_selection
@@ -99,16 +102,9 @@ class ArcadeAEC(AECEnv):
             self.render()
 
     def render(self):
-        if self.render_mode is None:
-            import gymnasium
+        from arcade.envs.render import render
 
-            gymnasium.logger.warn("render() without a render_mode: pass render_mode='rgb_array' or 'human'")
-            return None
-        if self._renderer is None:
-            from arcade.envs.render import ScreenRenderer
-
-            self._renderer = ScreenRenderer(self.game_id, self.rules, self.render_mode)
-        return self._renderer.frame(self.state)
+        return render(self, self.state)
 
     def close(self):
         if self._renderer is not None:

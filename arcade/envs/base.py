@@ -19,7 +19,7 @@ from arcade.session import GameSession
 
 
 class ArcadeEnv(gym.Env):
-    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
+    metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 4}
     game_id = ""
 
     def __init__(self, rules, render_mode: str | None = None, illegal_reward: float = -1.0):
@@ -120,15 +120,9 @@ class ArcadeEnv(gym.Env):
         return self.observation_of(self.state), reward, self._ended, False, self._info(illegal_action=False)
 
     def render(self):
-        if self.render_mode is None:
-            gym.logger.warn("render() without a render_mode: make the environment with render_mode='rgb_array' "
-                            "or 'human'")
-            return None
-        if self._renderer is None:
-            from arcade.envs.render import ScreenRenderer
+        from arcade.envs.render import render
 
-            self._renderer = ScreenRenderer(self.game_id, self.rules, self.render_mode)
-        return self._renderer.frame(self.state, **self._render_extra())
+        return render(self, self.state, **self._render_extra())
 
     def close(self):
         if self._renderer is not None:

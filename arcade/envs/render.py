@@ -29,10 +29,38 @@ def caption(rules, state) -> str:
     return f"{names[0]} {a:g} - {b:g} {names[1]}   {names[rules.to_move(state)]} to move"
 
 
+def ansi(rules, state) -> str:
+    """The "ansi" render: the rules' text form of the state (its rows on lines of their own) and the caption."""
+    try:
+        board = rules.format_state(state).replace("/", "\n")
+    except ValueError:  # a state with no text form (a finished blackjack round): the caption says it all
+        board = "(the game is over)"
+    return board + "\n" + caption(rules, state) + "\n"
+
+
+def render(env, state, **extra):
+    """What an environment's render() returns in its render_mode: None (with Gymnasium's warning) without
+    one, the text form for "ansi", a frame for "rgb_array", or None after showing the frame ("human",
+    paced at the environment's render_fps). The renderer is made on the first call and kept on the env."""
+    mode = env.render_mode
+    if mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() without a render_mode: make the environment with render_mode="
+                              "'rgb_array', 'human' or 'ansi'")
+        return None
+    if mode == "ansi":
+        return ansi(env.rules, state)
+    if env._renderer is None:
+        env._renderer = ScreenRenderer(env.game_id, env.rules, mode, fps=env.metadata.get("render_fps", 4))
+    return env._renderer.frame(state, **extra)
+
+
 class ScreenRenderer:
-    def __init__(self, game_id: str, rules, mode: str, size: tuple[int, int] = RENDER_SIZE):
+    def __init__(self, game_id: str, rules, mode: str, size: tuple[int, int] = RENDER_SIZE, fps: float = 4):
         if mode not in ("rgb_array", "human"):
             raise ValueError(f"render_mode must be 'rgb_array' or 'human', got {mode!r}")
+        self.fps = fps
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         import pygame
 
@@ -41,6 +69,7 @@ class ScreenRenderer:
         self.pygame, self.mode, self.game_id, self.rules = pygame, mode, game_id, rules
         self.title = game_info(game_id).title
         pygame.font.init()
+        self.clock = pygame.time.Clock()
         if mode == "human":
             pygame.display.init()
             self.window = pygame.display.set_mode(size)
@@ -80,6 +109,7 @@ class ScreenRenderer:
             self.pygame.event.pump()
             self.window.blit(self.surface, (0, 0))
             self.pygame.display.flip()
+            self.clock.tick(self.fps)  # a person can follow the game: at most render_fps frames a second
             return None
         return np.transpose(self.pygame.surfarray.array3d(self.surface), (1, 0, 2)).copy()
 

@@ -10,8 +10,9 @@ from gymnasium import spaces
 
 from arcade.envs.base import ArcadeEnv
 from arcade.games.blackjack import ACTIONS, PRESETS, BlackjackMDP, BlackjackRules, RoundState
-from arcade.games.match3 import Match3Rules
-from arcade.games.twenty48 import Rules2048, move_all
+from arcade.games.match3 import Match3Rules, Match3Settings
+from arcade.games.twenty48 import Game2048Settings, Rules2048, move_all
+from arcade.setting_fields import check_in_range
 
 
 class Game2048Env(ArcadeEnv):
@@ -64,6 +65,8 @@ class Game2048Env(ArcadeEnv):
 
     def __init__(self, size: int = 4, spawn_four_probability: float = 0.0, illegal_reward: float = -1.0,
                  render_mode: str | None = None):
+        check_in_range(Game2048Settings, "size", size)
+        check_in_range(Game2048Settings, "spawn_four_probability", spawn_four_probability)
         super().__init__(Rules2048(size, spawn_four_probability), render_mode, illegal_reward)
         self.action_space = spaces.Discrete(4)
         self.observation_space = spaces.Box(0, size * size + 1, (size, size), dtype=np.uint8)
@@ -141,6 +144,8 @@ class Match3Env(ArcadeEnv):
 
     def __init__(self, size: int = 9, colours: int = 5, turns: int = 50, illegal_reward: float = -1.0,
                  render_mode: str | None = None):
+        for name, value in (("size", size), ("colours", colours), ("turns", turns)):
+            check_in_range(Match3Settings, name, value)
         super().__init__(Match3Rules(size, colours, turns), render_mode, illegal_reward)
         self.size = size
         self.action_space = spaces.Discrete(2 * size * (size - 1))

@@ -24,27 +24,30 @@ def dots_lines(state) -> np.ndarray:
     return ((state.lines >> np.arange(n)) & 1).astype(np.int8)
 
 
-def _opponent(game_id: str, name: str, rules):
+def _opponent(game_id: str, name: str, rules, settings_file):
+    """The opponent agent, built from the settings file (default: the arcade's own settings.toml, so its
+    data folder is the arcade's, never the working directory)."""
     from agents import find
-    from arcade.settings import Settings
+    from arcade.settings import ARCADE_SETTINGS, load_settings
 
     spec = find(game_id, name)  # UnknownAgent (a ValueError) names the choices
     why = spec.cannot_play(rules)
     if why:
         raise ValueError(why)
-    return spec.create(rules, Settings())
+    return spec.create(rules, load_settings(ARCADE_SETTINGS if settings_file is None else settings_file,
+                                            strict=True))
 
 
 class _VersusEnv(ArcadeEnv):
     """The learner plays seat `play_as`; the opponent's moves happen inside reset() and step()."""
 
-    def __init__(self, rules, opponent: str, play_as: int, render_mode, illegal_reward):
+    def __init__(self, rules, opponent: str, play_as: int, render_mode, illegal_reward, settings=None):
         super().__init__(rules, render_mode, illegal_reward)
         if play_as not in (0, 1):
             raise ValueError(f"play_as must be 0 (move first) or 1 (second), got {play_as!r}")
         self.seat = play_as
         self.opponent_name = opponent
-        self.opponent = _opponent(rules.game_id, opponent, rules)
+        self.opponent = _opponent(rules.game_id, opponent, rules, settings)
 
     def _reply(self) -> None:
         """The opponent moves until it is the learner's turn or the game is over."""
@@ -94,7 +97,8 @@ class TicTacToeEnv(_VersusEnv):
     ## Arguments
 
     `gymnasium.make("arcade/TicTacToe-v0", opponent="random", play_as=0, illegal_reward=-1.0,
-    render_mode=None)`.
+    render_mode=None, settings=None)`. `settings`: the settings file the opponent is built from
+    (its parameters and its data folder; default the arcade's own settings.toml).
 
     ## Information
 
@@ -108,8 +112,8 @@ class TicTacToeEnv(_VersusEnv):
     game_id = "tictactoe"
 
     def __init__(self, opponent: str = "random", play_as: int = 0, illegal_reward: float = -1.0,
-                 render_mode: str | None = None):
-        super().__init__(TicTacToeRules(), opponent, play_as, render_mode, illegal_reward)
+                 render_mode: str | None = None, settings: str | None = None):
+        super().__init__(TicTacToeRules(), opponent, play_as, render_mode, illegal_reward, settings)
         self.action_space = spaces.Discrete(9)
         self.observation_space = spaces.Box(0, 1, (3, 3, 2), dtype=np.int8)
 
@@ -172,7 +176,9 @@ class DotsAndBoxesEnv(_VersusEnv):
     ## Arguments
 
     `gymnasium.make("arcade/DotsAndBoxes-v0", rows=2, cols=2, opponent="random", play_as=0,
-    illegal_reward=-1.0, render_mode=None)`; boards of 2x2, 2x3 and 3x3 boxes.
+    illegal_reward=-1.0, render_mode=None, settings=None)`; boards of 1x1 to 5x5 boxes (the solver
+    opponent up to 3x3). `settings`: the settings file the opponent is built from (its parameters and
+    its data folder, where the solver keeps tables it builds; default the arcade's own settings.toml).
 
     ## Information
 
@@ -186,8 +192,11 @@ class DotsAndBoxesEnv(_VersusEnv):
     game_id = "dots"
 
     def __init__(self, rows: int = 2, cols: int = 2, opponent: str = "random", play_as: int = 0,
-                 illegal_reward: float = -1.0, render_mode: str | None = None):
-        super().__init__(DotsRules(rows, cols), opponent, play_as, render_mode, illegal_reward)
+                 illegal_reward: float = -1.0, render_mode: str | None = None, settings: str | None = None):
+        for name, value in (("rows", rows), ("cols", cols)):
+            if not (isinstance(value, (int, np.integer)) and 1 <= value <= 5):
+                raise ValueError(f"{name} must be 1 to 5 boxes, got {value!r}")
+        super().__init__(DotsRules(rows, cols), opponent, play_as, render_mode, illegal_reward, settings)
         n = self.rules.new_state().board.n_lines
         self.action_space = spaces.Discrete(n)
         self.observation_space = spaces.Box(0, 1, (n,), dtype=np.int8)
