@@ -121,3 +121,16 @@ def test_bad_arguments_are_one_clear_error():
     vec.reset(seed=0)
     with pytest.raises(ValueError, match="0 to 3"):
         vec.step(np.array([0, 4]))
+
+
+def test_the_module_prefix_form_needs_no_import():
+    import subprocess
+    import sys
+
+    from arcade.runner import ROOT
+
+    code = ("import gymnasium as gym; e = gym.make('arcade.envs:arcade/2048-v0'); e.reset(seed=0); "
+            "v = gym.make_vec('arcade.envs:arcade/2048-v0', num_envs=3, vectorization_mode='vector_entry_point'); "
+            "print(type(v).__name__)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "Vector2048Env"

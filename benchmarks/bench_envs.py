@@ -1,0 +1,113 @@
+"""Environment speed: random legal steps a second, one core.
+
+    python benchmarks/bench_envs.py [--seconds 3] [--rounds 3] [--boards 4096]
+
+- The native vector 2048 (arcade.envs.vector2048) at --boards boards, actions drawn from the masks in one
+  numpy call; beside it the single 2048-v0 stepped N times (the baseline of the same run).
+- Each single environment: 2048-v0, Match3-v0, PeekingBlackjack-v0 (a random legal action from
+  info["action_mask"], reset at the end of an episode); Gymnasium's own Blackjack-v1 as a yardstick.
+- pgx's JAX 2048 if it is installed (the benchmark environment: make bench-venv), at the same batch.
+Rounds alternate the environments; medians and ranges are printed.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import _common  # noqa: F401  (puts the project on the import path)
+import gymnasium as gym
+import numpy as np
+
+import arcade.envs  # noqa: F401  (registers the environments)
+
+
+def single_rate(env_id: str, seconds: float, **kwargs) -> float:
+    env = gym.make(env_id, **kwargs).unwrapped
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        mask = info.get("action_mask")
+        action = rng.choice(np.flatnonzero(mask)) if mask is not None else env.action_space.sample()
+        _, _, terminated, truncated, info = env.step(action)
+        steps += 1
+        if terminated or truncated:
+            _, info = env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def vector_rate(boards: int, seconds: float) -> float:
+    env = gym.make_vec("arcade/2048-v0", num_envs=boards, vectorization_mode="vector_entry_point")
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    batches, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        actions = np.argmax(rng.random((boards, 4)) * info["action_mask"], axis=1)
+        _, _, _, _, info = env.step(actions)
+        batches += 1
+    return batches * boards / (time.perf_counter() - start)
+
+
+def pgx_rate(boards: int, seconds: float) -> float | None:
+    try:
+        import jax
+        import jax.numpy as jnp
+        import pgx
+    except ImportError:
+        return None
+    env = pgx.make("2048")
+    init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+    keys = jax.random.split(jax.random.PRNGKey(0), boards)
+    state = init(keys)
+
+    @jax.jit
+    def act(key, mask):
+        logits = jnp.where(mask, 0.0, -jnp.inf)
+        return jax.random.categorical(key, logits, axis=-1)
+
+    key = jax.random.PRNGKey(1)
+    state = step(state, act(key, state.legal_action_mask), keys)  # compile
+    state.rewards.block_until_ready()
+    batches, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        key, sub = jax.random.split(key)
+        state = step(state, act(sub, state.legal_action_mask), keys)
+        state.rewards.block_until_ready()
+        batches += 1
+    return batches * boards / (time.perf_counter() - start)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--boards", type=int, default=4096)
+    args = ap.parse_args()
+    methods = {
+        f"vector 2048, {args.boards} boards": lambda: vector_rate(args.boards, args.seconds),
+        "2048-v0 (single)": lambda: single_rate("arcade/2048-v0", args.seconds),
+        "Match3-v0": lambda: single_rate("arcade/Match3-v0", args.seconds),
+        "PeekingBlackjack-v0": lambda: single_rate("arcade/PeekingBlackjack-v0", args.seconds),
+        "Gymnasium Blackjack-v1": lambda: single_rate("Blackjack-v1", args.seconds),
+        f"pgx 2048 (JAX), {args.boards} boards": lambda: pgx_rate(args.boards, args.seconds),
+    }
+    rates = {name: [] for name in methods}
+    for _ in range(args.rounds):
+        for name, run in methods.items():
+            rate = run()
+            if rate is not None:
+                rates[name].append(rate)
+    print(f"== random legal steps a second, one core, {args.rounds} rounds alternating, {args.seconds:g} s each")
+    for name, r in rates.items():
+        if not r:
+            print(f"  {name:34s} not installed (make bench-venv)")
+            continue
+        print(f"  {name:34s} {np.median(r):>12,.0f}   (range {min(r):,.0f}-{max(r):,.0f})")
+    vec = np.median(rates[f"vector 2048, {args.boards} boards"])
+    single = np.median(rates["2048-v0 (single)"])
+    print(f"  vector / single 2048: x{vec / single:,.0f}; targets: vector >= 1,000,000, 2048-v0 >= 10,000, "
+          "Match3-v0 >= 5,000")
+
+
+if __name__ == "__main__":
+    main()
