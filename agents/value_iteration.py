@@ -117,7 +117,7 @@ class ValueIterationAgent:
     def describe(self) -> list[str]:
         sol = self.solution
         # what it is, not what the screen shows: "Q(s, a) shown" stood there with v off
-        return ["value iteration: the optimal Q(s, a)", f"{len(sol.states)} states, {sol.sweeps} sweeps",
+        return ["value iteration: the optimal Q(s,a)", f"{len(sol.states)} states, {sol.sweeps} sweeps",
                 f"solved in {sol.seconds * 1000:.0f} ms"]
 
     def act(self, state, rng=None) -> str:

@@ -213,4 +213,4 @@ def test_value_iteration_describes_itself_not_the_screen():
 
     rules = make_rules("blackjack", Settings())
     lines = find("blackjack", "value-iteration").create(rules, Settings()).describe()
-    assert lines[0] == "value iteration: the optimal Q(s, a)" and not any("shown" in line for line in lines)
+    assert lines[0] == "value iteration: the optimal Q(s,a)" and not any("shown" in line for line in lines)

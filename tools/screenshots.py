@@ -65,13 +65,16 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=str(ROOT / "docs"))
     ap.add_argument("--agent-seconds", type=float, default=4.0, help="how long each game's agent plays first")
+    ap.add_argument("--size", default="1024x720", help="window size, e.g. 640x480 (the smallest allowed)")
+    ap.add_argument("--no-extras", action="store_true", help="only the launcher and the five games")
     args = ap.parse_args()
+    width, height = (int(v) for v in args.size.lower().split("x"))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     # a fresh data folder: the pictures show this run's games, not whatever was played here before
     scratch = tempfile.mkdtemp(prefix="arcade-shots-")
     settings = dataclasses.replace(load_settings(ROOT / "settings.toml"), data=DataSettings(folder=scratch))
-    app = App(settings, size=(1024, 720))
+    app = App(settings, size=(width, height))
     app.push(LauncherScreen(app))
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0, unicode=""))
     run_frames(app, 0.3)
@@ -89,7 +92,8 @@ def main() -> int:
         settle(app, screen)
         save(app, out / f"{game.id}.png")
         app.pop()
-    extras(app, out)
+    if not args.no_extras:
+        extras(app, out)
     app.close()
     return 0
 

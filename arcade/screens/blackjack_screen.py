@@ -204,7 +204,9 @@ class BlackjackScreen(GameScreen):
 
     def draw_game(self, surface, rect) -> None:
         table = self._table()
-        deck_bottom = boards.draw_blackjack(surface, table, self.rules, self.round, self.hand)
+        compact = table.bottom - 150 < table.y + 330  # no room for the strip: its one-line form under the deck
+        deck_bottom = self._deck_bottom = boards.draw_blackjack(surface, table, self.rules, self.round, self.hand,
+                                                                reserve=22 if compact and self.values.on else 0)
         if deck_bottom <= table.bottom - 70:  # a small table leaves these to the HUD line
             mean = self.total_reward / self.rounds if self.rounds else 0.0
             text.draw(surface, f"round {self.round.reward:+g}", (table.right - 30, table.bottom - 70), 30,
@@ -265,10 +267,11 @@ class BlackjackScreen(GameScreen):
         """The policy strip: for each hand total with the deck as it is, what the agent would do and its value."""
         table = self._table()
         strip = pygame.Rect(table.x + 20, table.bottom - 150, table.w - 40, 64)
-        if strip.y < table.y + 330:  # a small table has no room for it
+        known = self.strip_shown()
+        if strip.y < table.y + 330:  # a small table has no room for the strip: the same policy in one line
+            self._draw_policy_line(surface, table, known)
             return
         n = self.rules.mdp.threshold + 1
-        known = self.strip_shown()
         which = "the round's starting deck" if known is not None and known[0] != self.round.deck else "this deck"
         text.draw(surface, f"{self.controller.name}'s play at each hand total with {which}:",
                   (strip.x, strip.y - 22), 18, (200, 230, 210), max_width=strip.w)
@@ -295,6 +298,30 @@ class BlackjackScreen(GameScreen):
         now = f"   at your {total}: {max(mine, key=mine.get)}, value {max(mine.values()):.2f}" if mine else ""
         text.draw(surface, f"T take  P peek  Q quit   (filled: your hand now){now}", (strip.x, strip.bottom + 4), 16,
                   palette.MUTED, max_width=strip.w)
+
+    def _draw_policy_line(self, surface, table: pygame.Rect, known) -> None:
+        """The strip's policy as runs of hand totals ("T 0-30  P 31-35  Q 36-40"), under the deck."""
+        y = getattr(self, "_deck_bottom", table.bottom) - 4
+        if y + 18 > table.bottom - 4:
+            return
+        if known is None or isinstance(known[2], str):
+            line = known[2] if known else (self.value_status() if not self.values.explains else "working it out...")
+        else:
+            runs: list[list] = []  # [letter, first total, last total]
+            for t, values in enumerate(known[2]):
+                if not values:
+                    continue
+                letter = max(values, key=values.get)[0]
+                if runs and runs[-1][0] == letter and runs[-1][2] == t - 1:
+                    runs[-1][2] = t
+                else:
+                    runs.append([letter, t, t])
+            total = self.round.mdp_state.total
+            mine = known[2][total] if total < len(known[2]) else {}
+            yours = f"   at your {total}: {max(mine, key=mine.get)[0]}" if mine else ""
+            line = (f"{self.controller.name}: " + "  ".join(f"{a} {lo}" + (f"-{hi}" if hi > lo else "")
+                                                           for a, lo, hi in runs) + yours)
+        text.draw(surface, line, (table.x + 20, y), 16, (200, 230, 210), max_width=table.w - 40, min_size=13)
 
     def _agent_lines(self, agent) -> list[str]:
         name = self.controller.name

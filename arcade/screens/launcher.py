@@ -102,17 +102,18 @@ class LauncherScreen(Screen):
         pygame.draw.rect(surface, palette.PANEL_HI if selected else palette.PANEL, rect, border_radius=14)
         pygame.draw.rect(surface, palette.ACCENT if selected else palette.BORDER, rect, 3 if selected else 1,
                          border_radius=14)
-        compact = rect.h < 240  # small windows: one line of blurb, more room for the picture
-        pic_h = rect.h - (92 if compact else 120)
+        compact = rect.h < 240  # small windows: a smaller picture and blurb, the whole blurb still there
+        pic_h = rect.h - (104 if compact else 120)
         pic = pygame.Rect(rect.x + 18, rect.y + 14, rect.w - 36, pic_h)
         side = min(pic.w, pic.h)
         wide = previews.is_wide(game.id)
         pic = pygame.Rect(pic.x if wide else pic.centerx - side // 2, pic.y, pic.w if wide else side, side)
         previews.draw_preview(game.id, surface, pic)
-        y = rect.bottom - (74 if compact else 100)
-        text.draw(surface, game.title, (rect.x + 16, y), 32, palette.TEXT, bold=True, max_width=rect.w - 32,
-                  min_size=22)
-        for k, line in enumerate(text.wrap(game.blurb, 19, rect.w - 32, max_lines=1 if compact else 2)):
-            text.draw(surface, line, (rect.x + 16, y + 28 + 16 * k), 19, palette.MUTED)
+        y = rect.bottom - (86 if compact else 100)
+        text.draw(surface, game.title, (rect.x + 16, y), 32 if not compact else 26, palette.TEXT, bold=True,
+                  max_width=rect.w - 32, min_size=20)
+        size, step = (15, 13) if compact else (19, 16)
+        for k, line in enumerate(text.wrap(game.blurb, size, rect.w - 32, max_lines=2)):
+            text.draw(surface, line, (rect.x + 16, y + (24 if compact else 28) + step * k), size, palette.MUTED)
         tag, colour = f"{self.agent_counts[game.id]} agents", palette.GOOD
-        text.draw(surface, tag, (rect.x + 16, y + (48 if compact else 70)), 19, colour)
+        text.draw(surface, tag, (rect.x + 16, y + (54 if compact else 70)), 17 if compact else 19, colour)

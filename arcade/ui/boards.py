@@ -190,9 +190,10 @@ def draw_card(surface, rect: pygame.Rect, value=None, face_down: bool = False) -
     text.draw(surface, str(value), rect.center, max(28, rect.h // 2), colour, anchor="center", bold=True)
 
 
-def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int]) -> int:
+def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int], reserve: int = 0) -> int:
     """The felt table of a round: the deck's description, the hand and its total, the cards left of each value,
-    the draw pile (the peeked card face up). Returns the y below the deck (what is left is the caller's)."""
+    the draw pile (the peeked card face up), leaving `reserve` pixels free at the bottom. Returns the y below
+    the deck (what is left is the caller's)."""
     from arcade.games.blackjack import PRESETS
 
     pygame.draw.rect(surface, FELT, table, border_radius=18)
@@ -200,13 +201,19 @@ def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int]) -
     mdp = rules.mdp
     total, peeked, counts = state.mdp_state
     name = PRESETS[rules.preset][0] if rules.preset in PRESETS else f"a {rules.preset} deck"
-    text.draw(surface, f"{name}: values {mdp.card_values} x{mdp.multiplicity}, threshold {mdp.threshold}, "
-              f"peek costs {mdp.peek_cost}", (table.x + 20, table.y + 14), 22, palette.TEXT, max_width=table.w - 40,
-              min_size=14)
+    title = (f"{name}: values {mdp.card_values} x{mdp.multiplicity}, threshold {mdp.threshold}, "
+             f"peek costs {mdp.peek_cost}")
+    extra = 0
+    if text.font(18).size(title)[0] <= table.w - 40:
+        text.draw(surface, title, (table.x + 20, table.y + 14), 22, palette.TEXT, max_width=table.w - 40, min_size=18)
+    else:  # a narrow table: the deck's description on two lines rather than cut
+        for k, line in enumerate(text.wrap(title, 16, table.w - 40)):
+            text.draw(surface, line, (table.x + 20, table.y + 10 + 17 * k), 16, palette.TEXT)
+        extra = 8
     # top to bottom: the hand, its total, the deck; sizes follow the table's height
-    ch = int(min(118, table.h * 0.2))
+    ch = int(min(118, table.h * (0.2 if table.h >= 420 else 0.16)))
     cw = int(ch * 0.71)
-    y = table.y + 46
+    y = table.y + 46 + extra
     text.draw(surface, "YOUR HAND", (table.x + 24, y), 22, (200, 230, 210), bold=True)
     shown = hand[-9:]
     room = table.w - 220 - cw  # left of the draw pile
@@ -220,7 +227,7 @@ def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int]) -
               palette.BAD if bust else palette.TEXT, bold=True)
     y += 48
     text.draw(surface, "THE DECK (cards left of each value)", (table.x + 24, y), 22, (200, 230, 210), bold=True)
-    room = table.bottom - (y + 30) - 30  # height left for the stacks and their counts
+    room = table.bottom - (y + 30) - 30 - reserve  # height left for the stacks and their counts
     # equal values are one stack (the standard-like deck has four 10s): value -> cards left, in order
     stacks: dict[int, int] = {}
     for value, c in zip(mdp.card_values, state.deck):
