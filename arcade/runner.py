@@ -208,9 +208,20 @@ class Serial:
 _WORKER_PLAYERS: Players | None = None
 
 
+def _die_with_parent() -> None:
+    """Linux: this process gets SIGTERM when its parent dies, so a killed run leaves no worker playing on."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the pool's own clean-up is all there is
+        pass
+
+
 def _start_worker(blob: bytes) -> None:
     global _WORKER_PLAYERS
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
+    _die_with_parent()
     _WORKER_PLAYERS = pickle.loads(blob)
 
 

@@ -149,3 +149,31 @@ def test_without_ray_one_line_says_how_to_install_it(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_ray)
     with pytest.raises(runner.RunError, match=r"pip install -r requirements-ray.txt"):
         runner.import_ray()
+
+
+def test_workers_end_when_the_run_is_killed(tmp_path):
+    """A bench killed with SIGKILL (no clean-up at all) leaves no worker process playing on."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    log = tmp_path / "run.jsonl"
+    proc = subprocess.Popen([sys.executable, "main.py", "bench", "dots", "--board", "3x3", "--agent", "mcts",
+                             "--games", "400", "--jobs", "2", "--log", str(log)], cwd=runner.ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not log.exists() or len(log.read_text().splitlines()) < 3):
+        time.sleep(0.2)  # until the workers are playing (two games logged)
+    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    assert children
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 30
+    alive = children
+    while alive and time.monotonic() < deadline:
+        alive = [pid for pid in children if os.path.exists(f"/proc/{pid}") and
+                 "zombie" not in open(f"/proc/{pid}/status").read().lower()]
+        time.sleep(0.2)
+    assert not alive
