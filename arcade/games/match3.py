@@ -143,6 +143,8 @@ def resolve(board: np.ndarray, colours: int, rng: np.random.Generator | None, ma
     stages = []
     level = 1
     while level <= max_levels:
+        if level > 1 and rng is not None and not has_line(board[None])[0]:  # refilled, no empty cell: cheaper test
+            break
         cleared = find_matches(board)
         n = int(cleared.sum())
         if n == 0:
