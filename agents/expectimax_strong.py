@@ -39,6 +39,7 @@ EMPTY_WEIGHT = 270.0
 _TABLE_MAX_SIZE = 5
 NODE_BUDGET = 20000  # the array path: about this many leaves at most
 CACHE_LIMIT = 200_000  # boards kept in the transposition cache between moves
+SAFETY = 1.5  # how much longer than measured a layer about to start may take
 MEASURED_PASS = 10_000  # positions a pass needs before its time per position predicts the next layers'
 
 
@@ -200,7 +201,8 @@ class _Deadline:
         return None
 
     def check(self, positions: int = 0) -> None:
-        if self.clock() + positions * self.per_position > self.at:
+        # a margin on the estimate: a large layer costs more a position than the passes it was measured on
+        if self.clock() + SAFETY * positions * self.per_position > self.at:
             raise OutOfTime
 
 
@@ -345,6 +347,7 @@ class StrongExpectimax:
         self.cache = ValueCache()
         self._figures: dict = {}
         self.per_position = 50e-9  # seconds a position costs this search here: measured as it plays
+        self.commit_seconds = 0.0  # what merging a decision's values into the cache takes: measured too
         # the tables a search reads, built now rather than inside the first move's budget
         size = rules.size
         warm = np.zeros((1, size, size), np.uint8)
@@ -382,7 +385,7 @@ class StrongExpectimax:
         positions = []  # searched by each pass; the first is the root's moves
         for d in range(1, target + 1):
             if d > 1:
-                search.at = start + self.budget
+                search.at = start + self.budget - self.commit_seconds  # the cache's merge comes after
             before = search.positions
             search.layers = {}
             t0 = clock()
@@ -404,9 +407,11 @@ class StrongExpectimax:
             # one more layer multiplies the work by the branching this pass measured between its last two
             # layers (before two layers exist, by how much the first pass outgrew the root's moves)
             growth = search.branching() or positions[-1] / positions[-2]
-            if clock() - start + took * growth > self.budget:
+            if clock() - start + took * growth > self.budget - self.commit_seconds:
                 break
+        t0 = clock()
         self.cache.commit()
+        self.commit_seconds += 0.3 * (clock() - t0 - self.commit_seconds)
         self._figures = {"depth": depth, "target depth": target, "positions": search.positions,
                          "cache hits": self.cache.hits - hits_before,
                          "path": "uint64" if isinstance(search, BitSearch) else "array"}
