@@ -180,3 +180,43 @@ def test_after_tab_no_figures_of_the_previous_agent_are_shown(window):
     assert status == "expectiminimax is working out its values..." or screen.values.agent == "expectiminimax"
     assert wait_for(window, lambda: screen.values.agent == "expectiminimax")
     assert "depth" in screen.value_status()  # now its own figures
+
+
+def test_values_come_back_after_the_opponent_replies_while_the_window_rests(settings):
+    """Issue 25 #4: with v on, after the opponent's reply the values of the new position are asked for
+    even though nothing moves on screen (the window used to go to sleep first, and `v` twice woke it)."""
+    import time
+
+    import pygame
+
+    from arcade.app import App
+    from arcade.screens import open_game
+    from arcade.screens.launcher import LauncherScreen
+    from tests.helpers import key
+
+    # the default pause between moves; the agent's seed of the walk that showed it (its game is not over yet)
+    app = App(settings.with_table("agents", delay_ms=200).with_table("seeds", agent=1), size=(1024, 720))
+    app.push(LauncherScreen(app))
+    screen = open_game(app, "tictactoe", seed=5)
+    app.push(screen)
+    key(app, pygame.K_TAB)  # td-value -> minimax: the agent that answers your moves, and whose values v shows
+    assert screen.controller.name == "minimax"
+    key(app, pygame.K_v, "v")
+    key(app, pygame.K_o, "o")  # play O: minimax opens as X
+
+    def rest_until(condition, seconds=60.0):  # real frames: the window may sleep between them, as for a person
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and not condition():
+            app.tick()
+        return condition()
+
+    for cell in (pygame.K_1, pygame.K_6):
+        rest_until(lambda: False, 2.0)
+        key(app, cell, pygame.key.name(cell))
+    rest_until(lambda: False, 3.0)
+    assert rest_until(lambda: screen.shown_state() is None or (screen.rules.to_move(screen.shown_state()) == 1
+                                                               and screen.values.current(screen.shown_state())))
+    state = screen.shown_state()
+    assert state is not None and screen.rules.to_move(state) == 1  # your turn again, the game goes on
+    assert set(screen.values.current(state)) == set(screen.rules.legal_actions(state))
+    app.close()

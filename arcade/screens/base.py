@@ -175,8 +175,8 @@ class GameScreen(Screen):
 
     def busy(self) -> bool:
         if (self.toast or self.stepping or self.values.pending or self.controller.enabled or self.animating()
-                or self.trainer.running):
-            return True
+                or self.trainer.running or self.values.wants(self.shown_state())):
+            return True  # (values wanted for a state an opponent's move just made: the frame that asks must come)
         if any(c.thinking or c.getting_ready is not None or c.progress() is not None for c in self.controllers()):
             return True
         return self.agent_state() is not None and bool(self.agent_active())

@@ -87,11 +87,18 @@ class ValueView:
                 self.values, self.figures, self.ms, self.legend = answer.value, answer.figures, answer.ms, answer.legend
                 self.state, self.agent, self.error = asked_state, agent, None
                 self._rules = asked_rules
-        if not self.on or state is None or not self.explains or q.pending:
+        if q.pending or not self.wants(state):
             return
-        if self.agent == c.name and self._rules is c.rules and same_state(self.state, state):
-            return  # up to date (or failed on this very state: a failure records its agent and state too)
         q.ask(state, "explain", about=(state, c.rules))
+
+    def wants(self, state) -> bool:
+        """Whether values of `state` are to be asked for: on, an agent that explains, and none known for it
+        yet (a failure records its agent and state too, so a failing agent is not asked again and again).
+        The screen stays awake while this holds: the question is put on the next frame."""
+        c = self.controller
+        if not self.on or state is None or not self.explains:
+            return False
+        return not (self.agent == c.name and self._rules is c.rules and same_state(self.state, state))
 
     def caption(self) -> str:
         """One line of the decision's figures: 'depth 3, positions 12,480, 84 ms'."""
