@@ -11,9 +11,8 @@ pass cut by the deadline is dropped and the last complete depth answers.
 """
 from __future__ import annotations
 
-import time
 
-from agents.base import ANY_GAME, best_action, register
+from agents.base import ANY_GAME, best_action, budget_clock, register
 from agents.game_search import decision_rng, leaf_values, terminal_returns
 from arcade.games.base import ListsChance, has_chance
 
@@ -40,6 +39,7 @@ class Expectiminimax:
         self.max_depth = table.max_depth
         self.samples = table.chance_samples
         self.budget = table.time_budget_ms / 1000.0
+        self.clock = budget_clock(settings)
         self.lists = isinstance(rules, ListsChance)
         self.chance = has_chance(rules)
         self._figures: dict = {}
@@ -66,7 +66,7 @@ class Expectiminimax:
             return terminal_returns(rules, state)
         if depth == 0:
             return leaf_values(rules, state)
-        if time.perf_counter() > deadline:
+        if self.clock() > deadline:
             raise OutOfTime
         seat = rules.to_move(state)
         best = None
@@ -83,7 +83,7 @@ class Expectiminimax:
     def explain(self, state, rng=None) -> dict:
         """{move: its value for the side to move at the deepest depth completed in the time budget}."""
         rng = decision_rng(rng, self.rules, state)
-        deadline = time.perf_counter() + self.budget
+        deadline = self.clock() + self.budget
         self._positions = 0
         values, reached = None, 0
         for depth in range(1, self.max_depth + 1):
@@ -91,7 +91,7 @@ class Expectiminimax:
                 values, reached = self._root(state, depth, rng, deadline if values is not None else float("inf")), depth
             except OutOfTime:
                 break
-            if time.perf_counter() > deadline:
+            if self.clock() > deadline:
                 break
         self._figures = {"depth": reached, "positions": self._positions}
         return values

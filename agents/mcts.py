@@ -20,9 +20,8 @@ fast engine plugs in its random playout (agents/game_search.register_playout), n
 from __future__ import annotations
 
 import math
-import time
 
-from agents.base import ANY_GAME, register
+from agents.base import ANY_GAME, budget_clock, register
 from agents.game_search import decision_rng, random_playout, terminal_returns, leaf_values
 from arcade.games.base import has_chance
 
@@ -60,6 +59,7 @@ class MCTS:
         self.c = table.mcts_exploration
         self.rollout_moves = table.rollout_moves
         self.budget = table.time_budget_ms / 1000.0
+        self.clock = budget_clock(settings)
         self._figures: dict = {}
 
     def _scale(self, returns, low_high: list) -> tuple[float, ...]:
@@ -76,7 +76,7 @@ class MCTS:
         rng = decision_rng(rng, rules, state)
         chance = has_chance(rules)
         root = Node(None if chance else state, rules.legal_actions(state), rules.to_move(state))
-        c, deadline = self.c, time.perf_counter() + self.budget
+        c, deadline = self.c, self.clock() + self.budget
         finals: list = []  # one player: every final score, rescaled once the range is known
         low_high = [math.inf, -math.inf]
         done = 0
@@ -135,7 +135,7 @@ class MCTS:
                 self._prove(path)
                 if root.proven is not None:
                     break
-            if time.perf_counter() > deadline:
+            if self.clock() > deadline:
                 break
         if rules.players == 1 and finals:
             self._rescale(root, finals, low_high)

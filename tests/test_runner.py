@@ -14,7 +14,8 @@ from tests.extra_game.runner_agents import CountingLearner
 
 
 def _players(settings, game="tictactoe", agent="mcts", opponent="random"):
-    settings = settings.with_table("search", mcts_simulations=60)
+    # the count of simulations ends a move, not the clock: equal games however loaded the machine is
+    settings = settings.with_table("search", mcts_simulations=60, time_budget_ms=60_000)
     rules = make_rules(game, settings)
     a = find(game, agent).create(rules, settings)
     o = find(game, opponent).create(rules, settings) if rules.players == 2 else None
