@@ -68,7 +68,8 @@ def game_over_value(size: int) -> float:
     hold, and a board scores 2s lines. (A lost board worth 0, as in the C++ program, ranks it above the
     live boards whose evaluation has gone negative: late boards with large tiles.)"""
     e = float(size * size + 1)
-    line_floor = LOST_PENALTY - MONOTONICITY_WEIGHT * (size - 1) * e**MONOTONICITY_POWER - SUM_WEIGHT * size * e**SUM_POWER
+    line_floor = (LOST_PENALTY - MONOTONICITY_WEIGHT * (size - 1) * e**MONOTONICITY_POWER
+                  - SUM_WEIGHT * size * e**SUM_POWER)
     return 2 * size * line_floor - 1.0
 
 

@@ -25,6 +25,7 @@ class GameRecord:
     moves: int
     score: float = 0.0  # the measured agent's score
     decision_ms: list[float] = field(default_factory=list)
+    opponent_ms: list[float] = field(default_factory=list)  # the other seat's decisions (two-player games)
 
     @property
     def result(self) -> str | None:
@@ -36,14 +37,16 @@ class GameRecord:
 
 
 def play_game(rules, seats: list, game_seed: int, agent_seat: int = 0, agent_rng=None,
-              max_moves: int = 1_000_000, until=None) -> GameRecord:
+              max_moves: int = 1_000_000, until=None, start=None) -> GameRecord:
     """Play one game from seed `game_seed`; seats[i] is the agent for seat i.
 
     The game is a GameSession (its chance from `game_seed`, as on a screen). The record's score and
     decision times are those of seat `agent_seat`. `until(state)` true ends the game early (a benchmark's
-    "stop at 16384"). Agents that learn while they play are shown each
-    state the game reaches, as on a screen."""
+    "stop at 16384"); `start` a state to play on from instead of the game's first. Agents that learn while
+    they play are shown each state the game reaches, as on a screen."""
     session = GameSession(rules, game_seed)
+    if start is not None:
+        session.show(start)
     agent_rng = agent_rng if agent_rng is not None else np.random.default_rng([game_seed, 1])
     for agent in {id(s): s for s in seats}.values():
         if isinstance(agent, LearnsWhilePlaying):
@@ -53,8 +56,7 @@ def play_game(rules, seats: list, game_seed: int, agent_seat: int = 0, agent_rng
         seat = session.to_move
         t0 = time.perf_counter()
         action = seats[seat].act(session.state, agent_rng)
-        if seat == agent_seat:
-            record.decision_ms.append((time.perf_counter() - t0) * 1000)
+        (record.decision_ms if seat == agent_seat else record.opponent_ms).append((time.perf_counter() - t0) * 1000)
         if not session.play(action, by=f"seat {seat}"):
             raise ValueError(f"{getattr(seats[seat], 'name', 'the agent')} chose {action!r}, not a legal move")
         record.moves += 1

@@ -3,8 +3,9 @@
 A run is a game, the measured agent, its opponent and a seed. Game i of the run plays from the game seed
 `seed + i`, the agents draw from a Generator seeded by (agent seed, game seed), and the measured agent sits
 in seat 0 for the first half of a two-player run and in seat 1 after. An agent that learns while it plays
-starts every game from the state it had when the run began (so does a search's cache). So a game's record is the same whichever
-worker plays it and in whatever order: serial, `--jobs N` and Ray give equal per-game results.
+starts every game from the state it had when the run began (so does a search's cache). So a game's
+record is the same whichever worker plays it and in whatever order: serial, `--jobs N` and Ray give equal
+per-game results.
 
 Records are plain JSON objects. Each finished game is appended to the run's log (one line) as it finishes;
 the summary is read from the log's records; `resume` continues a stopped run without replaying its games.
@@ -71,6 +72,7 @@ class GameJob:
     game_seed: int
     agent_seat: int
     agent_seed: int
+    start: object = None  # a state to play on from (a benchmark's opening); None: the game's first
 
 
 def jobs_of(spec: RunSpec, players: int) -> list[GameJob]:
@@ -117,17 +119,20 @@ def play_job(players: Players, job: GameJob) -> dict:
     # so no game depends on the games played before it in the same process
     seats = [copy.deepcopy(a) for a in players.seats(job.agent_seat)]
     rng = np.random.default_rng([job.agent_seed, job.game_seed])
-    record = play_game(players.rules, seats, job.game_seed, job.agent_seat, rng, until=players.until)
+    record = play_game(players.rules, seats, job.game_seed, job.agent_seat, rng, until=players.until,
+                       start=job.start)
     out = {"index": job.index, "seed": record.seed, "agent_seat": record.agent_seat, "score": record.score,
            "result": record.result, "moves": record.moves, "outcome": record.outcome,
-           "decision_ms": [round(t, 4) for t in record.decision_ms]}
+           "decision_ms": [round(t, 4) for t in record.decision_ms],
+           "opponent_ms": [round(t, 4) for t in record.opponent_ms]}
     return json.loads(json.dumps(out, default=_json_value))
 
 
 def as_record(d: dict) -> GameRecord:
     """A logged game as the record `headless.summarize` reads."""
     return GameRecord(seed=d["seed"], agent_seat=d["agent_seat"], outcome=d["outcome"], moves=d["moves"],
-                      score=d["score"], decision_ms=list(d["decision_ms"]))
+                      score=d["score"], decision_ms=list(d["decision_ms"]),
+                      opponent_ms=list(d.get("opponent_ms", [])))
 
 
 # --- the log --------------------------------------------------------------------------------------------

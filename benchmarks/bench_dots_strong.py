@@ -1,7 +1,7 @@
 """Dots strength benchmark: alpha-beta against the exact solver (3x3) and against greedy and mcts (4x4, 5x5).
 
     python benchmarks/bench_dots_strong.py [--positions 500] [--won-games 200] [--games 30]
-                                           [--sizes 4x4,5x5] [--workers 2]
+                                           [--sizes 4x4,5x5] [--jobs N] [--ray [ADDRESS]]
 
 Prints, each part skipped when its count is 0:
 - 3x3: alpha-beta's value of every free line against the solver's exact margins on random positions
@@ -11,14 +11,14 @@ Prints, each part skipped when its count is 0:
 - 4x4 and 5x5: alpha-beta against greedy and against mcts (1,000 simulations), half the games on each
   side: wins with a 95% interval (targets 95% and 80%), the box margin, and decision times
   (target: median at most 1 s a move).
-Agents use the settings' defaults (alpha-beta 1 s a move); games run --workers at a time.
+Agents use the settings' defaults (alpha-beta 1 s a move); games run on the game runner (arcade/runner.py):
+all cores by default, --jobs N, or --ray.
 """
 from __future__ import annotations
 
 import argparse
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 import _common  # noqa: F401  (puts the project on the import path)
 import numpy as np
@@ -26,28 +26,22 @@ from _common import mean_ci, ms_stats, wilson
 
 from agents.base import find
 from agents.dots_solver import margins, move_values
+from arcade import runner
 from arcade.games.dots import Board, DotsRules, DotsState, parse_size
 from arcade.settings import Settings
 
 DEFAULTS = Settings()
 
 
-def play(size: tuple[int, int], opponent: str, seed: int, seat: int, start: DotsState | None = None) -> dict:
-    """One game of alpha-beta (in `seat`) against `opponent`, from `start` or the empty board."""
+def players(size: tuple[int, int], opponent: str) -> runner.Players:
     rules = DotsRules(*size)
-    agent = find("dots", "alpha-beta").create(rules, DEFAULTS)
-    other = find("dots", opponent).create(rules, DEFAULTS)
-    rng = np.random.default_rng(seed)
-    state = start or rules.new_state()
-    times = {"alpha-beta": [], opponent: []}
-    while not rules.is_terminal(state):
-        player = agent if state.mover == seat else other
-        t0 = time.perf_counter()
-        line = player.act(state, rng)
-        times[player.name].append(time.perf_counter() - t0)
-        state = rules.step(state, line, rng)
-    return {"margin": state.scores[seat] - state.scores[1 - seat], "seat": seat, "times": times,
-            "opponent": opponent}
+    return runner.Players(rules, find("dots", "alpha-beta").create(rules, DEFAULTS),
+                          find("dots", opponent).create(rules, DEFAULTS))
+
+
+def margins_of(records: list[dict]) -> list[int]:
+    """alpha-beta's box margin in each finished game."""
+    return [r["outcome"]["scores"][r["agent_seat"]] - r["outcome"]["scores"][1 - r["agent_seat"]] for r in records]
 
 
 def agreement(count: int, seed: int) -> None:
@@ -84,7 +78,7 @@ def agreement(count: int, seed: int) -> None:
         print(f"  differs: {undrawn} lines undrawn, {figures}")
 
 
-def won_games(count: int, seed: int, workers: int) -> None:
+def won_games(count: int, seed: int, backend) -> None:
     print(f"== 3x3: {count} games from random openings the solver values as a win for alpha-beta, "
           f"half against greedy and half against mcts")
     with tempfile.TemporaryDirectory() as folder:
@@ -103,32 +97,31 @@ def won_games(count: int, seed: int, workers: int) -> None:
         guaranteed = lead + int(max(move_values(state, margin).values()))
         if guaranteed > 0:
             jobs.append((state, me, guaranteed, "greedy" if len(jobs) % 2 == 0 else "mcts"))
-    with ProcessPoolExecutor(workers) as pool:
-        futures = [pool.submit(play, (3, 3), opp, seed + i, me, state) for i, (state, me, _, opp) in enumerate(jobs)]
-        results = [f.result() for f in futures]
     for opp in ("greedy", "mcts"):
-        rows = [(r, job[2]) for r, job in zip(results, jobs) if job[3] == opp]
-        losses = sum(r["margin"] < 0 for r, _ in rows)
-        draws = sum(r["margin"] == 0 for r, _ in rows)
-        below = sum(r["margin"] < g for r, g in rows)
+        mine = [(i, job) for i, job in enumerate(jobs) if job[3] == opp]
+        games = [runner.GameJob(i, seed + i, me, DEFAULTS.seeds.agent, start=state) for i, (state, me, _, _) in mine]
+        records = {r["index"]: r for r in runner.execute(players((3, 3), opp), games, backend).records}
+        rows = [(margins_of([records[i]])[0], job[2]) for i, job in mine]
+        losses = sum(m < 0 for m, _ in rows)
+        draws = sum(m == 0 for m, _ in rows)
+        below = sum(m < g for m, g in rows)
         print(f"  against {opp}: {len(rows)} games, {losses} lost (target 0), {draws} drawn, {below} ended below "
               f"the solver's guaranteed margin")
 
 
-def matches(size: tuple[int, int], opponent: str, games: int, workers: int, seed: int) -> None:
-    with ProcessPoolExecutor(workers) as pool:
-        futures = [pool.submit(play, size, opponent, seed + g, g % 2) for g in range(games)]
-        results = [f.result() for f in futures]
-    margins_ = [r["margin"] for r in results]
+def matches(size: tuple[int, int], opponent: str, games: int, backend, seed: int) -> None:
+    spec = runner.RunSpec("dots", "alpha-beta", opponent, games, seed, DEFAULTS.seeds.agent, "")
+    results = runner.execute(players(size, opponent), runner.jobs_of(spec, 2), backend).records
+    margins_ = margins_of(results)
     wins = sum(m > 0 for m in margins_)
     draws = sum(m == 0 for m in margins_)
     lo, hi = wilson(wins, games)
     target = 0.95 if opponent == "greedy" else 0.80
-    by_side = [sum(r["margin"] > 0 for r in results if r["seat"] == s) for s in (0, 1)]
-    n_side = [sum(r["seat"] == s for r in results) for s in (0, 1)]
+    by_side = [sum(m > 0 for m, r in zip(margins_, results) if r["agent_seat"] == s) for s in (0, 1)]
+    n_side = [sum(r["agent_seat"] == s for r in results) for s in (0, 1)]
     mean, ci = mean_ci(margins_)
-    ab = [t for r in results for t in r["times"]["alpha-beta"]]
-    op = [t for r in results for t in r["times"][opponent]]
+    ab = [t / 1000 for r in results for t in r["decision_ms"]]
+    op = [t / 1000 for r in results for t in r["opponent_ms"]]
     label = f"{opponent} ({DEFAULTS.search.mcts_simulations} simulations)" if opponent == "mcts" else opponent
     print(f"-- {size[0]}x{size[1]} against {label}: {games} games")
     print(f"  wins {wins}/{games} = {wins / games:.0%} (95% interval {lo:.0%}-{hi:.0%}; target >= {target:.0%}), "
@@ -144,20 +137,21 @@ def main():
     ap.add_argument("--won-games", type=int, default=200)
     ap.add_argument("--games", type=int, default=30, help="games per board and opponent (half on each side)")
     ap.add_argument("--sizes", default="4x4,5x5")
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=runner.default_jobs(), help="games at once (the game runner)")
+    ap.add_argument("--ray", nargs="?", const="auto", metavar="ADDRESS", help="games as Ray tasks")
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
     start = time.perf_counter()
+    backend = runner.backend_of(args.jobs, args.ray)
     if args.positions:
         agreement(args.positions, args.seed)
     if args.won_games:
-        won_games(args.won_games, args.seed, args.workers)
+        won_games(args.won_games, args.seed, backend)
     if args.games:
-        print(f"== alpha-beta ({DEFAULTS.dots.time_budget_ms} ms a move) against greedy and mcts, "
-              f"{args.workers} games at a time")
+        print(f"== alpha-beta ({DEFAULTS.dots.time_budget_ms} ms a move) against greedy and mcts, on {backend.name}")
         for text in args.sizes.split(","):
             for opponent in ("greedy", "mcts"):
-                matches(parse_size(text), opponent, args.games, args.workers, args.seed)
+                matches(parse_size(text), opponent, args.games, backend, args.seed)
     print(f"wall time {(time.perf_counter() - start) / 60:.1f} min")
 
 

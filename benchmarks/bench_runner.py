@@ -128,7 +128,7 @@ def ray_two_nodes(games: int) -> None:
         on_ray = runner.execute(players, jobs, cluster).records
         t_ray = time.perf_counter() - t0
         cluster.shutdown()
-        untimed = [[{k: v for k, v in r.items() if k != "decision_ms"} for r in rs] for rs in (serial, on_ray)]
+        untimed = [[{k: v for k, v in r.items() if k not in ("decision_ms", "opponent_ms")} for r in rs] for rs in (serial, on_ray)]
         same = sum(a == b for a, b in zip(*untimed))
         print(f"  cluster: {cluster.name}")
         print(f"  per-game results equal to the serial run: {same}/{games} (target: all)")

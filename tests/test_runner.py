@@ -28,7 +28,7 @@ def _spec(settings, players: Players, games=8, seed=40) -> RunSpec:
 
 
 def _without_times(records):
-    return [{k: v for k, v in r.items() if k != "decision_ms"} for r in records]
+    return [{k: v for k, v in r.items() if k not in ("decision_ms", "opponent_ms")} for r in records]
 
 
 def test_each_game_has_its_own_seed_and_seat():

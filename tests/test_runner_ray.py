@@ -35,7 +35,7 @@ def _run(settings, agent_of=lambda a: a, games=6):
 
 
 def _without_times(records):
-    return [{k: v for k, v in r.items() if k != "decision_ms"} for r in records]
+    return [{k: v for k, v in r.items() if k not in ("decision_ms", "opponent_ms")} for r in records]
 
 
 def test_ray_plays_the_same_games_as_a_serial_run(cluster, settings):
