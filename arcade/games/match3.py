@@ -67,6 +67,12 @@ def all_swaps(size: int) -> np.ndarray:
     return np.array(out, dtype=np.intp)
 
 
+@functools.lru_cache(maxsize=None)
+def swap_index(size: int) -> dict[tuple[int, int, int, int], int]:
+    """The position of each swap (r1, c1, r2, c2) in all_swaps(size)."""
+    return {tuple(int(v) for v in swap): k for k, swap in enumerate(all_swaps(size))}
+
+
 PAD = -2  # outside the board: equal to no colour and not EMPTY
 
 
@@ -151,9 +157,8 @@ def resolve(board: np.ndarray, colours: int, rng: np.random.Generator | None, ma
             break
         emptied = np.where(cleared, EMPTY, board)
         after, source = gravity(emptied)
-        if rng is not None:
-            holes = after == EMPTY
-            after[holes] = rng.integers(0, colours, size=int(holes.sum()))
+        if rng is not None:  # the cells emptied are the n cells at the top that the fall left empty
+            after[after == EMPTY] = rng.integers(0, colours, size=n)
         stages.append(Stage(board, cleared, level, POINTS_PER_GEM * n * level, after, source))
         board = after
         level += 1
@@ -268,7 +273,8 @@ class Match3Rules:
 
     def play(self, state: Match3State, action, rng: np.random.Generator) -> TurnResult:
         """A whole turn: the swap, every clearing step, and a reshuffle if no swap is left."""
-        if not (state.swaps() == np.asarray(action)).all(axis=1).any():
+        k = swap_index(state.board.shape[0]).get(tuple(int(v) for v in action))
+        if state.turns_left <= 0 or k is None or not state.swap_mask[k]:
             raise ValueError(f"swap {self.format_action(action)} makes no line: not a legal move")
         board = apply_swap(state.board, action)
         stages = resolve(board, state.colours, rng)
