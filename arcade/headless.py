@@ -1,7 +1,7 @@
-"""Whole games without a window: the engine behind `bench`, shared with benchmarks and tests.
+"""One whole game without a window, its record, and the summary of many records.
 
-Every game runs through the rules protocol with its own seeded Generator, so
-the same seed replays the same games for every agent.
+Every game runs through the rules protocol with its own seeded Generator, so the same seed replays the
+same game for every agent. Runs of many games (bench, the benchmarks, tests) are arcade/runner.py.
 """
 from __future__ import annotations
 
@@ -63,22 +63,6 @@ def play_game(rules, seats: list, game_seed: int, agent_seat: int = 0, agent_rng
     record.outcome = session.outcome()
     record.score = seat_score(rules, record.outcome, agent_seat)
     return record
-
-
-def play_games(rules, agent, opponent=None, games: int = 10, seed: int = 0, progress=None,
-               agent_seed: int = 1, backend=None) -> list[GameRecord]:
-    """Play `games` seeded games in this process (or on `backend`, see arcade.runner): game g from seed
-    `seed + g`, the agents' Generator from (agent_seed, seed + g). In two-player games the agent takes
-    seat 0 in the first half, seat 1 after."""
-    from arcade import runner
-
-    spec = runner.RunSpec("", getattr(agent, "name", ""), getattr(opponent, "name", None), games, seed,
-                          agent_seed, "")
-    result = runner.execute(runner.Players(rules, agent, opponent), runner.jobs_of(spec, rules.players),
-                            backend or runner.Serial(), progress=progress)
-    if not result.complete:
-        raise KeyboardInterrupt
-    return [runner.as_record(r) for r in result.records]
 
 
 def _stats(values) -> dict:

@@ -27,11 +27,12 @@ import pickle
 import signal
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterator
 
 import numpy as np
 
 from arcade.headless import GameRecord, play_game
+from arcade.storage import json_default
 
 LOG_VERSION = 1
 RAY_REQUIREMENTS = "requirements-ray.txt"
@@ -103,16 +104,6 @@ class Players:
         return [self.agent, self.opponent] if agent_seat == 0 else [self.opponent, self.agent]
 
 
-def _json_value(x):
-    if isinstance(x, np.generic):
-        return x.item()
-    if isinstance(x, np.ndarray):
-        return x.tolist()
-    if isinstance(x, (set, frozenset)):
-        return sorted(x)
-    return str(x)
-
-
 def play_job(players: Players, job: GameJob) -> dict:
     """Play one game of a run; its record as a JSON-ready dict (the same whatever process plays it)."""
     # every game starts from the agents as the run began (a learner's table, a search's transposition cache),
@@ -125,7 +116,7 @@ def play_job(players: Players, job: GameJob) -> dict:
            "result": record.result, "moves": record.moves, "outcome": record.outcome,
            "decision_ms": [round(t, 4) for t in record.decision_ms],
            "opponent_ms": [round(t, 4) for t in record.opponent_ms]}
-    return json.loads(json.dumps(out, default=_json_value))
+    return json.loads(json.dumps(out, default=json_default))
 
 
 def as_record(d: dict) -> GameRecord:
@@ -197,7 +188,26 @@ class GameLog:
 
 # --- where games run ------------------------------------------------------------------------------------
 
-class Serial:
+class Backend:
+    """Where a run's games are played: connect() before the games (a problem is said at once, as RunError),
+    run() yields each finished game's record, stop() ends the games in play, shutdown() after the run."""
+
+    name = ""
+
+    def connect(self) -> None:
+        pass
+
+    def run(self, players: Players, jobs: list[GameJob]) -> Iterator[dict]:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        pass
+
+    def shutdown(self) -> None:
+        pass
+
+
+class Serial(Backend):
     """Games in this process, one after another."""
 
     name = "serial"
@@ -205,9 +215,6 @@ class Serial:
     def run(self, players: Players, jobs: list[GameJob]) -> Iterator[dict]:
         for job in jobs:
             yield play_job(players, job)
-
-    def stop(self) -> None:
-        pass
 
 
 _WORKER_PLAYERS: Players | None = None
@@ -234,7 +241,7 @@ def _play_in_worker(job: GameJob) -> dict:
     return play_job(_WORKER_PLAYERS, job)
 
 
-class LocalProcesses:
+class LocalProcesses(Backend):
     """Games on a pool of local processes, handed out one at a time as workers free up."""
 
     def __init__(self, jobs: int):
@@ -286,6 +293,9 @@ def _token_mode() -> None:
         os.environ["RAY_AUTH_MODE"] = "token"
 
 
+# the code Ray ships to every worker: this checkout, without what the games do not need
+RUNTIME_ENV = {"working_dir": str(ROOT),
+               "excludes": [".git", ".venv", ".venv-bench", "data", "docs", "*.pyc", "__pycache__"]}
 _RAY_PLAYERS: dict[str, Players] = {}
 
 
@@ -294,20 +304,19 @@ def _play_on_ray(boxed_ref: list, job: GameJob) -> dict:
     ray = import_ray()
     ref = boxed_ref[0]  # boxed, so Ray does not fetch it for every task
     key = ref.hex()
-    if key not in _RAY_PLAYERS:
-        # writable copies: the store's arrays are read-only and some agents keep caches in theirs
+    if key not in _RAY_PLAYERS:  # (the store's arrays are read-only: play_job plays on copies of the agents)
         _RAY_PLAYERS.clear()
-        _RAY_PLAYERS[key] = copy.deepcopy(ray.get(ref))
+        _RAY_PLAYERS[key] = ray.get(ref)
     return play_job(_RAY_PLAYERS[key], job)
 
 
-class RayCluster:
+class RayCluster(Backend):
     """Games as Ray tasks. address 'auto' joins a running cluster or starts a local one; else that address.
 
     `retries` is how many times a game whose worker died is played again (it starts over from its seed)."""
 
-    def __init__(self, address: str = "auto", retries: int = 3, local_cpus: int | None = None):
-        self.address, self.retries, self.local_cpus = address, retries, local_cpus
+    def __init__(self, address: str = "auto", retries: int = 3):
+        self.address, self.retries = address, retries
         self.name = "Ray"
         self.pending: list = []
         self.ray = None
@@ -323,16 +332,14 @@ class RayCluster:
         self.name = f"Ray ({nodes} node{'s' * (nodes != 1)}, {cpus} CPU{'s' * (cpus != 1)})"
 
     def _init(self, ray) -> None:
-        runtime_env = {"working_dir": str(ROOT),
-                       "excludes": [".git", ".venv", ".venv-bench", "data", "docs", "*.pyc", "__pycache__"]}
         quiet = {"logging_level": "ERROR", "log_to_driver": False, "include_dashboard": False,
-                 "runtime_env": runtime_env}
+                 "runtime_env": RUNTIME_ENV}
         try:
             ray.init(address=self.address, **quiet)
         except ConnectionError:
             if self.address != "auto":
                 raise RunError(f"no Ray cluster at {self.address}; start one there with: ray start --head") from None
-            ray.init(num_cpus=self.local_cpus, **quiet)  # no cluster running: one on this machine
+            ray.init(**quiet)  # no cluster running: one on this machine
         except Exception as exc:  # noqa: BLE001  (Ray's own errors: one line, not its traceback)
             if "auth" in f"{type(exc).__name__} {exc}".lower():
                 raise RunError(f"the Ray cluster at {self.address} refused this machine's token: copy the head's "
@@ -378,11 +385,11 @@ class RunResult:
     complete: bool  # False: stopped (Ctrl-C) before every game finished
 
 
-def execute(players: Players, jobs: list[GameJob], backend, log: GameLog | None = None,
-            progress: Callable[[int], None] | None = None, records: Iterable[dict] = ()) -> RunResult:
-    """Play `jobs` on `backend`, appending each finished game to `log`; `records` are the run's games
-    already finished (a resumed run). Ctrl-C stops the workers and returns what finished."""
-    finished = list(records)
+def execute(players: Players, jobs: list[GameJob], backend: Backend, log: GameLog | None = None,
+            progress: Callable[[int], None] | None = None) -> RunResult:
+    """Play `jobs` on `backend`, appending each finished game to `log`; the result holds the log's games
+    from before too (a resumed run). Ctrl-C stops the workers and returns what finished."""
+    finished = list(log.records) if log is not None else []
     complete = True
     try:
         for record in backend.run(players, jobs):
@@ -396,6 +403,19 @@ def execute(players: Players, jobs: list[GameJob], backend, log: GameLog | None 
         complete = False
     finished.sort(key=lambda r: r["index"])
     return RunResult(finished, complete)
+
+
+def play_games(rules, agent, opponent=None, games: int = 10, seed: int = 0, progress=None,
+               agent_seed: int = 1, backend=None) -> list[GameRecord]:
+    """Play `games` seeded games in this process (or on `backend`): game g from seed
+    `seed + g`, the agents' Generator from (agent_seed, seed + g). In two-player games the agent takes
+    seat 0 in the first half, seat 1 after."""
+    spec = RunSpec("", getattr(agent, "name", ""), getattr(opponent, "name", None), games, seed, agent_seed, "")
+    result = execute(Players(rules, agent, opponent), jobs_of(spec, rules.players), backend or Serial(),
+                     progress=progress)
+    if not result.complete:
+        raise KeyboardInterrupt
+    return [as_record(r) for r in result.records]
 
 
 def default_log_path(data_dir: Path, spec: RunSpec) -> Path:

@@ -28,7 +28,8 @@ RESULTS = ("won", "drawn", "lost")
 def measure_results(game_id: str, name: str, rules, settings, agent, seed: int):
     """A function done -> {series: value} for the agent as it is (see the module docstring)."""
     from agents import agents_for
-    from arcade.headless import play_games, summarize
+    from arcade.headless import summarize
+    from arcade.runner import play_games
 
     if rules.players == 1:
         def mean_score(done: int) -> dict:

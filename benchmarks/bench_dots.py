@@ -28,7 +28,7 @@ from agents.dots_solver import DotsSolver, retrograde
 from agents.greedy import GreedyDots
 from agents.policy_iteration import PolicyIterationAgent, solve
 from arcade.games.dots import Board, DotsRules, box_counts
-from arcade.headless import play_games
+from arcade.runner import play_games
 from arcade.settings import Settings
 
 DEFAULTS = Settings()  # agents always receive settings; these are the defaults

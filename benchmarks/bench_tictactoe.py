@@ -24,7 +24,8 @@ from agents.baselines import RandomAgent
 from agents.minimax import Minimax
 from agents.td_value import SHIPPED, TDValueAgent, initial_values, self_play
 from arcade.games.tictactoe import TicTacToeRules
-from arcade.headless import play_games, summarize
+from arcade.headless import summarize
+from arcade.runner import play_games
 from arcade.settings import Settings, load_settings
 
 DEFAULTS = Settings()  # agents always receive settings; these are the defaults

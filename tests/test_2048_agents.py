@@ -106,7 +106,7 @@ def test_fixed_seed_gives_fixed_decisions(settings):
 
 
 def test_strong_beats_greedy_on_average(settings):
-    from arcade.headless import play_games
+    from arcade.runner import play_games
 
     rules = Rules2048(size=3)
     strong = play_games(rules, StrongExpectimax(rules, settings), games=3, seed=100)

@@ -127,7 +127,7 @@ def test_policy_iteration_converges_and_is_optimal_against_random():
 
 def test_plays_the_expected_boxes_against_random():
     from agents.baselines import RandomAgent
-    from arcade.headless import play_games
+    from arcade.runner import play_games
 
     rules = DotsRules()
     records = play_games(rules, PolicyIterationAgent(rules, DEFAULTS), RandomAgent(rules, DEFAULTS), games=300, seed=4)

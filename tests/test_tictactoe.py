@@ -10,7 +10,8 @@ from agents.td_value import SHIPPED, TDValueAgent, initial_values, self_play, td
 from arcade.cli import main
 from arcade.games.tictactoe import (LINES, O, X, TicTacToeRules, decode, encode, format_board, parse_board,
                                     reachable_states, tables)
-from arcade.headless import play_games, summarize
+from arcade.headless import summarize
+from arcade.runner import play_games
 from arcade.settings import Settings
 
 DEFAULTS = Settings()  # agents always receive settings; these are the defaults
