@@ -40,6 +40,7 @@ _TABLE_MAX_SIZE = 5
 NODE_BUDGET = 20000  # the array path: about this many leaves at most
 CACHE_LIMIT = 200_000  # boards kept in the transposition cache between moves
 SAFETY = 1.5  # how much longer than measured a layer about to start may take
+MEASURE_WEIGHT = 0.3  # the weight of the newest measurement in the running estimates of costs
 MEASURED_PASS = 10_000  # positions a pass needs before its time per position predicts the next layers'
 
 
@@ -372,21 +373,21 @@ class StrongExpectimax:
 
     def explain(self, state) -> dict[int, float]:
         """{direction: expected heuristic value of the board after it}, from the deepest pass that finished
-        in the time budget: depth 1, 2, ... up to depth_for(board). A pass is not started when its
-        predicted cost (the last pass's time times the growth in positions the passes have shown) would
-        not fit what is left, and a pass still running at the deadline is dropped. Depth 1 always runs."""
+        in the time budget: depth 1, 2, ... up to depth_for(board). A pass is not started when its predicted
+        cost (the last pass's time times the branching it measured between its two deepest layers) would not
+        fit what is left, and a layer that would not end by the deadline stops the pass running it: the
+        last finished pass answers. Depth 1 always runs."""
         clock = self.clock
         start = clock()
+        deadline = start + self.budget - self.commit_seconds  # the cache's merge comes after the search
         board = state.board
         target = self.depth_for(board)
         search = self.searcher(board)
         search.clock, search.per_position = clock, self.per_position
         values, depth, dropped = {}, 0, False
         hits_before = self.cache.hits
-        positions = []  # searched by each pass; the first is the root's moves
+        previous = 0  # positions the last pass searched (before the first: the root's moves)
         for d in range(1, target + 1):
-            if d > 1:
-                search.at = start + self.budget - self.commit_seconds  # the cache's merge comes after
             before = search.positions
             search.layers = {}
             t0 = clock()
@@ -399,20 +400,20 @@ class StrongExpectimax:
             if not values:
                 break
             took = clock() - t0
-            if not positions:
-                positions.append(len(values))
-            positions.append(max(1, search.positions - before))
-            if positions[-1] >= MEASURED_PASS:  # small passes are mostly fixed costs: not a per-position rate
-                self.per_position += 0.3 * (took / positions[-1] - self.per_position)
+            searched = max(1, search.positions - before)
+            if searched >= MEASURED_PASS:  # small passes are mostly fixed costs: not a per-position rate
+                self.per_position += MEASURE_WEIGHT * (took / searched - self.per_position)
                 search.per_position = self.per_position
             # one more layer multiplies the work by the branching this pass measured between its last two
-            # layers (before two layers exist, by how much the first pass outgrew the root's moves)
-            growth = search.branching() or positions[-1] / positions[-2]
-            if clock() - start + took * growth > self.budget - self.commit_seconds:
+            # layers (without two layers: by how much this pass outgrew the last, or the root's moves)
+            growth = search.branching() or searched / (previous or len(values))
+            previous = searched
+            search.at = deadline  # from depth 2 on
+            if clock() + took * growth > deadline:
                 break
         t0 = clock()
         self.cache.commit()
-        self.commit_seconds += 0.3 * (clock() - t0 - self.commit_seconds)
+        self.commit_seconds += MEASURE_WEIGHT * (clock() - t0 - self.commit_seconds)
         self._figures = {"depth": depth, "target depth": target, "positions": search.positions,
                          "cache hits": self.cache.hits - hits_before,
                          "path": "uint64" if isinstance(search, BitSearch) else "array"}

@@ -16,7 +16,7 @@ from arcade.games import GAMES, UnknownGame, game_ids, make_rules
 from arcade.games.base import FitsState, Summarizes
 from arcade.progress import Progress
 from arcade.settings import ARCADE_SETTINGS, SettingsError, load_settings
-from arcade.storage import writable_file_problem
+from arcade.storage import json_default, writable_file_problem
 
 DEFAULT_SETTINGS = ARCADE_SETTINGS
 
@@ -241,8 +241,7 @@ def cmd_bench(args, settings) -> int:
     try:
         if log is None:
             log = runner.GameLog.create(args.log or runner.default_log_path(settings.data_dir, spec), spec)
-        if isinstance(backend, runner.RayCluster):
-            backend.connect()  # before the games: a missing Ray or cluster is said at once
+        backend.connect()  # before the games: a missing Ray or cluster is said at once
     except runner.RunError as exc:
         raise UserError(str(exc)) from None
     jobs = log.missing(rules.players)
@@ -251,11 +250,9 @@ def cmd_bench(args, settings) -> int:
           f" on {backend.name}; log {log.path}", file=sys.stderr)
     bar = Progress(args.games, f"{args.game} {agent.name}")
     bar.update(done_before)
-    result = runner.execute(runner.Players(rules, agent, opponent), jobs, backend, log, progress=bar.update,
-                            records=log.records[:done_before])
+    result = runner.execute(runner.Players(rules, agent, opponent), jobs, backend, log, progress=bar.update)
     bar.close()
-    if isinstance(backend, runner.RayCluster):
-        backend.shutdown()
+    backend.shutdown()
     if not result.complete:
         print(f"stopped: {len(result.records)} of {args.games} games finished; continue with "
               f"python main.py bench --resume {log.path}", file=sys.stderr)
@@ -270,7 +267,7 @@ def cmd_bench(args, settings) -> int:
                      "moves": r["moves"], "outcome": r["outcome"],
                      "decision_ms_median": _median(r["decision_ms"])} for r in result.records]
         print(json.dumps({**head, "summary": summary, "per_game": per_game, "complete": result.complete},
-                         default=_json_default))
+                         default=json_default))
     else:
         print(format_summary(head, summary, rules))
     return 0 if result.complete else 130
@@ -280,16 +277,6 @@ def _median(xs):
     import numpy as np
 
     return float(np.median(xs)) if xs else None
-
-
-def _json_default(x):
-    import numpy as np
-
-    if isinstance(x, np.generic):
-        return x.item()
-    if isinstance(x, np.ndarray):
-        return x.tolist()
-    return str(x)
 
 
 def format_summary(head: dict, s: dict, rules) -> str:
@@ -348,7 +335,7 @@ def cmd_decide(args, settings) -> int:
         out["legend"] = thought.legend
         out["explain"] = {**thought.figures, "ms": round(thought.ms, 3)}
     if args.json:
-        print(json.dumps(out, default=_json_default))
+        print(json.dumps(out, default=json_default))
     else:
         figures = ", ".join(f"{k} {v}" for k, v in out["decision"].items())
         print(f"{agent.name} plays {out['action']}   ({figures})")

@@ -140,6 +140,18 @@ def load_npz(path: str | Path, version: int, required: tuple[str, ...] = (),
     return arrays
 
 
+def json_default(x):
+    """json.dumps' `default` for the arcade's values: numpy scalars and arrays as Python ones, sets sorted,
+    anything else as its text."""
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, (set, frozenset)):
+        return sorted(x)
+    return str(x)
+
+
 def load_json(path: str | Path, default: Any) -> Any:
     """Load a JSON record; default if missing. A corrupt file is set aside."""
     path = Path(path)

@@ -104,7 +104,7 @@ def main():
                   flush=True)
             bar = Progress(args.games, f"p(4)={p_four}")
             t0 = time.perf_counter()
-            result = runner.execute(players, jobs, backend, log, progress=bar.update, records=list(log.records))
+            result = runner.execute(players, jobs, backend, log, progress=bar.update)
             bar.close()
             print(f"  wall time {(time.perf_counter() - t0) / 60:.1f} min for {len(jobs)} games"
                   + ("" if result.complete else " (stopped: run the same command to continue)"))
@@ -112,8 +112,7 @@ def main():
                 summarize(p_four, result.records, args.stop_at)
                 break
         summarize(p_four, log.records if log else [], args.stop_at)
-    if isinstance(backend, runner.RayCluster):
-        backend.shutdown()
+    backend.shutdown()
 
 
 if __name__ == "__main__":

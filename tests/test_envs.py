@@ -144,7 +144,8 @@ def test_the_example_trains_and_its_agent_plays_like_value_iteration(tmp_path, c
 
     from agents import find
     from arcade.games import make_rules
-    from arcade.headless import play_games, summarize
+    from arcade.headless import summarize
+    from arcade.runner import play_games
 
     settings = Settings()
     rules = make_rules("blackjack", settings)
@@ -210,14 +211,12 @@ def test_no_environment_writes_outside_the_data_folder(tmp_path, monkeypatch):
                       render_mode="ansi")]
     rng = np.random.default_rng(0)
     for env in made:
-        env.reset(seed=1)
+        _, info = env.reset(seed=1)
         for _ in range(30):
-            _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))) if _ else
-                                           int(np.flatnonzero(env.unwrapped.legal_mask())[0]))
+            _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
             assert isinstance(env.render(), str)
             if done:
-                env.reset()
-                info = {"action_mask": env.unwrapped.legal_mask()}
+                _, info = env.reset()
         env.close()
     for make in (tictactoe_v0.env, dots_and_boxes_v0.env):
         aec = make(render_mode="ansi")

@@ -84,7 +84,7 @@ def test_the_log_holds_every_game_and_a_resumed_run_plays_only_the_rest(settings
                 played.append(record["index"])
                 yield record
 
-    result = execute(players, missing, Watching(), again, records=again.records)
+    result = execute(players, missing, Watching(), again)
     assert played == [3, 4, 5, 6, 7] and result.complete
     whole = execute(players, jobs, Serial()).records
     assert _without_times(result.records) == _without_times(whole)

@@ -16,8 +16,7 @@ from tests.extra_game.runner_agents import DiesOnce  # noqa: E402
 @pytest.fixture(scope="module")
 def cluster():
     ray.init(num_cpus=2, logging_level="ERROR", log_to_driver=False, include_dashboard=False,
-             runtime_env={"working_dir": str(runner.ROOT),
-                          "excludes": [".git", ".venv", ".venv-bench", "data", "docs", "__pycache__"]})
+             runtime_env=runner.RUNTIME_ENV)
     backend = RayCluster()
     backend.connect()  # joins the Ray started here
     yield backend

@@ -22,6 +22,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from arcade.games import board64
+from arcade.games.twenty48 import Game2048Settings
+from arcade.setting_fields import check_in_range
 
 BLOCK = 512  # uniforms drawn at a time from each board's Generator
 
@@ -73,8 +75,7 @@ class Vector2048Env(VectorEnv):
                              "gymnasium.make_vec(..., vectorization_mode='sync') for other sizes")
         if not (isinstance(num_envs, (int, np.integer)) and num_envs >= 1):
             raise ValueError(f"num_envs must be a whole number of 1 or more, got {num_envs!r}")
-        if not 0.0 <= spawn_four_probability <= 1.0:
-            raise ValueError(f"spawn_four_probability must be from 0 to 1, got {spawn_four_probability}")
+        check_in_range(Game2048Settings, "spawn_four_probability", spawn_four_probability)
         if render_mode is not None:
             raise ValueError("the vector 2048 does not render; render one board with arcade/2048-v0")
         self.num_envs = int(num_envs)
@@ -88,8 +89,7 @@ class Vector2048Env(VectorEnv):
         self.boards = np.zeros(self.num_envs, dtype=np.uint64)
         self.scores = np.zeros(self.num_envs, dtype=np.int64)
         self._ended = np.zeros(self.num_envs, dtype=bool)
-        self._uniforms: Uniforms | None = None
-        self._generators: list[np.random.Generator] = []
+        self._uniforms: Uniforms | None = None  # the boards' Generators, from the first reset on
 
     # --- the engine ------------------------------------------------------------------------------------
     def _new_boards(self, which: np.ndarray) -> None:
@@ -116,7 +116,7 @@ class Vector2048Env(VectorEnv):
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
         """All boards anew. `seed` an int: board i from seed + i (Gymnasium's vector convention); a list:
         one seed a board; None: fresh entropy (the same Generators carry on if they exist)."""
-        if seed is None and not self._generators:
+        if seed is None and self._uniforms is None:
             seeds = [None] * self.num_envs
         elif seed is None:
             seeds = None
@@ -127,8 +127,7 @@ class Vector2048Env(VectorEnv):
             if len(seeds) != self.num_envs:
                 raise ValueError(f"reset got {len(seeds)} seeds for {self.num_envs} boards")
         if seeds is not None:
-            self._generators = [seeding.np_random(s)[0] for s in seeds]
-            self._uniforms = Uniforms(self._generators)
+            self._uniforms = Uniforms([seeding.np_random(s)[0] for s in seeds])
         self._new_boards(np.arange(self.num_envs))
         self._look()
         return self._observation(), self._info()
@@ -166,4 +165,4 @@ class Vector2048Env(VectorEnv):
         return self._observation(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), info
 
     def close_extras(self, **kwargs) -> None:
-        self._generators, self._uniforms = [], None
+        self._uniforms = None

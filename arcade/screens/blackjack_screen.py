@@ -190,6 +190,11 @@ class BlackjackScreen(GameScreen):
         self.restart_when_over(dt_ms, self.round.over, AUTO_NEXT_MS + self.controller.delay_ms, self.new_round)
 
     # --- drawing -------------------------------------------------------------
+    @staticmethod
+    def _strip_fits(table: pygame.Rect) -> bool:
+        """Whether the table has room for the policy strip under the deck (a small one has not)."""
+        return table.bottom - 150 >= table.y + 330
+
     def _table(self) -> pygame.Rect:
         area = hud.board_rect(self.app.surface)
         return pygame.Rect(area.x, area.y, area.w - 250, area.h)
@@ -204,7 +209,7 @@ class BlackjackScreen(GameScreen):
 
     def draw_game(self, surface, rect) -> None:
         table = self._table()
-        compact = table.bottom - 150 < table.y + 330  # no room for the strip: its one-line form under the deck
+        compact = not self._strip_fits(table)  # the strip's one-line form goes under the deck
         deck_bottom = self._deck_bottom = boards.draw_blackjack(surface, table, self.rules, self.round, self.hand,
                                                                 reserve=22 if compact and self.values.on else 0)
         if deck_bottom <= table.bottom - 70:  # a small table leaves these to the HUD line
@@ -268,15 +273,15 @@ class BlackjackScreen(GameScreen):
         table = self._table()
         strip = pygame.Rect(table.x + 20, table.bottom - 150, table.w - 40, 64)
         known = self.strip_shown()
-        if strip.y < table.y + 330:  # a small table has no room for the strip: the same policy in one line
+        if not self._strip_fits(table):  # the same policy in one line
             self._draw_policy_line(surface, table, known)
             return
         n = self.rules.mdp.threshold + 1
         which = "the round's starting deck" if known is not None and known[0] != self.round.deck else "this deck"
         text.draw(surface, f"{self.controller.name}'s play at each hand total with {which}:",
                   (strip.x, strip.y - 22), 18, (200, 230, 210), max_width=strip.w)
-        if known is None or isinstance(known[2], str):
-            why = known[2] if known else (self.value_status() if not self.values.explains else "working it out...")
+        why = self._no_strip_why(known)
+        if why is not None:
             text.draw(surface, why, (strip.x, strip.y + 8), 18, palette.MUTED, max_width=strip.w)
             return
         w = strip.w / n
@@ -299,14 +304,19 @@ class BlackjackScreen(GameScreen):
         text.draw(surface, f"T take  P peek  Q quit   (filled: your hand now){now}", (strip.x, strip.bottom + 4), 16,
                   palette.MUTED, max_width=strip.w)
 
+    def _no_strip_why(self, known) -> str | None:
+        """Why there is no policy to show (an error, no values, still working), or None if there is one."""
+        if known is not None and not isinstance(known[2], str):
+            return None
+        return known[2] if known else (self.value_status() if not self.values.explains else "working it out...")
+
     def _draw_policy_line(self, surface, table: pygame.Rect, known) -> None:
         """The strip's policy as runs of hand totals ("T 0-30  P 31-35  Q 36-40"), under the deck."""
         y = getattr(self, "_deck_bottom", table.bottom) - 4
         if y + 18 > table.bottom - 4:
             return
-        if known is None or isinstance(known[2], str):
-            line = known[2] if known else (self.value_status() if not self.values.explains else "working it out...")
-        else:
+        line = self._no_strip_why(known)
+        if line is None:
             runs: list[list] = []  # [letter, first total, last total]
             for t, values in enumerate(known[2]):
                 if not values:
