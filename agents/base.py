@@ -74,13 +74,18 @@ class Trains(Protocol):
         method, so a screen can say it before building the agent."""
 
     def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None,
-              checkpoint=None) -> None:
+              checkpoint=None, watch=None, jobs: int = 1) -> None:
         """Train for `episodes`; progress(done) is called as it goes; a set `stop` event ends early.
 
         checkpoint(done, figures=None), where given, at a few dozen points with the agent playable as it
-        is then: the host draws a learning curve from them. A trainer that measures itself passes
-        `figures` ({series name: number}, e.g. {"mean score": 1830.0, "share reaching 2048": 0.12}); with
-        None the host measures the agent by playing games (arcade.training)."""
+        is then: the host draws a learning curve from them (and the CLI saves there now and then). A
+        trainer that measures itself passes `figures` ({series name: number}, e.g. {"mean score": 1830.0,
+        "share reaching 2048": 0.12}); with None the host measures the agent by playing games
+        (arcade.training). watch(state), where given, now and then with a state of a training game, for a
+        screen to show it playing. jobs: processes it may learn on (one that cannot parallelise ignores it)."""
+
+    def load(self, path: Path) -> bool:
+        """Play (and go on training) from the table in `path`; False if missing or unreadable (said)."""
 
     def save(self, path: Path | None = None) -> bool:
         """Write the learnt table atomically to `path` (default_path() if None); False with a notice if not."""

@@ -209,14 +209,22 @@ class _Deadline:
 
 
 class BitSearch(_Deadline):
-    """Expectimax over uint64 4x4 boards. chance_values(boards, probabilities, depth) -> values."""
+    """Expectimax over uint64 4x4 boards. chance_values(boards, probabilities, depth) -> values.
 
-    def __init__(self, p_four: float, min_probability: float, cache: ValueCache | None = None):
+    With `learned` (a function of uint64 afterstates -> the points expected from there on, e.g. an n-tuple
+    network's value) the leaves are valued by it, a player node is the best of its moves' points gained plus
+    the value after them, and a lost board is worth 0 (no more points). Without, the heuristic (evaluate64)
+    values the leaves, merges count only through it, and a lost board is worth game_over_value(4)."""
+
+    def __init__(self, p_four: float, min_probability: float, cache: ValueCache | None = None, learned=None):
         super().__init__()
         self.p_four = p_four
         self.min_probability = min_probability
         self.cache = cache
         self.positions = 0
+        self.evaluate = learned or evaluate64
+        self.counts_gains = learned is not None
+        self.lost = 0.0 if learned is not None else game_over_value(4)
 
     def chance_values(self, boards: np.ndarray, probs: np.ndarray, depth: int) -> np.ndarray:
         """Expected value of uint64 boards the computer is about to place a tile on."""
@@ -224,11 +232,11 @@ class BitSearch(_Deadline):
         self.positions += len(boards)
         self.count_layer(depth, len(boards))
         if depth == 0 or len(boards) == 0:
-            return evaluate64(boards)
+            return self.evaluate(boards)
         unique, inverse, u_prob = _dedupe64(boards, probs)
         values = np.empty(len(unique))
         leaf = u_prob < self.min_probability
-        values[leaf] = evaluate64(unique[leaf])
+        values[leaf] = self.evaluate(unique[leaf])
         expand = np.flatnonzero(~leaf)
         if self.cache is not None and depth >= 2 and expand.size:
             hit, known = self.cache.lookup(unique[expand], depth)
@@ -236,22 +244,25 @@ class BitSearch(_Deadline):
             expand = expand[~hit]
         if expand.size:
             kids, parent, p_kid = board64.spawn_children(unique[expand], self.p_four)
-            moved = board64.move_all(kids)  # 4 x K
+            codes = board64.lines(kids)
+            moved = board64.move_all(kids, codes)  # 4 x K
             legal = moved != kids
             if depth == 1:  # the next layer is all leaves: evaluate every move in place, no scatter
                 self.check(4 * len(kids))
                 self.positions += int(legal.sum())
-                best = evaluate64(moved.ravel()).reshape(4, -1)
-                best[~legal] = -np.inf
+                best = np.full((4, len(kids)), -np.inf)
+                best[legal] = self.evaluate(moved[legal])
             else:
                 d_idx, k_idx = np.nonzero(legal)
                 kid_prob = u_prob[expand][parent] * p_kid
                 next_vals = self.chance_values(moved[d_idx, k_idx], kid_prob[k_idx], depth - 1)
                 best = np.full((4, len(kids)), -np.inf)
                 best[d_idx, k_idx] = next_vals
+            if self.counts_gains:
+                best += board64.all_gains(codes)
             # a player node: the best of its legal moves; with none the game is over
             best = np.maximum(np.maximum(best[0], best[1]), np.maximum(best[2], best[3]))
-            best[best == -np.inf] = game_over_value(4)
+            best[best == -np.inf] = self.lost
             values[expand] = np.bincount(parent, weights=p_kid * best, minlength=expand.size)
             if self.cache is not None and depth >= 2:
                 self.cache.store(unique[expand], depth, values[expand])
@@ -260,11 +271,14 @@ class BitSearch(_Deadline):
     def root(self, board: np.ndarray, depth: int) -> dict[int, float]:
         """{direction: value} of the legal moves of one 4x4 exponent board, searched `depth` chance layers."""
         x = board64.pack(board[None])
-        moved = board64.move_all(x)[:, 0]
+        codes = board64.lines(x)
+        moved = board64.move_all(x, codes)[:, 0]
         dirs = np.flatnonzero(moved != x[0])
         if dirs.size == 0:
             return {}
         values = self.chance_values(moved[dirs], np.ones(dirs.size), depth)
+        if self.counts_gains:
+            values = values + board64.all_gains(codes)[dirs, 0]
         return {int(d): float(v) for d, v in zip(dirs, values)}
 
 
@@ -338,10 +352,19 @@ class StrongExpectimax:
     """Expectimax on a heuristic evaluation; act / explain as Expectimax3. See the module docstring."""
 
     name = "expectimax"
+    evaluation: str | None = None  # "heuristic" or "ntuple"; None: [2048] strong_evaluation decides
 
     def __init__(self, rules, settings):
         self.rules = rules
         table = settings.game2048
+        self.evaluation = type(self).evaluation or table.strong_evaluation
+        self.learned, self.network_source = None, ""
+        if self.evaluation == "ntuple":
+            from agents.ntuple import best_network
+
+            net, _, self.network_source = best_network(rules.spawn_four_probability, settings.data_dir,
+                                                       table.ntuple_tuples)
+            self.learned = net.value
         self.max_depth = table.strong_max_depth
         self.min_probability = table.strong_min_probability
         self.budget = table.time_budget_ms / 1000.0
@@ -367,6 +390,8 @@ class StrongExpectimax:
     def searcher(self, board: np.ndarray):
         """The search that fits this board: BitSearch for 4x4 boards that pack, else ArraySearch."""
         p4 = self.rules.spawn_four_probability
+        if self.learned is not None:  # the network reads 64-bit boards (a second 32768 is held as one)
+            return BitSearch(p4, self.min_probability, self.cache, self.learned)
         if board64.fits(board):
             return BitSearch(p4, self.min_probability, self.cache)
         return ArraySearch(p4, self.min_probability)
@@ -428,6 +453,28 @@ class StrongExpectimax:
     def act(self, state, rng=None) -> int:
         return best_action(self.explain(state))
 
+    @classmethod
+    def cannot_play(cls, rules) -> str | None:
+        if cls.evaluation == "ntuple" and rules.size != 4:
+            return f"{cls.name} plays 4x4 boards only (its network reads 64-bit boards)"
+        return None
+
     def value_legend(self, mover: str) -> str:
+        if self.learned is not None:
+            return ("The numbers: the points each move is expected to score from here on, searched several "
+                    "tile placements deep, the leaves valued by the learnt n-tuple network.")
         return ("The numbers: the expected heuristic value (empty cells, monotone rows, merges) of the board "
                 "after each move, searched several tile placements deep.")
+
+
+@register("expectimax-ntuple", ("2048",),
+          "strong expectimax with the learnt n-tuple network as its evaluation", order=12, process=True,
+          about="The strong expectimax search, its leaves valued by the ntuple agent's learnt network (the "
+                "points expected from a board on) instead of the hand-tuned heuristic, and the points merges "
+                "gain along the way counted. Compare it with expectimax by Tab at the same time a move.",
+          params=("strong_max_depth", "strong_min_probability", "time_budget_ms", "spawn_four_probability"))
+class LearnedExpectimax(StrongExpectimax):
+    """StrongExpectimax valued by the n-tuple network (as [2048] strong_evaluation = "ntuple")."""
+
+    name = "expectimax-ntuple"
+    evaluation = "ntuple"

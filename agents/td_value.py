@@ -128,13 +128,27 @@ class TDValueAgent:
     def _load(self):
         for path, label in ((self.data_path, "trained"), (SHIPPED, "shipped")):
             then = "the shipped table plays" if label == "trained" else "playing from the initial values"
-            arrays = load_npz(path, FORMAT_VERSION, required=("values",), then=then)
-            if arrays is None:
-                continue
-            if arrays["values"].shape == (2, N_STATES) and np.isfinite(arrays["values"]).all():
-                return arrays["values"].astype(np.float64), f"{label} ({path.name})"
-            set_aside(path, f"values of shape {arrays['values'].shape} (or not finite), expected {(2, N_STATES)}", then)
+            values = self._read(path, then)
+            if values is not None:
+                return values, f"{label} ({path.name})"
         return initial_values(self.draw_value), "untrained"
+
+    @staticmethod
+    def _read(path: Path, then: str) -> np.ndarray | None:
+        arrays = load_npz(path, FORMAT_VERSION, required=("values",), then=then)
+        if arrays is None:
+            return None
+        if arrays["values"].shape == (2, N_STATES) and np.isfinite(arrays["values"]).all():
+            return arrays["values"].astype(np.float64)
+        set_aside(path, f"values of shape {arrays['values'].shape} (or not finite), expected {(2, N_STATES)}", then)
+        return None
+
+    def load(self, path: Path) -> bool:
+        values = self._read(Path(path), "the table before it plays")
+        if values is None:
+            return False
+        self.values, self.source = values, f"loaded ({Path(path).name})"
+        return True
 
     @classmethod
     def default_episodes(cls, settings) -> int:
@@ -160,7 +174,7 @@ class TDValueAgent:
         return best_action(self.explain(state), rng)
 
     def train(self, episodes: int, rng: np.random.Generator, progress=None, from_scratch: bool = False,
-              stop=None, checkpoint=None):
+              stop=None, checkpoint=None, watch=None, jobs: int = 1):
         """Self-play from the current tables (or from the course's initial values); swaps them in at the end.
         checkpoint(done) is called at about CHECKPOINTS points, with this agent playing from the tables so far."""
         start = initial_values(self.draw_value) if from_scratch else self.values

@@ -54,6 +54,23 @@ def _int_in(name: str, lo: int, hi: int):
     return parse
 
 
+def _float_in(name: str, lo: float, hi: float):
+    """An argparse type: a number from lo to hi, else one line naming the option and the range."""
+
+    def parse(text: str) -> float:
+        try:
+            if not text.strip().isascii():
+                raise ValueError(text)
+            value = float(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
+        if not lo <= value <= hi:  # NaN fails this too
+            raise argparse.ArgumentTypeError(f"{name} must be {lo:g} to {hi:g}, got {text.strip()}")
+        return value
+
+    return parse
+
+
 def _name(option: str):
     def parse(text: str) -> str:
         if not text.strip():
@@ -113,10 +130,18 @@ def build_parser() -> argparse.ArgumentParser:
     train = sub.add_parser("train", help="train a learning agent and save it")
     train.add_argument("game")
     train.add_argument("--agent", type=_name("--agent"), required=True)
-    train.add_argument("--episodes", type=_int_in("--episodes", 1, MAX_EPISODES))
-    train.add_argument("--out", help="where to save (default: the data folder)")
+    train.add_argument("--episodes", "--games", dest="episodes", type=_int_in("--episodes", 1, MAX_EPISODES),
+                       help="episodes (games) to train (default: the agent's settings)")
+    train.add_argument("--out", help="where to save (default: the data folder); an existing file there is "
+                                     "trained on, and a stopped run of the same length resumes from it")
     train.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), default=0)
     train.add_argument("--fresh", action="store_true", help="start from the initial values, not the saved table")
+    train.add_argument("--jobs", type=_int_in("--jobs", 1, 4096),
+                       help="processes a trainer that can learn on several cores uses (default: all cores)")
+    train.add_argument("--checkpoint-seconds", type=_int_in("--checkpoint-seconds", 1, 86400), default=120,
+                       help="save what it has learnt this often (a killed run resumes from there)")
+    train.add_argument("--spawn-four-probability", type=_float_in("--spawn-four-probability", 0.0, 1.0),
+                       help="2048: the rules to train for (0.1 the standard rules, 0 the course's)")
     return p
 
 
@@ -347,23 +372,45 @@ def cmd_decide(args, settings) -> int:
 
 
 def cmd_train(args, settings) -> int:
+    if args.spawn_four_probability is not None:
+        if args.game != "2048":
+            raise UserError(f"--spawn-four-probability is a 2048 rule; {args.game} has no such setting")
+        settings = settings.with_table("game2048", spawn_four_probability=args.spawn_four_probability)
     rules = _rules(args.game, settings)
     agent = _agent(args.game, args.agent, rules, settings)
     if not isinstance(agent, Trains):
         learners = [s.name for s in agents_for(args.game, Trains)]
         raise UserError(f"agent '{agent.name}' does not learn; trainable agents for {args.game}: "
                         f"{', '.join(learners) or 'none yet'}")
-    if args.out is not None:  # checked before the training, not after a million episodes
-        problem = writable_file_problem(args.out)
-        if problem:
-            raise UserError(f"--out {args.out!r}: {problem}")
+    path = Path(args.out) if args.out is not None else agent.default_path()
+    problem = writable_file_problem(path)  # checked before the training, not after a million episodes
+    if problem:
+        raise UserError(f"--out {str(path)!r}: {problem}")
+    if args.out is not None and not args.fresh and path.exists() and agent.load(path):
+        print(f"training on from {path}", file=sys.stderr)
+    import threading
+    import time
+
     import numpy as np
 
     episodes = args.episodes or type(agent).default_episodes(settings)
     bar = Progress(episodes, f"train {args.game} {agent.name}")
-    agent.train(episodes, np.random.default_rng(args.seed), progress=bar.update, from_scratch=args.fresh)
+    last_save = [time.monotonic()]
+
+    def checkpoint(done, figures=None):  # the file a killed run resumes from: written whole or not at all
+        if time.monotonic() - last_save[0] >= args.checkpoint_seconds:
+            agent.save(path)
+            last_save[0] = time.monotonic()
+
+    try:
+        agent.train(episodes, np.random.default_rng(args.seed), progress=bar.update, from_scratch=args.fresh,
+                    stop=threading.Event(), checkpoint=checkpoint, jobs=args.jobs or os.cpu_count() or 1)
+    except KeyboardInterrupt:
+        bar.close()
+        print(f"interrupted: saving what it has learnt to {path} (the same command resumes)", file=sys.stderr)
+        agent.save(path)
+        return 130
     bar.close()
-    path = Path(args.out) if args.out is not None else agent.default_path()
     if not agent.save(path):
         return 1
     print(f"saved {path}")

@@ -103,7 +103,8 @@ def _train(results, stop, spec, rules, settings, episodes: int, seed: int, from_
             results.put(("curve", (int(done), dict(figures) if figures is not None else measure(done))))
 
         agent.train(episodes, np.random.default_rng(seed), progress=lambda done: results.put(("progress", done)),
-                    from_scratch=from_scratch, stop=stop, checkpoint=checkpoint)
+                    from_scratch=from_scratch, stop=stop, checkpoint=checkpoint,
+                    watch=lambda state: results.put(("watch", state)))
         if agent.save():
             results.put(("result", (True, f"saved to {agent.default_path()}")))
         else:  # save() gave a notice saying why; in this process it reaches no screen, so pass it on
@@ -117,7 +118,7 @@ class TrainingJob:
     """A learner's training in its own process. Call poll() every frame; `result` is set at the end.
 
     In: the agent's spec (agents.base.AgentSpec), rules, settings, episodes, a seed, and whether to start
-    from the initial values. Out (as it goes): done, curve; at the end result = (saved, message)."""
+    from the initial values. Out (as it goes): done, curve, watched; at the end result = (saved, message)."""
 
     def __init__(self, spec, rules, settings, episodes: int, seed: int, from_scratch: bool = False):
         ctx = multiprocessing.get_context("spawn")
@@ -126,6 +127,7 @@ class TrainingJob:
         self.done = 0
         self.result: tuple[bool, str] | None = None  # (saved, message)
         self.curve: list[tuple[int, dict]] = []  # (episodes done, {series: value})
+        self.watched = None  # the latest state of a training game the trainer showed (where it shows one)
         self._results = ctx.Queue()
         self._stop = ctx.Event()
         self._process = ctx.Process(target=_train, name=f"train-{name}", daemon=True,
@@ -146,6 +148,8 @@ class TrainingJob:
                 self.done = value
             elif kind == "curve":
                 self.curve.append(value)
+            elif kind == "watch":
+                self.watched = value
             else:
                 self.result = value
         return self.result is not None

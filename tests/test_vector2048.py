@@ -7,7 +7,8 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import arcade.envs  # noqa: F401  (registers the environments)
-from arcade.envs.vector2048 import Uniforms, Vector2048Env, spawn
+from arcade.envs.vector2048 import Uniforms, Vector2048Env
+from arcade.games.board64 import spawn
 from arcade.games import board64
 
 

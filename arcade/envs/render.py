@@ -86,21 +86,8 @@ class ScreenRenderer:
         text.draw(surface, self.title, (16, 8), 30, palette.ACCENT, bold=True)
         text.draw(surface, caption(rules, state), (16, 36), 18, palette.TEXT, max_width=surface.get_width() - 32)
         area = pygame.Rect(16, CAPTION_H + 8, surface.get_width() - 32, surface.get_height() - CAPTION_H - 24)
-        side = min(area.w, area.h)
-        square = pygame.Rect(area.centerx - side // 2, area.y, side, side)
-        if self.game_id == "2048":
-            boards.draw_2048(surface, square, state.values(), rules.size)
-        elif self.game_id == "tictactoe":
-            boards.draw_tictactoe(surface, square, int(state))
-        elif self.game_id == "dots":
-            boards.draw_dots(surface, area.inflate(-40, -40), state, dict(line_owner or {}), dict(box_owner or {}),
-                             rules.seat_names)
-        elif self.game_id == "match3":
-            boards.draw_match3(surface, pygame.Rect(square.x - 20, square.y, side, side), state.board)
-        elif self.game_id == "blackjack":
-            boards.draw_blackjack(surface, area, rules, state, list(hand or []))
-        else:
-            raise ValueError(f"no board drawing for {self.game_id}")
+        boards.draw_state(surface, area, self.game_id, rules, state, hand=hand, line_owner=line_owner,
+                          box_owner=box_owner)
 
     def frame(self, state, **extra) -> np.ndarray | None:
         """Draw `state`; an RGB array (rgb_array), or None after showing it in the window (human)."""

@@ -50,17 +50,6 @@ class Uniforms:
         return out
 
 
-def spawn(x: np.ndarray, u_cell: np.ndarray, u_four: np.ndarray, p_four: float) -> np.ndarray:
-    """One tile on each board (uint64) in an empty cell: cell floor(u_cell * empties) in reading order, a 4
-    where u_four < p_four. Every board must have an empty cell."""
-    empty = (board64.empty_mask(x)[:, None] >> board64._NIBBLE_SHIFTS) & np.uint64(1)  # N x 16: 1 = empty
-    counts = empty.sum(axis=1, dtype=np.int64)
-    k = np.minimum((u_cell * counts).astype(np.int64), counts - 1)
-    cell = np.argmax(np.cumsum(empty, axis=1, dtype=np.int64) > k[:, None], axis=1)
-    tile = np.where(u_four < p_four, np.uint64(2), np.uint64(1))
-    return x | (tile << (cell.astype(np.uint64) * np.uint64(4)))
-
-
 class Vector2048Env(VectorEnv):
     """`num_envs` 4x4 games of 2048; observations `num_envs x 4 x 4` exponents (uint8), actions 0 up,
     1 down, 2 left, 3 right, `info["action_mask"]` `num_envs x 4` (int8). An illegal action ends that
@@ -95,8 +84,8 @@ class Vector2048Env(VectorEnv):
     def _new_boards(self, which: np.ndarray) -> None:
         """Fresh boards (two tiles, as Rules2048.new_state) for the boards `which`."""
         u = self._uniforms.take(which, 4)
-        x = spawn(np.zeros(which.size, dtype=np.uint64), u[:, 0], u[:, 1], self.p_four)
-        self.boards[which] = spawn(x, u[:, 2], u[:, 3], self.p_four)
+        x = board64.spawn(np.zeros(which.size, dtype=np.uint64), u[:, 0], u[:, 1], self.p_four)
+        self.boards[which] = board64.spawn(x, u[:, 2], u[:, 3], self.p_four)
         self.scores[which] = 0
         self._ended[which] = False
 
@@ -148,10 +137,9 @@ class Vector2048Env(VectorEnv):
         if moving.size:
             a = actions[moving]
             line_codes = np.where((a < 2)[None, :], self._codes[1][:, moving], self._codes[0][:, moving])  # 4 x M
-            gains = board64.gain_tables()
-            gained = gains[a, line_codes[0]] + gains[a, line_codes[1]] + gains[a, line_codes[2]] + gains[a, line_codes[3]]
+            gained = board64.gains_of(a, line_codes)
             u = self._uniforms.take(moving, 2)
-            self.boards[moving] = spawn(self._moved[a, moving], u[:, 0], u[:, 1], self.p_four)
+            self.boards[moving] = board64.spawn(self._moved[a, moving], u[:, 0], u[:, 1], self.p_four)
             self.scores[moving] += gained
             rewards[moving] = gained
         rewards[illegal] = self.illegal_reward

@@ -159,3 +159,40 @@ def spawn_children(x: np.ndarray, p_four: float) -> tuple[np.ndarray, np.ndarray
         return fours, parent, 1.0 / counts
     return (np.concatenate([twos, fours]), np.concatenate([parent, parent]),
             np.concatenate([(1.0 - p_four) / counts, p_four / counts]))
+
+
+def spawn(x: np.ndarray, u_cell: np.ndarray, u_four: np.ndarray, p_four: float) -> np.ndarray:
+    """One tile on each board (uint64) in an empty cell: cell floor(u_cell * empties) in reading order, a 4
+    where u_four < p_four. Every board must have an empty cell."""
+    empty = (empty_mask(x)[:, None] >> _NIBBLE_SHIFTS) & np.uint64(1)  # N x 16: 1 = empty
+    counts = empty.sum(axis=1, dtype=np.int64)
+    k = np.minimum((u_cell * counts).astype(np.int64), counts - 1)
+    cell = np.argmax(np.cumsum(empty, axis=1, dtype=np.int64) > k[:, None], axis=1)
+    tile = np.where(u_four < p_four, np.uint64(2), np.uint64(1))
+    return x | (tile << (cell.astype(np.uint64) * np.uint64(4)))
+
+
+def gains_of(directions: np.ndarray, line_codes: np.ndarray) -> np.ndarray:
+    """The score each board gains by its move: `directions` (N,) and the 4 x N codes of the lines that move
+    (columns for up and down, rows for left and right)."""
+    table = gain_tables()
+    return (table[directions, line_codes[0]] + table[directions, line_codes[1]] + table[directions, line_codes[2]]
+            + table[directions, line_codes[3]])
+
+
+def all_gains(codes: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """The score each of the four moves gains on every board (4 x N, int64, 0 for a move that changes
+    nothing), from the boards' `lines(x)`."""
+    table = gain_tables()
+    rows, cols = codes
+    out = np.empty((4, rows.shape[1]), dtype=np.int64)
+    for d, lines_ in ((0, cols), (1, cols), (2, rows), (3, rows)):
+        np.take(table[d], lines_[0], out=out[d])
+        for k in range(1, 4):
+            out[d] += np.take(table[d], lines_[k])
+    return out
+
+
+def max_exponent(x: np.ndarray) -> np.ndarray:
+    """The largest nibble (tile exponent) of each board."""
+    return ((np.asarray(x, dtype=np.uint64)[:, None] >> _NIBBLE_SHIFTS) & np.uint64(0xF)).max(axis=1)

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from arcade.games.base import no_options, read_only
-from arcade.setting_fields import ranged
+from arcade.setting_fields import one_of, ranged
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,14 @@ class Game2048Settings:
     strong_max_depth: int = ranged(1, 12, 8)
     strong_min_probability: float = ranged(0.0, 1.0, 0.0001)
     time_budget_ms: int = ranged(1, 60000, 100)  # the strong expectimax: time a move
+    strong_evaluation: str = one_of(("heuristic", "ntuple"), "heuristic")  # what values its leaves
+    # the ntuple learner (agents/ntuple.py): tuple set, TD(0) learning rate (a board's value closes this share
+    # of its error per step; the last third of a run uses a quarter of it), games a training runs, and how
+    # many games one training process plays in lockstep
+    ntuple_tuples: str = one_of(("4x6", "2x4+2x6", "3x4"), "4x6")
+    ntuple_learning_rate: float = ranged(0.001, 0.99, 0.4)
+    ntuple_games: int = ranged(1, 10_000_000, 100_000)
+    ntuple_parallel_games: int = ranged(1, 65536, 1024)
 
 
 DIRECTIONS = ("up", "down", "left", "right")  # also the tie-break order of the agents

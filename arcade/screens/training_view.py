@@ -7,7 +7,7 @@ import pygame
 
 from agents import Trains
 from arcade.training import TrainingJob
-from arcade.ui import palette, panels
+from arcade.ui import boards, palette, panels, text
 
 
 class TrainingView:
@@ -16,6 +16,7 @@ class TrainingView:
     def __init__(self):
         self.job: TrainingJob | None = None
         self.curve: list = []
+        self.rules = None  # the rules of the game in training (to draw a training game the trainer shows)
 
     @property
     def running(self) -> bool:
@@ -38,6 +39,7 @@ class TrainingView:
             return "no agent of this game learns from training"
         episodes = spec.factory.default_episodes(settings)  # it trains in a process of its own
         self.job = TrainingJob(spec, rules, settings, episodes, seed, from_scratch)
+        self.rules = rules
         self.curve = []
         start = "from scratch" if from_scratch else "from what it knows"
         return f"training {spec.name} {start}: {episodes:,} episodes ({key} stops)"
@@ -64,6 +66,12 @@ class TrainingView:
             pygame.draw.rect(surface, palette.PANEL, rect.inflate(12, 12), border_radius=10)
             pygame.draw.rect(surface, palette.BORDER, rect.inflate(12, 12), 1, border_radius=10)
         chart = pygame.Rect(rect.x, rect.y, rect.w, rect.h - bar_h)
+        if self.job is not None and self.job.watched is not None and self.rules is not None:
+            side = min(chart.h - 20, chart.w // 3)
+            game = pygame.Rect(chart.x, chart.y + 18, side, side)
+            text.draw(surface, "a training game", (game.x, chart.y), 13, palette.MUTED, max_width=side)
+            boards.draw_state(surface, game, self.rules.game_id, self.rules, self.job.watched)
+            chart = pygame.Rect(game.right + 10, chart.y, chart.right - game.right - 10, chart.h)
         if self.curve:
             panels.draw_curve(surface, chart, self.curve)
         elif self.job is not None:

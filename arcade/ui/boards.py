@@ -256,3 +256,25 @@ def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int], r
             draw_card(surface, pile, face_down=True)
     deck_bottom = y + 60 + card_h + 8 * max(tallest - 1, 0)
     return deck_bottom
+
+
+def draw_state(surface, area: pygame.Rect, game_id: str, rules, state, hand=None, line_owner=None,
+               box_owner=None) -> None:
+    """The board of any game's `state` in `area` (a square board centred at its top): what an environment's
+    frame and a training game beside a learning curve show. The extras are what the state alone does not
+    say: the blackjack hand's cards, who drew each dots line and box."""
+    side = min(area.w, area.h)
+    square = pygame.Rect(area.centerx - side // 2, area.y, side, side)
+    if game_id == "2048":
+        draw_2048(surface, square, state.values(), rules.size)
+    elif game_id == "tictactoe":
+        draw_tictactoe(surface, square, int(state))
+    elif game_id == "dots":
+        draw_dots(surface, area.inflate(-40, -40), state, dict(line_owner or {}), dict(box_owner or {}),
+                  rules.seat_names)
+    elif game_id == "match3":
+        draw_match3(surface, pygame.Rect(square.x - 20, square.y, side, side), state.board)
+    elif game_id == "blackjack":
+        draw_blackjack(surface, area, rules, state, list(hand or []))
+    else:
+        raise ValueError(f"no board drawing for {game_id}")

@@ -36,7 +36,12 @@ class NimTrainer:
     def act(self, state, rng):
         return best_action(self.explain(state), rng)
 
-    def train(self, episodes, rng, progress=None, from_scratch=False, stop=None, checkpoint=None):
+    def load(self, path) -> bool:
+        self.trained = int(load_json(path, {}).get("episodes", 0))
+        return True
+
+    def train(self, episodes, rng, progress=None, from_scratch=False, stop=None, checkpoint=None, watch=None,
+              jobs=1):
         if from_scratch:
             self.trained = 0
         for done in range(50, episodes + 1, 50):

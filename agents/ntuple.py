@@ -1,0 +1,268 @@
+"""The `ntuple` 2048 agent: an afterstate value function learnt by TD(0) on an n-tuple network.
+
+It plays greedily at 1 ply: the move whose reward (the points its merges gain) plus the learnt value of
+the board it leaves (before the computer's tile) is largest; explain shows that sum for each move. It
+`Trains` (agents/ntuple_td.py) from any screen with `t` and from `python main.py train 2048 --agent
+ntuple`, and keeps what it learnt per rules, one file per probability of a 4 (ntuple_2048_p0.1.npz for
+the standard rules, ntuple_2048_p0.npz for the course's). It loads, in order: the data folder's network
+for these rules, the shipped one for these rules, the same two for the other rules (and says so in `i`),
+else an empty network (every value 0: it plays for the next merge only).
+
+Files are sparse (most of the 67M weights of the 4x6 set are never visited): the indexes of the weights
+training moved, as gaps, and their values in float16 with one power-of-two scale. A network read from a
+file is read once per process and shared read-only by every agent made from it; training works on a copy.
+"""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from agents.base import best_action, register
+from agents.ntuple_net import NTupleNetwork
+from agents.ntuple_td import Report, TILE_2048, train as td_train
+from arcade.games import board64
+from arcade.games.twenty48 import State2048
+from arcade.storage import load_npz, save_npz, set_aside
+
+FORMAT_VERSION = 1
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+FINE_TUNE_SHARE = 1 / 3  # the last third of a run learns at a quarter of the learning rate
+FINE_TUNE_FACTOR = 0.25
+
+
+def filename(p_four: float) -> str:
+    """The file of a network trained for rules where a new tile is a 4 with probability p_four."""
+    return f"ntuple_2048_p{p_four:g}.npz"
+
+
+def rules_name(p_four: float) -> str:
+    if p_four == 0:
+        return "the course's rules (only 2s)"
+    if abs(p_four - 0.1) < 1e-12:
+        return "the standard rules (a 4 one time in ten)"
+    return f"rules with a 4 at probability {p_four:g}"
+
+
+class Loaded:
+    """What a network file holds: the network and its record (rules, games, moves, the run it belongs to)."""
+
+    def __init__(self, net: NTupleNetwork, meta: dict):
+        self.net, self.meta = net, meta
+
+
+_READ: dict[tuple[str, int, int], Loaded] = {}  # (path, mtime, size) -> the network read from it
+
+
+def encode(net: NTupleNetwork) -> dict[str, np.ndarray]:
+    """Sparse arrays of a network: gaps between the nonzero weights' indexes (uint8, 255 = 'add 255 and
+    read on'), their values in float16 times 2**-scale."""
+    weights = np.array(net.weights)  # a snapshot: training processes may be writing to the network
+    idx = np.flatnonzero(weights)
+    values = weights[idx]
+    top = float(np.abs(values).max()) if idx.size else 1.0
+    scale = int(np.floor(np.log2(60000.0 / top))) if top > 0 else 0  # the largest float16 is 65504
+    gaps = np.diff(idx, prepend=-1)
+    # a gap g is written as g // 255 bytes of 255, then g % 255: most gaps are small
+    reps = gaps // 255
+    total = int(reps.sum()) + gaps.size
+    out = np.full(total, 255, dtype=np.uint8)
+    ends = np.cumsum(reps + 1) - 1
+    out[ends] = (gaps % 255).astype(np.uint8)
+    return {"gaps": out, "values": (values * 2.0 ** scale).astype(np.float16), "scale": np.array(scale)}
+
+
+def decode(arrays: dict, size: int) -> np.ndarray:
+    """The weights (float32, `size`) from encode()'s arrays."""
+    gaps_bytes = arrays["gaps"].astype(np.int64)
+    last = gaps_bytes != 255
+    # each gap is the sum of its run of bytes: 255s then the last one
+    run_sums = np.add.reduceat(gaps_bytes, np.concatenate([[0], np.flatnonzero(last)[:-1] + 1])) \
+        if gaps_bytes.size else np.zeros(0, np.int64)
+    idx = np.cumsum(run_sums) - 1
+    weights = np.zeros(size, dtype=np.float32)
+    if idx.size and (idx[-1] >= size or idx.size != arrays["values"].size):
+        raise ValueError("the weight indexes do not fit the network")
+    weights[idx] = arrays["values"].astype(np.float32) * np.float32(2.0 ** -int(arrays["scale"]))
+    return weights
+
+
+def read(path: Path, then: str) -> Loaded | None:
+    """The network in `path` (read once per process and shared read-only), None if missing or unreadable
+    (an unreadable file is set aside with a notice saying `then`)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    if key in _READ:
+        return _READ[key]
+    arrays = load_npz(path, FORMAT_VERSION, required=("gaps", "values", "scale", "tuples", "p_four"), then=then)
+    if arrays is None:
+        return None
+    try:
+        tuple_set = str(arrays["tuples"])
+        weights = decode(arrays, NTupleNetwork.size_of(tuple_set))
+        net = NTupleNetwork(tuple_set, weights)
+    except (ValueError, KeyError) as exc:
+        set_aside(path, f"not a network of a known shape ({exc})", then)
+        return None
+    weights.flags.writeable = False
+    meta = {k: arrays[k].item() for k in ("p_four", "games", "moves", "run_games", "run_done", "rate")
+            if k in arrays}
+    meta["tuples"] = tuple_set
+    _READ.clear()  # one network file a process: the last read
+    _READ[key] = loaded = Loaded(net, meta)
+    return loaded
+
+
+def best_network(p_four: float, data_dir: Path, tuple_set: str):
+    """(network, its record, where it came from) for rules with this probability of a 4: the data folder's
+    for these rules, the shipped one for these rules, then the same two for the other rules (standard or
+    the course's), else an empty network of `tuple_set`."""
+    then = "another network plays"
+    other = 0.1 if p_four == 0 else 0.0
+    for path, label in ((Path(data_dir) / filename(p_four), "trained"), (ASSETS / filename(p_four), "shipped"),
+                        (Path(data_dir) / filename(other), "trained"), (ASSETS / filename(other), "shipped")):
+        loaded = read(path, then)
+        if loaded is not None:
+            return loaded.net, dict(loaded.meta), f"{label} ({path.name})"
+    return NTupleNetwork(tuple_set), {"p_four": p_four, "games": 0, "moves": 0}, "untrained"
+
+
+@register("ntuple", ("2048",), "n-tuple network, TD(0) on afterstates, greedy at 1 ply", order=15,
+          about="A value for every board the player's move leaves, as a sum of table weights looked up by "
+                "the tiles in a few groups of cells (the same groups at the board's 8 rotations and "
+                "reflections). Learnt by TD(0): after each move the value of the last afterstate moves "
+                "toward the next move's reward plus the next afterstate's value. It plays the move with "
+                "the largest reward + value, with no search.",
+          params=("ntuple_tuples", "ntuple_learning_rate", "ntuple_games", "ntuple_parallel_games"))
+class NTupleAgent:
+    """Greedy on reward + V(afterstate) from an n-tuple network ([2048] ntuple_*); trains by batched TD(0)."""
+
+    name = "ntuple"
+
+    def __init__(self, rules, settings):
+        self.rules = rules
+        table = settings.game2048
+        self.p_four = float(rules.spawn_four_probability)
+        self.tuple_set = table.ntuple_tuples
+        self.rate = table.ntuple_learning_rate
+        self.parallel = table.ntuple_parallel_games
+        self.data_path = Path(settings.data_dir) / filename(self.p_four)
+        self._figures: dict = {}
+        self.net, self.meta, self.source = self._load()
+
+    @classmethod
+    def cannot_play(cls, rules) -> str | None:
+        if rules.size != 4:
+            return f"ntuple plays 4x4 boards only (its network reads 64-bit boards); this board is {rules.size}x{rules.size}"
+        return None
+
+    def _load(self):
+        return best_network(self.p_four, self.data_path.parent, self.tuple_set)
+
+    def load(self, path: Path) -> bool:
+        """Play from the network in `path` (a training resumes from it); False if it is missing or unreadable."""
+        loaded = read(Path(path), "the network before it plays")
+        if loaded is None:
+            return False
+        self.net, self.meta, self.source = loaded.net, dict(loaded.meta), f"loaded ({Path(path).name})"
+        return True
+
+    # --- playing ---------------------------------------------------------------------------------------
+    def explain(self, state: State2048) -> dict[int, float]:
+        """{direction: points the move gains + V(the board it leaves)} for every legal move."""
+        start = time.perf_counter()
+        x = np.array([board64.pack(state.board)], dtype=np.uint64)
+        codes = board64.lines(x)
+        moved = board64.move_all(x, codes)[:, 0]
+        gains = board64.all_gains(codes)[:, 0]
+        legal = np.flatnonzero(moved != x[0])
+        values = self.net.value(moved[legal]) + gains[legal]
+        self._figures = {"ms": (time.perf_counter() - start) * 1000.0}
+        return {int(d): float(v) for d, v in zip(legal, values)}
+
+    def act(self, state, rng=None) -> int:
+        return best_action(self.explain(state))
+
+    def figures(self) -> dict:
+        return dict(self._figures)
+
+    def value_legend(self, mover: str) -> str:
+        return ("The numbers: the points each move's merges gain plus the network's value of the board it "
+                "leaves (the points it expects to score from there on).")
+
+    def describe(self) -> list[str]:
+        trained_for = self.meta.get("p_four", self.p_four)
+        lines = [f"network: {self.source}",
+                 f"tuples {self.net.tuple_set}: {len(self.net.tuples)} x 8 symmetries, "
+                 f"{self.net.nonzero():,} of {self.net.size:,} weights learnt",
+                 f"trained {int(self.meta.get('games', 0)):,} games, {int(self.meta.get('moves', 0)):,} moves"]
+        if self.meta.get("games", 0):
+            same = abs(float(trained_for) - self.p_four) < 1e-12
+            lines.append(f"learnt for {rules_name(float(trained_for))}"
+                         + ("" if same else f"; this game: {rules_name(self.p_four)}"))
+        return lines
+
+    # --- training --------------------------------------------------------------------------------------
+    @classmethod
+    def default_episodes(cls, settings) -> int:
+        return settings.game2048.ntuple_games
+
+    def default_path(self) -> Path:
+        return self.data_path
+
+    def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None, checkpoint=None,
+              watch=None, jobs: int = 1) -> None:
+        """TD(0) for `episodes` games on [2048] ntuple_parallel_games games in lockstep (on `jobs` processes).
+
+        A run of N games resumes where a saved unfinished run of N games stopped (its checkpoint file was
+        loaded); any other start is a new run from the current network (or an empty one, from_scratch). The
+        learning rate is [2048] ntuple_learning_rate, a quarter of it for the run's last third.
+        checkpoint(done, figures) once a block of games, with the mean score and the share reaching 2048."""
+        if from_scratch or self.net.tuple_set != self.tuple_set:
+            self.net, self.meta = NTupleNetwork(self.tuple_set), {"games": 0, "moves": 0}
+        else:
+            self.net = NTupleNetwork(self.net.tuple_set, np.array(self.net.weights))  # a copy to learn in
+        resuming = self.meta.get("run_games") == episodes and 0 < self.meta.get("run_done", 0) < episodes
+        done = int(self.meta["run_done"]) if resuming else 0
+        before = {k: int(self.meta.get(k, 0)) for k in ("games", "moves")}  # this run's games are added
+        self.meta.update(p_four=self.p_four, tuples=self.net.tuple_set, run_games=episodes, run_done=done,
+                         rate=self.rate)
+        self.source = "training" if not resuming else "training (resumed)"
+        fine_from = int(episodes * (1 - FINE_TUNE_SHARE))
+        stage_moves = 0
+        stages = [(done, min(fine_from, episodes), self.rate), (max(done, fine_from), episodes,
+                                                                 self.rate * FINE_TUNE_FACTOR)]
+        for first, last, rate in stages:
+            if last <= first or (stop is not None and stop.is_set()):
+                continue
+
+            def point(games_done, figures, moves):
+                self.meta.update(run_done=games_done, games=before["games"] + games_done - done,
+                                 moves=before["moves"] + stage_moves + moves)
+                if checkpoint is not None:
+                    checkpoint(games_done, figures)
+
+            report = Report(progress=progress, point=point,
+                            watch=(lambda board, score: watch(State2048(board64.unpack(board)[0], score)))
+                            if watch is not None else None,
+                            stop=(stop.is_set if stop is not None else None))
+            figures = td_train(self.net, last - first, self.p_four, rate, self.parallel, rng, jobs=jobs,
+                               report=report, done_before=first)
+            stage_moves += figures["moves"]
+            self.meta.update(run_done=first + figures["games"], games=before["games"] + first + figures["games"] - done,
+                             moves=before["moves"] + stage_moves)
+        self.source = "trained (unsaved)"
+
+    def save(self, path: Path | None = None) -> bool:
+        path = Path(path) if path else self.default_path()
+        meta = {k: np.array(v) for k, v in self.meta.items() if k in ("games", "moves", "run_games", "run_done", "rate")}
+        ok = save_npz(path, FORMAT_VERSION, tuples=np.array(self.net.tuple_set), p_four=np.array(self.p_four),
+                      **meta, **encode(self.net))
+        if ok and self.source == "trained (unsaved)":
+            self.source = f"trained ({path.name})"
+        return ok

@@ -1,0 +1,136 @@
+"""An n-tuple network: the value of a 4x4 2048 board as a sum of table look-ups, on 64-bit boards.
+
+A tuple is a few cells of the board; its table has one weight for every way those cells can be filled
+(16 exponents a cell, so 16**6 weights for a 6-tuple). The value of a board is the sum, over the tuples
+and the board's 8 symmetries (rotations and reflections), of the weight its cells index: the same tuple
+is read at 8 places, so what is learnt in one corner serves all four (Szubert & Jaskowski 2014, "Temporal
+difference learning of n-tuple networks for the game 2048"; Yeh et al. 2016 for the four 6-tuples).
+
+Boards are the uint64 boards of arcade/games/board64.py (cell i is nibble i). The 8 symmetric boards come
+from three bit operations (transpose, flip the rows, mirror each row), and a tuple's index is one shift
+and mask per run of consecutive cells, so a whole layer of boards is indexed with a handful of numpy
+operations. No pygame here.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from arcade.games.board64 import transpose
+
+# tuple sets by name: cells in reading order (cell 4r + c is row r, column c)
+TUPLE_SETS: dict[str, tuple[tuple[int, ...], ...]] = {
+    # Yeh et al. 2016 (and most strong 2048 learners since): four 6-tuples, two straight-ish, two 2x3
+    "4x6": ((0, 1, 2, 3, 4, 5), (4, 5, 6, 7, 8, 9), (0, 1, 2, 4, 5, 6), (4, 5, 6, 8, 9, 10)),
+    # Szubert & Jaskowski 2014: two straight 4-tuples and two 2x3 rectangles
+    "2x4+2x6": ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 2, 4, 5, 6), (4, 5, 6, 8, 9, 10)),
+    # a small network (65,536 weights a tuple): quick to train, for tests and for watching it learn
+    "3x4": ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 4, 5)),
+}
+SYMMETRIES = 8
+_U = np.uint64
+
+
+def mirror(x: np.ndarray) -> np.ndarray:
+    """Each row reversed (columns 0 <-> 3, 1 <-> 2)."""
+    return (((x & _U(0x000F000F000F000F)) << _U(12)) | ((x & _U(0x00F000F000F000F0)) << _U(4))
+            | ((x >> _U(4)) & _U(0x00F000F000F000F0)) | ((x >> _U(12)) & _U(0x000F000F000F000F)))
+
+
+def flip(x: np.ndarray) -> np.ndarray:
+    """The rows in reverse order (row 0 <-> 3, 1 <-> 2)."""
+    return (((x & _U(0xFFFF)) << _U(48)) | ((x & _U(0xFFFF0000)) << _U(16))
+            | ((x >> _U(16)) & _U(0xFFFF0000)) | (x >> _U(48)))
+
+
+def symmetries(x: np.ndarray) -> np.ndarray:
+    """The 8 images of each board under the square's symmetries: 8 x N uint64 (row 0 the boards themselves)."""
+    x = np.asarray(x, dtype=np.uint64)
+    out = np.empty((SYMMETRIES, x.size), dtype=np.uint64)
+    for base, board in ((0, x), (4, transpose(x))):
+        out[base] = board
+        out[base + 1] = mirror(board)
+        out[base + 2] = flip(board)
+        out[base + 3] = flip(out[base + 1])
+    return out
+
+
+def _runs(cells: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """A tuple's cells as runs of consecutive cells: (first cell, length, place in the tuple)."""
+    runs, place = [], 0
+    for c in cells:
+        if runs and runs[-1][0] + runs[-1][1] == c:
+            runs[-1][1] += 1
+        else:
+            runs.append([c, 1, place])
+        place += 1
+    return [tuple(r) for r in runs]
+
+
+class NTupleNetwork:
+    """Weights for a tuple set (one of TUPLE_SETS), one flat float32 array for all tuples.
+
+    value(boards) -> float64 values; features(boards) -> the F x N weight indexes a value reads (F = tuples
+    x 8); learn(features, errors, rate) moves the read weights toward the errors."""
+
+    def __init__(self, tuple_set: str = "4x6", weights: np.ndarray | None = None):
+        if tuple_set not in TUPLE_SETS:
+            raise ValueError(f"unknown tuple set {tuple_set!r}; choose one of {', '.join(TUPLE_SETS)}")
+        self.tuple_set = tuple_set
+        self.tuples = TUPLE_SETS[tuple_set]
+        sizes = [16 ** len(t) for t in self.tuples]
+        self.offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.uint64)
+        self.size = int(sum(sizes))
+        self.n_features = len(self.tuples) * SYMMETRIES
+        self._runs = [_runs(t) for t in self.tuples]
+        if weights is None:
+            weights = np.zeros(self.size, dtype=np.float32)
+        if weights.shape != (self.size,) or weights.dtype != np.float32:
+            raise ValueError(f"{tuple_set} weights must be {self.size:,} float32, got {weights.shape} {weights.dtype}")
+        self.weights = weights
+
+    @staticmethod
+    def size_of(tuple_set: str) -> int:
+        """How many weights a network of this tuple set has."""
+        return sum(16 ** len(t) for t in TUPLE_SETS[tuple_set])
+
+    def features(self, x: np.ndarray) -> np.ndarray:
+        """The weight indexes each board reads: F x N int64 (tuple-major, then symmetry)."""
+        sym = symmetries(x)
+        out = np.empty((len(self.tuples), SYMMETRIES, sym.shape[1]), dtype=np.uint64)
+        for t, runs in enumerate(self._runs):
+            acc = out[t]
+            for k, (first, length, place) in enumerate(runs):
+                part = (sym >> _U(4 * first)) & _U((1 << (4 * length)) - 1)
+                if place:
+                    part <<= _U(4 * place)
+                if k:
+                    acc |= part
+                else:
+                    acc[...] = part
+            acc += self.offsets[t]
+        return out.reshape(self.n_features, -1).view(np.int64)
+
+    def value(self, x: np.ndarray) -> np.ndarray:
+        """V of each board (float64): the sum of the weights its features read."""
+        if np.size(x) == 0:
+            return np.zeros(0)
+        return self.weights.take(self.features(x)).sum(axis=0, dtype=np.float64)
+
+    def learn(self, feats: np.ndarray, errors: np.ndarray, rate: float) -> None:
+        """One TD step for a batch: board j's value moves by `rate` times its error, each of its F weights
+        taking an equal share (rate / F of the error; rate < 1).
+
+        Where c reads in the batch hit one weight, it moves by (1 - (1 - rate)**c) / F of their mean error:
+        what c such steps in a row would do to one board, not c times one step, which overshoots when a
+        thousand games in lockstep all read the same early-game weights."""
+        idx = feats.ravel()
+        err = np.broadcast_to(np.asarray(errors, dtype=np.float64), feats.shape).ravel()
+        uniq, inv = np.unique(idx, return_inverse=True)
+        total = np.bincount(inv, weights=err, minlength=uniq.size)
+        count = np.bincount(inv, minlength=uniq.size)
+        share = (1.0 - (1.0 - rate) ** count) / (count * self.n_features)
+        self.weights[uniq] += (share * total).astype(np.float32)
+
+    def nonzero(self) -> int:
+        """How many weights training has moved from 0."""
+        return int(np.count_nonzero(self.weights))

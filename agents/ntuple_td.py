@@ -1,0 +1,255 @@
+"""TD(0) on afterstates for the n-tuple network, over many 2048 games in lockstep (one core or several).
+
+The formulation of Szubert & Jaskowski (2014), "TD-afterstate": in state s the player takes the move a
+whose reward plus afterstate value r + V(s'_a) is largest; once the computer has placed its tile (s'')
+and the next move has been chosen the same way (reward r', afterstate s'_next), the previous afterstate
+learns V(s') <- V(s') + rate (r' + V(s'_next) - V(s')); when s'' has no move the target is 0.
+
+BatchTD plays `parallel` games at once on 64-bit boards: one step moves every game (all four moves by row
+tables, values of the legal afterstates by the network, the greedy choice, the TD step of every game's
+previous afterstate in one batched update, one new tile each). A finished game is recorded and replaced
+by a new one, so the batch stays full. `train` runs a whole training on one core; with jobs > 1 the
+workers share one weight array in shared memory and update it without locks (Hogwild, as Jaskowski 2018
+trained on many cores): reads and writes of different games interleave, and the rare lost update costs
+less than the cores gain. All randomness comes from the Generators given.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import time
+from dataclasses import dataclass, field
+from multiprocessing import shared_memory
+
+import numpy as np
+
+from agents.ntuple_net import NTupleNetwork
+from arcade.games import board64
+
+TILE_2048 = 11  # exponent of the 2048 tile
+
+
+class BatchTD:
+    """`parallel` training games in lockstep on one network.
+
+    step() plays one move of every game (learning as it goes) and returns the games that ended in it as
+    (scores, largest exponents, moves) arrays. `boards` are the games' current boards (uint64)."""
+
+    def __init__(self, net: NTupleNetwork, p_four: float, rate: float, parallel: int, rng: np.random.Generator):
+        self.net, self.p_four, self.rate, self.rng = net, float(p_four), float(rate), rng
+        n = int(parallel)
+        self.boards = np.zeros(n, dtype=np.uint64)
+        self.prev = np.zeros(n, dtype=np.uint64)  # each game's last afterstate (learns at the next step)
+        self.has_prev = np.zeros(n, dtype=bool)
+        self.scores = np.zeros(n, dtype=np.int64)
+        self.lengths = np.zeros(n, dtype=np.int64)
+        self.moves = 0  # moves played (and learnt from) so far
+        self._new_games(np.arange(n))
+
+    def _new_games(self, which: np.ndarray) -> None:
+        """Fresh boards (two tiles, two uniforms each) for games `which`."""
+        u = self.rng.random((4, which.size))
+        x = board64.spawn(np.zeros(which.size, dtype=np.uint64), u[0], u[1], self.p_four)
+        self.boards[which] = board64.spawn(x, u[2], u[3], self.p_four)
+        self.has_prev[which] = False
+        self.scores[which] = 0
+        self.lengths[which] = 0
+
+    def greedy(self, boards: np.ndarray):
+        """For each board: (the move, its afterstate, its reward, its afterstate's value, any move legal)."""
+        codes = board64.lines(boards)
+        moved = board64.move_all(boards, codes)
+        gains = board64.all_gains(codes)
+        legal = moved != boards
+        values = np.full(moved.shape, -np.inf)
+        values[legal] = self.net.value(moved[legal]) + gains[legal]
+        best = values.argmax(axis=0)
+        cols = np.arange(boards.size)
+        reward = gains[best, cols]
+        return best, moved[best, cols], reward, values[best, cols] - reward, legal.any(axis=0)
+
+    def step(self):
+        _, after, reward, v_after, alive = self.greedy(self.boards)
+        learners = np.flatnonzero(self.has_prev)
+        if learners.size:
+            target = np.where(alive[learners], reward[learners] + v_after[learners], 0.0)
+            feats = self.net.features(self.prev[learners])
+            errors = target - self.net.weights.take(feats).sum(axis=0, dtype=np.float64)
+            self.net.learn(feats, errors, self.rate)
+        live = np.flatnonzero(alive)
+        self.moves += live.size
+        self.prev[live] = after[live]
+        self.has_prev[live] = True
+        self.scores[live] += reward[live]
+        self.lengths[live] += 1
+        u = self.rng.random((2, live.size))
+        self.boards[live] = board64.spawn(after[live], u[0], u[1], self.p_four)
+        ended = np.flatnonzero(~alive)
+        records = (self.scores[ended].copy(), board64.max_exponent(self.boards[ended]), self.lengths[ended].copy())
+        if ended.size:
+            self._new_games(ended)
+        return records
+
+
+@dataclass
+class Curve:
+    """Finished training games grouped in blocks: one learning-curve point a block."""
+
+    block: int
+    scores: list = field(default_factory=list)
+    tiles: list = field(default_factory=list)
+
+    def add(self, scores, tiles) -> list[dict]:
+        """Take in finished games; the points of the blocks they complete ({series: value})."""
+        self.scores.extend(np.asarray(scores).tolist())
+        self.tiles.extend(np.asarray(tiles).tolist())
+        points = []
+        while len(self.scores) >= self.block:
+            s, t = self.scores[:self.block], np.array(self.tiles[:self.block])
+            del self.scores[:self.block], self.tiles[:self.block]
+            points.append({"mean score": float(np.mean(s)), "share reaching 2048": float((t >= TILE_2048).mean())})
+        return points
+
+
+def block_size(games: int) -> int:
+    """Games a learning-curve point averages: about 40 points a run, 50 games at the least."""
+    return max(50, games // 40)
+
+
+@dataclass
+class Report:
+    """What a training run reports as it goes: progress(games done), point(games done, figures, moves)
+    once a block, watch(board uint64, score) now and then (a game of the batch, for a screen to draw), and
+    stop() -> True to end early. Each may be None."""
+
+    progress: object = None
+    point: object = None
+    watch: object = None
+    stop: object = None
+
+
+WATCH_SECONDS = 0.1  # how often a training game's board is passed to `watch`
+POST_SECONDS = 0.25  # how often a worker posts its finished games
+
+
+def _play(td: BatchTD, post, stop, watch=None) -> None:
+    """Step `td` until `stop()`; finished games go to post(scores, tiles, moves) every POST_SECONDS."""
+    pending, last_post, last_watch = [], time.monotonic(), 0.0
+    watched = 0
+    while not stop():
+        scores, tiles, lengths = td.step()
+        if scores.size:
+            pending.append((scores, tiles, lengths))
+            if watched in np.flatnonzero(td.lengths == 0):
+                watched = int(np.argmax(td.lengths))  # a game that just ended: follow the longest one
+        now = time.monotonic()
+        if watch is not None and now - last_watch >= WATCH_SECONDS:
+            watch(int(td.boards[watched]), int(td.scores[watched]))
+            last_watch = now
+        if pending and now - last_post >= POST_SECONDS:
+            post(*(np.concatenate(p) for p in zip(*pending)), td.moves)
+            pending, last_post = [], now
+    if pending:
+        post(*(np.concatenate(p) for p in zip(*pending)), td.moves)
+
+
+def train(net: NTupleNetwork, games: int, p_four: float, rate: float, parallel: int, rng: np.random.Generator,
+          jobs: int = 1, report: Report | None = None, done_before: int = 0) -> dict:
+    """Train `net` in place until `games` more games have ended (or report.stop()); returns the figures
+    {"games", "moves", "seconds"}. jobs > 1 trains on that many processes sharing the weights."""
+    report = report or Report()
+    curve = Curve(block_size(games + done_before))
+    state = {"games": 0, "moves": 0, "start": time.perf_counter()}
+    external_stop = report.stop or (lambda: False)
+
+    def post(scores, tiles, lengths):
+        take = min(scores.size, games - state["games"])  # games past the target end uncounted
+        state["games"] += take
+        state["moves"] += int(lengths[:take].sum())
+        if report.point is not None:
+            for point in curve.add(scores[:take], tiles[:take]):
+                report.point(done_before + state["games"], point, state["moves"])
+        if report.progress is not None:
+            report.progress(done_before + state["games"])
+
+    def stop() -> bool:
+        return state["games"] >= games or external_stop()
+
+    if jobs <= 1:
+        td = BatchTD(net, p_four, rate, parallel, rng)
+        _play(td, lambda s, t, m, _moves: post(s, t, m), stop, report.watch)
+    else:
+        _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, report.watch)
+    return {"games": state["games"], "moves": state["moves"], "seconds": time.perf_counter() - state["start"]}
+
+
+def _worker(shm_name: str, tuple_set: str, p_four: float, rate: float, parallel: int, seed, out, halt,
+            watch: bool, parent: int) -> None:
+    """One Hogwild worker: a BatchTD on the shared weights until `halt` is set (or its parent ends)."""
+    from arcade.agent_process import init_worker
+
+    init_worker(parent=parent)
+    shm = shared_memory.SharedMemory(name=shm_name)
+    try:
+        size = NTupleNetwork.size_of(tuple_set)
+        net = NTupleNetwork(tuple_set, np.ndarray((size,), dtype=np.float32, buffer=shm.buf))
+        td = BatchTD(net, p_four, rate, parallel, np.random.default_rng(seed))
+        _play(td, lambda s, t, m, moves: out.put(("games", (s, t, m))), halt.is_set,
+              (lambda board, score: out.put(("watch", (board, score)))) if watch else None)
+        del net, td
+    finally:
+        out.put(("ended", None))
+        shm.close()
+
+
+def _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, watch) -> None:
+    ctx = multiprocessing.get_context("spawn")
+    shm = shared_memory.SharedMemory(create=True, size=net.weights.nbytes)
+    try:
+        shared = np.ndarray(net.weights.shape, dtype=np.float32, buffer=shm.buf)
+        shared[:] = private = net.weights
+        net.weights = shared  # a checkpoint saved meanwhile reads what the workers have learnt
+        out, halt = ctx.Queue(), ctx.Event()
+        seeds = np.random.SeedSequence(int(rng.integers(2 ** 63))).spawn(jobs)
+        workers = [ctx.Process(target=_worker, daemon=True, name=f"ntuple-td-{k}",
+                               args=(shm.name, net.tuple_set, p_four, rate, parallel, seeds[k], out, halt, k == 0,
+                                     os.getpid()))
+                   for k in range(jobs)]
+        for w in workers:
+            w.start()
+        running = jobs
+        try:
+            _collect(out, workers, running, post, stop, watch, halt)
+        finally:
+            halt.set()
+            for w in workers:
+                w.join(timeout=10)
+                if w.is_alive():
+                    w.terminate()
+            private[:] = shared
+            net.weights = private
+            del shared
+    finally:
+        shm.close()
+        shm.unlink()
+
+
+def _collect(out, workers, running, post, stop, watch, halt) -> None:
+    """The parent's side of a shared training: take in what the workers post until all have ended."""
+    while running:
+        if stop():
+            halt.set()
+        try:
+            kind, value = out.get(timeout=0.2)
+        except queue.Empty:
+            if not any(w.is_alive() for w in workers):
+                break
+            continue
+        if kind == "games":
+            post(*value)
+        elif kind == "watch":
+            if watch is not None:
+                watch(*value)
+        else:
+            running -= 1

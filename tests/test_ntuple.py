@@ -1,0 +1,236 @@
+"""The n-tuple network, its batched TD(0) training and the `ntuple` agent, each checked against a plain
+one-board-at-a-time version written here from the definitions."""
+import numpy as np
+import pytest
+
+from agents.ntuple import NTupleAgent, decode, encode, read
+from agents.ntuple_net import SYMMETRIES, TUPLE_SETS, NTupleNetwork, symmetries
+from agents.ntuple_td import BatchTD, Curve, Report, train
+from arcade.games import board64
+from arcade.games.twenty48 import Game2048Settings, Rules2048, State2048
+
+
+def random_boards(rng, n, top=12):
+    return rng.integers(0, top, (n, 4, 4)).astype(np.uint8)
+
+
+def plain_features(net, board):
+    """The weight indexes by the definition: each tuple's cells read on each of the 8 symmetric boards."""
+    images = []
+    for base in (board, board.T):
+        images += [base, base[:, ::-1], base[::-1, :], base[::-1, ::-1]]
+    out = []
+    for t, cells in enumerate(net.tuples):
+        for image in images:
+            out.append(int(net.offsets[t]) + sum(int(image.flat[c]) << (4 * k) for k, c in enumerate(cells)))
+    return out
+
+
+@pytest.mark.parametrize("tuple_set", sorted(TUPLE_SETS))
+def test_features_are_the_tuples_read_on_the_eight_symmetries(tuple_set):
+    rng = np.random.default_rng(1)
+    net = NTupleNetwork(tuple_set)
+    boards = random_boards(rng, 40, top=16)
+    feats = net.features(board64.pack(boards))
+    assert feats.shape == (len(net.tuples) * SYMMETRIES, 40)
+    for i, board in enumerate(boards):
+        assert feats[:, i].tolist() == plain_features(net, board)
+    assert feats.min() >= 0 and feats.max() < net.size
+
+
+def test_symmetries_are_the_eight_distinct_images_and_values_agree_on_them():
+    rng = np.random.default_rng(2)
+    board = rng.permutation(16).reshape(4, 4).astype(np.uint8)  # no symmetry of its own
+    images = board64.unpack(symmetries(board64.pack(board[None])).ravel())
+    expected = {np.rot90(m, k).tobytes() for m in (board, board.T) for k in range(4)}
+    assert {m.tobytes() for m in images} == expected and len(expected) == 8
+    net = NTupleNetwork("3x4", rng.normal(size=NTupleNetwork.size_of("3x4")).astype(np.float32))
+    values = net.value(board64.pack(images))
+    assert np.allclose(values, values[0], rtol=1e-6)
+
+
+def test_value_is_the_sum_of_the_weights_read():
+    rng = np.random.default_rng(3)
+    net = NTupleNetwork("3x4", rng.normal(size=NTupleNetwork.size_of("3x4")).astype(np.float32))
+    boards = random_boards(rng, 20)
+    values = net.value(board64.pack(boards))
+    for board, v in zip(boards, values):
+        assert v == pytest.approx(sum(float(net.weights[i]) for i in plain_features(net, board)), rel=1e-9)
+
+
+def test_a_learning_step_closes_the_rate_of_the_error_and_repeats_compound():
+    rng = np.random.default_rng(4)
+    net = NTupleNetwork("4x6")
+    board = rng.permutation(16).reshape(4, 4).astype(np.uint8)
+    x = board64.pack(board[None])
+    assert len(set(net.features(x)[:, 0].tolist())) == net.n_features  # every weight read once
+    net.learn(net.features(x), np.array([100.0]), rate=0.25)
+    assert net.value(x)[0] == pytest.approx(25.0, rel=1e-5)
+    # the same board twice in one batch: two steps in a row would close 1 - 0.75**2 of the error
+    net.learn(net.features(np.repeat(x, 2)), np.full(2, 100.0 - 25.0), rate=0.25)
+    assert net.value(x)[0] == pytest.approx(25.0 + 75.0 * (1 - 0.75 ** 2), rel=1e-5)
+
+
+def plain_td(rules, net, rate, rng, steps):
+    """One game at a time on the rules objects: TD(0) on afterstates with the same learning rule and the
+    same draws as BatchTD (two uniforms a tile). Returns the finished games' scores and the moves made."""
+    def value(board):
+        return sum(float(net.weights[i]) for i in plain_features(net, board))
+
+    def learn(board, error):
+        feats = plain_features(net, board)
+        for i in set(feats):
+            c = feats.count(i)
+            net.weights[i] += np.float32((1 - (1 - rate) ** c) / (c * net.n_features) * c * error)
+
+    state, prev, scores, moves = rules.new_state(rng), None, [], []
+    for _ in range(steps):
+        options = []
+        for a in rules.legal_actions(state):
+            after = rules.after_move(state, a)
+            options.append((after.score - state.score + value(after.board), a, after))
+        if options:
+            best, a, after = max(options, key=lambda o: o[0])  # the first of equal values, as argmax
+            target = best
+        else:
+            target = 0.0
+        if prev is not None:
+            learn(prev, target - value(prev))
+        if not options:
+            scores.append(state.score)
+            state, prev = rules.new_state(rng), None
+            continue
+        moves.append(a)
+        prev = after.board
+        state = State2048(rules.spawn(after.board, rng), after.score)
+    return scores, moves
+
+
+def test_batched_td_with_one_game_is_the_plain_one_game_td():
+    rules = Rules2048(spawn_four_probability=0.1)
+    plain_net, batch_net = NTupleNetwork("3x4"), NTupleNetwork("3x4")
+    scores, moves = plain_td(rules, plain_net, 0.3, np.random.default_rng(7), 400)
+    td = BatchTD(batch_net, 0.1, 0.3, 1, np.random.default_rng(7))
+    batch_scores = []
+    for _ in range(400):
+        s, _, _ = td.step()
+        batch_scores += s.tolist()
+    assert batch_scores == scores and len(scores) >= 1
+    assert td.moves == len(moves)
+    assert np.allclose(batch_net.weights, plain_net.weights, rtol=1e-4, atol=1e-3)
+    assert plain_net.nonzero() > 100
+
+
+def test_greedy_is_the_plain_argmax_of_reward_plus_value():
+    rng = np.random.default_rng(8)
+    net = NTupleNetwork("3x4", rng.normal(0, 50, NTupleNetwork.size_of("3x4")).astype(np.float32))
+    rules = Rules2048()
+    boards = random_boards(rng, 60, top=8)
+    td = BatchTD(net, 0.0, 0.1, 1, rng)
+    best, _, reward, _, alive = td.greedy(board64.pack(boards))
+    for i, board in enumerate(boards):
+        state = State2048(board, 0)
+        legal = rules.legal_actions(state)
+        assert alive[i] == bool(legal)
+        if legal:
+            vals = {a: rules.after_move(state, a).score + net.value(board64.pack(rules.after_move(state, a).board[None]))[0]
+                    for a in legal}
+            assert best[i] == max(vals, key=vals.get)
+            assert reward[i] == rules.after_move(state, best[i]).score
+
+
+def test_training_learns_to_score_more_than_playing_for_the_next_merge():
+    """A small network from nothing: its last games score far above its first (greedy on rewards)."""
+    net = NTupleNetwork("3x4")
+    points = []
+    train(net, 3000, 0.1, 0.4, 256, np.random.default_rng(9), report=Report(point=lambda d, p, m: points.append(p)))
+    first, last = points[0]["mean score"], np.mean([p["mean score"] for p in points[-5:]])
+    assert last > 2 * first, (first, last)
+
+
+def test_two_processes_share_one_network_and_both_learn():
+    net = NTupleNetwork("3x4")
+    done = []
+    figures = train(net, 600, 0.1, 0.4, 64, np.random.default_rng(10), jobs=2,
+                    report=Report(progress=done.append))
+    assert figures["games"] == 600 and done[-1] == 600
+    assert net.nonzero() > 1000 and np.isfinite(net.weights).all()
+
+
+def test_curve_blocks_average_their_games():
+    curve = Curve(block=3)
+    assert curve.add([100, 200], [11, 10]) == []
+    points = curve.add([300, 400], [11, 9])
+    assert points == [{"mean score": 200.0, "share reaching 2048": pytest.approx(2 / 3)}]
+
+
+def test_sparse_file_round_trip_keeps_the_moves(tmp_path):
+    rng = np.random.default_rng(11)
+    net = NTupleNetwork("3x4")
+    train(net, 300, 0.1, 0.4, 64, rng)
+    weights = decode(encode(net), net.size)
+    assert np.count_nonzero(weights) == net.nonzero()
+    big = np.abs(net.weights) > 1
+    assert np.allclose(weights[big], net.weights[big], rtol=2e-3)
+    restored = NTupleNetwork("3x4", weights)
+    boards = board64.pack(random_boards(rng, 300, top=10))
+    a = BatchTD(net, 0.1, 0.1, 1, rng).greedy(boards)[0]
+    b = BatchTD(restored, 0.1, 0.1, 1, rng).greedy(boards)[0]
+    assert (a == b).mean() > 0.97
+
+
+def small(settings, **changes):
+    table = dict(ntuple_tuples="3x4", ntuple_parallel_games=64, ntuple_games=400, spawn_four_probability=0.1)
+    table.update(changes)
+    return settings.with_table("game2048", **table)
+
+
+def test_agent_explains_reward_plus_value_and_says_what_it_learnt_for(settings):
+    settings = small(settings)
+    rules = Rules2048(spawn_four_probability=0.1)
+    agent = NTupleAgent(rules, settings)
+    agent.train(400, np.random.default_rng(1))
+    assert agent.save()
+    again = NTupleAgent(rules, settings)
+    assert "trained" in again.source and again.meta["games"] == 400
+    lines = " ".join(again.describe())
+    assert "400 games" in lines and "standard rules" in lines
+    state = rules.new_state(np.random.default_rng(2))
+    for _ in range(30):
+        state = rules.step(state, again.act(state), np.random.default_rng(3))
+    values = again.explain(state)
+    for a, v in values.items():
+        after = rules.after_move(state, a)
+        assert v == pytest.approx(after.score - state.score + again.net.value(board64.pack(after.board[None]))[0])
+    course = NTupleAgent(Rules2048(spawn_four_probability=0.0), settings)  # no network of its own: the other's
+    assert "this game: the course's rules" in " ".join(course.describe())
+    assert NTupleAgent.cannot_play(Rules2048(size=3))
+
+
+def test_a_network_file_is_read_once_and_shared_read_only(settings, tmp_path):
+    settings = small(settings)
+    agent = NTupleAgent(Rules2048(spawn_four_probability=0.1), settings)
+    agent.train(100, np.random.default_rng(1))
+    path = tmp_path / "n.npz"
+    assert agent.save(path)
+    first, second = read(path, "x"), read(path, "x")
+    assert first is second and not first.net.weights.flags.writeable
+    other = NTupleAgent(Rules2048(spawn_four_probability=0.1), settings)
+    assert other.load(path)
+    other.train(50, np.random.default_rng(2))  # trains on a copy: the shared network is unchanged
+    assert np.array_equal(read(path, "x").net.weights, first.net.weights)
+
+
+def test_a_garbage_network_file_is_set_aside_and_an_empty_network_plays(settings):
+    settings = small(settings)
+    path = settings.data_dir / "ntuple_2048_p0.1.npz"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"not a network")
+    agent = NTupleAgent(Rules2048(spawn_four_probability=0.1), settings)
+    assert agent.source == "untrained"
+    assert path.with_name(path.name + ".corrupt").exists()
+
+
+def test_settings_name_the_tuple_sets_the_network_knows():
+    field = next(f for f in Game2048Settings.__dataclass_fields__.values() if f.name == "ntuple_tuples")
+    assert set(field.metadata["choices"]) == set(TUPLE_SETS)
