@@ -1,0 +1,157 @@
+"""Training the ntuple agent where people train it: `python main.py train` (checkpoints a kill -9 cannot
+corrupt, resuming to exactly the games asked for) and `t` on the 2048 screen (the curve and a training
+game shown); and the strong search valued by the learnt network, against a plain expectimax."""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pygame
+import pytest
+
+from agents.expectimax_strong import BitSearch, LearnedExpectimax
+from agents.ntuple import read
+from agents.ntuple_net import NTupleNetwork
+from arcade.app import App
+from arcade.cli import main
+from arcade.games import board64
+from arcade.games.twenty48 import Rules2048, State2048
+from arcade.screens import open_game
+from tests.helpers import key, ticks, wait_for
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def small_settings_file(tmp_path):
+    path = tmp_path / "settings.toml"
+    path.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[2048]\nntuple_tuples = "3x4"\n'
+                    'ntuple_parallel_games = 64\nntuple_games = 300\n')
+    return str(path)
+
+
+def train_command(settings_file, out, games):
+    return [sys.executable, str(ROOT / "main.py"), "--settings", settings_file, "train", "2048", "--agent", "ntuple",
+            "--games", str(games), "--jobs", "1", "--checkpoint-seconds", "1", "--spawn-four-probability", "0.1",
+            "--out", str(out)]
+
+
+def test_a_killed_training_leaves_a_whole_checkpoint_and_the_same_command_resumes_to_the_games_asked(
+        small_settings_file, tmp_path):
+    out = tmp_path / "net.npz"
+    games = 20000
+    proc = subprocess.Popen(train_command(small_settings_file, out, games), cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and not out.exists():
+            time.sleep(0.2)
+        assert out.exists(), "no checkpoint was written"
+        time.sleep(1.5)  # maybe in the middle of the next checkpoint's write
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+    saved = read(out, "x")
+    assert saved is not None and 0 < saved.meta["run_done"] < games
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # no half file left behind
+    done = subprocess.run(train_command(small_settings_file, out, games), cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "training on from" in done.stderr
+    final = read(out, "x")
+    assert final.meta["run_done"] == games and final.meta["games"] == games
+    assert final.meta["p_four"] == pytest.approx(0.1)
+
+
+def test_train_options_say_what_is_wrong_in_one_line(capsys, small_settings_file):
+    for argv, words in ((["train", "tictactoe", "--agent", "td-value", "--spawn-four-probability", "0.1"],
+                         "2048 rule"),
+                        (["train", "2048", "--agent", "ntuple", "--spawn-four-probability", "1.5"], "0 to 1"),
+                        (["train", "2048", "--agent", "ntuple", "--games", "0"], "--episodes must be"),
+                        (["train", "2048", "--agent", "expectimax"], "does not learn")):
+        code = main(["--settings", small_settings_file, *argv])
+        err = capsys.readouterr().err.strip()
+        assert code == 2 and len(err.splitlines()) == 1 and words in err, err
+
+
+def test_t_on_the_2048_screen_shows_a_training_game_and_a_curve_that_moves(settings):
+    settings = settings.with_table("game2048", ntuple_tuples="3x4", ntuple_parallel_games=64, ntuple_games=3000)
+    app = App(settings, size=(1024, 720))
+    try:
+        screen = open_game(app, "2048", seed=11)
+        app.push(screen)
+        ticks(app)
+        screen.controller.select("ntuple")
+        key(app, pygame.K_t)
+        job = screen.trainer.job
+        assert job is not None and job.name == "ntuple"
+        assert wait_for(app, lambda: job.watched is not None and len(job.curve) >= 2, 180)
+        assert isinstance(job.watched, State2048)
+        assert {"mean score", "share reaching 2048"} == set(job.curve[-1][1])
+        before = pygame.Surface(app.surface.get_size())
+        screen.draw(app.surface)
+        before.blit(app.surface, (0, 0))
+        key(app, pygame.K_t)  # stop: what it learnt is saved
+        assert wait_for(app, lambda: screen.trainer.job is None, 120)
+        assert (settings.data_dir / "ntuple_2048_p0.npz").exists()
+        assert "saved" in screen.toast[0]
+    finally:
+        app.close()
+
+
+def plain_learned_expectimax(rules, net, state, depth):
+    """Depth-`depth` expectimax on the rules objects: a move is worth its points plus the chance node after
+    it; a chance node the average over placements of its best move (0 with none); a leaf the network's value."""
+    def chance(board, d):
+        if d == 0:
+            return float(net.value(board64.pack(board[None]))[0])
+        total = 0.0
+        for kid, p in _placements(rules, board):
+            kid_state = State2048(kid, 0)
+            moves = rules.legal_actions(kid_state)
+            best = max((rules.after_move(kid_state, a).score + chance(rules.after_move(kid_state, a).board, d - 1)
+                        for a in moves), default=0.0)
+            total += p * best
+        return total
+
+    out = {}
+    for a in rules.legal_actions(state):
+        after = rules.after_move(state, a)
+        out[a] = after.score - state.score + chance(after.board, depth)
+    return out
+
+
+def _placements(rules, board):
+    from arcade.games.twenty48 import spawn_children
+
+    kids, _, probs = spawn_children(board[None], rules.spawn_four_probability)
+    return list(zip(kids, probs))
+
+
+@pytest.mark.parametrize("depth", [0, 1, 2])
+def test_the_search_with_the_network_is_the_plain_expectimax_of_points_plus_value(depth):
+    rng = np.random.default_rng(5)
+    net = NTupleNetwork("3x4", rng.normal(100, 40, NTupleNetwork.size_of("3x4")).astype(np.float32))
+    rules = Rules2048(spawn_four_probability=0.1)
+    for _ in range(4):
+        board = rng.integers(0, 7, (4, 4)).astype(np.uint8)
+        board[rng.random((4, 4)) < 0.6] = 0
+        state = State2048(board, 0)
+        search = BitSearch(0.1, 0.0, None, net.value)
+        got = search.root(board, depth)
+        want = plain_learned_expectimax(rules, net, state, depth)
+        assert set(got) == set(want)
+        for a in want:
+            assert got[a] == pytest.approx(want[a], rel=1e-9, abs=1e-6)
+
+
+def test_expectimax_ntuple_plays_with_the_network_it_finds(settings):
+    agent = LearnedExpectimax(Rules2048(spawn_four_probability=0.1), settings.with_table("game2048", time_budget_ms=50))
+    state = Rules2048(spawn_four_probability=0.1).new_state(np.random.default_rng(1))
+    values = agent.explain(state)
+    assert values and agent.act(state) in values
+    assert "network" in agent.value_legend("player")
+    assert LearnedExpectimax.cannot_play(Rules2048(size=5))
