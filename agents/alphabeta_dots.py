@@ -20,6 +20,7 @@ import time
 
 from agents.base import budget_clock, register
 from agents.dots_engine import Position, geometry, loony_value, simple_loony
+from arcade.games.dots import line_symmetries, map_lines
 
 EXACT, LOWER, UPPER = 0, 1, 2
 INF = 10**6
@@ -37,6 +38,7 @@ class Search:
 
     def __init__(self, rows: int, cols: int):
         self.geo = geometry(rows, cols)
+        self.symmetries = line_symmetries(rows, cols)
         self.table: dict[int, tuple[int, int, int, int]] = {}  # lines -> (depth, flag, value, best line)
         self.nodes = 0
         self.deadline = float("inf")
@@ -129,8 +131,18 @@ class Search:
         moves = self._ordered(pos, free, entry[3] if entry else -1)
         if forced is not None and not every:
             moves = forced
+        # lines the position's own symmetries map onto each other have one value: search the first of each
+        own = [perm for perm in self.symmetries if map_lines(lines, perm) == lines]
+        same_as: dict[int, int] = {}
+        for line in moves:
+            if line not in same_as:
+                for perm in own:
+                    same_as.setdefault(perm[line], line)
         out, alpha, best = {}, -INF, moves[0]
         for line in moves:
+            if same_as.get(line, line) != line:
+                out[line] = out[same_as[line]]
+                continue
             g = pos.draw(line)
             try:
                 lo = -INF if every else alpha

@@ -99,6 +99,30 @@ def board_of(rows: int, cols: int) -> Board:
     return Board(rows, cols)
 
 
+@functools.lru_cache(maxsize=None)
+def line_symmetries(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """The board's symmetries (its reflections and rotations: 4 for a rectangle, 8 for a square) as
+    permutations of its lines: perm[bit] is the line that line `bit` becomes. The identity is first."""
+    board = board_of(rows, cols)
+    by_ends = {frozenset(board.line_ends(b)): b for b in range(board.n_lines)}
+    maps = [lambda r, c: (r, c), lambda r, c: (r, cols - c), lambda r, c: (rows - r, c),
+            lambda r, c: (rows - r, cols - c)]
+    if rows == cols:
+        maps += [lambda r, c: (c, r), lambda r, c: (c, rows - r), lambda r, c: (cols - c, r),
+                 lambda r, c: (cols - c, rows - r)]
+    return tuple(tuple(by_ends[frozenset(f(*end) for end in board.line_ends(b))] for b in range(board.n_lines))
+                 for f in maps)
+
+
+def map_lines(lines: int, perm: tuple[int, ...]) -> int:
+    """A set of lines (bit mask) under a symmetry (one of line_symmetries)."""
+    out = 0
+    for bit, image in enumerate(perm):
+        if (lines >> bit) & 1:
+            out |= 1 << image
+    return out
+
+
 def board_for_lines(n_lines: int) -> Board:
     for r, c in SIZES:
         if Board(r, c).n_lines == n_lines:
