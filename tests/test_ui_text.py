@@ -90,3 +90,27 @@ def test_statistics_columns_fit_a_640_window():
     width = min(760, 640 - 40) - 48
     step = min(80, max(58, (width - 200) // 6))
     assert (640 - min(760, 640 - 40)) // 2 + 24 + (width - 6 * step) + 6 * step <= box_right
+
+
+def test_a_chart_writes_nothing_over_its_plot_but_the_lines():
+    """Issue 25 #15: the axis' numbers and the optimum's name crowded the optimum line. A reference line is
+    named (with its value) in the legend and the axis' numbers stand left of the plot: drawing the chart
+    with a reference line changes the plot only on that line's own rows."""
+    import numpy as np
+
+    from arcade.ui import palette, panels
+
+    pygame.font.init()
+    rect = pygame.Rect(0, 0, 420, 160)
+    series = [("mean of 20", [0.5, 3.3, 6.0, 6.9], palette.GOOD)]
+    shots = []
+    for flat in ([], [("optimum", 3.5, palette.ACCENT)]):
+        surface = pygame.Surface(rect.size)
+        panels.draw_lines(surface, rect, series, 0.0, 7.2, x_label="rounds 1-21", flat=flat)
+        shots.append(pygame.surfarray.array3d(surface).transpose(1, 0, 2))
+    without, with_line = shots
+    plot_rows = slice(40, rect.h - 24)
+    changed = np.flatnonzero((without[plot_rows] != with_line[plot_rows]).any(axis=(1, 2))) + 40
+    assert changed.size and changed.max() - changed.min() <= 2, changed  # the line, nothing written by it
+    legend = (without[:30] != with_line[:30]).any(axis=2)
+    assert legend[:, 200:].any()  # 'optimum 6.83 (line)' joined the legend

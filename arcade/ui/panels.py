@@ -80,28 +80,33 @@ def draw_bars(surface, rect: pygame.Rect, labels: list[str], counts: list[int], 
 def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], tuple]], lo: float, hi: float,
                x_label: str = "", flat: list[tuple[str, float, tuple]] = (), legend_values: bool = True) -> None:
     """A line chart of several series over the same x (their index), scaled to [lo, hi]; `flat` adds
-    horizontal reference lines (e.g. an optimum). A legend goes on the top line (with each series' last
-    value unless legend_values is False: the labels carry it)."""
+    horizontal reference lines (e.g. an optimum). A legend goes on the top lines (with each series' last
+    value unless legend_values is False: the labels carry it; each reference line with its value), the
+    axis' numbers in a gutter left of the plot: no text is written over the lines."""
     pygame.draw.rect(surface, palette.BACKGROUND, rect, border_radius=6)
     pygame.draw.rect(surface, palette.BORDER, rect, 1, border_radius=6)
     # the legend flows over as many lines as it needs; the plot takes the rest
     x, y = rect.x + 10, rect.y + 6
-    for label, values, colour in series:
-        item = f"{label}{f' {values[-1]:.2f}' if values and legend_values else ''}"
+    items = [(f"{label}{f': {values[-1]:.2f}' if values and legend_values else ''}", colour)
+             for label, values, colour in series]
+    items += [(f"{label} {value:.3g} (line)", colour) for label, value, colour in flat]
+    for item, colour in items:
         w = text.font(17).size(item)[0]
         if x + w > rect.right - 8 and x > rect.x + 10:
             x, y = rect.x + 10, y + 19
         x = text.draw(surface, item, (x, y), 17, colour).right + 14
-    plot = pygame.Rect(rect.x + 10, y + 26, rect.w - 20, rect.bottom - 22 - (y + 26))
+    # the axis' numbers stand in a gutter of their own, left of the plot, never on its lines
+    top_label, bottom_label = f"{hi:.3g}", f"{lo:.3g}"
+    gutter = max(text.font(15).size(t)[0] for t in (top_label, bottom_label)) + 8
+    plot = pygame.Rect(rect.x + 6 + gutter, y + 26, rect.w - 16 - gutter, rect.bottom - 22 - (y + 26))
     span = (hi - lo) or 1.0
 
     def y_of(v: float) -> float:
         return plot.bottom - (min(max(v, lo), hi) - lo) / span * plot.h
 
-    for label, value, colour in flat:
+    for _, value, colour in flat:  # a reference line: named in the legend, nothing written on the plot
         y = y_of(value)
         pygame.draw.line(surface, colour, (plot.x, y), (plot.right, y), 1)
-        text.draw(surface, label, (plot.right - 4, y - 2), 16, colour, anchor="bottomright")
     for _, values, colour in series:
         if len(values) >= 2:
             step = plot.w / (len(values) - 1)
@@ -109,8 +114,8 @@ def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], 
             pygame.draw.lines(surface, colour, False, points, 2)
         elif values:
             pygame.draw.circle(surface, colour, (plot.x, y_of(values[0])), 3)
-    text.draw(surface, f"{hi:g}", (rect.x + 4, plot.y - 2), 15, palette.MUTED)
-    text.draw(surface, f"{lo:g}", (rect.x + 4, plot.bottom - 14), 15, palette.MUTED)
+    text.draw(surface, top_label, (plot.x - 4, plot.y), 15, palette.MUTED, anchor="midright")
+    text.draw(surface, bottom_label, (plot.x - 4, plot.bottom), 15, palette.MUTED, anchor="midright")
     if x_label:
         text.draw(surface, x_label, (rect.right - 8, rect.bottom - 4), 16, palette.MUTED, anchor="bottomright")
 
