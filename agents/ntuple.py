@@ -49,8 +49,22 @@ def rules_name(p_four: float) -> str:
 class Loaded:
     """What a network file holds: the network and its record (rules, games, moves, the run it belongs to)."""
 
-    def __init__(self, net: NTupleNetwork, meta: dict):
-        self.net, self.meta = net, meta
+    def __init__(self, net: NTupleNetwork, meta: dict, path: Path):
+        self.net, self.meta, self.path = net, meta, path
+
+
+def _where(path: Path) -> str:
+    """A network file's name that holds on every machine of a cluster: assets/ files by their name there."""
+    path = Path(path).resolve()
+    return f"assets:{path.name}" if path.parent == ASSETS else str(path)
+
+
+def _network_at(where: str) -> NTupleNetwork:
+    path = ASSETS / where[len("assets:"):] if where.startswith("assets:") else Path(where)
+    loaded = read(path, "the network before it plays")
+    if loaded is None:
+        raise FileNotFoundError(f"{path}: the network this agent was made with cannot be read here")
+    return loaded.net
 
 
 _READ: dict[tuple[str, int, int], Loaded] = {}  # (path, mtime, size) -> the network read from it
@@ -114,7 +128,7 @@ def read(path: Path, then: str) -> Loaded | None:
             if k in arrays}
     meta["tuples"] = tuple_set
     _READ.clear()  # one network file a process: the last read
-    _READ[key] = loaded = Loaded(net, meta)
+    _READ[key] = loaded = Loaded(net, meta, path)
     return loaded
 
 
@@ -171,6 +185,20 @@ class NTupleAgent:
             return False
         self.net, self.meta, self.source = loaded.net, dict(loaded.meta), f"loaded ({Path(path).name})"
         return True
+
+    def __getstate__(self):
+        """Pickled (to another process, or copied for each game a runner plays) with the network as the name
+        of the file it was read from, where it was: a copy reads it once there and shares it read-only."""
+        state = dict(self.__dict__)
+        for loaded in _READ.values():
+            if loaded.net is self.net:
+                state["net"] = ("file", _where(loaded.path))
+        return state
+
+    def __setstate__(self, state):
+        if isinstance(state["net"], tuple):
+            state["net"] = _network_at(state["net"][1])
+        self.__dict__.update(state)
 
     # --- playing ---------------------------------------------------------------------------------------
     def explain(self, state: State2048) -> dict[int, float]:

@@ -140,6 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="processes a trainer that can learn on several cores uses (default: all cores)")
     train.add_argument("--checkpoint-seconds", type=_int_in("--checkpoint-seconds", 1, 86400), default=120,
                        help="save what it has learnt this often (a killed run resumes from there)")
+    train.add_argument("--curve", metavar="CSV", help="append the learning curve's points (games, series, value) "
+                                                      "to this file as they come (trainers that measure themselves)")
     train.add_argument("--spawn-four-probability", type=_float_in("--spawn-four-probability", 0.0, 1.0),
                        help="2048: the rules to train for (0.1 the standard rules, 0 the course's)")
     return p
@@ -397,7 +399,15 @@ def cmd_train(args, settings) -> int:
     bar = Progress(episodes, f"train {args.game} {agent.name}")
     last_save = [time.monotonic()]
 
+    if args.curve is not None:
+        problem = writable_file_problem(args.curve)
+        if problem:
+            raise UserError(f"--curve {args.curve!r}: {problem}")
+
     def checkpoint(done, figures=None):  # the file a killed run resumes from: written whole or not at all
+        if args.curve is not None and figures:
+            with open(args.curve, "a", encoding="utf-8") as fh:
+                fh.writelines(f"{done},{name},{value}\n" for name, value in figures.items())
         if time.monotonic() - last_save[0] >= args.checkpoint_seconds:
             agent.save(path)
             last_save[0] = time.monotonic()

@@ -1,4 +1,5 @@
-"""The strong 2048 expectimax's strength: whole games on every core (or a Ray cluster), resumable.
+"""2048 agents' strength (the strong expectimax by default): whole games on every core (or a Ray cluster),
+resumable.
 
 Each rule set is a run of the arcade's game runner (arcade/runner.py): every finished game is appended to
 its log under docs/benchmarks/ as it finishes, the figures are read from the logs, and running the same
@@ -7,11 +8,17 @@ command again continues a stopped run (the games already in a log are not played
     python benchmarks/bench_2048_strength.py --games 12 --stop-at 0        # played to the end, all cores
     python benchmarks/bench_2048_strength.py --games 12 --stop-at 0 --ray  # on a Ray cluster
     python benchmarks/bench_2048_strength.py --summary                     # only the figures of the logs
+    python benchmarks/bench_2048_strength.py --agent expectimax-ntuple --rules standard --games 12
+    python benchmarks/bench_2048_strength.py --agent ntuple --rules standard --games 1000
+
+Every agent plays the same games for the same seeds (game i from SEED + i), so two agents' logs pair up
+game by game (benchmarks/bench_ntuple.py --compare prints the paired differences).
 """
 from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import numpy as np
 from _common import ROOT, mean_ci, ms_stats
@@ -28,18 +35,20 @@ RULE_SETS = {  # spawn probability of a 4: name, targets (tile, share of games)
     0.0: ("the course's rules, 2-tiles only", ((16384, 0.80),)),
 }
 SEED = 1000
+LOGS = ROOT / "docs" / "benchmarks"  # a log holds every move's decision time: a long run's goes to --log-dir
 
 
-def log_path(p_four: float, stop_at: int, budget_ms: int, clock: str):
+def log_path(p_four: float, stop_at: int, budget_ms: int, clock: str, agent: str = "expectimax", folder=None):
     stop = f"stop{stop_at}" if stop_at else "to-the-end"
-    return ROOT / "docs" / "benchmarks" / f"2048_strength_p{p_four}_{budget_ms}ms_{clock}_{stop}.jsonl"
+    who = "" if agent == "expectimax" else f"{agent}_"  # the expectimax logs keep the names they had
+    return Path(folder or LOGS) / f"2048_strength_{who}p{p_four}_{budget_ms}ms_{clock}_{stop}.jsonl"
 
 
-def players_for(p_four: float, budget_ms: int, stop_at: int, clock: str):
+def players_for(p_four: float, budget_ms: int, stop_at: int, clock: str, agent: str = "expectimax"):
     settings = (Settings().with_table("game2048", spawn_four_probability=p_four, time_budget_ms=budget_ms)
                 .with_table("search", budget_clock=clock))
     rules = make_rules("2048", settings)
-    agent = find("2048", "expectimax").create(rules, settings)
+    agent = find("2048", agent).create(rules, settings)
     return settings, runner.Players(rules, agent, until=ReachesTile(stop_at) if stop_at else None)
 
 
@@ -74,6 +83,7 @@ def summarize(p_four: float, records: list[dict], stop_at: int) -> None:
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=12, help="games a rule set")
+    ap.add_argument("--agent", default="expectimax", help="expectimax (default), expectimax-ntuple, ntuple, ...")
     ap.add_argument("--stop-at", type=int, default=0, help="a game ends at this tile; 0 plays it out")
     ap.add_argument("--budget-ms", type=int, default=100)
     ap.add_argument("--budget-clock", choices=("wall", "cpu"), default="cpu",
@@ -82,15 +92,17 @@ def main():
     ap.add_argument("--jobs", type=int, default=runner.default_jobs())
     ap.add_argument("--ray", nargs="?", const="auto", metavar="ADDRESS")
     ap.add_argument("--summary", action="store_true", help="only print the figures of the logs")
+    ap.add_argument("--log-dir", default=str(LOGS), help="where the logs are (default docs/benchmarks; a "
+                                                         "1,000-game log is tens of MB: put it in data/runs)")
     args = ap.parse_args()
     chosen = {"standard": (0.1,), "course": (0.0,), "both": (0.1, 0.0)}[args.rules]
     backend = runner.backend_of(args.jobs, args.ray)
-    print(f"== strong expectimax, 4x4, {args.budget_ms} ms a move ({args.budget_clock} time), {args.games} games a rule set from seed {SEED}"
+    print(f"== {args.agent}, 4x4, {args.budget_ms} ms a move ({args.budget_clock} time), {args.games} games a rule set from seed {SEED}"
           + ("" if args.summary else f", on {backend.name}"))
     for p_four in chosen:
-        settings, players = players_for(p_four, args.budget_ms, args.stop_at, args.budget_clock)
-        path = log_path(p_four, args.stop_at, args.budget_ms, args.budget_clock)
-        spec = runner.RunSpec("2048", "expectimax", None, args.games, SEED, settings.seeds.agent,
+        settings, players = players_for(p_four, args.budget_ms, args.stop_at, args.budget_clock, args.agent)
+        path = log_path(p_four, args.stop_at, args.budget_ms, args.budget_clock, args.agent, args.log_dir)
+        spec = runner.RunSpec("2048", args.agent, None, args.games, SEED, settings.seeds.agent,
                               runner.settings_key(settings))
         log = runner.GameLog.open(path) if path.exists() else None
         if log is not None and log.spec != spec:

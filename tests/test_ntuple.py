@@ -234,3 +234,23 @@ def test_a_garbage_network_file_is_set_aside_and_an_empty_network_plays(settings
 def test_settings_name_the_tuple_sets_the_network_knows():
     field = next(f for f in Game2048Settings.__dataclass_fields__.values() if f.name == "ntuple_tuples")
     assert set(field.metadata["choices"]) == set(TUPLE_SETS)
+
+
+def test_copies_for_each_game_share_the_network_read_from_a_file(settings, tmp_path):
+    import copy
+    import pickle
+
+    settings = small(settings)
+    agent = NTupleAgent(Rules2048(spawn_four_probability=0.1), settings)
+    agent.train(100, np.random.default_rng(1))
+    untrained_blob = pickle.dumps(agent)  # a network only in memory travels whole
+    assert pickle.loads(untrained_blob).net.nonzero() == agent.net.nonzero()
+    path = tmp_path / "n.npz"
+    agent.save(path)
+    assert agent.load(path)
+    blob = pickle.dumps(agent)
+    assert len(blob) < 10_000  # the file's name, not its weights
+    for clone in (pickle.loads(blob), copy.deepcopy(agent)):
+        assert clone.net is agent.net
+        state = Rules2048(spawn_four_probability=0.1).new_state(np.random.default_rng(4))
+        assert clone.explain(state) == agent.explain(state)

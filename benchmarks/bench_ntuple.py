@@ -1,0 +1,161 @@
+"""The ntuple 2048 learner's figures: training speed, the shipped network's size, load time and time a move,
+and (from the strength runs' logs) its strength and the learnt evaluation against the heuristic in search.
+
+    python benchmarks/bench_ntuple.py                  # training speed, load, time a move (a few minutes)
+    python benchmarks/bench_ntuple.py --compare        # figures of the strength logs (no games played)
+
+Training speed is measured on one core (the process pins itself to one CPU where it can): the batched TD
+(ntuple_parallel_games games in lockstep) against the same code stepping one game at a time, alternated
+over rounds, both learning into a copy of the shipped network (so the games are as long as a trained
+network's). Strength comes from benchmarks/bench_2048_strength.py's logs (games to the end, resumable):
+
+    python benchmarks/bench_2048_strength.py --agent ntuple --rules standard --games 1000 --log-dir data/runs
+    python benchmarks/bench_2048_strength.py --agent expectimax-ntuple --rules standard --games 12
+
+(--compare reads docs/benchmarks and data/runs.)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+from _common import ROOT, mean_ci, wilson
+
+from agents.ntuple import ASSETS, NTupleAgent, filename, read
+from agents.ntuple_net import NTupleNetwork
+from agents.ntuple_td import BatchTD
+from arcade.games.twenty48 import Rules2048
+from arcade.settings import Settings
+
+P_FOUR = 0.1
+SHIPPED = ASSETS / filename(P_FOUR)
+LOGS = (ROOT / "docs" / "benchmarks", ROOT / "data" / "runs")
+
+
+def moves_a_second(net: NTupleNetwork, parallel: int, seconds: float, seed: int) -> float:
+    td = BatchTD(NTupleNetwork(net.tuple_set, np.array(net.weights)), P_FOUR, 0.1, parallel,
+                 np.random.default_rng(seed))
+    for _ in range(3):  # warm: tables built, pages touched
+        td.step()
+    start, before = time.perf_counter(), td.moves
+    while time.perf_counter() - start < seconds:
+        td.step()
+    return (td.moves - before) / (time.perf_counter() - start)
+
+
+def training_speed(rounds: int, seconds: float, parallel: int) -> None:
+    loaded = read(SHIPPED, "x")
+    if loaded is None:
+        print(f"no shipped network at {SHIPPED}: train one first (README)")
+        return
+    batched, single = [], []
+    for r in range(rounds):  # alternated, so a noisy spell hits both
+        batched.append(moves_a_second(loaded.net, parallel, seconds, r))
+        single.append(moves_a_second(loaded.net, 1, seconds, r))
+    ratio = np.array(batched) / np.array(single)
+    print(f"-- training speed, one core, {rounds} rounds of {seconds:g} s each, alternated")
+    print(f"  batched ({parallel} games in lockstep): median {np.median(batched):,.0f} moves/s "
+          f"({min(batched):,.0f}-{max(batched):,.0f}); target >= 100,000")
+    print(f"  one game at a time (same code): median {np.median(single):,.0f} moves/s "
+          f"({min(single):,.0f}-{max(single):,.0f})")
+    print(f"  ratio x{np.median(ratio):.1f} ({ratio.min():.1f}-{ratio.max():.1f})")
+
+
+def load_and_move_times(loads: int) -> None:
+    size = SHIPPED.stat().st_size / 1e6
+    code = ("import time, sys; sys.path.insert(0, %r); t = time.perf_counter(); from agents.ntuple import read; "
+            "from pathlib import Path; read(Path(%r), 'x'); print(time.perf_counter() - t)") % (str(ROOT), str(SHIPPED))
+    times = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+             for _ in range(loads)]
+    loaded = read(SHIPPED, "x")
+    print(f"-- the shipped network {SHIPPED.name}: {size:.1f} MB on disk (target <= 32), tuples "
+          f"{loaded.meta['tuples']}, {loaded.net.nonzero():,} weights learnt, trained {int(loaded.meta['games']):,} "
+          f"games / {int(loaded.meta['moves']):,} moves")
+    print(f"  cold load in a fresh process: median {np.median(times):.2f} s, max {max(times):.2f} s over {loads} "
+          "(target < 2 s)")
+    rules = Rules2048(spawn_four_probability=P_FOUR)
+    agent = NTupleAgent(rules, Settings().with_table("game2048", spawn_four_probability=P_FOUR))
+    rng = np.random.default_rng(0)
+    state, took = rules.new_state(rng), []
+    while not rules.is_terminal(state) and len(took) < 3000:
+        t = time.perf_counter()
+        action = agent.act(state)
+        took.append(time.perf_counter() - t)
+        state = rules.step(state, action, rng)
+    took = np.array(took) * 1000
+    print(f"  a move at 1 ply: median {np.median(took):.3f} ms, p99 {np.percentile(took, 99):.3f} ms over "
+          f"{took.size} moves (target < 1 ms)")
+
+
+def records(name: str) -> dict[int, dict]:
+    path = next((folder / name for folder in LOGS if (folder / name).exists()), None)
+    if path is None:
+        return {}
+    out = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                row = json.loads(line)
+            except ValueError:  # a line a kill cut short
+                continue
+            if "index" in row and "score" in row:
+                out[row["index"]] = row
+    return out
+
+
+def shares(rows: list[dict]) -> str:
+    tiles = np.array([r["outcome"]["max_tile"] for r in rows])
+    parts = []
+    for t in (2048, 4096, 8192, 16384, 32768):
+        lo, hi = wilson(int((tiles >= t).sum()), tiles.size)
+        parts.append(f"{t}: {np.mean(tiles >= t):.1%} ({lo:.0%}-{hi:.0%})")
+    return "  ".join(parts)
+
+
+def compare() -> None:
+    one_ply = records("2048_strength_ntuple_p0.1_100ms_cpu_to-the-end.jsonl")
+    if one_ply:
+        rows = list(one_ply.values())
+        mean, ci = mean_ci([r["score"] for r in rows])
+        ms = np.concatenate([r["decision_ms"] for r in rows])
+        print(f"-- ntuple at 1 ply, standard rules, {len(rows)} games to the end")
+        print(f"  reaching {shares(rows)}")
+        print(f"  score mean {mean:,.0f} +- {ci:,.0f}; decision median {np.median(ms):.3f} ms, p99 "
+              f"{np.percentile(ms, 99):.3f} ms (target: 2048 in >= 90% at < 1 ms a move)")
+    heuristic = records("2048_strength_p0.1_100ms_cpu_to-the-end.jsonl")
+    learned = records("2048_strength_expectimax-ntuple_p0.1_100ms_cpu_to-the-end.jsonl")
+    both = sorted(set(heuristic) & set(learned))
+    print(f"-- expectimax at 100 ms (CPU time), standard rules, to the end: heuristic {len(heuristic)} games, "
+          f"learnt evaluation {len(learned)} games, {len(both)} paired (same seeds)")
+    for label, rows in (("heuristic", [heuristic[i] for i in both]), ("ntuple", [learned[i] for i in both])):
+        if rows:
+            mean, ci = mean_ci([r["score"] for r in rows])
+            print(f"  {label:9s}: mean {mean:,.0f} +- {ci:,.0f}; {shares(rows)}")
+    if len(both) >= 2:
+        diff = [learned[i]["score"] - heuristic[i]["score"] for i in both]
+        mean, ci = mean_ci(diff)
+        print(f"  paired difference (ntuple - heuristic): {mean:+,.0f} +- {ci:,.0f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--seconds", type=float, default=4.0, help="each training-speed measurement")
+    ap.add_argument("--loads", type=int, default=5, help="fresh processes timing the network's load")
+    ap.add_argument("--compare", action="store_true", help="only the figures of the strength logs")
+    args = ap.parse_args()
+    if not args.compare:
+        if hasattr(os, "sched_setaffinity"):
+            os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+        training_speed(args.rounds, args.seconds, Settings().game2048.ntuple_parallel_games)
+        load_and_move_times(args.loads)
+    compare()
+
+
+if __name__ == "__main__":
+    main()
