@@ -539,7 +539,8 @@ class GameScreen(Screen):
         self.draw_game(surface, board)
         if self.values.on:
             self.draw_values(surface, board)
-        self.trainer.draw(surface, self.training_rect(board), self.keeps_curve(), pygame.key.name(self.TRAIN_KEY))
+        self.trainer.draw(surface, self.training_rect(board), self.keeps_curve(), pygame.key.name(self.TRAIN_KEY),
+                          room=board)
         hud.draw_frame(surface, hud.HudInfo(
             title=self.info.title,
             status=self.status_text(),

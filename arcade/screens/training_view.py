@@ -57,19 +57,25 @@ class TrainingView:
         return (True, f"{job.name} trained {job.done:,} episodes; {message}") if saved else \
             (False, f"training failed: {message}")
 
-    def draw(self, surface, rect: pygame.Rect, keep_curve: bool, key: str) -> None:
-        """The bar and the curve in `rect` while it trains (the curve after too, where keep_curve)."""
+    def draw(self, surface, rect: pygame.Rect, keep_curve: bool, key: str, room: pygame.Rect | None = None) -> None:
+        """The bar and the curve in `rect` while it trains (the curve after too, where keep_curve). A training
+        game the trainer shows goes left of the curve, the card growing to the left into `room` for it."""
         if self.job is None and not (self.curve and keep_curve):
             return
+        watched = self.job is not None and self.job.watched is not None and self.rules is not None
+        if watched and room is not None:
+            grow = min(rect.h - 48 - 20, max(0, rect.x - room.x - 16))
+            rect = pygame.Rect(rect.x - grow, rect.y, rect.w + grow, rect.h)
         bar_h = 48 if self.job else 0
         if self.job is not None and not keep_curve:
             pygame.draw.rect(surface, palette.PANEL, rect.inflate(12, 12), border_radius=10)
             pygame.draw.rect(surface, palette.BORDER, rect.inflate(12, 12), 1, border_radius=10)
         chart = pygame.Rect(rect.x, rect.y, rect.w, rect.h - bar_h)
-        if self.job is not None and self.job.watched is not None and self.rules is not None:
-            side = min(chart.h - 20, chart.w // 3)
+        if watched:
+            side = min(chart.h - 20, chart.w // 2)
             game = pygame.Rect(chart.x, chart.y + 18, side, side)
-            text.draw(surface, "a training game", (game.x, chart.y), 13, palette.MUTED, max_width=side)
+            text.draw(surface, "a training game, as it plays", (game.x, chart.y), 15, palette.MUTED, max_width=side,
+                      min_size=12)
             boards.draw_state(surface, game, self.rules.game_id, self.rules, self.job.watched)
             chart = pygame.Rect(game.right + 10, chart.y, chart.right - game.right - 10, chart.h)
         if self.curve:
