@@ -14,8 +14,6 @@ file is read once per process and shared read-only by every agent made from it; 
 """
 from __future__ import annotations
 
-import os
-import time
 from pathlib import Path
 
 import numpy as np
@@ -166,7 +164,6 @@ class NTupleAgent:
         self.rate = table.ntuple_learning_rate
         self.parallel = table.ntuple_parallel_games
         self.data_path = Path(settings.data_dir) / filename(self.p_four)
-        self._figures: dict = {}
         self.net, self.meta, self.source = self._load()
 
     @classmethod
@@ -203,21 +200,16 @@ class NTupleAgent:
     # --- playing ---------------------------------------------------------------------------------------
     def explain(self, state: State2048) -> dict[int, float]:
         """{direction: points the move gains + V(the board it leaves)} for every legal move."""
-        start = time.perf_counter()
         x = np.array([board64.pack(state.board)], dtype=np.uint64)
         codes = board64.lines(x)
         moved = board64.move_all(x, codes)[:, 0]
         gains = board64.all_gains(codes)[:, 0]
         legal = np.flatnonzero(moved != x[0])
         values = self.net.value(moved[legal]) + gains[legal]
-        self._figures = {"ms": (time.perf_counter() - start) * 1000.0}
         return {int(d): float(v) for d, v in zip(legal, values)}
 
     def act(self, state, rng=None) -> int:
         return best_action(self.explain(state))
-
-    def figures(self) -> dict:
-        return dict(self._figures)
 
     def value_legend(self, mover: str) -> str:
         return ("The numbers: the points each move's merges gain plus the network's value of the board it "

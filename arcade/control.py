@@ -23,6 +23,7 @@ from agents import agents_for
 from agents.base import choose
 from arcade import agent_process
 from arcade.deciders import ProcessDecider, ThreadDecider
+from arcade.progress import ms_text
 from arcade.seeds import make_rng
 
 DELAY_STEPS_MS = (0, 25, 50, 100, 200, 400, 800, 1500, 3000, 5000)  # up to [agents] delay_ms's largest
@@ -231,7 +232,7 @@ class AgentController:
         if not self.enabled:
             return "off"
         if self.last_ms is not None:
-            return f"waiting (last {self.last_ms:.0f} ms)"
+            return f"waiting (last {ms_text(self.last_ms)})"
         return "waiting"
 
     # --- asking the agent --------------------------------------------------

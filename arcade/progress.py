@@ -62,3 +62,8 @@ class TaskBars:
         if self.bar is not None:
             self.bar.close()
         self.task, self.bar = None, None
+
+
+def ms_text(v: float) -> str:
+    """A time in milliseconds as a person reads it: '84 ms', '2.4 ms', '0.13 ms' (a fast agent is not '0 ms')."""
+    return f"{v:.0f} ms" if v >= 10 else f"{v:.2g} ms"

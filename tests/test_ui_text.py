@@ -114,3 +114,9 @@ def test_a_chart_writes_nothing_over_its_plot_but_the_lines():
     assert changed.size and changed.max() - changed.min() <= 2, changed  # the line, nothing written by it
     legend = (without[:30] != with_line[:30]).any(axis=2)
     assert legend[:, 200:].any()  # 'optimum 6.83 (line)' joined the legend
+
+
+def test_a_fast_decision_is_not_shown_as_0_ms():
+    from arcade.progress import ms_text
+
+    assert [ms_text(v) for v in (0.13, 2.4, 9.96, 84.2, 1801.0)] == ["0.13 ms", "2.4 ms", "10 ms", "84 ms", "1801 ms"]

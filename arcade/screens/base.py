@@ -18,6 +18,7 @@ import pygame
 from agents import Describes, LearnsWhilePlaying, Trains
 from arcade.control import AgentController
 from arcade.games import game_info, make_rules
+from arcade.progress import ms_text
 from arcade.screens.values import ValueView
 from arcade.seeds import fresh_seed
 from arcade.screens.training_view import TrainingView
@@ -457,7 +458,7 @@ class GameScreen(Screen):
             params.append((f"[{name or self.info.table}] {key}", f"{value:g}" if isinstance(value, float)
                            else str(value), course_value(table, key) == value))
         figures = self.controller.last_figures
-        shown = ", ".join(f"{v:,.0f} ms" if k == "ms" else f"{k} {v:,.0f}" if isinstance(v, (int, float)) else f"{k} {v}"
+        shown = ", ".join(ms_text(v) if k == "ms" else f"{k} {v:,.0f}" if isinstance(v, (int, float)) else f"{k} {v}"
                           for k, v in figures.items())
         agent = self.controller.cached_agent()
         described = agent.describe() if isinstance(agent, Describes) else []

@@ -13,6 +13,7 @@ from __future__ import annotations
 from agents import Explains
 from agents.base import best_action
 from arcade.control import Question
+from arcade.progress import ms_text
 
 
 def same_state(a, b) -> bool:
@@ -104,7 +105,7 @@ class ValueView:
         """One line of the decision's figures: 'depth 3, positions 12,480, 84 ms'."""
         parts = [f"{k} {_fmt(v)}" for k, v in self.figures.items()]
         if self.ms is not None:
-            parts.append(f"{self.ms:.0f} ms")
+            parts.append(ms_text(self.ms))
         return ", ".join(parts)
 
     def forget(self) -> None:
