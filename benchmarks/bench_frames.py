@@ -94,9 +94,10 @@ def game_over(game: str, screen) -> bool:
     return screen.rules.is_terminal(state)
 
 
-def drive(settings, game: str, agent: str, seconds: float, values: bool = False):
+def drive(settings, game: str, agent: str, seconds: float, values: bool = False, train: bool = False):
     """Frame intervals, (work wall, work CPU) and the agent's move count for one screen and agent;
-    values: with the value view on (`v`), as a student watching would."""
+    values: with the value view on (`v`), as a student watching would; train: while `Shift+t` trains the
+    game's trainer from scratch in the background (its curve and training game drawn)."""
     app = App(settings, size=(1024, 720))
     app.push(LauncherScreen(app))
     screen = open_game(app, game, agent=agent, seed=1)
@@ -115,6 +116,8 @@ def drive(settings, game: str, agent: str, seconds: float, values: bool = False)
     app.pacer.wait = timed_wait
     intervals, work, cpu = [], [], []
     app.tick()  # the first frame builds fonts and previews
+    if train:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_t, mod=pygame.KMOD_SHIFT, unicode="T"))
     last, last_cpu = time.perf_counter(), time.thread_time()
     end = last + seconds
     over_frames = 0
@@ -161,11 +164,15 @@ def main():
     ap.add_argument("--game", action="append", help="only these games (default: all)")
     ap.add_argument("--values", action="store_true", help="with every screen's value view on (v)")
     ap.add_argument("--idle-seconds", type=float, default=10.0, help="idle CPU per screen (0: skip)")
+    ap.add_argument("--training", action="store_true",
+                    help="2048 with its agent playing, alternately without and with a training (Shift+t) running")
     ap.add_argument("--all-agents", action="store_true",
                     help="every agent of each game in turn instead of the strongest (one round)")
     args = ap.parse_args()
     if args.all_agents:
         return every_agent(args)
+    if args.training:
+        return while_training(args)
     settings = load_settings(_common.ROOT / "settings.toml")
     if args.idle_seconds > 0:
         idle_cpu(settings, args.idle_seconds)
@@ -194,6 +201,25 @@ def main():
     if steal_start is not None:
         print(f"  CPU time taken by the hypervisor (steal) during the run: {cpu_steal_percent(steal_start):.1f}%  "
               f"(a stolen slice delays a frame whatever the code does)")
+    agent_process.shutdown()
+
+
+def while_training(args) -> None:
+    """The 2048 screen's frames with its strongest agent playing, without and with `t` training the ntuple
+    learner from scratch, alternated over the rounds."""
+    settings = load_settings(_common.ROOT / "settings.toml")
+    print(f"== frame times on 2048 ({STRONGEST['2048']} playing at 0 ms delay), {args.seconds:.0f} s each, "
+          f"{args.rounds} round(s) alternated: without and with a training running (target: p99 as without)")
+    pooled = {"without training": ([], ([], []), 0), "while training": ([], ([], []), 0)}
+    for _ in range(args.rounds):
+        for key, train in (("without training", False), ("while training", True)):
+            intervals, work, moves = drive(settings, "2048", STRONGEST["2048"], args.seconds, train=train)
+            iv, (wk, cp), mv = pooled[key]
+            pooled[key] = (iv + intervals, (wk + work[0], cp + work[1]), mv + moves)
+            print(describe(key, intervals, work, moves), flush=True)
+    print("-- pooled")
+    for key, (intervals, work, moves) in pooled.items():
+        print(describe(key, intervals, work, moves))
     agent_process.shutdown()
 
 
