@@ -227,8 +227,24 @@ def test_a_garbage_network_file_is_set_aside_and_an_empty_network_plays(settings
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"not a network")
     agent = NTupleAgent(Rules2048(spawn_four_probability=0.1), settings)
-    assert agent.source == "untrained"
+    assert not agent.source.startswith("trained")  # the next network plays: the shipped one, else none
     assert path.with_name(path.name + ".corrupt").exists()
+
+
+def test_the_shipped_network_is_for_the_standard_rules_and_plays(settings):
+    from agents.ntuple import ASSETS
+
+    shipped = read(ASSETS / "ntuple_2048_p0.1.npz", "x")
+    assert shipped is not None and shipped.meta["tuples"] == "4x6" and shipped.meta["p_four"] == pytest.approx(0.1)
+    assert shipped.meta["games"] >= 100_000 and shipped.net.nonzero() > 1_000_000
+    rules = Rules2048(spawn_four_probability=0.1)
+    agent = NTupleAgent(rules, settings.with_table("game2048", spawn_four_probability=0.1))
+    assert agent.source.startswith("shipped") and agent.net is shipped.net
+    rng = np.random.default_rng(0)
+    state = rules.new_state(rng)
+    for _ in range(200):  # it plays a sensible opening: no early loss, a few hundred points
+        state = rules.step(state, agent.act(state), rng)
+    assert not rules.is_terminal(state) and state.score > 1000
 
 
 def test_settings_name_the_tuple_sets_the_network_knows():
