@@ -63,9 +63,10 @@ class TrainingView:
         if self.job is None and not (self.curve and keep_curve):
             return
         watched = self.job is not None and self.job.watched is not None and self.rules is not None
-        if watched and room is not None:
-            grow = min(rect.h - 48 - 20, max(0, rect.x - room.x - 16))
-            rect = pygame.Rect(rect.x - grow, rect.y, rect.w + grow, rect.h)
+        if watched and room is not None:  # taller (up to 3/5 of the room) and wider, so the game reads
+            taller = max(rect.h, min(room.h * 3 // 5, rect.bottom - room.y - 8))
+            grow = min(taller - 48 - 20, max(0, rect.x - room.x - 16))
+            rect = pygame.Rect(rect.x - grow, rect.bottom - taller, rect.w + grow, taller)
         bar_h = 48 if self.job else 0
         if self.job is not None and not keep_curve:
             pygame.draw.rect(surface, palette.PANEL, rect.inflate(12, 12), border_radius=10)
@@ -74,8 +75,7 @@ class TrainingView:
         if watched:
             side = min(chart.h - 20, chart.w // 2)
             game = pygame.Rect(chart.x, chart.y + 18, side, side)
-            text.draw(surface, "a training game, as it plays", (game.x, chart.y), 15, palette.MUTED, max_width=side,
-                      min_size=12)
+            text.draw(surface, "a training game", (game.x, chart.y), 15, palette.MUTED, max_width=side, min_size=12)
             boards.draw_state(surface, game, self.rules.game_id, self.rules, self.job.watched)
             chart = pygame.Rect(game.right + 10, chart.y, chart.right - game.right - 10, chart.h)
         if self.curve:
