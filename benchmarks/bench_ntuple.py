@@ -28,7 +28,7 @@ from _common import ROOT, mean_ci, wilson
 
 from agents.ntuple import ASSETS, NTupleAgent, filename, read
 from agents.ntuple_net import NTupleNetwork
-from agents.ntuple_td import BatchTD
+from agents.ntuple_td import BatchTD, Report, train
 from arcade.games.twenty48 import Rules2048
 from arcade.settings import Settings
 
@@ -64,6 +64,25 @@ def training_speed(rounds: int, seconds: float, parallel: int) -> None:
     print(f"  one game at a time (same code): median {np.median(single):,.0f} moves/s "
           f"({min(single):,.0f}-{max(single):,.0f})")
     print(f"  ratio x{np.median(ratio):.1f} ({ratio.min():.1f}-{ratio.max():.1f})")
+
+
+def cores_scaling(rounds: int, seconds: float, parallel: int) -> None:
+    """Training on one process against all cores (Hogwild workers on shared weights), moves a second of a
+    whole training call (its process start-up counted), alternated."""
+    loaded = read(SHIPPED, "x")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    rates = {1: [], cores: []}
+    for r in range(rounds):
+        for jobs in rates:
+            net = NTupleNetwork(loaded.net.tuple_set, np.array(loaded.net.weights))
+            deadline = time.perf_counter() + seconds
+            figures = train(net, 10**9, P_FOUR, 0.1, parallel, np.random.default_rng(r), jobs=jobs,
+                            report=Report(stop=lambda: time.perf_counter() > deadline))
+            rates[jobs].append(figures["moves"] / figures["seconds"])
+    one, many = np.array(rates[1]), np.array(rates[cores])
+    print(f"-- training on every core: {rounds} rounds of {seconds:g} s, alternated (finished games' moves)")
+    print(f"  1 process: median {np.median(one):,.0f} moves/s; {cores} processes: median {np.median(many):,.0f} "
+          f"moves/s: x{np.median(many / one):.2f} ({(many / one).min():.2f}-{(many / one).max():.2f})")
 
 
 def load_and_move_times(loads: int) -> None:
@@ -148,7 +167,11 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=4.0, help="each training-speed measurement")
     ap.add_argument("--loads", type=int, default=5, help="fresh processes timing the network's load")
     ap.add_argument("--compare", action="store_true", help="only the figures of the strength logs")
+    ap.add_argument("--cores", type=float, default=0, help="also: seconds of each one-process / all-cores "
+                                                           "training run (0: skip)")
     args = ap.parse_args()
+    if args.cores > 0:  # before pinning to one core
+        cores_scaling(args.rounds, args.cores, Settings().game2048.ntuple_parallel_games)
     if not args.compare:
         if hasattr(os, "sched_setaffinity"):
             os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})

@@ -149,7 +149,7 @@ def test_e_says_what_it_did_whether_or_not_the_agent_plays(app):
     key(app, pygame.K_e)
     assert screen.controller.name == screen.controller.specs[0].name and "it plays now" in screen.toast[0]
     screen.controller.last_figures = {"depth": 3, "ms": 5.2}
-    assert screen.agent_panel_lines()[3] == "depth 3, 5 ms"
+    assert screen.agent_panel_lines()[3] == "depth 3, 5.2 ms"
 
 
 def test_one_green_arrow_even_when_values_tie(app):

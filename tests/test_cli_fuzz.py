@@ -109,7 +109,17 @@ def test_train_out_refuses_what_is_not_a_regular_file(tmp_path, capsys):
 
 def test_atomic_replace_keeps_the_files_permissions(tmp_path, capsys):
     target = tmp_path / "table.npz"
-    target.write_bytes(b"old")
+    train = ["train", "tictactoe", "--agent", "td-value", "--episodes", "10", "--out", str(target)]
+    assert main(train) == 0
     target.chmod(0o640)
+    before = target.read_bytes()
+    assert main(train) == 0  # trains on from the file and replaces it
+    assert (target.stat().st_mode & 0o777) == 0o640 and target.read_bytes() != before
+
+
+def test_an_unreadable_out_file_is_kept_aside_and_training_goes_on(tmp_path, capsys):
+    target = tmp_path / "table.npz"
+    target.write_bytes(b"old")
     assert main(["train", "tictactoe", "--agent", "td-value", "--episodes", "10", "--out", str(target)]) == 0
-    assert (target.stat().st_mode & 0o777) == 0o640 and target.read_bytes() != b"old"
+    assert (tmp_path / "table.npz.corrupt").read_bytes() == b"old" and target.read_bytes() != b"old"
+    assert "kept as table.npz.corrupt" in capsys.readouterr().err
