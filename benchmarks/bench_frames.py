@@ -216,10 +216,10 @@ def while_training(args) -> None:
             intervals, work, moves = drive(settings, "2048", STRONGEST["2048"], args.seconds, train=train)
             iv, (wk, cp), mv = pooled[key]
             pooled[key] = (iv + intervals, (wk + work[0], cp + work[1]), mv + moves)
-            print(describe(key, intervals, work, moves), flush=True)
+            print(row(key, intervals, work, f" | {moves} moves"), flush=True)
     print("-- pooled")
     for key, (intervals, work, moves) in pooled.items():
-        print(describe(key, intervals, work, moves))
+        print(row(key, intervals, work, f" | {moves} moves"))
     agent_process.shutdown()
 
 
