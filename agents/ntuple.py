@@ -20,7 +20,7 @@ import numpy as np
 
 from agents.base import best_action, register
 from agents.ntuple_net import NTupleNetwork
-from agents.ntuple_td import Report, TILE_2048, train as td_train
+from agents.ntuple_td import Report, train as td_train
 from arcade.games import board64
 from arcade.games.twenty48 import State2048
 from arcade.storage import load_npz, save_npz, set_aside
@@ -169,7 +169,8 @@ class NTupleAgent:
     @classmethod
     def cannot_play(cls, rules) -> str | None:
         if rules.size != 4:
-            return f"ntuple plays 4x4 boards only (its network reads 64-bit boards); this board is {rules.size}x{rules.size}"
+            return (f"ntuple plays 4x4 boards only (its network reads 64-bit boards); this board is "
+                    f"{rules.size}x{rules.size}")
         return None
 
     def _load(self):
@@ -280,7 +281,8 @@ class NTupleAgent:
 
     def save(self, path: Path | None = None) -> bool:
         path = Path(path) if path else self.default_path()
-        meta = {k: np.array(v) for k, v in self.meta.items() if k in ("games", "moves", "run_games", "run_done", "rate")}
+        kept = ("games", "moves", "run_games", "run_done", "rate")
+        meta = {k: np.array(v) for k, v in self.meta.items() if k in kept}
         ok = save_npz(path, FORMAT_VERSION, tuples=np.array(self.net.tuple_set), p_four=np.array(self.p_four),
                       **meta, **encode(self.net))
         if ok and self.source == "trained (unsaved)":

@@ -141,8 +141,8 @@ def _play(td: BatchTD, post, stop, watch=None) -> None:
         scores, tiles, lengths = td.step()
         if scores.size:
             pending.append((scores, tiles, lengths))
-            if watched in np.flatnonzero(td.lengths == 0):
-                watched = int(np.argmax(td.lengths))  # a game that just ended: follow the longest one
+            if td.lengths[watched] == 0:  # the game followed ended: follow the longest one now
+                watched = int(np.argmax(td.lengths))
         now = time.monotonic()
         if watch is not None and now - last_watch >= WATCH_SECONDS:
             watch(int(td.boards[watched]), int(td.scores[watched]))

@@ -133,8 +133,8 @@ def test_greedy_is_the_plain_argmax_of_reward_plus_value():
         legal = rules.legal_actions(state)
         assert alive[i] == bool(legal)
         if legal:
-            vals = {a: rules.after_move(state, a).score + net.value(board64.pack(rules.after_move(state, a).board[None]))[0]
-                    for a in legal}
+            after = {a: rules.after_move(state, a) for a in legal}
+            vals = {a: s.score + net.value(board64.pack(s.board[None]))[0] for a, s in after.items()}
             assert best[i] == max(vals, key=vals.get)
             assert reward[i] == rules.after_move(state, best[i]).score
 

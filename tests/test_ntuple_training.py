@@ -1,7 +1,6 @@
 """Training the ntuple agent where people train it: `python main.py train` (checkpoints a kill -9 cannot
 corrupt, resuming to exactly the games asked for) and `t` on the 2048 screen (the curve and a training
 game shown); and the strong search valued by the learnt network, against a plain expectimax."""
-import os
 import signal
 import subprocess
 import sys
