@@ -275,8 +275,8 @@ class NTupleAgent:
             figures = td_train(self.net, last - first, self.p_four, rate, self.parallel, rng, jobs=jobs,
                                report=report, done_before=first)
             stage_moves += figures["moves"]
-            self.meta.update(run_done=first + figures["games"], games=before["games"] + first + figures["games"] - done,
-                             moves=before["moves"] + stage_moves)
+            self.meta.update(run_done=first + figures["games"], moves=before["moves"] + stage_moves,
+                             games=before["games"] + (first - done) + figures["games"])
         self.source = "trained (unsaved)"
 
     def save(self, path: Path | None = None) -> bool:
