@@ -391,6 +391,10 @@ class StrongExpectimax:
         """The search that fits this board: BitSearch for 4x4 boards that pack, else ArraySearch."""
         p4 = self.rules.spawn_four_probability
         if self.learned is not None:  # the network reads 64-bit boards (a second 32768 is held as one)
+            if board.shape != (4, 4):
+                from agents.ntuple import only_4x4
+
+                raise ValueError(only_4x4(self.name, board.shape[0]))
             return BitSearch(p4, self.min_probability, self.cache, self.learned)
         if board64.fits(board):
             return BitSearch(p4, self.min_probability, self.cache)
@@ -456,7 +460,9 @@ class StrongExpectimax:
     @classmethod
     def cannot_play(cls, rules) -> str | None:
         if cls.evaluation == "ntuple" and rules.size != 4:
-            return f"{cls.name} plays 4x4 boards only (its network reads 64-bit boards)"
+            from agents.ntuple import only_4x4
+
+            return only_4x4(cls.name, rules.size)
         return None
 
     def value_legend(self, mover: str) -> str:

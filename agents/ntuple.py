@@ -130,6 +130,11 @@ def read(path: Path, then: str) -> Loaded | None:
     return loaded
 
 
+def only_4x4(agent: str, size: int) -> str:
+    """Why an agent that reads its network on 64-bit boards cannot play a board of this size."""
+    return f"{agent} plays 4x4 boards only (its network reads 64-bit boards); this board is {size}x{size}"
+
+
 def best_network(p_four: float, data_dir: Path, tuple_set: str):
     """(network, its record, where it came from) for rules with this probability of a 4: the data folder's
     for these rules, the shipped one for these rules, then the same two for the other rules (standard or
@@ -168,10 +173,7 @@ class NTupleAgent:
 
     @classmethod
     def cannot_play(cls, rules) -> str | None:
-        if rules.size != 4:
-            return (f"ntuple plays 4x4 boards only (its network reads 64-bit boards); this board is "
-                    f"{rules.size}x{rules.size}")
-        return None
+        return only_4x4("ntuple", rules.size) if rules.size != 4 else None
 
     def _load(self):
         return best_network(self.p_four, self.data_path.parent, self.tuple_set)
@@ -201,6 +203,8 @@ class NTupleAgent:
     # --- playing ---------------------------------------------------------------------------------------
     def explain(self, state: State2048) -> dict[int, float]:
         """{direction: points the move gains + V(the board it leaves)} for every legal move."""
+        if state.board.shape != (4, 4):
+            raise ValueError(only_4x4("ntuple", state.board.shape[0]))
         x = np.array([board64.pack(state.board)], dtype=np.uint64)
         codes = board64.lines(x)
         moved = board64.move_all(x, codes)[:, 0]

@@ -14,7 +14,7 @@ from pathlib import Path
 from agents import Explains, Trains, UnknownAgent, agents_for, find
 from arcade.games import GAMES, UnknownGame, game_ids, make_rules
 from arcade.games.base import FitsState, Summarizes
-from arcade.progress import Progress
+from arcade.progress import Progress, ms_text
 from arcade.settings import ARCADE_SETTINGS, SettingsError, load_settings
 from arcade.storage import json_default, writable_file_problem
 
@@ -364,7 +364,7 @@ def cmd_decide(args, settings) -> int:
     if args.json:
         print(json.dumps(out, default=json_default))
     else:
-        figures = ", ".join(f"{k} {v}" for k, v in out["decision"].items())
+        figures = ", ".join(ms_text(v) if k == "ms" else f"{k} {v}" for k, v in out["decision"].items())
         print(f"{agent.name} plays {out['action']}   ({figures})")
         if values is not None:
             print(f"  {thought.legend}")

@@ -70,7 +70,10 @@ def test_train_options_say_what_is_wrong_in_one_line(capsys, small_settings_file
                          "2048 rule"),
                         (["train", "2048", "--agent", "ntuple", "--spawn-four-probability", "1.5"], "0 to 1"),
                         (["train", "2048", "--agent", "ntuple", "--games", "0"], "--episodes must be"),
-                        (["train", "2048", "--agent", "expectimax"], "does not learn")):
+                        (["train", "2048", "--agent", "expectimax"], "does not learn"),
+                        (["decide", "2048", "--agent", "ntuple", "--state", "2,2,0/0,4,0/0,0,0"], "4x4 boards only"),
+                        (["decide", "2048", "--agent", "expectimax-ntuple", "--state", "2,2,0/0,4,0/0,0,0"],
+                         "4x4 boards only")):
         code = main(["--settings", small_settings_file, *argv])
         err = capsys.readouterr().err.strip()
         assert code == 2 and len(err.splitlines()) == 1 and words in err, err
