@@ -38,13 +38,14 @@ def with_table(settings, attr, **changes):
 
 
 @pytest.fixture(autouse=True)
-def cli_data_in_tmp(tmp_path, monkeypatch):
+def cli_data_in_tmp(tmp_path_factory, monkeypatch):
     """main() without --settings reads the arcade's own settings.toml: here a copy whose data folder (bench
     logs, trained tables) is the test's temp folder, so no test writes into the working tree."""
     from arcade import cli
     from arcade.settings import ARCADE_SETTINGS
 
+    folder = tmp_path_factory.mktemp("cli")  # beside the test's own tmp_path, which some tests list
     text = ARCADE_SETTINGS.read_text(encoding="utf-8")
-    copy = tmp_path / "arcade_settings.toml"
-    copy.write_text(text.replace('folder = "data"', f'folder = "{tmp_path / "cli-data"}"', 1), encoding="utf-8")
+    copy = folder / "settings.toml"
+    copy.write_text(text.replace('folder = "data"', f'folder = "{folder / "data"}"', 1), encoding="utf-8")
     monkeypatch.setattr(cli, "DEFAULT_SETTINGS", copy)
