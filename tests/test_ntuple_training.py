@@ -41,7 +41,7 @@ def train_command(settings_file, out, games):
 def test_a_killed_training_leaves_a_whole_checkpoint_and_the_same_command_resumes_to_the_games_asked(
         small_settings_file, tmp_path):
     out = tmp_path / "net.npz"
-    games = 20000
+    games = 8000
     proc = subprocess.Popen(train_command(small_settings_file, out, games), cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
@@ -49,7 +49,7 @@ def test_a_killed_training_leaves_a_whole_checkpoint_and_the_same_command_resume
         while time.monotonic() < deadline and not out.exists():
             time.sleep(0.2)
         assert out.exists(), "no checkpoint was written"
-        time.sleep(1.5)  # maybe in the middle of the next checkpoint's write
+        time.sleep(0.5)  # maybe in the middle of the next checkpoint's write
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(30)
