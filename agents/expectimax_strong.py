@@ -26,6 +26,7 @@ import time
 import numpy as np
 
 from agents.base import best_action, budget_clock, register
+from agents.ntuple import best_network, only_4x4
 from arcade.games import board64
 from arcade.games.twenty48 import move_all, spawn_children
 
@@ -358,12 +359,9 @@ class StrongExpectimax:
         self.rules = rules
         table = settings.game2048
         self.evaluation = type(self).evaluation or table.strong_evaluation
-        self.learned, self.network_source = None, ""
+        self.learned = None
         if self.evaluation == "ntuple":
-            from agents.ntuple import best_network
-
-            net, _, self.network_source = best_network(rules.spawn_four_probability, settings.data_dir,
-                                                       table.ntuple_tuples)
+            net, _, _ = best_network(rules.spawn_four_probability, settings.data_dir, table.ntuple_tuples)
             self.learned = net.value
         self.max_depth = table.strong_max_depth
         self.min_probability = table.strong_min_probability
@@ -392,8 +390,6 @@ class StrongExpectimax:
         p4 = self.rules.spawn_four_probability
         if self.learned is not None:  # the network reads 64-bit boards (a second 32768 is held as one)
             if board.shape != (4, 4):
-                from agents.ntuple import only_4x4
-
                 raise ValueError(only_4x4(self.name, board.shape[0]))
             return BitSearch(p4, self.min_probability, self.cache, self.learned)
         if board64.fits(board):
@@ -460,8 +456,6 @@ class StrongExpectimax:
     @classmethod
     def cannot_play(cls, rules) -> str | None:
         if cls.evaluation == "ntuple" and rules.size != 4:
-            from agents.ntuple import only_4x4
-
             return only_4x4(cls.name, rules.size)
         return None
 

@@ -388,6 +388,10 @@ def cmd_train(args, settings) -> int:
     problem = writable_file_problem(path)  # checked before the training, not after a million episodes
     if problem:
         raise UserError(f"--out {str(path)!r}: {problem}")
+    if args.curve is not None:
+        problem = writable_file_problem(args.curve)
+        if problem:
+            raise UserError(f"--curve {args.curve!r}: {problem}")
     if args.out is not None and not args.fresh and path.exists() and agent.load(path):
         print(f"training on from {path}", file=sys.stderr)
     import threading
@@ -395,14 +399,11 @@ def cmd_train(args, settings) -> int:
 
     import numpy as np
 
+    from arcade.runner import default_jobs
+
     episodes = args.episodes or type(agent).default_episodes(settings)
     bar = Progress(episodes, f"train {args.game} {agent.name}")
     last_save = [time.monotonic()]
-
-    if args.curve is not None:
-        problem = writable_file_problem(args.curve)
-        if problem:
-            raise UserError(f"--curve {args.curve!r}: {problem}")
 
     def checkpoint(done, figures=None):  # the file a killed run resumes from: written whole or not at all
         if args.curve is not None and figures:
@@ -414,7 +415,7 @@ def cmd_train(args, settings) -> int:
 
     try:
         agent.train(episodes, np.random.default_rng(args.seed), progress=bar.update, from_scratch=args.fresh,
-                    stop=threading.Event(), checkpoint=checkpoint, jobs=args.jobs or os.cpu_count() or 1)
+                    stop=threading.Event(), checkpoint=checkpoint, jobs=args.jobs or default_jobs())
     except KeyboardInterrupt:
         bar.close()
         print(f"interrupted: saving what it has learnt to {path} (the same command resumes)", file=sys.stderr)
