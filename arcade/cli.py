@@ -292,7 +292,8 @@ def cmd_bench(args, settings) -> int:
     if args.json:
         per_game = [{"seed": r["seed"], "agent_seat": r["agent_seat"], "score": r["score"], "result": r["result"],
                      "moves": r["moves"], "outcome": r["outcome"],
-                     "decision_ms_median": _median(r["decision_ms"])} for r in result.records]
+                     "decision_ms_median": _median(r["decision_ms"]), "figures": r.get("figures", {})}
+                    for r in result.records]
         print(json.dumps({**head, "summary": summary, "per_game": per_game, "complete": result.complete},
                          default=json_default))
     else:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agents import LearnsWhilePlaying
+from agents import LearnsWhilePlaying, Reports
 from arcade.games.base import Summarizes, seat_score
 from arcade.session import GameSession
 
@@ -26,6 +26,7 @@ class GameRecord:
     score: float = 0.0  # the measured agent's score
     decision_ms: list[float] = field(default_factory=list)
     opponent_ms: list[float] = field(default_factory=list)  # the other seat's decisions (two-player games)
+    figures: dict = field(default_factory=dict)  # the measured agent's numeric figures summed over its decisions
 
     @property
     def result(self) -> str | None:
@@ -57,12 +58,21 @@ def play_game(rules, seats: list, game_seed: int, agent_seat: int = 0, agent_rng
         t0 = time.perf_counter()
         action = seats[seat].act(session.state, agent_rng)
         (record.decision_ms if seat == agent_seat else record.opponent_ms).append((time.perf_counter() - t0) * 1000)
+        if seat == agent_seat and isinstance(seats[seat], Reports):
+            add_figures(record.figures, seats[seat].figures())
         if not session.play(action, by=f"seat {seat}"):
             raise ValueError(f"{getattr(seats[seat], 'name', 'the agent')} chose {action!r}, not a legal move")
         record.moves += 1
     record.outcome = session.outcome()
     record.score = seat_score(rules, record.outcome, agent_seat)
     return record
+
+
+def add_figures(totals: dict, figures: dict) -> None:
+    """Add a decision's numeric figures (positions, moves simulated ...) into `totals`; words are left out."""
+    for name, value in figures.items():
+        if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+            totals[name] = totals.get(name, 0) + value
 
 
 def _stats(values) -> dict:

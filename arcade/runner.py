@@ -115,7 +115,7 @@ def play_job(players: Players, job: GameJob) -> dict:
     out = {"index": job.index, "seed": record.seed, "agent_seat": record.agent_seat, "score": record.score,
            "result": record.result, "moves": record.moves, "outcome": record.outcome,
            "decision_ms": [round(t, 4) for t in record.decision_ms],
-           "opponent_ms": [round(t, 4) for t in record.opponent_ms]}
+           "opponent_ms": [round(t, 4) for t in record.opponent_ms], "figures": record.figures}
     return json.loads(json.dumps(out, default=json_default))
 
 
@@ -123,7 +123,7 @@ def as_record(d: dict) -> GameRecord:
     """A logged game as the record `headless.summarize` reads."""
     return GameRecord(seed=d["seed"], agent_seat=d["agent_seat"], outcome=d["outcome"], moves=d["moves"],
                       score=d["score"], decision_ms=list(d["decision_ms"]),
-                      opponent_ms=list(d.get("opponent_ms", [])))
+                      opponent_ms=list(d.get("opponent_ms", [])), figures=dict(d.get("figures", {})))
 
 
 # --- the log --------------------------------------------------------------------------------------------

@@ -51,6 +51,32 @@ def test_serial_and_local_processes_give_equal_games_in_any_order(settings):
     assert len({json.dumps(r["outcome"]) for r in serial}) > 1  # the games differ from each other
 
 
+class _Reporting:
+    """Plays the first legal move and reports figures of each kind, as a search does."""
+
+    name = "reporting"
+
+    def __init__(self, rules):
+        self.rules = rules
+
+    def act(self, state, rng):
+        return self.rules.legal_actions(state)[0]
+
+    def figures(self) -> dict:
+        return {"positions": 7, "depth": 2.5, "exact": "yes", "solved": True}
+
+
+def test_a_record_sums_the_measured_agents_numeric_figures_over_its_decisions(settings):
+    _, rules, players = _players(settings, opponent="random")
+    players = Players(rules, _Reporting(rules), players.opponent)
+    spec = RunSpec("tictactoe", "reporting", "random", 2, 3, 1, "")
+    for record in execute(players, jobs_of(spec, 2), Serial()).records:
+        decisions = len(record["decision_ms"])
+        assert decisions >= 2
+        # words and yes/no flags are not added up; the opponent's decisions are not counted
+        assert record["figures"] == {"positions": 7 * decisions, "depth": 2.5 * decisions}
+
+
 def test_a_learner_starts_every_game_from_the_same_state(settings):
     rules = make_rules("tictactoe", settings)
     learner = CountingLearner(rules)

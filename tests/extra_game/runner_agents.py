@@ -20,6 +20,9 @@ class DiesOnce:
             os._exit(17)
         return self.inner.act(state, rng)
 
+    def figures(self) -> dict:
+        return self.inner.figures()
+
 
 class CountingLearner:
     """A learner that plays worse the more it has seen: its move depends on everything it has observed, so a
