@@ -9,6 +9,8 @@ engine plugs in through. No pygame; games are used only through the Rules contra
 - Playouts: `random_playout` plays uniformly random legal moves to the end with the rules themselves;
   a game whose engine does it faster registers `register_playout(game_id, fn)` and every search uses it
   (dots: the line bitboards, a permutation of the free lines; 2048: 64-bit boards as Python ints).
+  `playout_returns` plays a batch of playouts and gives each one's result per seat; a game whose engine
+  plays many at once registers `register_playouts(game_id, fn)` (dots: numpy over the batch).
 """
 from __future__ import annotations
 
@@ -19,11 +21,18 @@ from typing import Callable
 import numpy as np
 
 _PLAYOUTS: dict[str, Callable] = {}  # filled by the engines' modules as agents.base.discover() imports them
+_BATCH_PLAYOUTS: dict[str, Callable] = {}
 
 
 def register_playout(game_id: str, playout: Callable) -> None:
     """playout(rules, state, rng, max_moves) -> the state at the end (or after max_moves moves)."""
     _PLAYOUTS[game_id] = playout
+
+
+def register_playouts(game_id: str, playouts: Callable) -> None:
+    """playouts(rules, states, rng, max_moves) -> each state's result per seat after a random playout (as
+    `returns_at` gives it), or None where it cannot (the states are then played one by one)."""
+    _BATCH_PLAYOUTS[game_id] = playouts
 
 
 def terminal_returns(rules, state) -> tuple[float, ...]:
@@ -54,14 +63,34 @@ def leaf_values(rules, state) -> tuple[float, ...]:
 
 def random_playout(rules, state, rng: np.random.Generator, max_moves: int):
     """Uniformly random legal moves until the game ends or max_moves are played; the state reached."""
-    if not _PLAYOUTS:
-        from agents.base import discover
-
-        discover()  # the engines register their hooks when the agents package is read
+    _read_hooks()
     fast = _PLAYOUTS.get(rules.game_id)
     if fast is not None:
         return fast(rules, state, rng, max_moves)
     return rules_playout(rules, state, rng, max_moves)
+
+
+def _read_hooks() -> None:
+    if not _PLAYOUTS:
+        from agents.base import discover
+
+        discover()  # the engines register their hooks when the agents package is read
+
+
+def returns_at(rules, state) -> tuple[float, ...]:
+    """Where a playout stopped: the result if the game is over, else the leaf's worth."""
+    return terminal_returns(rules, state) if rules.is_terminal(state) else leaf_values(rules, state)
+
+
+def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list[tuple[float, ...]]:
+    """Random playouts from each of `states` (at most max_moves moves each): each one's result per seat."""
+    _read_hooks()
+    batch = _BATCH_PLAYOUTS.get(rules.game_id)
+    if batch is not None:
+        results = batch(rules, states, rng, max_moves)
+        if results is not None:
+            return results
+    return [returns_at(rules, random_playout(rules, s, rng, max_moves)) for s in states]
 
 
 def rules_playout(rules, state, rng: np.random.Generator, max_moves: int):

@@ -21,22 +21,42 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from agents.base import ANY_GAME, budget_clock, register
-from agents.game_search import decision_rng, random_playout, terminal_returns, leaf_values
+from agents.game_search import decision_rng, playout_returns, terminal_returns
 from arcade.games.base import has_chance
 
 
 class Node:
-    __slots__ = ("state", "children", "untried", "visits", "total", "mover", "proven")
+    """A position in the tree. Its children's statistics are also kept in two arrays by slot, so that
+    choosing among them is one numpy expression: q (the child's mean result for this node's mover, or its
+    proven result) and w (c / sqrt(child visits), 0 once proven); UCT's choice is argmax(q + sqrt(ln N) w)."""
+
+    __slots__ = ("state", "children", "kids", "slot", "untried", "visits", "total", "mover", "proven", "q", "w")
 
     def __init__(self, state, actions, mover: int):
         self.proven = None  # the exact result per seat, once the solver knows it
         self.state = state  # kept only where the game has no chance
-        self.children: dict = {}
+        self.children: dict = {}  # action -> child
+        self.kids: list = []  # children by slot
+        self.slot = 0  # this node's slot in its parent
         self.untried = list(actions)
         self.visits = 0
         self.total = 0.0  # results of the player who moved into this node
         self.mover = mover  # who moves here
+        self.q = self.w = None  # made with the first child (most leaves never get one)
+
+    def add(self, action, child: Node) -> None:
+        slot = len(self.kids)
+        if self.q is None:
+            room = len(self.untried) + 1  # (closed loop: every move; a chance node grows as it goes)
+            self.q, self.w = np.zeros(room), np.zeros(room)
+        elif slot == len(self.q):  # chance nodes meet new actions as chance goes: grow
+            self.q, self.w = np.resize(self.q, 2 * slot), np.resize(self.w, 2 * slot)
+        child.slot = slot
+        self.kids.append(child)
+        self.children[action] = child
 
 
 @register("mcts", ANY_GAME, "Monte Carlo tree search (UCT) with random playouts, written once for every game",
@@ -45,8 +65,8 @@ class Node:
                 "(and some it has tried less), then at random to the end, and counts how they ended. The move "
                 "it tried most is its move. One algorithm for every game: it knows nothing about any of them "
                 "beyond the rules.",
-          params=("search.mcts_simulations", "search.mcts_exploration", "search.rollout_moves",
-                  "search.time_budget_ms"))
+          params=("search.mcts_simulations", "search.mcts_exploration", "search.mcts_batch",
+                  "search.rollout_moves", "search.time_budget_ms"))
 class MCTS:
     """UCT on the Rules contract; explain gives each move's mean result for the side to move."""
 
@@ -57,6 +77,7 @@ class MCTS:
         table = settings.search
         self.simulations = table.mcts_simulations
         self.c = table.mcts_exploration
+        self.batch = table.mcts_batch
         self.rollout_moves = table.rollout_moves
         self.budget = table.time_budget_ms / 1000.0
         self.clock = budget_clock(settings)
@@ -72,69 +93,84 @@ class MCTS:
         return (0.0 if span == 0 else 2.0 * (score - low_high[0]) / span - 1.0,)
 
     def search(self, state, rng=None) -> Node:
+        """Simulations in batches of [search] mcts_batch: each walks down by UCT with a virtual loss on the
+        nodes it passes (so the batch's later walks spread out), the batch's playouts run in one call of the
+        game's playouts (a numpy batch where the game has one), then every result is backed up in order.
+        A batch of 1 is plain sequential UCT."""
         rules = self.rules
         rng = decision_rng(rng, rules, state)
         chance = has_chance(rules)
         root = Node(None if chance else state, rules.legal_actions(state), rules.to_move(state))
-        c, deadline = self.c, self.clock() + self.budget
+        c, deadline, log, sqrt = self.c, self.clock() + self.budget, math.log, math.sqrt
         finals: list = []  # one player: every final score, rescaled once the range is known
         low_high = [math.inf, -math.inf]
         done = 0
         solve = rules.players == 2 and not chance
-        for done in range(1, self.simulations + 1):
-            node, current, path = root, state, [root]
-            # selection: down nodes whose every (sampled-legal) move has a child
-            while True:
-                if chance:
-                    legal = rules.legal_actions(current) if not rules.is_terminal(current) else []
-                    untried = [a for a in legal if a not in node.children]
-                    followed = [(a, node.children[a]) for a in legal if a in node.children]
+        while done < self.simulations and root.proven is None:
+            size = min(self.batch, self.simulations - done)
+            draws = rng.random(size).tolist()  # which untried move each walk expands
+            waiting: list = []  # (path, state) of the walks whose leaf needs a playout
+            for k in range(size):
+                node, current, path, over = root, state, [root], False
+                root.visits += 1
+                # selection: down nodes whose every (sampled-legal) move has a child; each step a virtual loss
+                while node.proven is None:
+                    if chance:
+                        legal = rules.legal_actions(current) if not rules.is_terminal(current) else []
+                        untried = [a for a in legal if a not in node.children]
+                        if untried or not legal:
+                            over = not legal
+                            break
+                        slots = [node.children[a].slot for a in legal]
+                        at = np.array(slots)
+                        i = slots[int((node.w[at] * sqrt(log(node.visits)) + node.q[at]).argmax())]
+                    else:
+                        untried = node.untried
+                        if untried or not node.kids:
+                            over = not untried  # no move at all: the game is over here
+                            break
+                        i = int((node.w * sqrt(log(node.visits)) + node.q).argmax())
+                    parent, node = node, node.kids[i]
+                    node.visits += 1
+                    node.total -= 1.0
+                    if node.proven is None:
+                        parent.q[i] = node.total / node.visits
+                        parent.w[i] = c / sqrt(node.visits)
+                    current = node.state if not chance else rules.step(current, self._action_of(parent, i), rng)
+                    path.append(node)
+                # expansion: one new child, entered with the same virtual loss
+                if node.proven is None and untried:
+                    j = int(draws[k] * len(untried))
+                    action = untried[j]
+                    if not chance:
+                        untried[j] = untried[-1]
+                        untried.pop()
+                    current = rules.step(current, action, rng)
+                    over = terminal = rules.is_terminal(current)
+                    child = Node(None if chance else current, () if terminal or chance else rules.legal_actions(current),
+                                 0 if terminal else rules.to_move(current))
+                    node.add(action, child)
+                    child.visits, child.total = 1, -1.0
+                    if terminal and solve:
+                        child.proven = terminal_returns(rules, current)
+                        node.q[child.slot] = child.proven[node.mover]
+                    else:
+                        node.q[child.slot], node.w[child.slot] = -1.0, c
+                    node = child
+                    path.append(node)
+                # a proven node's result is exact: no playout; a finished game's is its result
+                if node.proven is not None:
+                    self._backup(path, node.proven, node.proven, low_high, finals, solve)
+                elif over:
+                    returns = terminal_returns(rules, current)
+                    self._backup(path, returns, self._scale(returns, low_high), low_high, finals, solve)
                 else:
-                    untried, followed = node.untried, list(node.children.items())
-                if untried or not followed:
-                    break
-                log_n, best, seat = math.log(node.visits), -math.inf, node.mover
-                for a, ch in followed:
-                    score = (ch.proven[seat] if ch.proven is not None
-                             else ch.total / ch.visits + c * math.sqrt(log_n / ch.visits))
-                    if score > best:
-                        best, action, chosen = score, a, ch
-                node = chosen
-                current = node.state if not chance else rules.step(current, action, rng)
-                path.append(node)
-            # expansion: one new child
-            if untried:
-                k = int(rng.integers(len(untried)))
-                action = untried[k]
-                if not chance:
-                    node.untried.pop(k)
-                current = rules.step(current, action, rng)
-                terminal = rules.is_terminal(current)
-                child = Node(None if chance else current, () if terminal or chance else rules.legal_actions(current),
-                             0 if terminal else rules.to_move(current))
-                if terminal and solve:
-                    child.proven = terminal_returns(rules, current)
-                node.children[action] = child
-                node = child
-                path.append(node)
-            # playout (a proven node's result is exact: no playout)
-            if node.proven is not None:
-                returns = node.proven
-            else:
-                end = random_playout(rules, current, rng, self.rollout_moves)
-                returns = terminal_returns(rules, end) if rules.is_terminal(end) else leaf_values(rules, end)
-            result = self._scale(returns, low_high)
-            if rules.players == 1:
-                finals.append((path, returns[0]))
-            # backup: a node keeps the results of the player who moved into it (its parent's mover)
-            for parent, child in zip(path, path[1:]):
-                child.visits += 1
-                child.total += result[parent.mover]
-            root.visits += 1
-            if solve:
-                self._prove(path)
-                if root.proven is not None:
-                    break
+                    waiting.append((path, current))
+            if waiting:
+                results = playout_returns(rules, [s for _, s in waiting], rng, self.rollout_moves)
+                for (path, _), returns in zip(waiting, results):
+                    self._backup(path, returns, self._scale(returns, low_high), low_high, finals, solve)
+            done += size
             if self.clock() > deadline:
                 break
         if rules.players == 1 and finals:
@@ -144,21 +180,44 @@ class MCTS:
         return root
 
     @staticmethod
+    def _action_of(node: Node, slot: int):
+        for a, ch in node.children.items():
+            if ch.slot == slot:
+                return a
+        raise KeyError(slot)
+
+    def _backup(self, path: list, returns, result, low_high, finals: list, solve: bool) -> None:
+        """A node keeps the results of the player who moved into it (its parent's mover); the walk's virtual
+        loss (-1 on each node it entered, its visit already counted) is taken back as the result goes in."""
+        if self.rules.players == 1:
+            finals.append((path, returns[0]))
+        for parent, child in zip(path, path[1:]):
+            child.total += result[parent.mover] + 1.0
+            if child.proven is None:
+                parent.q[child.slot] = child.total / child.visits
+        if solve:
+            self._prove(path)
+
+    @staticmethod
     def _prove(path: list) -> None:
         """Up the path: a node is proven when its mover has a child proven to win, or every move has a child
-        and all are proven (its value: the best of them for the mover). Stops at the first node left open."""
-        for node in reversed(path):
-            if node.proven is not None:
-                continue
-            seat, best, open_child = node.mover, None, bool(node.untried)
-            for ch in node.children.values():
-                if ch.proven is None:
-                    open_child = True
-                elif best is None or ch.proven[seat] > best[seat]:
-                    best = ch.proven
-            if best is None or (open_child and best[seat] < 1.0):
-                return
-            node.proven = best
+        and all are proven (its value: the best of them for the mover). Stops at the first node left open.
+        A newly proven node's place in its parent's arrays takes its exact result."""
+        for depth in range(len(path) - 1, -1, -1):
+            node = path[depth]
+            if node.proven is None:
+                seat, best, open_child = node.mover, None, bool(node.untried)
+                for ch in node.kids:
+                    if ch.proven is None:
+                        open_child = True
+                    elif best is None or ch.proven[seat] > best[seat]:
+                        best = ch.proven
+                if best is None or (open_child and best[seat] < 1.0):
+                    return
+                node.proven = best
+            if depth:
+                parent = path[depth - 1]
+                parent.q[node.slot], parent.w[node.slot] = node.proven[parent.mover], 0.0
 
     @staticmethod
     def _rescale(root: Node, finals: list, low_high: list) -> None:

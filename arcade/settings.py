@@ -58,6 +58,7 @@ class SearchSettings:
 
     mcts_simulations: int = ranged(1, 1_000_000, 1000)
     mcts_exploration: float = ranged(0.0, 10.0, 2.0)  # UCT's c on results in [-1, 1] (OpenSpiel's default)
+    mcts_batch: int = ranged(1, 256, 8)  # simulations whose playouts run as one batch (1: one at a time)
     rollout_moves: int = ranged(1, 1_000_000, 10_000)  # a random playout stops after this many moves
     max_depth: int = ranged(1, 12, 4)  # expectiminimax deepens up to this many decisions
     chance_samples: int = ranged(1, 256, 4)  # where chance outcomes cannot be listed, this many are drawn

@@ -50,12 +50,12 @@ def from_openspiel(action: int, rows: int, cols: int) -> int:
     return nh + c * rows + r
 
 
-def play_one(k: int, seed: int, rows: int, cols: int, simulations: int, c: float) -> dict:
+def play_one(k: int, seed: int, rows: int, cols: int, simulations: int, c: float, batch: int) -> dict:
     """One game: both engines kept in step, the referee is the arcade's rules (checked against OpenSpiel's)."""
     game = pyspiel.load_game(f"dots_and_boxes(num_rows={rows},num_cols={cols})")
     rules = DotsRules(rows, cols)
     settings = Settings().with_table("search", mcts_simulations=simulations, mcts_exploration=c,
-                                     time_budget_ms=60_000)
+                                     mcts_batch=batch, time_budget_ms=60_000)
     ours = MCTS(rules, settings)
     bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), c, simulations, 1000, True, seed, False)
     our_seat = k % 2
@@ -112,7 +112,7 @@ def summary(games: list[dict], rows: int, cols: int, simulations: int) -> None:
               f"OpenSpiel {np.median([g['ms_openspiel'] for g in games]):.1f}")
 
 
-def speed(rows: int, cols: int, simulations: int, c: float, rounds: int) -> None:
+def speed(rows: int, cols: int, simulations: int, c: float, rounds: int, batch: int) -> None:
     """Simulations a second on one core, alternating the two programs, from the same positions."""
     game = pyspiel.load_game(f"dots_and_boxes(num_rows={rows},num_cols={cols})")
     rules = DotsRules(rows, cols)
@@ -126,7 +126,8 @@ def speed(rows: int, cols: int, simulations: int, c: float, rounds: int) -> None
             s = rules.step(s, rules.legal_actions(s)[int(rng.integers(len(rules.legal_actions(s))))])
         if not rules.is_terminal(s):
             positions.append(s)
-    settings = Settings().with_table("search", mcts_simulations=simulations, mcts_exploration=c, time_budget_ms=600_000)
+    settings = Settings().with_table("search", mcts_simulations=simulations, mcts_exploration=c, mcts_batch=batch,
+                                     time_budget_ms=600_000)
     rates = {"arcade": [], "openspiel": []}
     for r in range(rounds):
         for who in (("arcade", "openspiel") if r % 2 == 0 else ("openspiel", "arcade")):
@@ -144,7 +145,8 @@ def speed(rows: int, cols: int, simulations: int, c: float, rounds: int) -> None
                     bot.step(o)
             rates[who].append(simulations * len(positions) / (time.perf_counter() - t0))
     a, o = np.array(rates["arcade"]), np.array(rates["openspiel"])
-    print(f"-- speed on one core, {rows}x{cols}: the empty board and 20 positions 10-25 lines in, {rounds} rounds")
+    print(f"-- speed on one core, {rows}x{cols}: the empty board and 20 positions 10-25 lines in, {rounds} rounds "
+          f"(arcade: playouts in batches of {batch})")
     print(f"  arcade mcts  {np.median(a):,.0f} simulations/s (range {a.min():,.0f}-{a.max():,.0f}; target >= 50,000)")
     print(f"  OpenSpiel    {np.median(o):,.0f} simulations/s (range {o.min():,.0f}-{o.max():,.0f}); "
           f"ratio {np.median(o) / np.median(a):.1f}x")
@@ -159,6 +161,8 @@ def main(argv=None) -> int:
     p.add_argument("--simulations", type=int, default=1000)
     p.add_argument("--exploration", type=float, default=2.0)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--batch", type=int, default=Settings().search.mcts_batch,
+                   help="the arcade mcts's [search] mcts_batch (1: one simulation at a time)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--log", default="", help="append each finished game here; run again to continue")
     p.add_argument("--rounds", type=int, default=4, help="speed rounds (0: no speed measurement)")
@@ -174,7 +178,8 @@ def main(argv=None) -> int:
           else f"playing {len(todo)} games on {args.jobs} processes", flush=True)
     try:
         with ProcessPoolExecutor(args.jobs) as pool:
-            futures = [pool.submit(play_one, k, args.seed + k, rows, cols, args.simulations, args.exploration)
+            futures = [pool.submit(play_one, k, args.seed + k, rows, cols, args.simulations, args.exploration,
+                                   args.batch)
                        for k in todo]
             for n, f in enumerate(as_completed(futures), 1):
                 game = f.result()
@@ -186,9 +191,10 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("\nstopped: the summary of the games that finished", file=sys.stderr)
     print(file=sys.stderr)
+    print(f"arcade mcts with playouts in batches of {args.batch}")
     summary(sorted(done, key=lambda g: g["game"]), rows, cols, args.simulations)
     if args.rounds:
-        speed(rows, cols, args.simulations, args.exploration, args.rounds)
+        speed(rows, cols, args.simulations, args.exploration, args.rounds, args.batch)
     return 0
 
 

@@ -162,3 +162,88 @@ def test_the_2048_playout_hook_plays_by_the_rules():
         end = fast_playout(rules, state, np.random.default_rng(1), 10_000)
         assert isinstance(end, State2048) and rules.is_terminal(end) and end.score >= state.score
         assert int(end.board.astype(np.int64).clip(0).sum()) >= 0
+
+
+@pytest.mark.parametrize("size", [(3, 3), (2, 3), (4, 4), (5, 5)])
+def test_the_dots_batch_playouts_score_as_the_rules_play_the_lines_in_key_order(size):
+    """The numpy batch (every box to the mover at the step its last side is drawn) against the rules stepping
+    the free lines one by one in the order of the same keys, from positions part-way through games."""
+    from agents.dots_playouts import playout_scores
+
+    rules = DotsRules(*size)
+    rng = np.random.default_rng(sum(size))
+    states = []
+    for _ in range(64):
+        state = rules.new_state()
+        for _ in range(int(rng.integers(0, state.board.n_lines))):
+            legal = rules.legal_actions(state)
+            state = rules.step(state, legal[int(rng.integers(len(legal)))])
+        states.append(state)
+    keys = rng.random((len(states), states[0].board.n_lines))
+    got = playout_scores(size[0], size[1], np.array([s.lines for s in states], dtype=np.int64),
+                         np.array([s.scores for s in states]), np.array([s.mover for s in states]), keys)
+    for state, k, scores in zip(states, keys, got):
+        for line in sorted(rules.legal_actions(state), key=lambda b: k[b]):
+            state = rules.step(state, line)
+        assert rules.is_terminal(state) and tuple(scores) == state.scores
+
+
+def _walk(node):
+    yield node
+    for child in node.kids:
+        yield from _walk(child)
+
+
+@pytest.mark.parametrize("batch", [1, 16])
+def test_mcts_leaves_no_virtual_loss_and_its_choice_arrays_match_its_children(batch):
+    """After a search every walk's virtual loss is taken back: each child's mean and visits are what its
+    parent chooses by, results stay in [-1, 1], and a node's visits cover its children's."""
+    rules = DotsRules(3, 3)
+    settings = FAST.with_table("search", mcts_simulations=3000, mcts_batch=batch)
+    agent = MCTS(rules, settings)
+    state = rules.new_state()
+    for line in (0, 5, 9, 14, 20):
+        state = rules.step(state, line)
+    root = agent.search(state, np.random.default_rng(2))
+    assert agent.figures()["simulations"] == 3000 or root.proven is not None
+    assert sum(ch.visits for ch in root.kids) == root.visits
+    nodes = 0
+    for node in _walk(root):
+        nodes += 1
+        assert node.visits >= sum(ch.visits for ch in node.kids)
+        for ch in node.kids:
+            assert -ch.visits - 1e-9 <= ch.total <= ch.visits + 1e-9
+            if ch.proven is None:
+                assert node.q[ch.slot] == pytest.approx(ch.total / ch.visits)
+                assert node.w[ch.slot] == pytest.approx(settings.search.mcts_exploration / np.sqrt(ch.visits))
+            else:
+                assert node.q[ch.slot] == ch.proven[node.mover] and node.w[ch.slot] == 0
+    assert nodes > 1000
+
+
+@pytest.mark.parametrize("batch", [1, 16])
+def test_mcts_on_dots_endgames_agrees_with_the_exact_solver(batch):
+    """Five lines before the end of 2x2 games: a root the solver part proves has the exact result's sign (and
+    the search stops early), and the move chosen wins, draws or loses as the best move does."""
+    from agents.dots_solver import margins, move_values
+
+    table = margins(2, 2)
+    rules = DotsRules(2, 2)
+    rng = np.random.default_rng(5)
+    proven = 0
+    for _ in range(30):
+        state = rules.new_state()
+        for _ in range(7):
+            legal = rules.legal_actions(state)
+            state = rules.step(state, legal[int(rng.integers(len(legal)))])
+        agent = MCTS(rules, FAST.with_table("search", mcts_simulations=5000, mcts_batch=batch))
+        root = agent.search(state, np.random.default_rng(0))
+        lead = state.scores[state.mover] - state.scores[1 - state.mover]
+        if root.proven is not None:
+            proven += 1
+            assert root.proven[state.mover] == np.sign(lead + int(table[state.lines]))
+            assert agent.figures()["simulations"] < 5000
+        exact = move_values(state, table)
+        line = agent.act(state, np.random.default_rng(0))
+        assert np.sign(lead + exact[line]) == np.sign(lead + max(exact.values()))
+    assert proven >= 10

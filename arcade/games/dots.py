@@ -46,11 +46,11 @@ class Board:
     rows: int  # boxes down
     cols: int  # boxes across
 
-    @property
+    @functools.cached_property  # (searches ask these millions of times)
     def n_horizontal(self) -> int:
         return (self.rows + 1) * self.cols
 
-    @property
+    @functools.cached_property
     def n_lines(self) -> int:
         return self.n_horizontal + self.rows * (self.cols + 1)
 
@@ -58,7 +58,7 @@ class Board:
     def n_boxes(self) -> int:
         return self.rows * self.cols
 
-    @property
+    @functools.cached_property
     def full(self) -> int:
         return (1 << self.n_lines) - 1
 
