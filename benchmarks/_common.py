@@ -30,3 +30,28 @@ def mean_ci(values) -> tuple[float, float]:
     """Mean and the half-width of its 95% normal interval."""
     a = np.asarray(values, dtype=float)
     return float(a.mean()), float(1.96 * a.std(ddof=1) / np.sqrt(a.size)) if a.size > 1 else 0.0
+
+
+def run_logged(players, spec, path, backend, label: str):
+    """Play the games of the run `spec` that its log at `path` does not hold yet (the log is made if missing),
+    on `backend`, each finished game appended as it finishes, with a progress bar. Returns (the log's records,
+    complete: False when Ctrl-C stopped it), or None when the log holds another run (said in one line)."""
+    from arcade import runner
+    from arcade.progress import Progress
+
+    path = Path(path)
+    log = runner.GameLog.open(path) if path.exists() else None
+    if log is not None and log.spec != spec:
+        print(f"  {path} holds another run ({log.spec.describe()}): move it away or give another log folder; "
+              f"{label} left out")
+        return None
+    log = log or runner.GameLog.create(path, spec)
+    jobs = log.missing(players.rules.players)
+    if not jobs:
+        return log.records, True
+    print(f"  {label}: {len(jobs)} games to play, {len(log.records)} in {path}", flush=True)
+    bar = Progress(spec.games, label)
+    bar.update(len(log.records))
+    result = runner.execute(players, jobs, backend, log, progress=bar.update)
+    bar.close()
+    return log.records, result.complete

@@ -1,9 +1,10 @@
 """2048 benchmark: strength and speed of expectimax-3 and the strong expectimax.
 
-    python benchmarks/bench_2048.py [--games 50] [--search-positions 100] [--workers 2]
+    python benchmarks/bench_2048.py [--games 50] [--search-positions 100] [--jobs N | --ray [ADDRESS]]
 
 Prints, each part skipped when its count is 0:
-- expectimax-3 over seeded 4x4 games with the course's rules (share reaching 512, mean score), its
+- expectimax-3 over seeded 4x4 games with the course's rules (share reaching 512, mean score; the games on
+  the arcade's runner, every core, logged in data/runs and continued by the same command), its
   decision time against a plain recursive expectimax written the obvious way (lists, a Python loop
   per tile) measured on the same states;
 - the strong agent's search on uint64 boards against the array search it replaced, at a fixed depth
@@ -15,14 +16,15 @@ from __future__ import annotations
 import argparse
 import copy
 import time
-from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import numpy as np
-from _common import mean_ci, ms_stats
+from _common import ROOT, mean_ci, ms_stats, run_logged
 
 from agents.expectimax import Expectimax3
 from agents.base import best_action
 from agents.expectimax_strong import ArraySearch, BitSearch, StrongExpectimax
+from arcade import runner
 from arcade.games.twenty48 import Rules2048
 from arcade.settings import Settings
 
@@ -161,35 +163,24 @@ def plain_decide(board, score):
 
 
 # --- runs -----------------------------------------------------------------------------
-def play(agent_name: str, seed: int, size: int = 4, p_four: float = 0.0, stop_at: int = 0):
-    rules = Rules2048(size=size, spawn_four_probability=p_four)
-    agent = Expectimax3(rules, DEFAULTS) if agent_name == "expectimax-3" else StrongExpectimax(rules, DEFAULTS)
-    rng = np.random.default_rng(seed)
-    state = rules.new_state(rng)
-    times, states, depths = [], [], []
-    start = time.perf_counter()
-    while not rules.is_terminal(state) and not (stop_at and state.max_tile() >= stop_at):
-        if len(states) < 400 and len(times) % 25 == 0:
-            states.append(state)
-        t0 = time.perf_counter()
-        move = agent.act(state)
-        times.append(time.perf_counter() - t0)
-        if agent_name != "expectimax-3":
-            depths.append(agent.figures()["depth"])
-        state = rules.step(state, move, rng)
-    return {"seed": seed, "score": state.score, "max_tile": state.max_tile(), "moves": len(times),
-            "times": times, "states": states, "depths": depths, "p_four": p_four,
-            "median_ms": float(np.median(times)) * 1000 if times else 0.0,
-            "minutes": (time.perf_counter() - start) / 60}
-
-
-def run_many(agent_name, seeds, workers):
-    with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(play, [agent_name] * len(seeds), seeds))
+def sample_states(count: int, every: int = 25) -> list:
+    """Positions of expectimax-3's own games (course rules): one every `every` moves of seeds 0, 1, ... played
+    here, until `count` are collected (the speed part times the methods on them)."""
+    rules, agent = Rules2048(), Expectimax3(Rules2048(), DEFAULTS)
+    states, seed = [], 0
+    while len(states) < count:
+        rng = np.random.default_rng(seed)
+        state, moves = rules.new_state(rng), 0
+        while not rules.is_terminal(state) and len(states) < count:
+            if moves % every == 0:
+                states.append(state)
+            state, moves = rules.step(state, agent.act(state), rng), moves + 1
+        seed += 1
+    return states
 
 
 def tile_shares(results) -> str:
-    tiles = np.array([r["max_tile"] for r in results])
+    tiles = np.array([r["outcome"]["max_tile"] for r in results])
     parts, t = [], 256
     while t <= max(tiles.max(), 4096):
         parts.append(f"{t}: {np.mean(tiles >= t):.0%}")
@@ -248,24 +239,37 @@ def compare_searches(count: int, depth: int, rounds: int) -> None:
 
 def course_agent(args) -> None:
     """expectimax-3's games and its speed against the plain recursive versions."""
-    print(f"== expectimax-3, 4x4, seed rules (2-tiles only), {args.games} games, seeds 0..{args.games - 1}")
+    print(f"== expectimax-3, 4x4, seed rules (2-tiles only), {args.games} games, game i from seed i")
     t0 = time.perf_counter()
-    results = run_many("expectimax-3", list(range(args.games)), args.workers)
+    rules = Rules2048()
+    players = runner.Players(rules, Expectimax3(rules, DEFAULTS))
+    spec = runner.RunSpec("2048", "expectimax-3", None, args.games, 0, DEFAULTS.seeds.agent,
+                          runner.settings_key(DEFAULTS))
+    backend = runner.backend_of(args.jobs, args.ray)
+    ran = run_logged(players, spec, Path(args.log_dir) / f"bench_2048_expectimax-3_{args.games}.jsonl", backend,
+                     "expectimax-3")
+    backend.shutdown()
+    if ran is None:
+        return
+    results, complete = ran
+    if not complete:
+        print("  stopped: run the same command to continue (the finished games are kept in the log)")
     scores = [r["score"] for r in results]
     mean, ci = mean_ci(scores)
-    reached_512 = np.mean([r["max_tile"] >= 512 for r in results])
-    print(f"  reached 512 in {reached_512:.0%} of games (target >= 90%)")
+    reached_512 = np.mean([r["outcome"]["max_tile"] >= 512 for r in results])
+    print(f"  reached 512 in {reached_512:.0%} of {len(results)} games (target >= 90%)")
     print(f"  score mean {mean:.0f} +- {ci:.0f} (target > 5000), median {np.median(scores):.0f}, "
           f"min {min(scores)}, max {max(scores)}")
     print(f"  largest tile: {tile_shares(results)}")
     print(f"  moves per game: median {np.median([r['moves'] for r in results]):.0f}")
-    times = [t for r in results for t in r["times"]]
+    times = np.array([t for r in results for t in r["decision_ms"]]) / 1000
     print(f"  decision time: {ms_stats(times)} (target median <= 5 ms)")
-    print(f"  wall time {time.perf_counter() - t0:.1f} s")
+    print(f"  wall time {time.perf_counter() - t0:.1f} s on {backend.name}")
+    if not complete:
+        return
 
-    print(f"== speed on the same {args.baseline_states} states from those games (best of {args.repeat} runs each)")
-    all_states = [s for r in results for s in r["states"]]
-    states = all_states[:: max(1, len(all_states) // args.baseline_states)][:args.baseline_states]
+    print(f"== speed on {args.baseline_states} states of expectimax-3's games (best of {args.repeat} runs each)")
+    states = sample_states(args.baseline_states)
     agent = Expectimax3(Rules2048(), DEFAULTS)
     agent.act(states[0])  # build the row tables before timing
     # each method runs over all states in its own loop, so none evicts another's tables from the cache
@@ -300,7 +304,10 @@ def main():
     ap.add_argument("--search-positions", type=int, default=100, help="0 skips the search comparison")
     ap.add_argument("--search-depth", type=int, default=3)
     ap.add_argument("--search-rounds", type=int, default=3)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=runner.default_jobs(), help="processes (default: all cores)")
+    ap.add_argument("--ray", nargs="?", const="auto", metavar="ADDRESS", help="play the games on a Ray cluster")
+    ap.add_argument("--log-dir", default=str(ROOT / "data" / "runs"),
+                    help="where the games' log is (the same command continues a stopped run)")
     ap.add_argument("--baseline-states", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=5, help="timing runs per state (the best is kept)")
     args = ap.parse_args()

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import ROOT, mean_ci
+from _common import ROOT, mean_ci, run_logged
 
 from agents.baselines import RandomAgent
 from agents.greedy import GreedyCascade, GreedyMatch3
@@ -33,7 +33,6 @@ from agents.qrollouts import QRollouts
 from arcade import runner
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3Rules
-from arcade.progress import Progress
 from arcade.settings import Settings
 
 DEFAULTS = Settings()  # agents always receive settings; these are the defaults
@@ -196,24 +195,13 @@ def main():
     for label, kind, params in agents:
         players, spec = run_of(label, kind, params, games_for(label, params))
         path = Path(args.log_dir) / label_file(label, spec.games)
-        log = runner.GameLog.open(path) if path.exists() else None
-        if log is not None and log.spec != spec:
-            print(f"  {path} holds another run ({log.spec.describe()}): move it away or give --log-dir; "
-                  f"{label} left out")
-            continue
         if args.summary or not complete:
-            records[label] = log.records if log else []
+            log = runner.GameLog.open(path) if path.exists() else None
+            records[label] = log.records if log is not None and log.spec == spec else []
             continue
-        log = log or runner.GameLog.create(path, spec)
-        jobs = log.missing(1)
-        if jobs:
-            print(f"  {label}: {len(jobs)} games to play, {len(log.records)} in {path}", flush=True)
-            bar = Progress(spec.games, label)
-            bar.update(len(log.records))
-            result = runner.execute(players, jobs, backend, log, progress=bar.update)
-            bar.close()
-            complete = result.complete
-        records[label] = log.records
+        ran = run_logged(players, spec, path, backend, label)
+        if ran is not None:
+            records[label], complete = ran
     backend.shutdown()
     report([label for label, _, _ in agents if label in records], records,
            None if args.summary else time.perf_counter() - t0, backend.name)
