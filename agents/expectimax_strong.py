@@ -253,12 +253,11 @@ class BitSearch(_Deadline):
                 self.positions += int(legal.sum())
                 best = np.full((4, len(kids)), -np.inf)
                 best[legal] = self.evaluate(moved[legal])
-            else:
-                d_idx, k_idx = np.nonzero(legal)
+            else:  # (boolean masks, not index pairs: the same order, fewer passes)
                 kid_prob = u_prob[expand][parent] * p_kid
-                next_vals = self.chance_values(moved[d_idx, k_idx], kid_prob[k_idx], depth - 1)
+                next_vals = self.chance_values(moved[legal], np.broadcast_to(kid_prob, moved.shape)[legal], depth - 1)
                 best = np.full((4, len(kids)), -np.inf)
-                best[d_idx, k_idx] = next_vals
+                best[legal] = next_vals
             if self.counts_gains:
                 best += board64.all_gains(codes)
             # a player node: the best of its legal moves; with none the game is over

@@ -137,8 +137,9 @@ def lines(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The row codes and the column codes of each board: two 4 x N index arrays (line k of every board
     in row k, ready for np.take)."""
     # the four uint16 words of a little-endian uint64 are its rows, lowest first
-    rows = np.ascontiguousarray(x, dtype=_LE64).view("<u2").reshape(-1, 4).T.astype(np.intp, order="C")
-    cols = np.ascontiguousarray(transpose(x), dtype=_LE64).view("<u2").reshape(-1, 4).T.astype(np.intp, order="C")
+    # (uint16 codes, not intp: np.take reads them as they are, and a quarter of the bytes to copy)
+    rows = np.ascontiguousarray(x, dtype=_LE64).view("<u2").reshape(-1, 4).T.copy()
+    cols = np.ascontiguousarray(transpose(x), dtype=_LE64).view("<u2").reshape(-1, 4).T.copy()
     return rows, cols
 
 
