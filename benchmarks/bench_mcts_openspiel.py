@@ -6,21 +6,21 @@
 Equal simulations a move and matched exploration: OpenSpiel's C++ MCTSBot (pyspiel.MCTSBot, UCT c = 2, one
 random rollout a leaf, its solver on, as shipped) against the arcade's mcts ([search] mcts_exploration = 2
 on the same [-1, 1] results). Games alternate sides: game k is played from seed run-seed + k with the
-arcade's mcts first when k is even. Each finished game is one JSON line appended to --log; run again with
-the same --log to continue a stopped run, and the summary is read from the log. --jobs games run at once
-(default: every core). Then the speed: simulations a second of each on one core, from the empty board and
-from 20 positions 10-25 lines in, alternated over --rounds rounds.
+The games run on the arcade's game runner (arcade/runner.py), OpenSpiel's bot seated as an arcade agent that
+keeps an OpenSpiel game in step with the arcade's states: game i plays from seed run-seed + i, the arcade's
+mcts first in the first half and second after; each finished game is appended to --log as it finishes, run
+the same command again to continue a stopped run (Ctrl-C prints what finished), the summary is read from the
+log; --jobs processes (default: every core) or --ray. Then the speed: simulations a second of each on one
+core, from the empty board and from 20 positions 10-25 lines in, alternated over --rounds rounds.
 """
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 
-from _common import wilson  # (also puts the project on the path)
+from _common import ROOT, run_logged, wilson  # (also puts the project on the path)
 import numpy as np
 
 try:
@@ -29,7 +29,8 @@ except ImportError:
     pyspiel = None
 
 from agents.mcts import MCTS
-from arcade.games.dots import DotsRules, parse_size
+from arcade import runner
+from arcade.games.dots import DotsRules, gain, parse_size
 from arcade.settings import Settings
 
 
@@ -50,66 +51,68 @@ def from_openspiel(action: int, rows: int, cols: int) -> int:
     return nh + c * rows + r
 
 
-def play_one(k: int, seed: int, rows: int, cols: int, simulations: int, c: float, batch: int) -> dict:
-    """One game: both engines kept in step, the referee is the arcade's rules (checked against OpenSpiel's)."""
-    game = pyspiel.load_game(f"dots_and_boxes(num_rows={rows},num_cols={cols})")
-    rules = DotsRules(rows, cols)
-    settings = Settings().with_table("search", mcts_simulations=simulations, mcts_exploration=c,
-                                     mcts_batch=batch, time_budget_ms=60_000)
-    ours = MCTS(rules, settings)
-    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), c, simulations, 1000, True, seed, False)
-    our_seat = k % 2
-    rng = np.random.default_rng(seed)
-    state, ospiel = rules.new_state(), game.new_initial_state()
-    times = {"arcade": [], "openspiel": []}
-    while not rules.is_terminal(state):
-        assert ospiel.current_player() == state.mover
-        t0 = time.perf_counter()
-        if state.mover == our_seat:
-            line = ours.act(state, rng)
-            times["arcade"].append(time.perf_counter() - t0)
-        else:
-            line = from_openspiel(bot.step(ospiel), rows, cols)
-            times["openspiel"].append(time.perf_counter() - t0)
-        state = rules.step(state, line)
-        ospiel.apply_action(to_openspiel(line, rows, cols))
-    assert ospiel.is_terminal() and ospiel.returns()[0] == (0 if state.scores[0] == state.scores[1]
-                                                            else 1 if state.scores[0] > state.scores[1] else -1)
-    margin = state.scores[our_seat] - state.scores[1 - our_seat]
-    return {"game": k, "seed": seed, "seat": our_seat, "margin": margin, "scores": list(state.scores),
-            "ms_arcade": float(np.median(times["arcade"]) * 1000), "ms_openspiel": float(np.median(times["openspiel"]) * 1000)}
+class OpenSpielMCTS:
+    """OpenSpiel's C++ MCTSBot seated as an arcade agent: it keeps an OpenSpiel game in step with the states it
+    is shown (the lines the other seat drew since its last move are replayed there, captures first, as the
+    other seat can have drawn them) and answers with the bot's line. Made per game (the runner copies it
+    before each game); the bot itself is built at its first move, seeded from the game's Generator."""
+
+    name = "openspiel-mcts"
+
+    def __init__(self, rows: int, cols: int, simulations: int, c: float):
+        self.rows, self.cols, self.simulations, self.c = rows, cols, simulations, c
+        self._bot = self._game = None
+        self._lines = 0
+
+    def act(self, state, rng) -> int:
+        if self._bot is None:
+            game = pyspiel.load_game(f"dots_and_boxes(num_rows={self.rows},num_cols={self.cols})")
+            seed = int(rng.integers(2**31 - 1))
+            self._bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), self.c, self.simulations,
+                                        1000, True, seed, False)
+            self._game = game.new_initial_state()
+        self._catch_up(state)
+        action = self._bot.step(self._game)
+        self._game.apply_action(action)
+        line = from_openspiel(action, self.rows, self.cols)
+        self._lines |= 1 << line
+        return line
+
+    def _catch_up(self, state) -> None:
+        """Replay the other seat's lines: all but its last completed a box (that is how it kept the turn)."""
+        board, lines = state.board, self._lines
+        pending = [b for b in range(board.n_lines) if (state.lines >> b) & 1 and not (lines >> b) & 1]
+        while pending:
+            line = pending[0] if len(pending) == 1 else next((b for b in pending if gain(board, lines, b)), None)
+            if line is None:
+                raise ValueError("the other seat drew two lines without completing a box")
+            self._game.apply_action(to_openspiel(line, self.rows, self.cols))
+            lines |= 1 << line
+            pending.remove(line)
+        self._lines = lines
+        if self._game.current_player() != state.mover:
+            raise ValueError("OpenSpiel's game and the arcade's disagree on whose move it is")
 
 
-def read_log(path: str) -> list[dict]:
-    if not path or not os.path.exists(path):
-        return []
-    out = []
-    with open(path) as f:
-        for line in f:
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:  # a line cut by a kill: that game is played again
-                pass
-    return out
-
-
-def summary(games: list[dict], rows: int, cols: int, simulations: int) -> None:
-    n = len(games)
-    wins = sum(g["margin"] > 0 for g in games)
-    draws = sum(g["margin"] == 0 for g in games)
+def games_played(records: list[dict], rows: int, cols: int, simulations: int, batch: int) -> None:
+    n = len(records)
+    print(f"-- {rows}x{cols}, {simulations} simulations a move each (arcade mcts: playouts in batches of {batch}), "
+          f"{n} games (both sides)")
+    if not n:
+        print("  no games yet")
+        return
+    results = [r["result"] for r in records]
+    wins, draws = results.count("win"), results.count("draw")
     losses = n - wins - draws
-    score = (wins + 0.5 * draws) / n if n else 0.0
     lo, hi = wilson(wins + draws // 2, n)
-    side = [sum(g["margin"] > 0 for g in games if g["seat"] == s) for s in (0, 1)]
-    side_n = [sum(g["seat"] == s for g in games) for s in (0, 1)]
-    margins = [g["margin"] for g in games]
-    print(f"-- {rows}x{cols}, {simulations} simulations a move each, {n} games (both sides)")
-    print(f"  arcade mcts: won {wins}, drew {draws}, lost {losses}: score share {score:.1%} "
+    side = [sum(r["result"] == "win" for r in records if r["agent_seat"] == s) for s in (0, 1)]
+    side_n = [sum(r["agent_seat"] == s for r in records) for s in (0, 1)]
+    margins = [r["outcome"]["scores"][r["agent_seat"]] - r["outcome"]["scores"][1 - r["agent_seat"]] for r in records]
+    print(f"  arcade mcts: won {wins}, drew {draws}, lost {losses}: score share {(wins + 0.5 * draws) / n:.1%} "
           f"(95% interval {lo:.0%}-{hi:.0%}; target >= 50%); as first {side[0]}/{side_n[0]}, "
-          f"as second {side[1]}/{side_n[1]}; box margin mean {np.mean(margins):+.2f}" if n else "  no games yet")
-    if n:
-        print(f"  median ms a move: arcade {np.median([g['ms_arcade'] for g in games]):.1f}, "
-              f"OpenSpiel {np.median([g['ms_openspiel'] for g in games]):.1f}")
+          f"as second {side[1]}/{side_n[1]}; box margin mean {np.mean(margins):+.2f}")
+    print(f"  median ms a move: arcade {np.median([t for r in records for t in r['decision_ms']]):.1f}, "
+          f"OpenSpiel {np.median([t for r in records for t in r['opponent_ms']]):.1f}")
 
 
 def speed(rows: int, cols: int, simulations: int, c: float, rounds: int, batch: int) -> None:
@@ -163,36 +166,33 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--batch", type=int, default=Settings().search.mcts_batch,
                    help="the arcade mcts's [search] mcts_batch (1: one simulation at a time)")
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    p.add_argument("--log", default="", help="append each finished game here; run again to continue")
+    p.add_argument("--jobs", type=int, default=runner.default_jobs(), help="processes (default: all cores)")
+    p.add_argument("--ray", nargs="?", const="auto", metavar="ADDRESS", help="play the games on a Ray cluster")
+    p.add_argument("--log", default="", help="the per-game log (default data/runs/...); the same command continues it")
     p.add_argument("--rounds", type=int, default=4, help="speed rounds (0: no speed measurement)")
     args = p.parse_args(argv)
     if pyspiel is None:
         print("skipped: OpenSpiel is not installed here; run `make bench-venv` and use .venv-bench/bin/python")
         return 0
     rows, cols = parse_size(args.board)
-    done = read_log(args.log)
-    finished = {g["game"] for g in done}
-    todo = [k for k in range(args.games) if k not in finished]
-    print(f"{len(done)} games already in {args.log}; playing {len(todo)} on {args.jobs} processes" if args.log
-          else f"playing {len(todo)} games on {args.jobs} processes", flush=True)
-    try:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            futures = [pool.submit(play_one, k, args.seed + k, rows, cols, args.simulations, args.exploration,
-                                   args.batch)
-                       for k in todo]
-            for n, f in enumerate(as_completed(futures), 1):
-                game = f.result()
-                done.append(game)
-                if args.log:
-                    with open(args.log, "a") as out:
-                        out.write(json.dumps(game) + "\n")
-                print(f"\r  {n}/{len(todo)} games", end="", file=sys.stderr, flush=True)
-    except KeyboardInterrupt:
-        print("\nstopped: the summary of the games that finished", file=sys.stderr)
-    print(file=sys.stderr)
-    print(f"arcade mcts with playouts in batches of {args.batch}")
-    summary(sorted(done, key=lambda g: g["game"]), rows, cols, args.simulations)
+    settings = Settings().with_table("search", mcts_simulations=args.simulations, mcts_exploration=args.exploration,
+                                     mcts_batch=args.batch, time_budget_ms=60_000)
+    rules = DotsRules(rows, cols)
+    players = runner.Players(rules, MCTS(rules, settings), OpenSpielMCTS(rows, cols, args.simulations,
+                                                                         args.exploration))
+    spec = runner.RunSpec("dots", "mcts", "openspiel-mcts", args.games, args.seed, settings.seeds.agent,
+                          runner.settings_key(settings), board=f"{rows}x{cols}")
+    log = Path(args.log or ROOT / "data" / "runs" / f"mcts_openspiel_{rows}x{cols}_batch{args.batch}_{args.games}.jsonl")
+    backend = runner.backend_of(args.jobs, args.ray)
+    ran = run_logged(players, spec, log, backend, "mcts vs OpenSpiel")
+    backend.shutdown()
+    if ran is None:
+        return 2
+    records, complete = ran
+    games_played(records, rows, cols, args.simulations, args.batch)
+    if not complete:
+        print("stopped: run the same command to continue (the finished games are kept in the log)")
+        return 130
     if args.rounds:
         speed(rows, cols, args.simulations, args.exploration, args.rounds, args.batch)
     return 0
