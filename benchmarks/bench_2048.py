@@ -23,7 +23,7 @@ from _common import ROOT, mean_ci, ms_stats, run_logged
 
 from agents.expectimax import Expectimax3
 from agents.base import best_action
-from agents.expectimax_strong import ArraySearch, BitSearch, StrongExpectimax
+from agents.expectimax_strong import ArraySearch, BitSearch
 from arcade import runner
 from arcade.games.twenty48 import Rules2048
 from arcade.settings import Settings
