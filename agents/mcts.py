@@ -123,7 +123,8 @@ class MCTS:
                             break
                         slots = [node.children[a].slot for a in legal]
                         at = np.array(slots)
-                        i = slots[int((node.w[at] * sqrt(log(node.visits)) + node.q[at]).argmax())]
+                        j = int((node.w[at] * sqrt(log(node.visits)) + node.q[at]).argmax())
+                        i, action = slots[j], legal[j]
                     else:
                         untried = node.untried
                         if untried or not node.kids:
@@ -136,7 +137,7 @@ class MCTS:
                     if node.proven is None:
                         parent.q[i] = node.total / node.visits
                         parent.w[i] = c / sqrt(node.visits)
-                    current = node.state if not chance else rules.step(current, self._action_of(parent, i), rng)
+                    current = node.state if not chance else rules.step(current, action, rng)
                     path.append(node)
                 # expansion: one new child, entered with the same virtual loss
                 if node.proven is None and untried:
@@ -178,13 +179,6 @@ class MCTS:
         most = max((ch.visits for ch in root.children.values()), default=0)
         self._figures = {"simulations": done, "most visited": most}
         return root
-
-    @staticmethod
-    def _action_of(node: Node, slot: int):
-        for a, ch in node.children.items():
-            if ch.slot == slot:
-                return a
-        raise KeyError(slot)
 
     def _backup(self, path: list, returns, result, low_high, finals: list, solve: bool) -> None:
         """A node keeps the results of the player who moved into it (its parent's mover); the walk's virtual
