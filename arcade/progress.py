@@ -1,4 +1,5 @@
-"""A plain text progress bar on stderr (redrawn in place on a terminal, a line per 10% otherwise)."""
+"""A plain text progress bar on stderr (redrawn in place on a terminal; in a file or pipe a line per 10% and
+at least one a minute)."""
 from __future__ import annotations
 
 import sys
@@ -6,6 +7,8 @@ import time
 
 
 class Progress:
+    LOG_EVERY_S = 60.0  # written to a file or pipe: a line each tenth of the way, and at least this often
+
     def __init__(self, total: int, label: str, stream=None, width: int = 30):
         self.total = max(1, total)
         self.label = label
@@ -14,6 +17,7 @@ class Progress:
         self.start = time.perf_counter()
         self.done = 0
         self._last_decile = -1
+        self._last_line = self.start
         self._tty = hasattr(self.stream, "isatty") and self.stream.isatty()
 
     def update(self, done: int, extra: str = "") -> None:
@@ -26,9 +30,11 @@ class Progress:
         if self._tty:
             self.stream.write("\r" + line)
             self.stream.flush()
-        elif int(frac * 10) != self._last_decile:
+        elif int(frac * 10) != self._last_decile or elapsed + self.start - self._last_line >= self.LOG_EVERY_S:
             self._last_decile = int(frac * 10)
+            self._last_line = self.start + elapsed
             self.stream.write(line + "\n")
+            self.stream.flush()
 
     def close(self) -> None:
         if self._tty:

@@ -120,3 +120,26 @@ def test_a_fast_decision_is_not_shown_as_0_ms():
     from arcade.progress import ms_text
 
     assert [ms_text(v) for v in (0.13, 2.4, 9.96, 84.2, 1801.0)] == ["0.13 ms", "2.4 ms", "10 ms", "84 ms", "1801 ms"]
+
+
+def test_a_progress_bar_in_a_file_writes_a_line_each_tenth_and_at_least_each_minute(monkeypatch):
+    """A long run logged to a file shows it is alive: deciles, and a line when a minute passed without one."""
+    import io
+
+    from arcade import progress
+
+    now = [1000.0]
+    monkeypatch.setattr(progress.time, "perf_counter", lambda: now[0])
+    out = io.StringIO()
+    bar = progress.Progress(1_000_000, "train", stream=out)
+    for done in (1, 2, 3):  # the first tenth: only the first update writes
+        bar.update(done)
+    assert len(out.getvalue().splitlines()) == 1
+    now[0] += 61.0  # a minute without a new tenth
+    bar.update(4)
+    now[0] += 30.0
+    bar.update(5)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2 and lines[-1].startswith("train [") and " 4/1000000 " in lines[-1]
+    bar.update(100_000)  # a new tenth writes at once
+    assert len(out.getvalue().splitlines()) == 3
