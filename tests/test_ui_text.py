@@ -143,3 +143,29 @@ def test_a_progress_bar_in_a_file_writes_a_line_each_tenth_and_at_least_each_min
     assert len(lines) == 2 and lines[-1].startswith("train [") and " 4/1000000 " in lines[-1]
     bar.update(100_000)  # a new tenth writes at once
     assert len(out.getvalue().splitlines()) == 3
+
+
+@pytest.mark.parametrize("board_w", [234, 120, 600])
+def test_the_end_of_game_card_holds_its_words_on_a_small_board(board_w, monkeypatch):
+    """Every pixel the words change lies inside the card's border, however narrow the board (a 3x3 dots board
+    in a 640x480 window is 234 px: its key line reached past the card)."""
+    from arcade.ui import hud
+
+    def draw(with_words: bool):
+        surface = pygame.Surface((640, 480))
+        surface.fill((40, 90, 40))
+        if not with_words:
+            monkeypatch.setattr(text, "draw", lambda *a, **k: pygame.Rect(0, 0, 0, 0))
+        box = pygame.Rect(40, 120, board_w, board_w)
+        card = hud.draw_game_over(surface, box, "Mcts wins", "mcts 8 - 1 random", "r: again    f: side    o: opponent",
+                                  shade_alpha=110)
+        monkeypatch.undo()
+        return pygame.surfarray.array3d(surface), card
+
+    words, card = draw(True)
+    blank, same_card = draw(False)
+    assert card == same_card and card.left >= 8 and card.right <= 640 - 8
+    ys, xs = ((words != blank).any(axis=2)).T.nonzero()  # array3d is x-major
+    assert xs.size > 200  # the words were drawn
+    inner = card.inflate(-4, -4)
+    assert inner.left <= xs.min() and xs.max() < inner.right and inner.top <= ys.min() and ys.max() < inner.bottom

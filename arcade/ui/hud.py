@@ -9,6 +9,7 @@ from arcade.ui import palette, text
 
 TOP = 70
 BOTTOM = 34
+CARD_PAD = 12  # the end-of-game card: room between its border and its words
 
 
 @dataclass
@@ -87,23 +88,29 @@ def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str,
 
 
 def draw_game_over(surface: pygame.Surface, box: pygame.Rect, title: str, detail: str | None, keys: str,
-                   shade_alpha: int = 200) -> None:
+                   shade_alpha: int = 200) -> pygame.Rect:
     """The end-of-game card every game screen shows: the box (the board) dimmed, and on a solid card in its
-    middle a title, a figure line and the keys, so no tile or gem shows through the words."""
+    middle a title, a figure line and the keys, so no tile or gem shows through the words. Returns the card."""
     shade = pygame.Surface(box.size, pygame.SRCALPHA)
     shade.fill((18, 18, 22, shade_alpha))
     surface.blit(shade, box.topleft)
     lines = [(title, 56, palette.ACCENT, True)] + ([(detail, 32, palette.TEXT, False)] if detail else []) + \
         [(keys, 24, palette.MUTED, False)]
     height = sum(size + 12 for _, size, _, _ in lines) + 24
-    card = pygame.Rect(box.x + 12, box.centery - height // 2, box.w - 24, height)
+    # as wide as the board, wider where its words need it (a small board in a small window), never wider
+    # than the window; the words keep 12 px inside its border
+    need = max(text.font(size, bold).size(line)[0] for line, size, _, bold in lines) + 2 * CARD_PAD
+    card = pygame.Rect(0, box.centery - height // 2, min(max(box.w - 24, need), surface.get_width() - 16), height)
+    card.centerx = box.centerx
+    card.clamp_ip(surface.get_rect().inflate(-16, 0))
     pygame.draw.rect(surface, palette.PANEL, card, border_radius=12)
     pygame.draw.rect(surface, palette.ACCENT, card, 2, border_radius=12)
     y = card.y + 12
     for line, size, colour, bold in lines:
-        text.draw(surface, line, (box.centerx, y + size // 2), size, colour, anchor="center", bold=bold,
-                  max_width=box.w - 20, min_size=16)
+        text.draw(surface, line, (card.centerx, y + size // 2), size, colour, anchor="center", bold=bold,
+                  max_width=card.w - 2 * CARD_PAD, min_size=16)
         y += size + 12
+    return card
 
 
 def draw_progress(surface: pygame.Surface, line: str, fraction: float) -> None:
