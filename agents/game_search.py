@@ -31,7 +31,7 @@ def register_playout(game_id: str, playout: Callable) -> None:
 
 def register_playouts(game_id: str, playouts: Callable) -> None:
     """playouts(rules, states, rng, max_moves) -> each state's result per seat after a random playout (as
-    `returns_at` gives it), or None where it cannot (the states are then played one by one)."""
+    `leaf_values` gives it where the playout stopped), or None where it cannot (then one by one)."""
     _BATCH_PLAYOUTS[game_id] = playouts
 
 
@@ -77,11 +77,6 @@ def _read_hooks() -> None:
         discover()  # the engines register their hooks when the agents package is read
 
 
-def returns_at(rules, state) -> tuple[float, ...]:
-    """Where a playout stopped: the result if the game is over, else the leaf's worth."""
-    return terminal_returns(rules, state) if rules.is_terminal(state) else leaf_values(rules, state)
-
-
 def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list[tuple[float, ...]]:
     """Random playouts from each of `states` (at most max_moves moves each): each one's result per seat."""
     _read_hooks()
@@ -90,7 +85,7 @@ def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: in
         results = batch(rules, states, rng, max_moves)
         if results is not None:
             return results
-    return [returns_at(rules, random_playout(rules, s, rng, max_moves)) for s in states]
+    return [leaf_values(rules, random_playout(rules, s, rng, max_moves)) for s in states]
 
 
 def rules_playout(rules, state, rng: np.random.Generator, max_moves: int):
