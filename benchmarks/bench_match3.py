@@ -175,8 +175,9 @@ def main():
         try:
             label, values = v.split("=")
             params = tuple(float(x) for x in values.split(","))
-            assert len(params) == 4
-        except (ValueError, AssertionError):
+            if len(params) != 4:
+                raise ValueError(v)
+        except ValueError:
             ap.error(f"--variant {v!r}: write NAME=epsilon,eta,gamma,rollouts, e.g. explore=1.0,0.3,0.5,250")
         agents.append((f"q-rollouts[{label}]", "q-rollouts", params))
     if not args.summary:
