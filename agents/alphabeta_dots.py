@@ -161,11 +161,10 @@ class Search:
 @register("alpha-beta", ("dots",),
           "iterative deepening alpha-beta on the box margin: transposition table, chain analysis, timed",
           order=20, process=True,
-          about="It looks ahead move by move, assuming both sides play their best, and scores the box margin. "
-                "Boxes that are safe to take are taken without thinking; at the end of a chain it weighs "
-                "taking everything against handing the last two back to keep control; once only long "
-                "chains and loops are left it counts them instead of searching. It remembers positions it "
-                "has searched and deepens until its time per move is up.",
+          about="It looks ahead move by move, both sides playing their best, and scores the box margin. "
+                "Safe boxes are taken at once; at the end of a chain it weighs taking all against handing the "
+                "last two back to keep control; when only long chains and loops are left it counts them. It "
+                "remembers positions and deepens until its time is up.",
           params=("time_budget_ms",))
 class AlphaBetaDots:
     """Timed iterative deepening alpha-beta; explain gives every free line's margin at the depth reached."""

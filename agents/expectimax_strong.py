@@ -344,9 +344,9 @@ def array_depth(board: np.ndarray, max_depth: int) -> int:
           "strong expectimax: heuristic evaluation, depth by distinct tiles and time, uint64 boards", order=10,
           process=True,
           about="Expectimax searched deep and valued by a heuristic of the best known 2048 players: empty "
-                "cells, monotone rows and columns, merges ready. It searches more tile placements ahead "
-                "while the board holds many different tiles, skips placements too unlikely to matter, and "
-                "deepens until its time per move is spent. 4x4 boards are searched as 64-bit numbers.",
+                "cells, monotone rows and columns, merges ready. It looks further ahead while the board holds "
+                "many different tiles, skips placements too unlikely to matter, and deepens until its time "
+                "per move is spent (4x4 boards as 64-bit numbers).",
           params=("strong_max_depth", "strong_min_probability", "time_budget_ms", "spawn_four_probability"))
 class StrongExpectimax:
     """Expectimax on a heuristic evaluation; act / explain as Expectimax3. See the module docstring."""

@@ -61,10 +61,9 @@ class Node:
 
 @register("mcts", ANY_GAME, "Monte Carlo tree search (UCT) with random playouts, written once for every game",
           order=40, process=True,
-          about="It plays many imagined games from the position: down the moves that have done well so far "
-                "(and some it has tried less), then at random to the end, and counts how they ended. The move "
-                "it tried most is its move. One algorithm for every game: it knows nothing about any of them "
-                "beyond the rules.",
+          about="It plays many imagined games from the position, a few at a time: down the moves that have done "
+                "well so far (and some it has tried less), then at random to the end, and counts how they ended. "
+                "The move it tried most is its move. One algorithm for every game: it knows only the rules.",
           params=("search.mcts_simulations", "search.mcts_exploration", "search.mcts_batch",
                   "search.rollout_moves", "search.time_budget_ms"))
 class MCTS:

@@ -150,11 +150,10 @@ def best_network(p_four: float, data_dir: Path, tuple_set: str):
 
 
 @register("ntuple", ("2048",), "n-tuple network, TD(0) on afterstates, greedy at 1 ply", order=15,
-          about="A value for every board the player's move leaves, as a sum of table weights looked up by "
-                "the tiles in a few groups of cells (the same groups at the board's 8 rotations and "
-                "reflections). Learnt by TD(0): after each move the value of the last afterstate moves "
-                "toward the next move's reward plus the next afterstate's value. It plays the move with "
-                "the largest reward + value, with no search.",
+          about="A value for every board the player's move leaves: a sum of table weights looked up by the "
+                "tiles in a few groups of cells (at the board's 8 rotations and reflections). Learnt by TD(0): "
+                "after each move the last afterstate's value moves toward the next reward plus the next "
+                "afterstate's value. It plays the largest reward + value, with no search.",
           params=("ntuple_tuples", "ntuple_learning_rate", "ntuple_games", "ntuple_parallel_games"))
 class NTupleAgent:
     """Greedy on reward + V(afterstate) from an n-tuple network ([2048] ntuple_*); trains by batched TD(0)."""

@@ -169,3 +169,15 @@ def test_the_end_of_game_card_holds_its_words_on_a_small_board(board_w, monkeypa
     assert xs.size > 200  # the words were drawn
     inner = card.inflate(-4, -4)
     assert inner.left <= xs.min() and xs.max() < inner.right and inner.top <= ys.min() and ys.max() < inner.bottom
+
+
+def test_every_agents_about_text_fits_the_agent_panel_at_640x480():
+    """The `i` panel gives an agent's plain sentences five lines; at 640x480 none is cut with an ellipsis."""
+    from agents import agents_for
+    from arcade.games import GAMES
+
+    width = min(680, 640 - 40) - 48  # the panel's text width in a 640-wide window (arcade/ui/panels.py)
+    for game in GAMES:
+        for spec in agents_for(game.id):
+            lines = text.wrap(spec.about, 22, width, max_lines=5)
+            assert not lines[-1].endswith("…"), f"{game.id} {spec.name}: {lines[-1]}"
