@@ -181,3 +181,25 @@ def test_every_agents_about_text_fits_the_agent_panel_at_640x480():
         for spec in agents_for(game.id):
             lines = text.wrap(spec.about, 22, width, max_lines=5)
             assert not lines[-1].endswith("…"), f"{game.id} {spec.name}: {lines[-1]}"
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1024, 720)])
+def test_the_agent_panel_shows_every_parameter_uncut(size):
+    """An agent with four lines of its own and four parameters (ntuple's panel): at 640x480 the table did
+    not fit and three parameters were left out without a word; every parameter now shows, nothing cut."""
+    from arcade.ui import panels
+
+    surface = pygame.Surface(size)
+    about = ("A value for every board the player's move leaves: a sum of table weights looked up by the tiles in "
+             "a few groups of cells (at the board's 8 rotations and reflections). Learnt by TD(0): after each "
+             "move the last afterstate's value moves toward the next reward plus the next afterstate's value.")
+    params = [("[2048] ntuple_tuples", "4x6", False), ("[2048] ntuple_learning_rate", "0.4", False),
+              ("[2048] ntuple_games", "100000", False), ("[2048] ntuple_parallel_games", "1024", False)]
+    described = ["network: shipped (ntuple_2048_p0.1.npz)", "tuples 4x6: 4 x 8 symmetries, 12,175,798 weights",
+                 "trained 200,000 games, 737,028,666 moves", "learnt for the standard rules"]
+    drawn = panels.draw_agent_panel(surface, "ntuple", about, params, "", described)
+    joined = " ".join(drawn)
+    for key, value, _ in params:
+        assert f"{key} {value}" in joined
+    assert not any(line.endswith("…") for line in drawn)
+    assert "none yet" in joined

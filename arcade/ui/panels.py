@@ -19,44 +19,65 @@ def _box(surface: pygame.Surface, w: int, h: int) -> pygame.Rect:
     return box
 
 
-def _paragraph(surface, line: str, x: int, y: int, width: int, size: int, colour, max_lines: int = 6) -> int:
+def _paragraph(surface, line: str, x: int, y: int, width: int, size: int, colour, max_lines: int = 6,
+               drawn: list | None = None, step: int | None = None) -> int:
     for part in text.wrap(line, size, width, max_lines=max_lines):
         text.draw(surface, part, (x, y), size, colour)
-        y += size + 4
+        if drawn is not None:
+            drawn.append(part)
+        y += step or size + 4
     return y
 
 
 def draw_agent_panel(surface: pygame.Surface, name: str, about: str, params: list[tuple[str, str, bool]],
-                     figures: str, described: list[str] = ()) -> None:
+                     figures: str, described: list[str] = ()) -> list[str]:
     """What the agent is: its algorithm in plain sentences, what it says of itself (where its table came
     from, its solve figures), its parameters (marked where they are the course's values), and the figures
-    of its last decision."""
-    box = _box(surface, 680, 440 + 24 * min(len(described), 4))
+    of its last decision. Where the window is too small for all of it as a table (640x480 with four lines
+    of its own), the same in smaller type with the parameters as one wrapped paragraph. Returns the lines
+    drawn (for tests)."""
+    described = list(described)[:4]
+    box = _box(surface, 680, 440 + 24 * len(described))
     x, y, width = box.x + 24, box.y + 18, box.w - 48
-    text.draw(surface, f"Agent: {name}", (x, y), 34, palette.ACCENT, bold=True, max_width=width)
-    y = _paragraph(surface, about, x, y + 46, width, 22, palette.TEXT, max_lines=5)
-    for line in list(described)[:4]:
-        text.draw(surface, line, (x, y), 21, palette.INFO, max_width=width, min_size=14)
-        y += 24
+    figures = figures or "none yet: Enter lets it play, . plays one move, v shows its values"
+    about_lines = len(text.wrap(about, 22, width, max_lines=5))
+    decision_lines = len(text.wrap(figures, 22, width, max_lines=3))
+    # the table layout's height: title, sentences, own lines, parameter rows, then the last decision and the
+    # closing line in the 90 px the parameter rows leave free (more where the decision takes more lines)
+    table_h = 164 + 26 * about_lines + 24 * len(described) + 26 * max(1, len(params)) + 26 * (decision_lines - 1)
+    compact = table_h > box.h
+    drawn = [f"Agent: {name}"]
+    text.draw(surface, drawn[0], (x, y), 34, palette.ACCENT, bold=True, max_width=width)
+    size, step = (20, 22) if compact else (22, 26)
+    y = _paragraph(surface, about, x, y + 46, width, size, palette.TEXT, max_lines=5, drawn=drawn, step=step)
+    for line in described:
+        text.draw(surface, line, (x, y), 18 if compact else 21, palette.INFO, max_width=width, min_size=14)
+        drawn.append(line)
+        y += 20 if compact else 24
     y += 10
     text.draw(surface, "PARAMETERS (settings.toml)", (x, y), 20, palette.MUTED, bold=True)
     y += 26
     if not params:
-        text.draw(surface, "none: it has no parameters to set", (x, y), 22, palette.MUTED)
+        drawn.append("none: it has no parameters to set")
+        text.draw(surface, drawn[-1], (x, y), 22, palette.MUTED)
         y += 26
-    for key, value, is_course in params:
+    elif compact:
+        line = ",  ".join(f"{key} {value}" + (" (the course's)" if is_course else "") for key, value, is_course in params)
+        y = _paragraph(surface, line, x, y, width, 18, palette.TEXT, max_lines=3, drawn=drawn, step=21)
+    for key, value, is_course in params if not compact else ():
         if y > box.bottom - 90:
             break
         text.draw(surface, key, (x, y), 22, palette.TEXT, max_width=width // 2)
         text.draw(surface, value + ("   (the course's value)" if is_course else ""), (x + width // 2, y), 22,
                   palette.GOOD if is_course else palette.TEXT, max_width=width // 2)
+        drawn.append(f"{key} {value}")
         y += 26
     y += 8
     text.draw(surface, "LAST DECISION", (x, y), 20, palette.MUTED, bold=True)
-    _paragraph(surface, figures or "none yet: Enter lets it play, . plays one move, v shows its values",
-               x, y + 26, width, 22, palette.TEXT, max_lines=3)
+    _paragraph(surface, figures, x, y + 26, width, size, palette.TEXT, max_lines=3, drawn=drawn, step=step)
     text.draw(surface, "i or any key closes this panel", (box.centerx, box.bottom - 12), 20, palette.MUTED,
               anchor="midbottom")
+    return drawn
 
 
 def draw_bars(surface, rect: pygame.Rect, labels: list[str], counts: list[int], colour=palette.INFO) -> None:
