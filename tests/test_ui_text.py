@@ -203,3 +203,15 @@ def test_the_agent_panel_shows_every_parameter_uncut(size):
         assert f"{key} {value}" in joined
     assert not any(line.endswith("…") for line in drawn)
     assert "none yet" in joined
+
+
+def test_the_key_help_lists_every_key_at_640x480():
+    """2048's help (18 keys, one description on two lines) at 640x480 left out F11 and Esc without a word."""
+    from arcade.ui import hud
+
+    keys = [(f"key {i}", "a short description of what the key does") for i in range(17)]
+    keys.insert(9, ("t / Shift+t", "train the learning agent in the background (again: stop and save) / from "
+                                   "scratch, a description long enough to wrap onto a second line here"))
+    assert hud.draw_help_overlay(pygame.Surface((640, 480)), "2048", keys) == [k for k, _ in keys]
+    # a window too small for all of them says how many it left out
+    assert len(hud.draw_help_overlay(pygame.Surface((640, 300)), "2048", keys)) < len(keys)

@@ -57,15 +57,16 @@ def draw_frame(surface: pygame.Surface, info: HudInfo) -> None:
               max_width=w - 28, min_size=13)
 
 
-def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str, str]]) -> None:
+def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str, str]]) -> list[str]:
+    """The key help over the screen; returns the keys it listed (all of them unless the window is tiny)."""
     w, h = surface.get_size()
     shade = pygame.Surface((w, h), pygame.SRCALPHA)
     shade.fill(palette.OVERLAY)
     surface.blit(shade, (0, 0))
     box_w = min(760, w - 40)
-    # the descriptions wrap (never cut); the text gets smaller until every key fits the window
-    for size in (24, 22, 20, 18, 16):
-        line_h, key_w = size + 4, int(size * 7.5)
+    # the descriptions wrap (never cut); the text gets smaller, and its lines closer, until every key fits
+    for size in (24, 22, 20, 18, 16, 15, 14):
+        line_h, key_w = size + (4 if size > 16 else 3), int(size * 7.5)
         rows = [(key, text.wrap(desc, size, box_w - key_w - 44, max_lines=4)) for key, desc in keys]
         box_h = 100 + sum(line_h * len(lines) for _, lines in rows)
         if box_h <= h - 40:
@@ -75,16 +76,20 @@ def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str,
     pygame.draw.rect(surface, palette.PANEL, box, border_radius=12)
     pygame.draw.rect(surface, palette.ACCENT, box, 2, border_radius=12)
     text.draw(surface, f"{title}: keys", (box.x + 24, box.y + 18), 34, palette.ACCENT, bold=True)
-    y = box.y + 62
+    y, listed = box.y + 62, []
     for key, lines in rows:
         if y + line_h * len(lines) > box.bottom - 30:
             break
         text.draw(surface, key, (box.x + 24, y), size, palette.TEXT, bold=True, max_width=key_w - 10)
+        listed.append(key)
         for line in lines:
             text.draw(surface, line, (box.x + 24 + key_w, y), size, palette.MUTED)
             y += line_h
-    text.draw(surface, "any key closes this help", (box.centerx, box.bottom - 10), 20, palette.MUTED,
-              anchor="midbottom")
+    closing = "any key closes this help" if len(listed) == len(keys) else \
+        f"{len(keys) - len(listed)} more in a larger window; any key closes this help"
+    text.draw(surface, closing, (box.centerx, box.bottom - 10), 20, palette.MUTED, anchor="midbottom",
+              max_width=box.w - 24, min_size=14)
+    return listed
 
 
 def draw_game_over(surface: pygame.Surface, box: pygame.Rect, title: str, detail: str | None, keys: str,
