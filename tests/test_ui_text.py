@@ -215,3 +215,24 @@ def test_the_key_help_lists_every_key_at_640x480():
     assert hud.draw_help_overlay(pygame.Surface((640, 480)), "2048", keys) == [k for k, _ in keys]
     # a window too small for all of them says how many it left out
     assert len(hud.draw_help_overlay(pygame.Surface((640, 300)), "2048", keys)) < len(keys)
+
+
+def test_the_statistics_view_at_640x480_shrinks_its_titles_instead_of_cutting_them(monkeypatch):
+    """'Dots and Boxes: statistics (kept across runs)' and the margin chart's title were cut at 640x480."""
+    from types import SimpleNamespace
+
+    from arcade.ui import panels
+
+    cut, fit = [], text.fit
+
+    def recording_fit(line, *args, **kwargs):
+        out = fit(line, *args, **kwargs)
+        if out != line:
+            cut.append(out)
+        return out
+
+    monkeypatch.setattr(text, "fit", recording_fit)
+    tally = SimpleNamespace(games=2, mean=8.0, best=8, wins=2, draws=0, losses=0, histogram={"+7": 2})
+    panels.draw_statistics(pygame.Surface((640, 480)), "Dots and Boxes", [("mcts vs random (3x3)", tally)], True,
+                           "box margin at the end (yours minus the opponent's)", "mcts vs random (3x3)")
+    assert cut == []

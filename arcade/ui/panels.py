@@ -148,7 +148,7 @@ def draw_statistics(surface: pygame.Surface, title: str, rows: list[tuple[str, o
     box = _box(surface, 760, 520)
     x, y, width = box.x + 24, box.y + 18, box.w - 48
     text.draw(surface, f"{title}: statistics (kept across runs)", (x, y), 32, palette.ACCENT, bold=True,
-              max_width=width)
+              max_width=width, min_size=20)
     y += 48
     if not rows:
         text.draw(surface, "no game finished yet: the figures appear here as games end", (x, y), 22,
@@ -178,7 +178,8 @@ def draw_statistics(surface: pygame.Surface, title: str, rows: list[tuple[str, o
     who = next(p for p, t in rows if t is shown)
     if shown.histogram:
         y += 10
-        text.draw(surface, f"{histogram_title} - {who}", (x, y), 20, palette.MUTED, bold=True, max_width=width)
+        text.draw(surface, f"{histogram_title} - {who}", (x, y), 20, palette.MUTED, bold=True, max_width=width,
+                  min_size=13)
         labels = sorted(shown.histogram, key=_bucket_order)
         draw_bars(surface, pygame.Rect(x, y + 26, width, box.bottom - y - 70), labels,
                   [shown.histogram[k] for k in labels])
