@@ -129,3 +129,36 @@ def test_the_key_line_is_readable_at_640(app, game_id):
     assert "h or ?: help" in line and "Esc: back" in line
     assert len(line) < len(screen.help_line())  # something was left out to fit
     screen.close()
+
+
+@pytest.mark.parametrize("game_id", PLAYABLE)
+def test_no_words_are_cut_at_640x480_with_any_agent(settings, monkeypatch, game_id):
+    """Every agent selected in turn, at 640x480: the screen, its agent panel, its statistics and its key help
+    draw no line cut with an ellipsis (they shrink, wrap or leave out a status line's last parts instead)."""
+    from agents import agents_for
+    from arcade.app import App
+    from arcade.ui import text
+
+    cut, fit = [], text.fit
+
+    def recording_fit(line, *args, **kwargs):
+        out = fit(line, *args, **kwargs)
+        if out != line:
+            cut.append(out)
+        return out
+
+    monkeypatch.setattr(text, "fit", recording_fit)
+    app = App(settings, size=(640, 480))
+    try:
+        surface = pygame.Surface((640, 480))
+        for spec in agents_for(game_id):
+            screen = open_game(app, game_id, agent=spec.name, seed=1)
+            for overlay in (None, "panel", "stats"):
+                screen.overlay = overlay
+                screen.draw(surface)
+            screen.show_help = True
+            screen.draw(surface)
+            screen.close()
+            assert cut == [], f"{game_id} with {spec.name}: {cut}"
+    finally:
+        app.close()

@@ -115,7 +115,9 @@ class DotsScreen(GameScreen):
         who = self.seat_name(self.state.mover)
         if self.over:
             return f"{me} {you} - {them} {other}: {self.verdict()}   (r: again)"
-        return f"{me} {you} - {them} {other}   {who} to move   board {self.board.rows}x{self.board.cols}"
+        # the board first and whose move last: in a narrow window with long agent names the line is cut at its
+        # end, and the side panel marks whose move it is too
+        return f"{self.board.rows}x{self.board.cols} board   {me} {you} - {them} {other}   {who} to move"
 
     def verdict(self) -> str:
         """The result of a finished game in words, for the side you play: "you win", "solver wins", "a draw"."""

@@ -30,12 +30,22 @@ def board_rect(surface: pygame.Surface) -> pygame.Rect:
     return pygame.Rect(16, TOP + 10, w - 32, h - TOP - BOTTOM - 20)
 
 
+def fitting_parts(line: str, size: int, width: int, sep: str = "   ") -> str:
+    """A status line of parts set apart by three spaces, its last parts left out while it would not fit
+    `width` even at `size` (the first part stays, cut if it must be)."""
+    parts = line.split(sep)
+    while len(parts) > 1 and text.font(size).size(sep.join(parts))[0] > width:
+        parts.pop()
+    return sep.join(parts)
+
+
 def draw_frame(surface: pygame.Surface, info: HudInfo) -> None:
     w, h = surface.get_size()
     pygame.draw.rect(surface, palette.PANEL, (0, 0, w, TOP))
     pygame.draw.line(surface, palette.BORDER, (0, TOP), (w, TOP))
     text.draw(surface, info.title, (18, 12), 40, palette.ACCENT, bold=True)
-    text.draw(surface, info.status, (18, 46), 22, palette.TEXT, max_width=w // 2 - 30, min_size=14)
+    text.draw(surface, fitting_parts(info.status, 14, w // 2 - 30), (18, 46), 22, palette.TEXT,
+              max_width=w // 2 - 30, min_size=14)
 
     state_colour = palette.BAD if info.agent_state.startswith("error") else (
         palette.GOOD if info.agent_state.startswith("thinking") else palette.MUTED)
