@@ -131,9 +131,10 @@ def test_the_key_line_is_readable_at_640(app, game_id):
     screen.close()
 
 
+@pytest.mark.parametrize("size", [(640, 480), (1024, 720)])
 @pytest.mark.parametrize("game_id", PLAYABLE)
-def test_no_words_are_cut_at_640x480_with_any_agent(settings, monkeypatch, game_id):
-    """Every agent selected in turn, at 640x480: the screen, its agent panel, its statistics and its key help
+def test_no_words_are_cut_with_any_agent(settings, monkeypatch, game_id, size):
+    """Every agent selected in turn, at 640x480 and 1024x720: the screen, its agent panel, its statistics and its key help
     draw no line cut with an ellipsis (they shrink, wrap or leave out a status line's last parts instead)."""
     from agents import agents_for
     from arcade.app import App
@@ -148,9 +149,9 @@ def test_no_words_are_cut_at_640x480_with_any_agent(settings, monkeypatch, game_
         return out
 
     monkeypatch.setattr(text, "fit", recording_fit)
-    app = App(settings, size=(640, 480))
+    app = App(settings, size=size)
     try:
-        surface = pygame.Surface((640, 480))
+        surface = pygame.Surface(size)
         for spec in agents_for(game_id):
             screen = open_game(app, game_id, agent=spec.name, seed=1)
             for overlay in (None, "panel", "stats"):
