@@ -163,3 +163,46 @@ def test_no_words_are_cut_with_any_agent(settings, monkeypatch, game_id, size):
             assert cut == [], f"{game_id} with {spec.name}: {cut}"
     finally:
         app.close()
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1024, 720)])
+@pytest.mark.parametrize("game_id", PLAYABLE)
+def test_no_words_of_the_values_caption_are_cut(settings, monkeypatch, game_id, size):
+    """Every agent that explains, its values of the first position shown (v) with their figures and legend:
+    the caption gets smaller type or more lines, never an ellipsis (dots' expectiminimax legend was cut at
+    both sizes, match-3's at 640x480)."""
+    from agents import Explains, agents_for
+    from arcade.app import App
+    from arcade.ui import text
+
+    cut, fit = [], text.fit
+
+    def recording_fit(line, *args, **kwargs):
+        out = fit(line, *args, **kwargs)
+        if out != line:
+            cut.append(out)
+        return out
+
+    settings = settings.with_table("search", time_budget_ms=200)
+    app = App(settings, size=size)
+    try:
+        surface = pygame.Surface(size)
+        for spec in agents_for(game_id):
+            screen = open_game(app, game_id, agent=spec.name, seed=1)
+            if spec.cannot_play(screen.rules) is None:
+                agent = spec.create(screen.rules, settings)
+                if isinstance(agent, Explains):
+                    state = screen.session.state
+                    view = screen.values
+                    view.on, view.values, view.state, view.agent = True, agent.explain(state), state, spec.name
+                    view._rules, view.ms = screen.rules, 12.0
+                    view.figures = agent.figures() if hasattr(agent, "figures") else {}
+                    mover = screen.rules.seat_names[screen.rules.to_move(state)]  # as the agent call names it
+                    view.legend = agent.value_legend(mover) if hasattr(agent, "value_legend") else ""
+                    monkeypatch.setattr(text, "fit", recording_fit)
+                    screen.draw(surface)
+                    monkeypatch.undo()
+            screen.close()
+            assert cut == [], f"{game_id} with {spec.name}: {cut}"
+    finally:
+        app.close()

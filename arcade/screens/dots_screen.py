@@ -284,6 +284,7 @@ class DotsScreen(GameScreen):
         y += 48
         left = self.board.n_boxes - sum(self.state.scores)
         text.draw(surface, f"boxes left: {left}", (panel.x, y), 20, palette.MUTED)
+        self._panel_bottom = y + 22  # the values' caption goes below
 
     def controllers(self) -> list:
         return [self.controller, self.opponent]
@@ -317,7 +318,7 @@ class DotsScreen(GameScreen):
         """Every undrawn line coloured from purple (worst) to yellow (best) by the agent's value for the side
         to move; the best lines thick and marked, with their numbers and the hovered line's."""
         values = self.values_for(self.state) if not self.over else None
-        panel = pygame.Rect(rect.right - 280, rect.bottom - 140, 270, 130)
+        panel = pygame.Rect(rect.right - 280, rect.bottom - 140, 270, 130)  # (the caption may grow upward)
         if values:
             drawn_w = self._widths()[1]
             lo, hi = min(values.values()), max(values.values())
@@ -336,12 +337,14 @@ class DotsScreen(GameScreen):
                     pygame.draw.rect(surface, colour, label, 2, border_radius=6)
                     text.draw(surface, text.number(v), label.center, 20, palette.TEXT, anchor="center", bold=True)
             self._draw_dots(surface)  # over the coloured lines
-        lines = [self.value_status()] + ([self.values.legend] if values else [])
-        y = panel.y
-        for line in lines:
-            for part in text.wrap(line, 18, panel.w, max_lines=4):
-                text.draw(surface, part, (panel.x, y), 18, palette.MUTED)
-                y += 20
+        # under the side panel's scores, down to the board's bottom: smaller type before anything is left out
+        top = getattr(self, "_panel_bottom", panel.y) + 16
+        size, step, lines = text.block([self.value_status()] + ([self.values.legend] if values else []),
+                                       panel.w, panel.bottom - top)
+        y = max(top, panel.bottom - step * len(lines))
+        for part in lines:
+            text.draw(surface, part, (panel.x, y), size, palette.MUTED)
+            y += step
 
     def close(self) -> None:
         self.opponent.close()

@@ -165,16 +165,13 @@ class Match3Screen(GameScreen):
                 self._swap_arrow(surface, swap, palette.GOOD if chosen else palette.INFO, 6 if chosen else 3,
                                  text.number(v))
         panel_x, width = ox + cell * s + 30, rect.right - (ox + cell * s + 40)
-        parts = [p for line in [self.value_status()] + ([self.values.legend] if values else [])
-                 for p in text.wrap(line, 18, width, 4)]
-        free_top = oy + 4 * 62 + 6  # below the panel's four figures
-        room = (oy + cell * s - free_top) // 20
-        if room < len(parts):  # a small window: the figures first, the legend if it fits
-            parts = parts[:max(room, 1)]
-        y = max(free_top, oy + cell * s - 20 * len(parts))
+        free_top = getattr(self, "_figures_bottom", oy + 4 * 62) + 6  # below the panel's figures
+        size, step, parts = text.block([self.value_status()] + ([self.values.legend] if values else []), width,
+                                       oy + cell * s - free_top)
+        y = max(free_top, oy + cell * s - step * len(parts))
         for part in parts:
-            text.draw(surface, part, (panel_x, y), 18, palette.MUTED)
-            y += 20
+            text.draw(surface, part, (panel_x, y), size, palette.MUTED)
+            y += step
 
     def handle_game_event(self, event) -> bool:
         over = self.rules.is_terminal(self.state)
@@ -315,10 +312,16 @@ class Match3Screen(GameScreen):
         rows = [("SCORE", str(s.score)), ("TURNS LEFT", str(s.turns_left)),
                 ("BEST", str(int(self.best.get("match3")))), ("RESHUFFLES", str(s.shuffles))]
         y = panel.y
-        for label, value in rows:
-            text.draw(surface, label, (panel.x, y), 20, palette.MUTED)
-            text.draw(surface, value, (panel.x, y + 18), 34, palette.TEXT, bold=True)
-            y += 62
+        # a short board (a small window) puts the figures two to a row, leaving room below for the values
+        columns = 2 if panel.h - 4 * 62 < 200 and panel.w >= 220 else 1
+        col_w = panel.w // columns
+        for k, (label, value) in enumerate(rows):
+            x = panel.x + col_w * (k % columns)
+            text.draw(surface, label, (x, y), 20, palette.MUTED, max_width=col_w - 8, min_size=14)
+            text.draw(surface, value, (x, y + 18), 34, palette.TEXT, bold=True, max_width=col_w - 8, min_size=20)
+            if k % columns == columns - 1:
+                y += 62
+        self._figures_bottom = y  # the values' caption goes below
         for k, (msg, left) in enumerate(self.popups[-4:]):
             alpha = min(1.0, left / 400)
             colour = tuple(int(v * alpha + b * (1 - alpha)) for v, b in zip(palette.ACCENT, palette.BACKGROUND))

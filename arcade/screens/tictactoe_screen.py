@@ -218,9 +218,10 @@ class TicTacToeScreen(GameScreen):
         if values:
             caption += "  " + self.value_status()
         bottom = panel.bottom - (260 if self.trainer.running or self.trainer.curve else 0)
-        lines = text.wrap(caption, 20, panel.w, max_lines=5)
+        top = getattr(self, "_panel_bottom", panel.y) + 12  # below the results tables
+        size, step, lines = text.block([caption], panel.w, bottom - top, sizes=(20, 18, 16, 15, 14))
         for k, line in enumerate(lines):
-            text.draw(surface, line, (panel.x, bottom - 22 * (len(lines) - k)), 20, palette.MUTED)
+            text.draw(surface, line, (panel.x, bottom - step * (len(lines) - k)), size, palette.MUTED)
 
     def _draw_panel(self, surface, panel: pygame.Rect) -> None:
         y = panel.y
@@ -237,6 +238,7 @@ class TicTacToeScreen(GameScreen):
         if self.selfplay:
             y = self._draw_table(surface, panel, y + 14, "playing itself", ("X won", "drawn", "O won"),
                                  self.selfplay)
+        self._panel_bottom = y + (44 if not self.tally and not self.selfplay else 0)  # (the values go below)
 
     def _draw_table(self, surface, panel, y, title, columns, rows) -> int:
         """A small results table with fixed column positions; returns the y below it."""
