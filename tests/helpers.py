@@ -43,3 +43,19 @@ def ticks(app, n=1, dt_ms=16.0):
         if not app.running:
             return
         app.tick(dt_ms)
+
+
+def record_cuts(monkeypatch) -> list:
+    """From now on every line text.fit shortens (an ellipsis where words did not fit) is added to the list."""
+    from arcade.ui import text
+
+    cut, fit = [], text.fit
+
+    def recording_fit(line, *args, **kwargs):
+        out = fit(line, *args, **kwargs)
+        if out != line:
+            cut.append(out)
+        return out
+
+    monkeypatch.setattr(text, "fit", recording_fit)
+    return cut

@@ -4,7 +4,7 @@ import pytest
 
 from arcade.games import GAMES
 from arcade.screens import open_game
-from tests.helpers import key, ticks, wait_for
+from tests.helpers import key, record_cuts, ticks, wait_for
 
 PLAYABLE = [g.id for g in GAMES]
 
@@ -138,17 +138,8 @@ def test_no_words_are_cut_with_any_agent(settings, monkeypatch, game_id, size):
     draw no line cut with an ellipsis (they shrink, wrap or leave out a status line's last parts instead)."""
     from agents import agents_for
     from arcade.app import App
-    from arcade.ui import text
 
-    cut, fit = [], text.fit
-
-    def recording_fit(line, *args, **kwargs):
-        out = fit(line, *args, **kwargs)
-        if out != line:
-            cut.append(out)
-        return out
-
-    monkeypatch.setattr(text, "fit", recording_fit)
+    cut = record_cuts(monkeypatch)
     app = App(settings, size=size)
     try:
         surface = pygame.Surface(size)
@@ -173,18 +164,10 @@ def test_no_words_of_the_values_caption_are_cut(settings, monkeypatch, game_id, 
     both sizes, match-3's at 640x480)."""
     from agents import Explains, agents_for
     from arcade.app import App
-    from arcade.ui import text
-
-    cut, fit = [], text.fit
-
-    def recording_fit(line, *args, **kwargs):
-        out = fit(line, *args, **kwargs)
-        if out != line:
-            cut.append(out)
-        return out
 
     settings = settings.with_table("search", time_budget_ms=200)
     app = App(settings, size=size)
+    cut: list = []
     try:
         surface = pygame.Surface(size)
         for spec in agents_for(game_id):
@@ -199,9 +182,9 @@ def test_no_words_of_the_values_caption_are_cut(settings, monkeypatch, game_id, 
                     view.figures = agent.figures() if hasattr(agent, "figures") else {}
                     mover = screen.rules.seat_names[screen.rules.to_move(state)]  # as the agent call names it
                     view.legend = agent.value_legend(mover) if hasattr(agent, "value_legend") else ""
-                    monkeypatch.setattr(text, "fit", recording_fit)
-                    screen.draw(surface)
-                    monkeypatch.undo()
+                    with monkeypatch.context() as watch:
+                        cut = record_cuts(watch)
+                        screen.draw(surface)
             screen.close()
             assert cut == [], f"{game_id} with {spec.name}: {cut}"
     finally:

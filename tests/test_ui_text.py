@@ -223,15 +223,9 @@ def test_the_statistics_view_at_640x480_shrinks_its_titles_instead_of_cutting_th
 
     from arcade.ui import panels
 
-    cut, fit = [], text.fit
+    from tests.helpers import record_cuts
 
-    def recording_fit(line, *args, **kwargs):
-        out = fit(line, *args, **kwargs)
-        if out != line:
-            cut.append(out)
-        return out
-
-    monkeypatch.setattr(text, "fit", recording_fit)
+    cut = record_cuts(monkeypatch)
     tally = SimpleNamespace(games=2, mean=8.0, best=8, wins=2, draws=0, losses=0, histogram={"+7": 2})
     panels.draw_statistics(pygame.Surface((640, 480)), "Dots and Boxes", [("mcts vs random (3x3)", tally)], True,
                            "box margin at the end (yours minus the opponent's)", "mcts vs random (3x3)")
