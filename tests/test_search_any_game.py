@@ -247,3 +247,18 @@ def test_mcts_on_dots_endgames_agrees_with_the_exact_solver(batch):
         line = agent.act(state, np.random.default_rng(0))
         assert np.sign(lead + exact[line]) == np.sign(lead + max(exact.values()))
     assert proven >= 10
+
+
+def test_dots_playouts_cut_short_fall_back_to_one_by_one_and_value_the_margin_so_far():
+    """With rollout_moves shorter than the free lines the batch hook declines (None) and each playout stops
+    early, valued by the squashed margin so far: results stay in [-1, 1] and the move is legal."""
+    from agents.dots_playouts import random_playouts
+
+    rules = DotsRules(3, 3)
+    state = rules.new_state()
+    assert random_playouts(rules, [state], np.random.default_rng(0), 3) is None
+    assert random_playouts(rules, [state], np.random.default_rng(0), 24) is not None
+    agent = MCTS(rules, FAST.with_table("search", rollout_moves=3, mcts_simulations=300))
+    values = agent.explain(state, np.random.default_rng(1))
+    assert values and all(-1.0 <= v <= 1.0 for v in values.values())
+    assert agent.act(state, np.random.default_rng(1)) in rules.legal_actions(state)
