@@ -230,3 +230,11 @@ def test_the_statistics_view_at_640x480_shrinks_its_titles_instead_of_cutting_th
     panels.draw_statistics(pygame.Surface((640, 480)), "Dots and Boxes", [("mcts vs random (3x3)", tally)], True,
                            "box margin at the end (yours minus the opponent's)", "mcts vs random (3x3)")
     assert cut == []
+
+
+def test_block_takes_smaller_type_before_cutting_and_cuts_only_the_last_line():
+    words = "the numbers are the mean result of the simulations through that move " * 2
+    size, step, lines = text.block([words], 300, 400)
+    assert size == 18 and step == 20 and not any(line.endswith("…") for line in lines)
+    size, step, lines = text.block([words], 300, 2 * 16)  # three lines even at 14 px, room for two: the last cut
+    assert size == 14 and len(lines) == 2 and lines[-1].endswith("…") and not lines[0].endswith("…")

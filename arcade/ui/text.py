@@ -60,18 +60,16 @@ def wrap(text: str, size: int, max_width: int, max_lines: int = 2, bold: bool = 
 
 def block(paragraphs: list[str], width: int, height: int, sizes: tuple[int, ...] = (18, 16, 15, 14)):
     """Paragraphs wrapped to `width` at the largest of `sizes` whose lines all fit `height` (a line takes its
-    size + 2 px): (size, line step, lines). Only where even the smallest does not fit are the last lines left
-    out, the last one shown ending in an ellipsis."""
+    size + 2 px): (size, line step, lines). Only where even the smallest does not fit is the last line that
+    fits given the rest, cut with an ellipsis."""
     for size in sizes:
         step = size + 2
         lines = [part for paragraph in paragraphs if paragraph for part in wrap(paragraph, size, width, 50)]
         if len(lines) * step <= height:
             return size, step, lines
     room = max(1, height // step)
-    if len(lines) > room:
-        lines = lines[:room - 1] + [fit(lines[room - 1] + " " + lines[room], size, width)]
-        if not lines[-1].endswith("…"):
-            lines[-1] = fit(lines[-1] + " …", size, width)
+    if len(lines) > room:  # as wrap does: the last line holds the rest, shortened by fit()
+        lines = lines[:room - 1] + [fit(" ".join(lines[room - 1:]), size, width)]
     return size, step, lines
 
 
