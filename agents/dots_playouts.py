@@ -53,7 +53,7 @@ def random_playouts(rules, states: list, rng: np.random.Generator, max_moves: in
     """Each state's result for both seats (+1 / 0 / -1) after a random playout to the end; None where a playout
     would stop early (max_moves shorter than a game's free lines: the caller plays those one by one)."""
     first = states[0]
-    n_lines = 2 * first.rows * first.cols + first.rows + first.cols
+    n_lines = first.board.n_lines
     if max_moves < n_lines and any(n_lines - s.lines.bit_count() > max_moves for s in states):
         return None
     table = np.array([(s.lines, s.scores[0], s.scores[1], s.mover) for s in states], dtype=np.int64)
