@@ -21,13 +21,12 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common import ROOT, mean_ci, ms_stats
+from _common import ROOT, mean_ci, ms_stats, run_logged
 
 from agents import find
 from arcade import runner
 from arcade.games import make_rules
 from arcade.games.twenty48 import ReachesTile
-from arcade.progress import Progress
 from arcade.settings import Settings
 
 RULE_SETS = {  # spawn probability of a 4: name, targets (tile, share of games)
@@ -110,19 +109,14 @@ def main():
             summarize(p_four, log.records, args.stop_at)
             continue
         if not args.summary:
-            log = log or runner.GameLog.create(path, spec)
-            jobs = log.missing(1)
-            print(f"  {RULE_SETS[p_four][0]}: {len(jobs)} games to play, {len(log.records)} in {path.name}",
-                  flush=True)
-            bar = Progress(args.games, f"p(4)={p_four}")
             t0 = time.perf_counter()
-            result = runner.execute(players, jobs, backend, log, progress=bar.update)
-            bar.close()
-            print(f"  wall time {(time.perf_counter() - t0) / 60:.1f} min for {len(jobs)} games"
-                  + ("" if result.complete else " (stopped: run the same command to continue)"))
-            if not result.complete:
-                summarize(p_four, result.records, args.stop_at)
+            records, complete = run_logged(players, spec, path, backend, RULE_SETS[p_four][0])
+            print(f"  wall time {(time.perf_counter() - t0) / 60:.1f} min"
+                  + ("" if complete else " (stopped: run the same command to continue)"))
+            summarize(p_four, records, args.stop_at)
+            if not complete:
                 break
+            continue
         summarize(p_four, log.records if log else [], args.stop_at)
     backend.shutdown()
 
