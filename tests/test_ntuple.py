@@ -58,6 +58,18 @@ def test_value_is_the_sum_of_the_weights_read():
         assert v == pytest.approx(sum(float(net.weights[i]) for i in plain_features(net, board)), rel=1e-9)
 
 
+def test_value_a_chunk_at_a_time_is_the_value_of_all_at_once(monkeypatch):
+    import agents.ntuple_net as ntuple_net
+
+    rng = np.random.default_rng(4)
+    net = NTupleNetwork("3x4", rng.normal(size=NTupleNetwork.size_of("3x4")).astype(np.float32))
+    boards = board64.pack(random_boards(rng, 50))
+    whole = net.weights.take(net.features(boards)).sum(axis=0, dtype=np.float64)
+    monkeypatch.setattr(ntuple_net, "VALUE_CHUNK", 8)
+    assert np.array_equal(net.value(boards), whole)
+    assert net.value(boards[:0]).shape == (0,)
+
+
 def test_a_learning_step_closes_the_rate_of_the_error_and_repeats_compound():
     rng = np.random.default_rng(4)
     net = NTupleNetwork("4x6")
