@@ -42,6 +42,7 @@ NODE_BUDGET = 20000  # the array path: about this many leaves at most
 CACHE_LIMIT = 200_000  # boards kept in the transposition cache between moves
 SAFETY = 1.5  # how much longer than measured a layer about to start may take
 MEASURE_WEIGHT = 0.3  # the weight of the newest measurement in the running estimates of costs
+LEAF_CHUNK = 8_192  # boards of the last layer moved and valued at a time: their temporaries stay in cache
 MEASURED_PASS = 10_000  # positions a pass needs before its time per position predicts the next layers'
 
 
@@ -245,28 +246,36 @@ class BitSearch(_Deadline):
             expand = expand[~hit]
         if expand.size:
             kids, parent, p_kid = board64.spawn_children(unique[expand], self.p_four)
-            codes = board64.lines(kids)
-            moved = board64.move_all(kids, codes)  # 4 x K
-            legal = moved != kids
-            if depth == 1:  # the next layer is all leaves: evaluate every move in place, no scatter
+            if depth == 1:  # the next layer is all leaves: evaluated in place, a cache-sized chunk at a time
                 self.check(4 * len(kids))
-                self.positions += int(legal.sum())
-                best = np.full((4, len(kids)), -np.inf)
-                best[legal] = self.evaluate(moved[legal])
-            else:  # (boolean masks, not index pairs: the same order, fewer passes)
+                best = np.empty(len(kids))
+                for start in range(0, len(kids), LEAF_CHUNK):
+                    best[start:start + LEAF_CHUNK] = self._player_values(kids[start:start + LEAF_CHUNK])
+            else:
                 kid_prob = u_prob[expand][parent] * p_kid
-                next_vals = self.chance_values(moved[legal], np.broadcast_to(kid_prob, moved.shape)[legal], depth - 1)
-                best = np.full((4, len(kids)), -np.inf)
-                best[legal] = next_vals
-            if self.counts_gains:
-                best += board64.all_gains(codes)
-            # a player node: the best of its legal moves; with none the game is over
-            best = np.maximum(np.maximum(best[0], best[1]), np.maximum(best[2], best[3]))
-            best[best == -np.inf] = self.lost
+                best = self._player_values(kids, kid_prob, depth - 1)
             values[expand] = np.bincount(parent, weights=p_kid * best, minlength=expand.size)
             if self.cache is not None and depth >= 2:
                 self.cache.store(unique[expand], depth, values[expand])
         return values[inverse]
+
+    def _player_values(self, kids: np.ndarray, kid_prob: np.ndarray | None = None, depth: int = 0) -> np.ndarray:
+        """The value of each board the player is to move on: the best of its legal moves (the board after
+        it evaluated when `depth` is 0, else searched `depth` more chance layers), the lost value if none."""
+        codes = board64.lines(kids)
+        moved = board64.move_all(kids, codes)  # 4 x K
+        legal = moved != kids
+        best = np.full((4, len(kids)), -np.inf)
+        if depth == 0:
+            self.positions += int(legal.sum())
+            best[legal] = self.evaluate(moved[legal])
+        else:  # (boolean masks, not index pairs: the same order, fewer passes)
+            best[legal] = self.chance_values(moved[legal], np.broadcast_to(kid_prob, moved.shape)[legal], depth)
+        if self.counts_gains:
+            best += board64.all_gains(codes)
+        best = np.maximum(np.maximum(best[0], best[1]), np.maximum(best[2], best[3]))
+        best[best == -np.inf] = self.lost
+        return best
 
     def root(self, board: np.ndarray, depth: int) -> dict[int, float]:
         """{direction: value} of the legal moves of one 4x4 exponent board, searched `depth` chance layers."""

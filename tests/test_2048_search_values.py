@@ -47,6 +47,17 @@ def test_the_uint64_and_array_searches_give_equal_values(depth):
             assert bit[d] == pytest.approx(arr[d], rel=1e-9, abs=1e-6), (board.tolist(), depth, d)
 
 
+def test_the_last_layer_valued_a_chunk_at_a_time_gives_the_same_values(monkeypatch):
+    import agents.expectimax_strong as strong
+
+    whole = [BitSearch(0.1, 1e-4).root(b, 3) for b in BOARDS[:40]]
+    monkeypatch.setattr(strong, "LEAF_CHUNK", 7)  # many chunks, the last one short
+    for board, expected in zip(BOARDS[:40], whole):
+        search = BitSearch(0.1, 1e-4)
+        assert search.root(board, 3) == expected
+    assert search.layers[1] > 7  # the last layer did span several chunks
+
+
 def test_game_over_is_worth_less_than_any_live_board():
     # every 4x4 line the tables hold, at its worst: 8 of the worst line is below every live board
     from agents.expectimax_strong import _line_table
