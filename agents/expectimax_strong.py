@@ -112,6 +112,34 @@ def _line_table64() -> np.ndarray:
     return _line_table(4)[0].astype(np.float64)
 
 
+@functools.lru_cache(maxsize=1)
+def _slid_line_table64() -> np.ndarray:
+    """65,536 x 2: the score of each line code slid toward its start and toward its end."""
+    table, slides = _line_table64(), board64.row_tables()
+    return np.stack([table[slides.left.astype(np.intp)], table[slides.right.astype(np.intp)]], axis=1)
+
+
+def evaluate_moves64(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The heuristic of the board after each of the four moves of every uint64 board, without making the
+    moved boards' other lines by transposes: (values 4 x N, -inf where the move is illegal; legal 4 x N).
+    A move's value is the score of the lines it slid (read from the slid-line table by the board's own
+    line codes) plus the score of the lines across it (the rows of board64.moves_across's boards)."""
+    table = _line_table64()
+    boards, legal, rows, cols = board64.moves_across(x)
+    across = boards.view("<u2").reshape(4, -1, 4)
+    values = np.take(table, across[:, :, 0])
+    for k in range(1, 4):
+        values += np.take(table, across[:, :, k])
+    slid = _slid_line_table64()
+    for codes, first in ((cols, 0), (rows, 2)):  # up and down slide columns; left and right, rows
+        part = np.take(slid, codes[0], axis=0)
+        for k in range(1, 4):
+            part += np.take(slid, codes[k], axis=0)
+        values[first:first + 2] += part.T
+    values[~legal] = -np.inf
+    return values, legal
+
+
 def _dedupe(boards: np.ndarray):
     """Unique boards (N x s x s) and the index of each original in them."""
     n = len(boards)
@@ -265,17 +293,21 @@ class BitSearch(_Deadline):
     def _player_values(self, kids: np.ndarray, kid_prob: np.ndarray | None = None, depth: int = 0) -> np.ndarray:
         """The value of each board the player is to move on: the best of its legal moves (the board after
         it evaluated when `depth` is 0, else searched `depth` more chance layers), the lost value if none."""
-        codes = board64.lines(kids)
-        moved = board64.move_all(kids, codes)  # 4 x K
-        legal = moved != kids
-        best = np.full((4, len(kids)), -np.inf)
-        if depth == 0:
+        if depth == 0 and not self.counts_gains:  # the heuristic: straight from the lines, no moved boards
+            best, legal = evaluate_moves64(kids)
             self.positions += int(legal.sum())
-            best[legal] = self.evaluate(moved[legal])
-        else:  # (boolean masks, not index pairs: the same order, fewer passes)
-            best[legal] = self.chance_values(moved[legal], np.broadcast_to(kid_prob, moved.shape)[legal], depth)
-        if self.counts_gains:
-            best += board64.all_gains(codes)
+        else:
+            codes = board64.lines(kids)
+            moved = board64.move_all(kids, codes)  # 4 x K
+            legal = moved != kids
+            best = np.full((4, len(kids)), -np.inf)
+            if depth == 0:
+                self.positions += int(legal.sum())
+                best[legal] = self.evaluate(moved[legal])
+            else:  # (boolean masks, not index pairs: the same order, fewer passes)
+                best[legal] = self.chance_values(moved[legal], np.broadcast_to(kid_prob, moved.shape)[legal], depth)
+            if self.counts_gains:
+                best += board64.all_gains(codes)
         best = np.maximum(np.maximum(best[0], best[1]), np.maximum(best[2], best[3]))
         best[best == -np.inf] = self.lost
         return best

@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 from agents.base import best_action
-from agents.expectimax_strong import ArraySearch, BitSearch, StrongExpectimax, ValueCache, evaluate, evaluate64
+from agents.expectimax_strong import (ArraySearch, BitSearch, StrongExpectimax, ValueCache, evaluate, evaluate64,
+                                     evaluate_moves64)
 from arcade.games import board64
 from arcade.games.twenty48 import Rules2048, from_values, move_all
 
@@ -31,6 +32,27 @@ def test_moves_equal_the_array_engine():
     for d in range(4):
         assert (board64.unpack(moved[d]) == expected[:, d]).all()
         assert ((moved[d] != x) == changed[:, d]).all()
+
+
+def test_moves_across_are_the_moves_with_left_and_right_transposed():
+    boards = random_boards(3000, 5, top=16)  # BIG nibbles included
+    x = board64.pack(boards)
+    moved = board64.move_all(x)
+    across, legal, rows, cols = board64.moves_across(x)
+    assert (across[:2] == moved[:2]).all()
+    assert (across[2:] == board64.transpose(moved[2:].ravel()).reshape(2, -1)).all()
+    assert (legal == (moved != x)).all()
+    assert (rows == board64.lines(x)[0]).all() and (cols == board64.lines(x)[1]).all()
+
+
+def test_the_heuristic_of_every_move_equals_the_heuristic_of_the_moved_boards():
+    boards = random_boards(3000, 6, top=16)
+    x = board64.pack(boards)
+    moved = board64.move_all(x)
+    values, legal = evaluate_moves64(x)
+    assert (legal == (moved != x)).all() and legal.any(axis=1).all() and not legal.all()
+    assert np.allclose(values[legal], evaluate64(moved[legal]), rtol=1e-12)
+    assert (values[~legal] == -np.inf).all()
 
 
 def test_a_tile_of_32768_or_more_never_merges():
