@@ -101,9 +101,9 @@ def evaluate64(boards: np.ndarray) -> np.ndarray:
     """The same heuristic on uint64 4x4 boards: eight gathers from the 65,536-line table."""
     table = _line_table64()
     rows, cols = board64.lines(boards)
-    total = np.take(table, rows[0])
+    total = table.take(rows[0])
     for codes in (rows[1], rows[2], rows[3], cols[0], cols[1], cols[2], cols[3]):
-        total += np.take(table, codes)
+        total += table.take(codes)
     return total
 
 
@@ -127,14 +127,14 @@ def evaluate_moves64(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     table = _line_table64()
     boards, legal, rows, cols = board64.moves_across(x)
     across = boards.view("<u2").reshape(4, -1, 4)
-    values = np.take(table, across[:, :, 0])
+    values = table.take(across[:, :, 0])
     for k in range(1, 4):
-        values += np.take(table, across[:, :, k])
+        values += table.take(across[:, :, k])
     slid = _slid_line_table64()
     for codes, first in ((cols, 0), (rows, 2)):  # up and down slide columns; left and right, rows
-        part = np.take(slid, codes[0], axis=0)
+        part = slid.take(codes[0], axis=0)
         for k in range(1, 4):
-            part += np.take(slid, codes[k], axis=0)
+            part += slid.take(codes[k], axis=0)
         values[first:first + 2] += part.T
     values[~legal] = -np.inf
     return values, legal

@@ -150,11 +150,12 @@ def move_all(x: np.ndarray, codes: tuple[np.ndarray, np.ndarray] | None = None) 
     t = row_tables()
     rows, cols = lines(x) if codes is None else codes
     out = np.empty((4, len(x)), dtype=np.uint64)
+    # (mode "clip" with out=: the default mode writes through a buffer, 1.8x slower; codes are always in range)
     for d, table, codes, unit in ((0, t.up, cols, 4), (1, t.down, cols, 4), (2, t.left, rows, 16), (3, t.right, rows, 16)):
         acc = out[d]
-        np.take(table, codes[0], out=acc)
+        table.take(codes[0], out=acc, mode="clip")
         for k in range(1, 4):
-            acc |= np.take(table, codes[k]) << np.uint64(unit * k)
+            acc |= table.take(codes[k]) << np.uint64(unit * k)
     return out
 
 
@@ -177,9 +178,9 @@ def moves_across(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     # moved up; from row codes, the board moved left, transposed (and t.down likewise for down and right)
     for d, table, codes in ((0, t.up, cols), (1, t.down, cols), (2, t.up, rows), (3, t.down, rows)):
         acc = out[d]
-        np.take(table, codes[0], out=acc)
+        table.take(codes[0], out=acc, mode="clip")
         for k in range(1, 4):
-            acc |= np.take(table, codes[k]) << _NIBBLE_UNITS[k]
+            acc |= table.take(codes[k]) << _NIBBLE_UNITS[k]
     legal = np.empty((4, len(x)), dtype=bool)
     np.not_equal(out[:2], x, out=legal[:2])
     np.not_equal(out[2:], tx, out=legal[2:])
@@ -235,9 +236,9 @@ def all_gains(codes: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     rows, cols = codes
     out = np.empty((4, rows.shape[1]), dtype=np.int64)
     for d, lines_ in ((0, cols), (1, cols), (2, rows), (3, rows)):
-        np.take(table[d], lines_[0], out=out[d])
+        table[d].take(lines_[0], out=out[d], mode="clip")
         for k in range(1, 4):
-            out[d] += np.take(table[d], lines_[k])
+            out[d] += table[d].take(lines_[k])
     return out
 
 
