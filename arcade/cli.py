@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -414,19 +415,34 @@ def cmd_train(args, settings) -> int:
             agent.save(path)
             last_save[0] = time.monotonic()
 
+    # `kill` (SIGTERM) stops a training as Ctrl-C does, saving first: a run started in the background
+    # ignores Ctrl-C's signal, and the last checkpoint may be minutes old
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         agent.train(episodes, np.random.default_rng(args.seed), progress=bar.update, from_scratch=args.fresh,
                     stop=threading.Event(), checkpoint=checkpoint, jobs=args.jobs or default_jobs())
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the save short
         bar.close()
-        print(f"interrupted: saving what it has learnt to {path} (the same command resumes)", file=sys.stderr)
+        how = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        print(f"{how}: saving what it has learnt to {path} (the same command resumes)", file=sys.stderr)
         agent.save(path)
-        return 130
+        return 143 if isinstance(exc, Terminated) else 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     bar.close()
     if not agent.save(path):
         return 1
     print(f"saved {path}")
     return 0
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a training: it ends as Ctrl-C does (the work saved), with the exit status of SIGTERM."""
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated
 
 
 def no_display_reason() -> str | None:

@@ -65,6 +65,28 @@ def test_a_killed_training_leaves_a_whole_checkpoint_and_the_same_command_resume
     assert final.meta["p_four"] == pytest.approx(0.1)
 
 
+def test_a_terminated_training_saves_what_it_learnt_first(small_settings_file, tmp_path):
+    out, curve = tmp_path / "net.npz", tmp_path / "curve.csv"
+    command = train_command(small_settings_file, out, 100_000)  # a curve point every 2,500 games
+    command[command.index("--checkpoint-seconds") + 1] = "3600"  # no checkpoint: only the save on SIGTERM
+    proc = subprocess.Popen(command + ["--curve", str(curve)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and not (curve.exists() and curve.stat().st_size):
+            time.sleep(0.2)  # the curve's first point: games have been learnt from
+        assert curve.exists(), "the training never reported a block of games"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143, err
+    assert "terminated: saving what it has learnt" in err
+    saved = read(out, "x")
+    assert saved is not None and 0 < saved.meta["run_done"] < 100_000
+
+
 def test_train_options_say_what_is_wrong_in_one_line(capsys, small_settings_file):
     for argv, words in ((["train", "tictactoe", "--agent", "td-value", "--spawn-four-probability", "0.1"],
                          "2048 rule"),
