@@ -185,3 +185,22 @@ def test_all_five_cards_stay_at_640_with_values_on(app):
     h = screen.card_height(panel_h, 5)
     assert 36 <= h < 62 and 5 * (h + 10) <= panel_h - 110  # five cards, the spawns line and the figures' room
     ticks(app, 2)
+
+
+def test_merges_in_quick_succession_stay_inside_the_score_card(app):
+    """Three "+N" a few frames apart stacked past the score card's bottom (the third was cut by the next card)."""
+    screen = open_2048(app)
+    for panel_h, values_on in ((560, False), (420, True), (300, False)):
+        panel = pygame.Rect(20, 20, 230, panel_h)
+        screen.values.on = values_on
+        box = pygame.Rect(panel.x, panel.y, panel.w, screen.card_height(panel.h, 5))
+        drawn = []
+        for popups in ([], [["+4", 900], ["+16", 880], ["+2048", 860]]):
+            surface = pygame.Surface((300, 620))
+            surface.fill((0, 0, 0))
+            screen.popups = popups
+            screen._draw_panel(surface, panel)
+            drawn.append(pygame.surfarray.array3d(surface))
+        changed = np.argwhere((drawn[0] != drawn[1]).any(axis=2))  # (x, y) pixels the pop-ups changed
+        assert len(changed), "no pop-up drawn"
+        assert box.collidepoint(changed.min(axis=0)) and box.collidepoint(changed.max(axis=0)), (panel_h, box)

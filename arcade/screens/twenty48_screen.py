@@ -214,8 +214,10 @@ class Screen2048(GameScreen):
                     t = left / POPUP_MS
                     colour = tuple(int(v * t + b * (1 - t)) for v, b in zip(palette.ACCENT, palette.PANEL))
                     top = box.y + (4 if small else 30) - int((0 if small else 18) * (1 - t)) + 20 * k
-                    text.draw(surface, msg, (box.right - 12, top), 22 if small else 26 - 4 * k, colour,
-                              anchor="topright", bold=True)
+                    size = 22 if small else 26 - 4 * k
+                    if top + text.font(size, bold=True).get_ascent() > box.bottom - 2:
+                        break  # the older ones would spill out of the card: left out
+                    text.draw(surface, msg, (box.right - 12, top), size, colour, anchor="topright", bold=True)
             y += box_h + 10
         p4 = self.rules.spawn_four_probability
         spawns = "spawns: 2" + (f" (4 with p={p4:g})" if p4 else " only (the course's rules)")
