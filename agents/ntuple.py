@@ -88,12 +88,10 @@ def encode(net: NTupleNetwork) -> dict[str, np.ndarray]:
 
 def decode(arrays: dict, size: int) -> np.ndarray:
     """The weights (float32, `size`) from encode()'s arrays."""
-    gaps_bytes = arrays["gaps"].astype(np.int64)
-    last = gaps_bytes != 255
-    # each gap is the sum of its run of bytes: 255s then the last one
-    run_sums = np.add.reduceat(gaps_bytes, np.concatenate([[0], np.flatnonzero(last)[:-1] + 1])) \
-        if gaps_bytes.size else np.zeros(0, np.int64)
-    idx = np.cumsum(run_sums) - 1
+    gaps = np.asarray(arrays["gaps"], dtype=np.uint8)
+    # a gap is the sum of its run of bytes (255s, then the last one), so a weight's index is the sum of all
+    # the bytes up to its gap's last one, less 1 (one pass: no per-run sums, no int64 copy of the bytes)
+    idx = np.cumsum(gaps, dtype=np.int64)[gaps != 255] - 1
     weights = np.zeros(size, dtype=np.float32)
     if idx.size and (idx[-1] >= size or idx.size != arrays["values"].size):
         raise ValueError("the weight indexes do not fit the network")
