@@ -266,7 +266,8 @@ class BitSearch(_Deadline):
         unique, inverse, u_prob = _dedupe64(boards, probs)
         values = np.empty(len(unique))
         leaf = u_prob < self.min_probability
-        values[leaf] = self.evaluate(unique[leaf])
+        if leaf.any():  # (a small search often has none: an empty evaluation is still a dozen numpy calls)
+            values[leaf] = self.evaluate(unique[leaf])
         expand = np.flatnonzero(~leaf)
         if self.cache is not None and depth >= 2 and expand.size:
             hit, known = self.cache.lookup(unique[expand], depth)
