@@ -280,6 +280,8 @@ class BitSearch(_Deadline):
             self.check(4 * spawns * int(np.bitwise_count(board64.empty_mask(unique[expand])).sum()))
             step = max(1, LEAF_CHUNK // (8 * spawns))  # boards placed on at a time (8 empty cells, typically)
             for start in range(0, expand.size, step):
+                if start:
+                    self.check()  # a layer that runs longer than predicted stops at the deadline
                 part = expand[start:start + step]
                 kids, parent, p_kid = board64.spawn_children(unique[part], self.p_four)
                 values[part] = np.bincount(parent, weights=p_kid * self._player_values(kids), minlength=part.size)

@@ -58,6 +58,20 @@ def test_the_last_layer_valued_a_chunk_at_a_time_gives_the_same_values(monkeypat
     assert search.layers[1] > 8  # the last layer did span several chunks (2 boards a chunk)
 
 
+def test_a_last_layer_running_past_its_deadline_stops_between_chunks(monkeypatch):
+    import agents.expectimax_strong as strong
+
+    monkeypatch.setattr(strong, "LEAF_CHUNK", 40)  # 2 boards placed on a chunk
+    search = BitSearch(0.1, 1e-4)
+    seconds = iter(range(1, 1000))
+    search.clock = lambda: float(next(seconds))  # every look at the clock: a second later
+    search.per_position = 0.0  # every layer predicted to take no time: only the clock can stop it
+    search.at = 4.5  # past after the two layers' checks, the last layer's own and its first chunk's
+    with pytest.raises(strong.OutOfTime):
+        search.root(BOARDS[0], 2)
+    assert next(seconds) == 6  # stopped at its second chunk, not after all of them
+
+
 def test_game_over_is_worth_less_than_any_live_board():
     # every 4x4 line the tables hold, at its worst: 8 of the worst line is below every live board
     from agents.expectimax_strong import _line_table
