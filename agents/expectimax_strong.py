@@ -8,7 +8,9 @@ possible line of up to 5 cells is scored once into a lookup table.
 
 Search (expectimax, a numpy batch per layer, each layer deduplicated):
 - 4x4 boards run on uint64 boards (arcade/games/board64.py): moves, spawns,
-  deduplication and the evaluation are gathers and bit operations. The depth
+  deduplication and the evaluation are gathers and bit operations. The last
+  layer (most of the positions) goes in cache-sized chunks, its heuristic read
+  from the line tables without making the moved boards (evaluate_moves64). The depth
   follows the strongest players: max(3, distinct tiles - 2) chance layers,
   bounded by the probability cutoff (a placement path less likely than
   [2048] strong_min_probability is evaluated, not expanded), by
