@@ -151,16 +151,22 @@ def move_all(x: np.ndarray, codes: tuple[np.ndarray, np.ndarray] | None = None) 
     t = row_tables()
     rows, cols = lines(x) if codes is None else codes
     out = np.empty((4, len(x)), dtype=np.uint64)
-    # (mode "clip" with out=: the default mode writes through a buffer, 1.8x slower; codes are always in range)
-    for d, table, codes, unit in ((0, t.up, cols, 4), (1, t.down, cols, 4), (2, t.left, rows, 16), (3, t.right, rows, 16)):
-        acc = out[d]
-        table.take(codes[0], out=acc, mode="clip")
-        for k in range(1, 4):
-            acc |= table.take(codes[k]) << np.uint64(unit * k)
+    for d, table, codes, shifts in ((0, t.up, cols, _COLUMN_SHIFTS), (1, t.down, cols, _COLUMN_SHIFTS),
+                                    (2, t.left, rows, _ROW_SHIFTS), (3, t.right, rows, _ROW_SHIFTS)):
+        _assemble(table, codes, shifts, out[d])
     return out
 
 
-_NIBBLE_UNITS = tuple(np.uint64(4 * k) for k in range(4))
+_COLUMN_SHIFTS = tuple(np.uint64(4 * k) for k in range(4))  # where line k of a board goes: column k
+_ROW_SHIFTS = tuple(np.uint64(16 * k) for k in range(4))  # or row k
+
+
+def _assemble(table: np.ndarray, codes: np.ndarray, shifts: tuple, out: np.ndarray) -> None:
+    """out = the four lines' table entries (4 x N codes), line k shifted by shifts[k], ORed together."""
+    # (mode "clip" with out=: the default mode writes through a buffer, 1.8x slower; codes are always in range)
+    table.take(codes[0], out=out, mode="clip")
+    for k in range(1, 4):
+        out |= table.take(codes[k]) << shifts[k]
 
 
 def moves_across(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -178,10 +184,7 @@ def moves_across(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     # t.up spreads a line slid toward its start into a column: from column codes that builds the board
     # moved up; from row codes, the board moved left, transposed (and t.down likewise for down and right)
     for d, table, codes in ((0, t.up, cols), (1, t.down, cols), (2, t.up, rows), (3, t.down, rows)):
-        acc = out[d]
-        table.take(codes[0], out=acc, mode="clip")
-        for k in range(1, 4):
-            acc |= table.take(codes[k]) << _NIBBLE_UNITS[k]
+        _assemble(table, codes, _COLUMN_SHIFTS, out[d])
     legal = np.empty((4, len(x)), dtype=bool)
     np.not_equal(out[:2], x, out=legal[:2])
     np.not_equal(out[2:], tx, out=legal[2:])
