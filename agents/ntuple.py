@@ -86,6 +86,12 @@ def encode(net: NTupleNetwork) -> dict[str, np.ndarray]:
     return {"gaps": out, "values": (values * 2.0 ** scale).astype(np.float16), "scale": np.array(scale)}
 
 
+def file_arrays(net: NTupleNetwork, meta: dict, p_four: float) -> dict[str, np.ndarray]:
+    """What a network file holds: the tuple set, the rules, the training record and the sparse weights."""
+    kept = {k: np.array(v) for k, v in meta.items() if k in ("games", "moves", "run_games", "run_done", "rate")}
+    return {"tuples": np.array(net.tuple_set), "p_four": np.array(p_four), **kept, **encode(net)}
+
+
 def decode(arrays: dict, size: int) -> np.ndarray:
     """The weights (float32, `size`) from encode()'s arrays."""
     gaps = np.asarray(arrays["gaps"], dtype=np.uint8)
@@ -282,10 +288,7 @@ class NTupleAgent:
 
     def save(self, path: Path | None = None) -> bool:
         path = Path(path) if path else self.default_path()
-        kept = ("games", "moves", "run_games", "run_done", "rate")
-        meta = {k: np.array(v) for k, v in self.meta.items() if k in kept}
-        ok = save_npz(path, FORMAT_VERSION, tuples=np.array(self.net.tuple_set), p_four=np.array(self.p_four),
-                      **meta, **encode(self.net))
+        ok = save_npz(path, FORMAT_VERSION, **file_arrays(self.net, self.meta, self.p_four))
         if ok and self.source == "trained (unsaved)":
             self.source = f"trained ({path.name})"
         return ok

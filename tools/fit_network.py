@@ -18,16 +18,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agents.ntuple import FORMAT_VERSION, encode, read  # noqa: E402
+from agents.ntuple import FORMAT_VERSION, file_arrays, read  # noqa: E402
 from agents.ntuple_net import NTupleNetwork  # noqa: E402
 from arcade.storage import save_npz  # noqa: E402
 
 STEP = 0.025
-
-
-def file_arrays(net: NTupleNetwork, meta: dict) -> dict[str, np.ndarray]:
-    kept = {k: np.array(v) for k, v in meta.items() if k in ("games", "moves", "run_games", "run_done", "rate")}
-    return {"tuples": np.array(net.tuple_set), "p_four": np.array(meta["p_four"]), **kept, **encode(net)}
 
 
 def compressed_size(arrays: dict[str, np.ndarray]) -> int:
@@ -57,7 +52,7 @@ def main() -> int:
         trimmed = weights.copy()
         trimmed[dropped] = 0.0
         net = NTupleNetwork(loaded.net.tuple_set, trimmed)
-        arrays = file_arrays(net, loaded.meta)
+        arrays = file_arrays(net, loaded.meta, loaded.meta["p_four"])
         size = compressed_size(arrays)
         print(f"  dropping {share:.1%} of {order.size:,} learnt weights: {size / 1e6:.1f} MB", flush=True)
         if size <= limit:
