@@ -207,14 +207,18 @@ def spawn_children(x: np.ndarray, p_four: float) -> tuple[np.ndarray, np.ndarray
     parent, cell = at >> 4, at & 15
     counts = np.bitwise_count(empty).take(parent)
     tile = _TWO_AT.take(cell)
-    twos = x.take(parent) | tile
-    if p_four <= 0:
-        return twos, parent, 1.0 / counts
-    fours = twos + tile  # exponent 1 -> 2 in that nibble
-    if p_four >= 1:
-        return fours, parent, 1.0 / counts
-    return (np.concatenate([twos, fours]), np.concatenate([parent, parent]),
-            np.concatenate([(1.0 - p_four) / counts, p_four / counts]))
+    if not 0 < p_four < 1:
+        kids = x.take(parent) | tile
+        if p_four >= 1:
+            kids += tile  # exponent 1 -> 2 in that nibble
+        return kids, parent, 1.0 / counts
+    m = at.size  # the twos, then the fours, written into place
+    kids, p_kid = np.empty(2 * m, dtype=np.uint64), np.empty(2 * m)
+    np.bitwise_or(x.take(parent), tile, out=kids[:m])
+    np.add(kids[:m], tile, out=kids[m:])
+    np.divide(1.0 - p_four, counts, out=p_kid[:m])
+    np.divide(p_four, counts, out=p_kid[m:])
+    return kids, np.concatenate([parent, parent]), p_kid
 
 
 def spawn(x: np.ndarray, u_cell: np.ndarray, u_four: np.ndarray, p_four: float) -> np.ndarray:
