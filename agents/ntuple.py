@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import best_action, register
+from agents.base import best_action, register, report_progress
 from agents.ntuple_net import NTupleNetwork
 from agents.ntuple_td import Report, train as td_train
 from arcade.games import board64
@@ -115,9 +115,12 @@ def read(path: Path, then: str) -> Loaded | None:
     key = (str(path), st.st_mtime_ns, st.st_size)
     if key in _READ:
         return _READ[key]
+    task = "loading the n-tuple network"  # (a second or more: the screen says so rather than "thinking")
+    report_progress(task, 0, 2, f"reading {path.name}")
     arrays = load_npz(path, FORMAT_VERSION, required=("gaps", "values", "scale", "tuples", "p_four"), then=then)
     if arrays is None:
         return None
+    report_progress(task, 1, 2, "decoding the weights")
     try:
         tuple_set = str(arrays["tuples"])
         weights = decode(arrays, NTupleNetwork.size_of(tuple_set))
@@ -131,6 +134,7 @@ def read(path: Path, then: str) -> Loaded | None:
     meta["tuples"] = tuple_set
     _READ.clear()  # one network file a process: the last read
     _READ[key] = loaded = Loaded(net, meta, path)
+    report_progress(task, 2, 2)
     return loaded
 
 

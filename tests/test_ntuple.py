@@ -233,6 +233,25 @@ def test_a_network_file_is_read_once_and_shared_read_only(settings, tmp_path):
     assert np.array_equal(read(path, "x").net.weights, first.net.weights)
 
 
+def test_reading_a_network_file_reports_its_progress_and_a_cached_one_does_not(settings, tmp_path):
+    from agents.base import set_progress_sink
+
+    settings = small(settings)
+    agent = NTupleAgent(Rules2048(spawn_four_probability=0.1), settings)
+    path = tmp_path / "n.npz"
+    assert agent.save(path)
+    seen = []
+    set_progress_sink(lambda task, done, total, detail: seen.append((task, done, total)))
+    try:
+        read(path, "x")
+        reads = list(seen)
+        read(path, "x")  # the same file again: from the process's copy, nothing to wait for
+    finally:
+        set_progress_sink(None)
+    assert [(done, total) for _, done, total in reads] == [(0, 2), (1, 2), (2, 2)]
+    assert all("n-tuple network" in task for task, _, _ in reads) and seen == reads
+
+
 def test_a_garbage_network_file_is_set_aside_and_an_empty_network_plays(settings):
     settings = small(settings)
     path = settings.data_dir / "ntuple_2048_p0.1.npz"
