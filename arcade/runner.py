@@ -25,14 +25,14 @@ import json
 import os
 import pickle
 import signal
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
 import numpy as np
 
 from arcade.headless import GameRecord, play_game
-from arcade.storage import json_default
+from arcade.storage import atomic_write_bytes, json_default
 
 LOG_VERSION = 1
 RAY_REQUIREMENTS = "requirements-ray.txt"
@@ -60,6 +60,11 @@ class RunSpec:
 
     def header(self) -> dict:
         return {"run": asdict(self), "version": LOG_VERSION}
+
+    def grows_into(self, other: RunSpec, players: int) -> bool:
+        """Whether `other` is this run with more games, every game this one plays unchanged: one-player runs
+        only (game i is seed + i whatever the count; in a two-player run the count decides the seats)."""
+        return players == 1 and other.games > self.games and replace(self, games=other.games) == other
 
     def describe(self) -> str:
         vs = f" vs {self.opponent}" if self.opponent else ""
@@ -180,6 +185,13 @@ class GameLog:
                     f.write(b"\n")  # after a line cut short: start a fresh one, keep what is there
             f.write((json.dumps(record) + "\n").encode())
         self.records.append(record)
+
+    def grow(self, spec: RunSpec) -> None:
+        """Make this log the run `spec`, which it grows into (RunSpec.grows_into): a new header, the games it
+        holds kept. Written to a temp file and renamed, so a kill leaves the old log or the new one whole."""
+        lines = self.path.read_bytes().splitlines(keepends=True)
+        atomic_write_bytes(self.path, (json.dumps(spec.header()) + "\n").encode() + b"".join(lines[1:]))
+        self.spec = spec
 
     def missing(self, players: int) -> list[GameJob]:
         done = {r["index"] for r in self.records}

@@ -41,6 +41,9 @@ def run_logged(players, spec, path, backend, label: str):
 
     path = Path(path)
     log = runner.GameLog.open(path) if path.exists() else None
+    if log is not None and log.spec.grows_into(spec, players.rules.players):
+        print(f"  {path}: {log.spec.games} games -> {spec.games} (the {len(log.records)} played are kept)")
+        log.grow(spec)
     if log is not None and log.spec != spec:
         print(f"  {path} holds another run ({log.spec.describe()}): move it away or give another log folder; "
               f"{label} left out")
@@ -49,7 +52,7 @@ def run_logged(players, spec, path, backend, label: str):
     jobs = log.missing(players.rules.players)
     if not jobs:
         return log.records, True
-    print(f"  {label}: {len(jobs)} games to play, {len(log.records)} in {path}", flush=True)
+    print(f"  {label}: {len(jobs)} game{'' if len(jobs) == 1 else 's'} to play, {len(log.records)} in {path}", flush=True)
     bar = Progress(spec.games, label)
     bar.update(len(log.records))
     result = runner.execute(players, jobs, backend, log, progress=bar.update)

@@ -104,7 +104,7 @@ def main():
         spec = runner.RunSpec("2048", args.agent, None, args.games, SEED, settings.seeds.agent,
                               runner.settings_key(settings))
         log = runner.GameLog.open(path) if path.exists() else None
-        if log is not None and log.spec != spec:
+        if log is not None and log.spec != spec and not (log.spec.grows_into(spec, 1) and not args.summary):
             print(f"  {path.name} holds another run ({log.spec.describe()}); its figures:")
             summarize(p_four, log.records, args.stop_at)
             continue

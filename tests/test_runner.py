@@ -88,6 +88,29 @@ def test_a_learner_starts_every_game_from_the_same_state(settings):
     assert learner.seen == 0  # the run's agent itself is not changed by the games
 
 
+def test_a_finished_one_player_log_grows_into_a_longer_run_keeping_its_games(settings, tmp_path):
+    from dataclasses import replace
+
+    settings, rules, players = _players(settings, game="2048", agent="greedy")
+    spec = RunSpec("2048", "greedy", None, 3, 40, settings.seeds.agent, runner.settings_key(settings))
+    path = tmp_path / "run.jsonl"
+    log = GameLog.create(path, spec)
+    execute(players, jobs_of(spec, 1), Serial(), log)
+    longer = replace(spec, games=5)
+    assert spec.grows_into(longer, players=1)
+    assert not spec.grows_into(replace(spec, games=2), 1) and not spec.grows_into(replace(longer, seed=41), 1)
+    assert not spec.grows_into(longer, players=2)  # a two-player run's seats depend on its count of games
+    kept = GameLog.open(path).records
+    log = GameLog.open(path)
+    log.grow(longer)
+    assert [j.index for j in log.missing(1)] == [3, 4]
+    execute(players, log.missing(1), Serial(), log)
+    again = GameLog.open(path)
+    assert again.spec == longer and again.records[:3] == kept
+    whole = execute(players, jobs_of(longer, 1), Serial()).records
+    assert _without_times(again.records) == _without_times(whole)
+
+
 def test_the_log_holds_every_game_and_a_resumed_run_plays_only_the_rest(settings, tmp_path):
     settings, rules, players = _players(settings)
     spec = _spec(settings, players)
