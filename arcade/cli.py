@@ -259,12 +259,15 @@ def cmd_bench(args, settings) -> int:
         opponent = _agent(args.game, args.opponent or "random", rules, settings)
     elif args.opponent:
         raise UserError(f"{args.game} is a one-player game; --opponent does not apply")
-    spec = runner.RunSpec(args.game, agent.name, opponent.name if opponent else None, args.games, args.seed,
-                          settings.seeds.agent, runner.settings_key(settings),
-                          f"{settings.dots.rows}x{settings.dots.cols}" if args.game == "dots" else None)
-    if log is not None and log.spec != spec:
-        raise UserError(f"--resume: {args.resume} was played with other settings (the agents' settings or seeds "
-                        "changed since); start a new run")
+    spec = runner.RunSpec.of(args.game, agent.name, opponent.name if opponent else None, args.games, args.seed,
+                             settings, f"{settings.dots.rows}x{settings.dots.cols}" if args.game == "dots" else None)
+    if log is not None:
+        relation = log.spec.stands_to(spec, rules.players)
+        if relation is None:
+            raise UserError(f"--resume: {args.resume} was played with other settings (the agents' settings or seeds "
+                            "changed since); start a new run")
+        if relation != "same":
+            log.become(spec)  # a log of the first runner's fingerprint: now under today's
     backend = runner.backend_of(args.jobs, args.ray)
     try:
         if log is None:

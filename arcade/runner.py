@@ -25,7 +25,7 @@ import json
 import os
 import pickle
 import signal
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -47,7 +47,8 @@ class RunError(Exception):
 
 @dataclass(frozen=True)
 class RunSpec:
-    """What a run plays: enough to check that a log belongs to it and to rebuild its list of games."""
+    """What a run plays: enough to check that a log belongs to it and to rebuild its list of games.
+    RunSpec.of builds one from the settings."""
 
     game: str
     agent: str
@@ -55,16 +56,36 @@ class RunSpec:
     games: int
     seed: int
     agent_seed: int
-    settings_key: str  # a fingerprint of the settings the agents were built with
+    settings_key: str  # a fingerprint of the settings the agents were built with (settings_key)
     board: str | None = None  # dots: rows x cols
+    # the fingerprint the first runner made of the same settings (every table): how a log it wrote is recognised
+    first_key: str = field(default="", compare=False, repr=False)
+
+    @classmethod
+    def of(cls, game: str, agent: str, opponent: str | None, games: int, seed: int, settings,
+           board: str | None = None, agent_seed: int | None = None) -> RunSpec:
+        """The run of `games` games from `seed` (game i from seed + i), its agents built from `settings` (and
+        seeded by their seeds.agent unless `agent_seed` is given)."""
+        return cls(game, agent, opponent, games, seed, settings.seeds.agent if agent_seed is None else agent_seed,
+                   settings_key(settings, game), board, first_key=_first_settings_key(settings))
 
     def header(self) -> dict:
-        return {"run": asdict(self), "version": LOG_VERSION}
+        run = asdict(self)
+        del run["first_key"]
+        return {"run": run, "version": LOG_VERSION}
 
-    def grows_into(self, other: RunSpec, players: int) -> bool:
-        """Whether `other` is this run with more games, every game this one plays unchanged: one-player runs
-        only (game i is seed + i whatever the count; in a two-player run the count decides the seats)."""
-        return players == 1 and other.games > self.games and replace(self, games=other.games) == other
+    def stands_to(self, run: RunSpec, players: int) -> str | None:
+        """How this logged run stands to `run`: "same"; "grows" (`run` is it with more games, every game
+        it played unchanged: one-player runs only, game i is seed + i whatever the count, while in a
+        two-player run the count decides the seats); "same settings" (logged under the first runner's
+        fingerprint, which `run`'s settings also make); None: another run."""
+        if self == run:
+            return "same"
+        if self.settings_key == run.first_key and replace(self, settings_key=run.settings_key) == run:
+            return "same settings"
+        if players == 1 and run.games > self.games and replace(self, games=run.games) == run:
+            return "grows"
+        return None
 
     def describe(self) -> str:
         vs = f" vs {self.opponent}" if self.opponent else ""
@@ -88,8 +109,19 @@ def jobs_of(spec: RunSpec, players: int) -> list[GameJob]:
             for i in range(spec.games)]
 
 
-def settings_key(settings) -> str:
-    """A short fingerprint of what the agents were built from (the window, sound and pacing left out)."""
+def settings_key(settings, game: str) -> str:
+    """A short fingerprint of the settings a run of `game` builds its agents from: that game's table and the
+    seeds, search and data tables (not the other games' tables, the window, sound or pacing, nor where the
+    settings were read from: changing those leaves a logged run continuable)."""
+    kept = {k: asdict(getattr(settings, k)) for k in ("seeds", "search", "data")}
+    table = settings.for_game(game)  # (its defaults when the settings do not set it)
+    kept["game"] = asdict(table) if table is not None else None
+    return hashlib.sha1(json.dumps(kept, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+def _first_settings_key(settings) -> str:
+    """The first runner's fingerprint: every table but the window, sound and pacing (a log it wrote is
+    recognised by it)."""
     tables = {k: v for k, v in asdict(settings).items() if k not in {"window", "audio", "agents", "warnings"}}
     return hashlib.sha1(json.dumps(tables, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
@@ -186,9 +218,10 @@ class GameLog:
             f.write((json.dumps(record) + "\n").encode())
         self.records.append(record)
 
-    def grow(self, spec: RunSpec) -> None:
-        """Make this log the run `spec`, which it grows into (RunSpec.grows_into): a new header, the games it
-        holds kept. Written to a temp file and renamed, so a kill leaves the old log or the new one whole."""
+    def become(self, spec: RunSpec) -> None:
+        """Make this log the run `spec`, which its own run grows into or is under another fingerprint
+        (RunSpec.stands_to): a new header, the games it holds kept. Written to a temp file and renamed, so
+        a kill leaves the old log or the new one whole."""
         lines = self.path.read_bytes().splitlines(keepends=True)
         atomic_write_bytes(self.path, (json.dumps(spec.header()) + "\n").encode() + b"".join(lines[1:]))
         self.spec = spec

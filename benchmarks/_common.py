@@ -41,10 +41,12 @@ def run_logged(players, spec, path, backend, label: str):
 
     path = Path(path)
     log = runner.GameLog.open(path) if path.exists() else None
-    if log is not None and log.spec.grows_into(spec, players.rules.players):
+    relation = log.spec.stands_to(spec, players.rules.players) if log is not None else "new"
+    if relation == "grows":
         print(f"  {path}: {log.spec.games} games -> {spec.games} (the {len(log.records)} played are kept)")
-        log.grow(spec)
-    if log is not None and log.spec != spec:
+    if relation in ("grows", "same settings"):
+        log.become(spec)
+    if relation is None:
         print(f"  {path} holds another run ({log.spec.describe()}): move it away or give another log folder; "
               f"{label} left out")
         return None

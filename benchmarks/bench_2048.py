@@ -243,8 +243,7 @@ def course_agent(args) -> None:
     t0 = time.perf_counter()
     rules = Rules2048()
     players = runner.Players(rules, Expectimax3(rules, DEFAULTS))
-    spec = runner.RunSpec("2048", "expectimax-3", None, args.games, 0, DEFAULTS.seeds.agent,
-                          runner.settings_key(DEFAULTS))
+    spec = runner.RunSpec.of("2048", "expectimax-3", None, args.games, 0, DEFAULTS)
     backend = runner.backend_of(args.jobs, args.ray)
     ran = run_logged(players, spec, Path(args.log_dir) / f"bench_2048_expectimax-3_{args.games}.jsonl", backend,
                      "expectimax-3")

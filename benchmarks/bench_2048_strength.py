@@ -101,10 +101,9 @@ def main():
     for p_four in chosen:
         settings, players = players_for(p_four, args.budget_ms, args.stop_at, args.budget_clock, args.agent)
         path = log_path(p_four, args.stop_at, args.budget_ms, args.budget_clock, args.agent, args.log_dir)
-        spec = runner.RunSpec("2048", args.agent, None, args.games, SEED, settings.seeds.agent,
-                              runner.settings_key(settings))
+        spec = runner.RunSpec.of("2048", args.agent, None, args.games, SEED, settings)
         log = runner.GameLog.open(path) if path.exists() else None
-        if log is not None and log.spec != spec and not (log.spec.grows_into(spec, 1) and not args.summary):
+        if log is not None and log.spec.stands_to(spec, 1) is None:
             print(f"  {path.name} holds another run ({log.spec.describe()}); its figures:")
             summarize(p_four, log.records, args.stop_at)
             continue

@@ -112,7 +112,7 @@ def run_of(label: str, kind: str, params, games: int):
     """The runner's players and run for one agent: `games` games from seed 0, the same for every agent."""
     rules, settings = Match3Rules(), settings_for(params)
     agent = make(kind, rules, settings)
-    spec = runner.RunSpec("match3", label, None, games, 0, AGENT_SEED, runner.settings_key(settings))
+    spec = runner.RunSpec.of("match3", label, None, games, 0, settings, agent_seed=AGENT_SEED)
     return runner.Players(rules, agent), spec
 
 
@@ -198,7 +198,7 @@ def main():
         path = Path(args.log_dir) / label_file(label, spec.games)
         if args.summary or not complete:
             log = runner.GameLog.open(path) if path.exists() else None
-            records[label] = log.records if log is not None and log.spec == spec else []
+            records[label] = log.records if log is not None and log.spec.stands_to(spec, 1) else []
             continue
         ran = run_logged(players, spec, path, backend, label)
         if ran is not None:

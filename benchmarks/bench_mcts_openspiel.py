@@ -180,8 +180,7 @@ def main(argv=None) -> int:
     rules = DotsRules(rows, cols)
     players = runner.Players(rules, MCTS(rules, settings), OpenSpielMCTS(rows, cols, args.simulations,
                                                                          args.exploration))
-    spec = runner.RunSpec("dots", "mcts", "openspiel-mcts", args.games, args.seed, settings.seeds.agent,
-                          runner.settings_key(settings), board=f"{rows}x{cols}")
+    spec = runner.RunSpec.of("dots", "mcts", "openspiel-mcts", args.games, args.seed, settings, board=f"{rows}x{cols}")
     log = Path(args.log or ROOT / "data" / "runs" / f"mcts_openspiel_{rows}x{cols}_batch{args.batch}_{args.games}.jsonl")
     backend = runner.backend_of(args.jobs, args.ray)
     ran = run_logged(players, spec, log, backend, "mcts vs OpenSpiel")

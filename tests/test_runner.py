@@ -23,8 +23,7 @@ def _players(settings, game="tictactoe", agent="mcts", opponent="random"):
 
 
 def _spec(settings, players: Players, games=8, seed=40) -> RunSpec:
-    return RunSpec("tictactoe", players.agent.name, getattr(players.opponent, "name", None), games, seed,
-                   settings.seeds.agent, runner.settings_key(settings))
+    return RunSpec.of("tictactoe", players.agent.name, getattr(players.opponent, "name", None), games, seed, settings)
 
 
 def _without_times(records):
@@ -92,23 +91,38 @@ def test_a_finished_one_player_log_grows_into_a_longer_run_keeping_its_games(set
     from dataclasses import replace
 
     settings, rules, players = _players(settings, game="2048", agent="greedy")
-    spec = RunSpec("2048", "greedy", None, 3, 40, settings.seeds.agent, runner.settings_key(settings))
+    spec = RunSpec.of("2048", "greedy", None, 3, 40, settings)
     path = tmp_path / "run.jsonl"
     log = GameLog.create(path, spec)
     execute(players, jobs_of(spec, 1), Serial(), log)
     longer = replace(spec, games=5)
-    assert spec.grows_into(longer, players=1)
-    assert not spec.grows_into(replace(spec, games=2), 1) and not spec.grows_into(replace(longer, seed=41), 1)
-    assert not spec.grows_into(longer, players=2)  # a two-player run's seats depend on its count of games
+    assert spec.stands_to(longer, players=1) == "grows" and spec.stands_to(spec, 1) == "same"
+    assert spec.stands_to(replace(spec, games=2), 1) is None and spec.stands_to(replace(longer, seed=41), 1) is None
+    assert spec.stands_to(longer, players=2) is None  # a two-player run's seats depend on its count of games
     kept = GameLog.open(path).records
     log = GameLog.open(path)
-    log.grow(longer)
+    log.become(longer)
     assert [j.index for j in log.missing(1)] == [3, 4]
     execute(players, log.missing(1), Serial(), log)
     again = GameLog.open(path)
     assert again.spec == longer and again.records[:3] == kept
     whole = execute(players, jobs_of(longer, 1), Serial()).records
     assert _without_times(again.records) == _without_times(whole)
+
+
+def test_a_run_s_key_reads_only_its_own_game_s_settings_and_a_log_of_the_first_key_still_continues(settings):
+    from dataclasses import replace
+
+    spec = RunSpec.of("2048", "greedy", None, 3, 40, settings)
+    other_game = RunSpec.of("2048", "greedy", None, 3, 40, settings.with_table("match3", time_budget_ms=7))
+    assert other_game == spec  # another game's table changed: the same run
+    assert RunSpec.of("2048", "greedy", None, 3, 40, settings.with_table("game2048", time_budget_ms=7)) != spec
+    assert RunSpec.of("2048", "greedy", None, 3, 40, settings.with_table("search", time_budget_ms=7)) != spec
+    # a log the first runner wrote (every table in its key) is this run when these settings make that key
+    first = replace(spec, settings_key=spec.first_key)
+    assert first.stands_to(spec, 1) == "same settings"
+    assert first.stands_to(other_game, 1) is None  # (made of other settings: not provably the same run)
+    assert "first_key" not in spec.header()["run"]
 
 
 def test_the_log_holds_every_game_and_a_resumed_run_plays_only_the_rest(settings, tmp_path):

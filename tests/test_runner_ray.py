@@ -29,7 +29,7 @@ def _run(settings, agent_of=lambda a: a, games=6):
     rules = make_rules("tictactoe", settings)
     agent = agent_of(find("tictactoe", "mcts").create(rules, settings))
     players = Players(rules, agent, find("tictactoe", "random").create(rules, settings))
-    spec = RunSpec("tictactoe", "mcts", "random", games, 11, settings.seeds.agent, runner.settings_key(settings))
+    spec = RunSpec.of("tictactoe", "mcts", "random", games, 11, settings)
     return players, jobs_of(spec, rules.players)
 
 
