@@ -98,16 +98,21 @@ class NTupleNetwork:
         """The weight indexes each board reads: F x N int64 (tuple-major, then symmetry)."""
         sym = symmetries(x)
         out = np.empty((len(self.tuples), SYMMETRIES, sym.shape[1]), dtype=np.uint64)
+        scratch = np.empty_like(sym)  # (every step writes into place: fresh temporaries cost a fifth more)
         for t, runs in enumerate(self._runs):
             acc = out[t]
             for k, (first, length, place) in enumerate(runs):
-                part = (sym >> _U(4 * first)) & _U((1 << (4 * length)) - 1)
+                part = scratch if k else acc
+                mask = _U((1 << (4 * length)) - 1)
+                if first:
+                    np.right_shift(sym, _U(4 * first), out=part)
+                    part &= mask
+                else:
+                    np.bitwise_and(sym, mask, out=part)
                 if place:
                     part <<= _U(4 * place)
                 if k:
                     acc |= part
-                else:
-                    acc[...] = part
             acc += self.offsets[t]
         return out.reshape(self.n_features, -1).view(np.int64)
 
