@@ -138,8 +138,11 @@ def evaluate_moves64(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         for k in range(1, 4):
             part += slid.take(codes[k], axis=0)
         values[first:first + 2] += part.T
-    values[~legal] = -np.inf
+    values += _ILLEGAL_ADDS.take(legal.view(np.uint8))  # -inf where illegal (a gather: 2x a masked store)
     return values, legal
+
+
+_ILLEGAL_ADDS = np.array([-np.inf, 0.0])  # what a move's value gets added, by whether it is legal
 
 
 def _dedupe(boards: np.ndarray):
@@ -200,7 +203,7 @@ class ValueCache:
             return np.zeros(len(boards), bool), np.empty(0)
         at = np.minimum(np.searchsorted(self.keys, boards), len(self.keys) - 1)
         hit = (self.keys[at] == boards) & (self.depths[at] >= depth)
-        self.hits += int(hit.sum())
+        self.hits += int(np.count_nonzero(hit))
         return hit, self.values[at[hit]]
 
     def store(self, boards: np.ndarray, depth: int, values: np.ndarray) -> None:
@@ -312,14 +315,14 @@ class BitSearch(_Deadline):
         it evaluated when `depth` is 0, else searched `depth` more chance layers), the lost value if none."""
         if depth == 0 and not self.counts_gains:  # the heuristic: straight from the lines, no moved boards
             best, legal = evaluate_moves64(kids)
-            self.positions += int(legal.sum())
+            self.positions += int(np.count_nonzero(legal))
         else:
             codes = board64.lines(kids)
             moved = board64.move_all(kids, codes)  # 4 x K
             legal = moved != kids
             best = np.full((4, len(kids)), -np.inf)
             if depth == 0:  # (the learnt evaluation: the heuristic took the branch above)
-                self.positions += int(legal.sum())
+                self.positions += int(np.count_nonzero(legal))
                 best[legal] = _valued_once(self.evaluate, moved[legal])
             else:  # (boolean masks, not index pairs: the same order, fewer passes)
                 best[legal] = self.chance_values(moved[legal], np.broadcast_to(kid_prob, moved.shape)[legal], depth)

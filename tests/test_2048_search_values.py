@@ -47,6 +47,14 @@ def test_the_uint64_and_array_searches_give_equal_values(depth):
             assert bit[d] == pytest.approx(arr[d], rel=1e-9, abs=1e-6), (board.tolist(), depth, d)
 
 
+def test_a_search_counts_its_positions_in_python_ints():
+    # (they go into JSON: a runner's figures, a benchmark child's report)
+    for learned in (None, lambda boards: np.zeros(len(boards))):
+        search = BitSearch(0.1, 1e-4, learned=learned)
+        search.root(BOARDS[0], 2)
+        assert type(search.positions) is int and search.positions > 0
+
+
 def test_the_last_layer_valued_a_chunk_at_a_time_gives_the_same_values(monkeypatch):
     import agents.expectimax_strong as strong
 
