@@ -117,6 +117,18 @@ def read(path: Path, then: str) -> Loaded | None:
         return _READ[key]
     task = "loading the n-tuple network"  # (a second or more: the screen says so rather than "thinking")
     report_progress(task, 0, 2, f"reading {path.name}")
+    try:
+        loaded = _decoded(path, then, task)
+    finally:
+        report_progress(task, 2, 2)  # read or set aside, the task is over: no bar left behind
+    if loaded is not None:
+        _READ.clear()  # one network file a process: the last read
+        _READ[key] = loaded
+    return loaded
+
+
+def _decoded(path: Path, then: str, task: str) -> Loaded | None:
+    """read()'s work on a file not read before: its arrays, then its weights (half of `task` done)."""
     arrays = load_npz(path, FORMAT_VERSION, required=("gaps", "values", "scale", "tuples", "p_four"), then=then)
     if arrays is None:
         return None
@@ -132,10 +144,7 @@ def read(path: Path, then: str) -> Loaded | None:
     meta = {k: arrays[k].item() for k in ("p_four", "games", "moves", "run_games", "run_done", "rate")
             if k in arrays}
     meta["tuples"] = tuple_set
-    _READ.clear()  # one network file a process: the last read
-    _READ[key] = loaded = Loaded(net, meta, path)
-    report_progress(task, 2, 2)
-    return loaded
+    return Loaded(net, meta, path)
 
 
 def only_4x4(agent: str, size: int) -> str:

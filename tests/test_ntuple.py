@@ -250,6 +250,15 @@ def test_reading_a_network_file_reports_its_progress_and_a_cached_one_does_not(s
         set_progress_sink(None)
     assert [(done, total) for _, done, total in reads] == [(0, 2), (1, 2), (2, 2)]
     assert all("n-tuple network" in task for task, _, _ in reads) and seen == reads
+    garbage = tmp_path / "g.npz"
+    garbage.write_bytes(b"not a network")
+    seen.clear()
+    set_progress_sink(lambda task, done, total, detail: seen.append((task, done, total)))
+    try:
+        assert read(garbage, "x") is None
+    finally:
+        set_progress_sink(None)
+    assert seen[-1][1:] == (2, 2)  # a file set aside ends the task too: no bar left on the screen
 
 
 def test_a_garbage_network_file_is_set_aside_and_an_empty_network_plays(settings):
