@@ -75,15 +75,14 @@ class RunSpec:
         return {"run": run, "version": LOG_VERSION}
 
     def stands_to(self, run: RunSpec, players: int) -> str | None:
-        """How this logged run stands to `run`: "same"; "grows" (`run` is it with more games, every game
-        it played unchanged: one-player runs only, game i is seed + i whatever the count, while in a
-        two-player run the count decides the seats); "same settings" (logged under the first runner's
-        fingerprint, which `run`'s settings also make); None: another run."""
-        if self == run:
-            return "same"
-        if self.settings_key == run.first_key and replace(self, settings_key=run.settings_key) == run:
-            return "same settings"
-        if players == 1 and run.games > self.games and replace(self, games=run.games) == run:
+        """How this logged run stands to `run`: "same"; "same settings" (logged under the first runner's
+        fingerprint, which `run`'s settings also make); "grows" (`run` is it with more games, every game it
+        played unchanged, under either fingerprint: one-player runs only, game i is seed + i whatever the
+        count, while in a two-player run the count decides the seats); None: another run."""
+        logged = replace(self, settings_key=run.settings_key) if self.settings_key == run.first_key else self
+        if logged == run:
+            return "same" if logged is self else "same settings"
+        if players == 1 and run.games > logged.games and replace(logged, games=run.games) == run:
             return "grows"
         return None
 

@@ -122,6 +122,7 @@ def test_a_run_s_key_reads_only_its_own_game_s_settings_and_a_log_of_the_first_k
     first = replace(spec, settings_key=spec.first_key)
     assert first.stands_to(spec, 1) == "same settings"
     assert first.stands_to(other_game, 1) is None  # (made of other settings: not provably the same run)
+    assert first.stands_to(replace(spec, games=5), 1) == "grows"  # and such a log grows like any other
     assert "first_key" not in spec.header()["run"]
 
 
