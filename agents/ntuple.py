@@ -20,7 +20,7 @@ import numpy as np
 
 from agents.base import best_action, register, report_progress
 from agents.ntuple_net import NTupleNetwork
-from agents.ntuple_td import Report, train as td_train
+from agents.ntuple_td import Report, Restart, train as td_train
 from arcade.games import board64
 from arcade.games.twenty48 import State2048
 from arcade.storage import load_npz, save_npz, set_aside
@@ -171,7 +171,8 @@ def best_network(p_four: float, data_dir: Path, tuple_set: str):
                 "tiles in a few groups of cells (at the board's 8 rotations and reflections). Learnt by TD(0): "
                 "after each move the last afterstate's value moves toward the next reward plus the next "
                 "afterstate's value. It plays the largest reward + value, with no search.",
-          params=("ntuple_tuples", "ntuple_learning_rate", "ntuple_games", "ntuple_parallel_games"))
+          params=("ntuple_tuples", "ntuple_learning_rate", "ntuple_games", "ntuple_parallel_games",
+                  "ntuple_restart_tile", "ntuple_restart_share"))
 class NTupleAgent:
     """Greedy on reward + V(afterstate) from an n-tuple network ([2048] ntuple_*); trains by batched TD(0)."""
 
@@ -184,6 +185,7 @@ class NTupleAgent:
         self.tuple_set = table.ntuple_tuples
         self.rate = table.ntuple_learning_rate
         self.parallel = table.ntuple_parallel_games
+        self.restart = Restart(table.ntuple_restart_tile, table.ntuple_restart_share)
         self.data_path = Path(settings.data_dir) / filename(self.p_four)
         self.net, self.meta, self.source = self._load()
 
@@ -293,7 +295,7 @@ class NTupleAgent:
                             if watch is not None else None,
                             stop=(stop.is_set if stop is not None else None))
             figures = td_train(self.net, last - first, self.p_four, rate, self.parallel, rng, jobs=jobs,
-                               report=report, done_before=first)
+                               report=report, done_before=first, restart=self.restart)
             stage_moves += figures["moves"]
             self.meta.update(run_done=first + figures["games"], moves=before["moves"] + stage_moves,
                              games=before["games"] + (first - done) + figures["games"])

@@ -12,6 +12,12 @@ by a new one, so the batch stays full. `train` runs a whole training on one core
 workers share one weight array in shared memory and update it without locks (Hogwild, as Jaskowski 2018
 trained on many cores): reads and writes of different games interleave, and the rare lost update costs
 less than the cores gain. All randomness comes from the Generators given.
+
+Restarts (Matsuzaki 2016's restart strategy, in the spirit of Wu et al. 2014's late stages): a fresh game
+from the start seldom lives long enough to teach the network the boards past a large tile (at 1 ply the
+trained network makes 16384 in about one game of eight), so the boards on which fresh games first make
+`Restart.tile` are kept, and that share of new games starts from one of them instead of an empty board.
+Those practice games learn like any other but are not counted as games nor drawn in the learning curve.
 """
 from __future__ import annotations
 
@@ -28,16 +34,31 @@ from agents.ntuple_net import NTupleNetwork
 from arcade.games import board64
 
 TILE_2048 = 11  # exponent of the 2048 tile
+POOL_SIZE = 4096  # boards kept per training process for restarts (the newest replace the oldest)
+
+
+@dataclass(frozen=True)
+class Restart:
+    """Start `share` of new games from boards on which a fresh game first made the tile `tile` (0: never)."""
+
+    tile: int = 0
+    share: float = 0.0
+
+    @property
+    def on(self) -> bool:
+        return self.tile > 0 and self.share > 0
 
 
 class BatchTD:
     """`parallel` training games in lockstep on one network.
 
     step() plays one move of every game (learning as it goes) and returns the games that ended in it as
-    (scores, largest exponents, moves) arrays. `boards` are the games' current boards (uint64)."""
+    (scores, largest exponents, moves, fresh) arrays (fresh: False for a restarted practice game). `boards`
+    are the games' current boards (uint64)."""
 
-    def __init__(self, net: NTupleNetwork, p_four: float, rate: float, parallel: int, rng: np.random.Generator):
-        self.net, self.p_four, self.rate, self.rng = net, float(p_four), float(rate), rng
+    def __init__(self, net: NTupleNetwork, p_four: float, rate: float, parallel: int, rng: np.random.Generator,
+                 restart: Restart = Restart()):
+        self.net, self.p_four, self.rate, self.rng, self.restart = net, float(p_four), float(rate), rng, restart
         n = int(parallel)
         self.boards = np.zeros(n, dtype=np.uint64)
         self.prev = np.zeros(n, dtype=np.uint64)  # each game's last afterstate (learns at the next step)
@@ -45,13 +66,25 @@ class BatchTD:
         self.scores = np.zeros(n, dtype=np.int64)
         self.lengths = np.zeros(n, dtype=np.int64)
         self.moves = 0  # moves played (and learnt from) so far
+        self.fresh = np.ones(n, dtype=bool)  # started from an empty board (not a restart)
+        self.made = np.zeros(n, dtype=bool)  # a fresh game that has made the restart tile
+        self.pool = np.zeros(POOL_SIZE if restart.on else 0, dtype=np.uint64)
+        self.pooled = 0  # boards ever put in the pool
         self._new_games(np.arange(n))
 
     def _new_games(self, which: np.ndarray) -> None:
-        """Fresh boards (two tiles, two uniforms each) for games `which`."""
+        """Fresh boards (two tiles, two uniforms each) for games `which`; with restarts on, a share of them
+        starts from a pooled board instead."""
         u = self.rng.random((4, which.size))
         x = board64.spawn(np.zeros(which.size, dtype=np.uint64), u[0], u[1], self.p_four)
         self.boards[which] = board64.spawn(x, u[2], u[3], self.p_four)
+        self.fresh[which] = True
+        self.made[which] = False
+        if self.restart.on and self.pooled:
+            again = which[self.rng.random(which.size) < self.restart.share]
+            kept = min(self.pooled, self.pool.size)
+            self.boards[again] = self.pool[self.rng.integers(kept, size=again.size)]
+            self.fresh[again] = False
         self.has_prev[which] = False
         self.scores[which] = 0
         self.lengths[which] = 0
@@ -85,11 +118,28 @@ class BatchTD:
         self.lengths[live] += 1
         u = self.rng.random((2, live.size))
         self.boards[live] = board64.spawn(after[live], u[0], u[1], self.p_four)
+        if self.restart.on:
+            self._keep_made(live, reward)
         ended = np.flatnonzero(~alive)
-        records = (self.scores[ended].copy(), board64.max_exponent(self.boards[ended]), self.lengths[ended].copy())
+        records = (self.scores[ended].copy(), board64.max_exponent(self.boards[ended]), self.lengths[ended].copy(),
+                   self.fresh[ended].copy())
         if ended.size:
             self._new_games(ended)
         return records
+
+
+    def _keep_made(self, live: np.ndarray, reward: np.ndarray) -> None:
+        """Pool the boards of fresh games `live` whose move just made the restart tile for the first time (a
+        move's points are at least the tile it makes, so only those games' tiles are read)."""
+        tile = self.restart.tile
+        maybe = live[(reward[live] >= tile) & self.fresh[live] & ~self.made[live]]
+        if not maybe.size:
+            return
+        made = maybe[board64.max_exponent(self.boards[maybe]) >= tile.bit_length() - 1]
+        self.made[made] = True
+        slots = (self.pooled + np.arange(made.size)) % self.pool.size
+        self.pool[slots] = self.boards[made]
+        self.pooled += made.size
 
 
 @dataclass
@@ -134,13 +184,14 @@ POST_SECONDS = 0.25  # how often a worker posts its finished games
 
 
 def _play(td: BatchTD, post, stop, watch=None) -> None:
-    """Step `td` until `stop()`; finished games go to post(scores, tiles, moves) every POST_SECONDS."""
+    """Step `td` until `stop()`; finished games go to post(scores, tiles, moves, fresh, moves so far) every
+    POST_SECONDS."""
     pending, last_post, last_watch = [], time.monotonic(), 0.0
     watched = 0
     while not stop():
-        scores, tiles, lengths = td.step()
-        if scores.size:
-            pending.append((scores, tiles, lengths))
+        ended = td.step()
+        if ended[0].size:
+            pending.append(ended)
             if td.lengths[watched] == 0:  # the game followed ended: follow the longest one now
                 watched = int(np.argmax(td.lengths))
         now = time.monotonic()
@@ -155,15 +206,18 @@ def _play(td: BatchTD, post, stop, watch=None) -> None:
 
 
 def train(net: NTupleNetwork, games: int, p_four: float, rate: float, parallel: int, rng: np.random.Generator,
-          jobs: int = 1, report: Report | None = None, done_before: int = 0) -> dict:
-    """Train `net` in place until `games` more games have ended (or report.stop()); returns the figures
-    {"games", "moves", "seconds"}. jobs > 1 trains on that many processes sharing the weights."""
+          jobs: int = 1, report: Report | None = None, done_before: int = 0, restart: Restart = Restart()) -> dict:
+    """Train `net` in place until `games` more fresh games have ended (or report.stop()); returns the figures
+    {"games", "moves", "seconds"} (moves: of every game ended, restarted ones too). jobs > 1 trains on that
+    many processes sharing the weights."""
     report = report or Report()
     curve = Curve(block_size(games + done_before))
     state = {"games": 0, "moves": 0, "start": time.perf_counter()}
     external_stop = report.stop or (lambda: False)
 
-    def post(scores, tiles, lengths):
+    def post(scores, tiles, lengths, fresh):
+        state["moves"] += int(lengths[~fresh].sum())
+        scores, tiles, lengths = scores[fresh], tiles[fresh], lengths[fresh]
         take = min(scores.size, games - state["games"])  # games past the target end uncounted
         state["games"] += take
         state["moves"] += int(lengths[:take].sum())
@@ -177,15 +231,15 @@ def train(net: NTupleNetwork, games: int, p_four: float, rate: float, parallel: 
         return state["games"] >= games or external_stop()
 
     if jobs <= 1:
-        td = BatchTD(net, p_four, rate, parallel, rng)
-        _play(td, lambda s, t, m, _moves: post(s, t, m), stop, report.watch)
+        td = BatchTD(net, p_four, rate, parallel, rng, restart)
+        _play(td, lambda s, t, m, f, _moves: post(s, t, m, f), stop, report.watch)
     else:
-        _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, report.watch)
+        _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, report.watch, restart)
     return {"games": state["games"], "moves": state["moves"], "seconds": time.perf_counter() - state["start"]}
 
 
-def _worker(shm_name: str, tuple_set: str, p_four: float, rate: float, parallel: int, seed, out, halt,
-            watch: bool, parent: int) -> None:
+def _worker(shm_name: str, tuple_set: str, p_four: float, rate: float, parallel: int, restart: Restart, seed,
+            out, halt, watch: bool, parent: int) -> None:
     """One Hogwild worker: a BatchTD on the shared weights until `halt` is set (or its parent ends)."""
     from arcade.agent_process import init_worker
 
@@ -194,8 +248,8 @@ def _worker(shm_name: str, tuple_set: str, p_four: float, rate: float, parallel:
     try:
         size = NTupleNetwork.size_of(tuple_set)
         net = NTupleNetwork(tuple_set, np.ndarray((size,), dtype=np.float32, buffer=shm.buf))
-        td = BatchTD(net, p_four, rate, parallel, np.random.default_rng(seed))
-        _play(td, lambda s, t, m, moves: out.put(("games", (s, t, m))), halt.is_set,
+        td = BatchTD(net, p_four, rate, parallel, np.random.default_rng(seed), restart)
+        _play(td, lambda s, t, m, f, moves: out.put(("games", (s, t, m, f))), halt.is_set,
               (lambda board, score: out.put(("watch", (board, score)))) if watch else None)
         del net, td
     finally:
@@ -203,7 +257,7 @@ def _worker(shm_name: str, tuple_set: str, p_four: float, rate: float, parallel:
         shm.close()
 
 
-def _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, watch) -> None:
+def _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, watch, restart) -> None:
     ctx = multiprocessing.get_context("spawn")
     shm = shared_memory.SharedMemory(create=True, size=net.weights.nbytes)
     try:
@@ -213,8 +267,8 @@ def _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, watch) -> 
         out, halt = ctx.Queue(), ctx.Event()
         seeds = np.random.SeedSequence(int(rng.integers(2 ** 63))).spawn(jobs)
         workers = [ctx.Process(target=_worker, daemon=True, name=f"ntuple-td-{k}",
-                               args=(shm.name, net.tuple_set, p_four, rate, parallel, seeds[k], out, halt, k == 0,
-                                     os.getpid()))
+                               args=(shm.name, net.tuple_set, p_four, rate, parallel, restart, seeds[k], out, halt,
+                                     k == 0, os.getpid()))
                    for k in range(jobs)]
         for w in workers:
             w.start()

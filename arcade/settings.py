@@ -179,7 +179,7 @@ _TYPE_NAMES = {int: "an integer", float: "a number", bool: "true or false", str:
 def _describe_allowed(f: dataclasses.Field, typ: type) -> str:
     meta = f.metadata
     if "choices" in meta:
-        return "one of " + ", ".join(f'"{c}"' for c in meta["choices"])
+        return "one of " + ", ".join(f'"{c}"' if isinstance(c, str) else str(c) for c in meta["choices"])
     text = _TYPE_NAMES[typ]
     if "min" in meta:
         text += f" from {meta['min']} to {meta['max']}"

@@ -3,6 +3,7 @@ and (from the strength runs' logs) its strength and the learnt evaluation agains
 
     python benchmarks/bench_ntuple.py                  # training speed, load, time a move (a few minutes)
     python benchmarks/bench_ntuple.py --compare        # figures of the strength logs (no games played)
+    python benchmarks/bench_ntuple.py --late A.npz B.npz   # networks paired on the game past 16384 (a few min)
 
 Training speed is measured on one core (the process pins itself to one CPU where it can): the batched TD
 (ntuple_parallel_games games in lockstep) against the same code stepping one game at a time, alternated
@@ -22,13 +23,15 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from _common import ROOT, mean_ci, wilson
 
 from agents.ntuple import ASSETS, NTupleAgent, filename, read
 from agents.ntuple_net import NTupleNetwork
-from agents.ntuple_td import BatchTD, Report, train
+from agents.ntuple_td import BatchTD, Report, Restart, train
+from arcade.games import board64
 from arcade.games.twenty48 import Rules2048
 from arcade.settings import Settings
 
@@ -111,6 +114,66 @@ def load_and_move_times(loads: int) -> None:
           f"{took.size} moves (target < 1 ms)")
 
 
+LATE_TILE = 16384
+
+
+def late_starts(net: NTupleNetwork, n: int, seed: int) -> np.ndarray:
+    """`n` boards on which games from the start, played by `net` at 1 ply, first made LATE_TILE (collected
+    by the trainer's restart pool at learning rate 0)."""
+    td = BatchTD(NTupleNetwork(net.tuple_set, np.array(net.weights)), P_FOUR, 0.0, 1024,
+                 np.random.default_rng(seed), Restart(LATE_TILE, 1e-9))
+    while td.pooled < n:
+        td.step()
+    return td.pool[:n].copy()
+
+
+def play_out(net: NTupleNetwork, starts: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each start played to the end by `net` at 1 ply: (the points scored from it, the largest exponent)."""
+    greedy = BatchTD(net, P_FOUR, 0.0, 1, np.random.default_rng(0)).greedy
+    rng = np.random.default_rng(seed)
+    boards, points = starts.copy(), np.zeros(starts.size, dtype=np.int64)
+    live = np.arange(starts.size)
+    while live.size:
+        _, after, reward, _, alive = greedy(boards[live])
+        live, after, reward = live[alive], after[alive], reward[alive]
+        points[live] += reward
+        u = rng.random((2, live.size))
+        boards[live] = board64.spawn(after, u[0], u[1], P_FOUR)
+    return points, board64.max_exponent(boards)
+
+
+def late_game(paths: list[str], n: int, rounds: int) -> None:
+    """The networks in `paths` paired on the same boards past LATE_TILE: the points each scores from there
+    and the share that makes 32768, at 1 ply (the boards are made by the first network)."""
+    nets = []
+    for path in paths:
+        loaded = read(Path(path), "x")
+        if loaded is None:
+            sys.exit(f"--late {path}: not a network file this arcade can read")
+        nets.append(loaded.net)
+    print(f"-- the game past {LATE_TILE} at 1 ply: {rounds} rounds of {n} boards on which {Path(paths[0]).name} "
+          f"first made {LATE_TILE}, each network from the same boards")
+    points = {k: [] for k in range(len(nets))}
+    tops = {k: [] for k in range(len(nets))}
+    for r in range(rounds):
+        starts = late_starts(nets[0], n, seed=100 + r)
+        for k, net in enumerate(nets):
+            got, top = play_out(net, starts, seed=200 + r)
+            points[k].append(got)
+            tops[k].append(top)
+    base = np.concatenate(points[0])
+    for k, path in enumerate(paths):
+        got, top = np.concatenate(points[k]), np.concatenate(tops[k])
+        made = int((top >= 15).sum())
+        lo, hi = wilson(made, top.size)
+        line = (f"  {Path(path).name}: points from there mean {got.mean():,.0f} +- {mean_ci(got)[1]:,.0f}; "
+                f"32768 in {made / top.size:.1%} ({lo:.0%}-{hi:.0%})")
+        if k:
+            mean, ci = mean_ci(got - base)
+            line += f"; paired against the first {mean:+,.0f} +- {ci:,.0f}"
+        print(line)
+
+
 def records(name: str) -> dict[int, dict]:
     path = next((folder / name for folder in LOGS if (folder / name).exists()), None)
     if path is None:
@@ -169,7 +232,13 @@ def main() -> None:
     ap.add_argument("--compare", action="store_true", help="only the figures of the strength logs")
     ap.add_argument("--cores", type=float, default=0, help="also: seconds of each one-process / all-cores "
                                                            "training run (0: skip)")
+    ap.add_argument("--late", nargs="+", metavar="NETWORK", help="only: these network files paired on the game "
+                                                                  f"past {LATE_TILE} at 1 ply")
+    ap.add_argument("--late-boards", type=int, default=256, help="boards a round of --late")
     args = ap.parse_args()
+    if args.late:
+        late_game(args.late, args.late_boards, args.rounds)
+        return
     if args.cores > 0:  # before pinning to one core
         cores_scaling(args.rounds, args.cores, Settings().game2048.ntuple_parallel_games)
     if not args.compare:

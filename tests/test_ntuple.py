@@ -5,7 +5,7 @@ import pytest
 
 from agents.ntuple import NTupleAgent, decode, encode, read
 from agents.ntuple_net import SYMMETRIES, TUPLE_SETS, NTupleNetwork, symmetries
-from agents.ntuple_td import BatchTD, Curve, Report, train
+from agents.ntuple_td import BatchTD, Curve, Report, Restart, train
 from arcade.games import board64
 from arcade.games.twenty48 import Game2048Settings, Rules2048, State2048
 
@@ -125,7 +125,8 @@ def test_batched_td_with_one_game_is_the_plain_one_game_td():
     td = BatchTD(batch_net, 0.1, 0.3, 1, np.random.default_rng(7))
     batch_scores = []
     for _ in range(400):
-        s, _, _ = td.step()
+        s, _, _, fresh = td.step()
+        assert fresh.all()  # no restarts asked for
         batch_scores += s.tolist()
     assert batch_scores == scores and len(scores) >= 1
     assert td.moves == len(moves)
@@ -167,6 +168,48 @@ def test_two_processes_share_one_network_and_both_learn():
                     report=Report(progress=done.append))
     assert figures["games"] == 600 and done[-1] == 600
     assert net.nonzero() > 1000 and np.isfinite(net.weights).all()
+
+
+def test_restarts_start_games_from_boards_where_fresh_games_first_made_the_tile():
+    """Each pooled board is a fresh game's board at the step its 64 first appeared; restarted games start
+    from pooled boards and end marked as not fresh."""
+    net = NTupleNetwork("3x4")
+    td = BatchTD(net, 0.1, 0.1, 32, np.random.default_rng(12), Restart(tile=64, share=0.5))
+    seen_max = np.zeros(32, dtype=np.int64)  # the largest exponent each fresh game had before this step
+    restarted_ended = fresh_ended = 0
+    starts = [0, 0]  # games started from a pooled board, from an empty one (once the pool has boards)
+    for _ in range(600):
+        before_boards, before_fresh, before_pooled = td.boards.copy(), td.fresh.copy(), td.pooled
+        before_max = board64.max_exponent(before_boards).astype(np.int64)
+        _, _, _, fresh = td.step()
+        restarted_ended += int((~fresh).sum())
+        fresh_ended += int(fresh.sum())
+        new = td.pooled - before_pooled
+        if new:
+            slots = (before_pooled + np.arange(new)) % td.pool.size
+            for board in td.pool[slots]:
+                game = int(np.flatnonzero(td.boards == board)[0])
+                assert before_fresh[game] and before_max[game] < 6
+                assert board64.max_exponent(np.array([board]))[0] == 6
+        restarted_now = ~td.fresh & (td.lengths == 0)
+        kept = td.pool[:min(td.pooled, td.pool.size)]
+        assert np.isin(td.boards[restarted_now], kept).all()
+        if before_pooled:
+            starts[0] += int(restarted_now.sum())
+            starts[1] += int((td.fresh & (td.lengths == 0)).sum())
+    assert td.pooled > 20 and restarted_ended > 5 and fresh_ended > 5
+    assert 0.3 < starts[0] / sum(starts) < 0.7, starts
+
+
+def test_a_restarting_training_counts_only_games_from_the_start():
+    net = NTupleNetwork("3x4")
+    points, done = [], []
+    figures = train(net, 200, 0.1, 0.4, 32, np.random.default_rng(13), restart=Restart(tile=64, share=0.9),
+                    report=Report(progress=done.append, point=lambda d, p, m: points.append((d, m))))
+    plain = train(NTupleNetwork("3x4"), 200, 0.1, 0.4, 32, np.random.default_rng(13))
+    assert figures["games"] == 200 and done[-1] == 200
+    assert figures["moves"] > 2 * plain["moves"]  # most games restart, and their moves are counted
+    assert len(points) == 4 and points[-1][0] == 200  # a point a block of 50 games from the start
 
 
 def test_curve_blocks_average_their_games():

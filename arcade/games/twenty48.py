@@ -34,6 +34,10 @@ class Game2048Settings:
     ntuple_learning_rate: float = ranged(0.001, 0.99, 0.4)
     ntuple_games: int = ranged(1, 10_000_000, 100_000)
     ntuple_parallel_games: int = ranged(1, 65536, 1024)
+    # restarts: this share of new training games starts from a board on which a game from the start first made
+    # the tile ntuple_restart_tile (0: every game starts empty); they teach the boards past it
+    ntuple_restart_tile: int = one_of((0, 2048, 4096, 8192, 16384), 0)
+    ntuple_restart_share: float = ranged(0.0, 0.95, 0.5)
 
 
 DIRECTIONS = ("up", "down", "left", "right")  # also the tie-break order of the agents
