@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import best_action, register, report_progress
-from agents.ntuple_net import NTupleNetwork
+from agents.ntuple_net import NTupleNetwork, parse_tuple_set
 from agents.ntuple_td import Report, Restart, train as td_train
 from arcade.games import board64
 from arcade.games.twenty48 import State2048
@@ -71,7 +71,7 @@ _READ: dict[tuple[str, int, int], Loaded] = {}  # (path, mtime, size) -> the net
 def encode(net: NTupleNetwork) -> dict[str, np.ndarray]:
     """Sparse arrays of a network: gaps between the nonzero weights' indexes (uint8, 255 = 'add 255 and
     read on'), their values in float16 times 2**-scale."""
-    weights = np.array(net.weights)  # a snapshot: training processes may be writing to the network
+    weights = net.stored()
     idx = np.flatnonzero(weights)
     values = weights[idx]
     top = float(np.abs(values).max()) if idx.size else 1.0
@@ -135,8 +135,8 @@ def _decoded(path: Path, then: str, task: str) -> Loaded | None:
     report_progress(task, 1, 2, "decoding the weights")
     try:
         tuple_set = str(arrays["tuples"])
-        weights = decode(arrays, NTupleNetwork.size_of(tuple_set))
-        net = NTupleNetwork(tuple_set, weights)
+        net = NTupleNetwork.from_stored(tuple_set, decode(arrays, NTupleNetwork.size_of(tuple_set)))
+        weights = net.weights
     except (ValueError, KeyError) as exc:
         set_aside(path, f"not a network of a known shape ({exc})", then)
         return None
@@ -243,6 +243,7 @@ class NTupleAgent:
         lines = [f"network: {self.source}",
                  f"tuples {self.net.tuple_set}: {len(self.net.tuples)} x 8 symmetries, "
                  f"{self.net.nonzero():,} of {self.net.size:,} weights learnt",
+                 *([f"late tables: a board with a {self.net.late_tile} reads them too"] if self.net.late_tile else []),
                  f"trained {int(self.meta.get('games', 0)):,} games, {int(self.meta.get('moves', 0)):,} moves"]
         if self.meta.get("games", 0):
             same = abs(float(trained_for) - self.p_four) < 1e-12
@@ -266,7 +267,9 @@ class NTupleAgent:
         loaded); any other start is a new run from the current network (or an empty one, from_scratch). The
         learning rate is [2048] ntuple_learning_rate, a quarter of it for the run's last third.
         checkpoint(done, figures) once a block of games, with the mean score and the share reaching 2048."""
-        if from_scratch or self.net.tuple_set != self.tuple_set:
+        if not from_scratch and self.tuple_set == f"{self.net.tuple_set}/{parse_tuple_set(self.tuple_set)[1]}":
+            self.net = self.net.staged(parse_tuple_set(self.tuple_set)[1])  # late tables over what it knows
+        elif from_scratch or self.net.tuple_set != self.tuple_set:
             self.net, self.meta = NTupleNetwork(self.tuple_set), {"games": 0, "moves": 0}
         else:
             self.net = NTupleNetwork(self.net.tuple_set, np.array(self.net.weights))  # a copy to learn in

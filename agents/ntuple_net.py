@@ -6,6 +6,13 @@ and the board's 8 symmetries (rotations and reflections), of the weight its cell
 is read at 8 places, so what is learnt in one corner serves all four (Szubert & Jaskowski 2014, "Temporal
 difference learning of n-tuple networks for the game 2048"; Yeh et al. 2016 for the four 6-tuples).
 
+A staged set ("4x6/16384", after Wu et al. 2014's multi-stage TD) has a second set of the same tables for the
+late game: a board holding a tile of at least 16384 is valued by the late tables alone, and its TD steps move
+only them. So what the late game teaches does not move the values of the boards before it (one table set for
+both pulled the 1 ply mean score down by a seventh while it learnt the late game). The late tables start as a
+copy of a network trained on whole games; a file stores them as their differences from the first set
+(`stored` / `from_stored`), which are 0 wherever the late game has not taught anything.
+
 Boards are the uint64 boards of arcade/games/board64.py (cell i is nibble i). The 8 symmetric boards come
 from three bit operations (transpose, flip the rows, mirror each row), and a tuple's index is one shift
 and mask per run of consecutive cells, so a whole layer of boards is indexed with a handful of numpy
@@ -26,6 +33,7 @@ TUPLE_SETS: dict[str, tuple[tuple[int, ...], ...]] = {
     # a small network (65,536 weights a tuple): quick to train, for tests and for watching it learn
     "3x4": ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 4, 5)),
 }
+LATE_TILES = (8192, 16384, 32768)  # where a staged set's late game may begin
 SYMMETRIES = 8
 VALUE_CHUNK = 8192  # boards valued at a time: a chunk's features stay in cache (1.8x faster than all at once)
 _U = np.uint64
@@ -55,6 +63,27 @@ def symmetries(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def parse_tuple_set(name: str) -> tuple[str, int]:
+    """(base tuple set, late tile or 0) of a tuple set's name: "4x6" or "4x6/16384"; ValueError naming the
+    choices for anything else."""
+    base, staged, late = str(name).partition("/")
+    if base not in TUPLE_SETS or (staged and (not late.isdigit() or int(late) not in LATE_TILES)):
+        raise ValueError(f"unknown tuple set {name!r}; choose one of {', '.join(TUPLE_SETS)}, optionally with "
+                         f"a late stage from a tile of {' or '.join(map(str, LATE_TILES))} (e.g. 4x6/16384)")
+    return base, int(late) if late else 0
+
+
+def holds_tile(x: np.ndarray, tile: int) -> np.ndarray:
+    """Whether each board has a tile of at least `tile` (a power of two from 8192: a nibble of at least 13,
+    14 or 15, found by its top bits in three bit operations)."""
+    x = np.asarray(x, dtype=np.uint64)
+    exponent = int(tile).bit_length() - 1
+    high = x & (x << _U(1))  # bit 3 of a nibble: its bits 3 and 2 set
+    top = {13: high & ((x << _U(2)) | (x << _U(3))), 14: high & (x << _U(2)),
+           15: high & (x << _U(2)) & (x << _U(3))}[exponent]
+    return (top & _U(0x8888888888888888)) != 0
+
+
 def _runs(cells: tuple[int, ...]) -> list[tuple[int, int, int]]:
     """A tuple's cells as runs of consecutive cells: (first cell, length, place in the tuple)."""
     runs, place = [], 0
@@ -74,13 +103,13 @@ class NTupleNetwork:
     x 8); learn(features, errors, rate) moves the read weights toward the errors."""
 
     def __init__(self, tuple_set: str = "4x6", weights: np.ndarray | None = None):
-        if tuple_set not in TUPLE_SETS:
-            raise ValueError(f"unknown tuple set {tuple_set!r}; choose one of {', '.join(TUPLE_SETS)}")
+        base, self.late_tile = parse_tuple_set(tuple_set)
         self.tuple_set = tuple_set
-        self.tuples = TUPLE_SETS[tuple_set]
+        self.tuples = TUPLE_SETS[base]
         sizes = [16 ** len(t) for t in self.tuples]
         self.offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.uint64)
-        self.size = int(sum(sizes))
+        self.stage_size = int(sum(sizes))  # the weights of one table set (the late set follows the first)
+        self.size = self.stage_size * (2 if self.late_tile else 1)
         self.n_features = len(self.tuples) * SYMMETRIES
         self._runs = [_runs(t) for t in self.tuples]
         if weights is None:
@@ -92,7 +121,48 @@ class NTupleNetwork:
     @staticmethod
     def size_of(tuple_set: str) -> int:
         """How many weights a network of this tuple set has."""
-        return sum(16 ** len(t) for t in TUPLE_SETS[tuple_set])
+        base, late = parse_tuple_set(tuple_set)
+        return sum(16 ** len(t) for t in TUPLE_SETS[base]) * (2 if late else 1)
+
+    def staged(self, late_tile: int) -> "NTupleNetwork":
+        """A copy of this (unstaged) network with late tables from `late_tile` on, copies of its tables: it
+        values every board as this one does until the late tables learn."""
+        return NTupleNetwork(f"{self.tuple_set}/{int(late_tile)}", np.concatenate([self.weights, self.weights]))
+
+    def stored(self) -> np.ndarray:
+        """The weights as a file keeps them (a copy): a staged network's late tables as their differences
+        from the first tables."""
+        weights = np.array(self.weights)  # a snapshot: training processes may be writing to the network
+        if self.late_tile:
+            weights[self.stage_size:] -= weights[:self.stage_size]
+        return weights
+
+    @classmethod
+    def from_stored(cls, tuple_set: str, weights: np.ndarray) -> "NTupleNetwork":
+        """The network of `stored()` weights (taken over and changed in place)."""
+        net = cls(tuple_set, weights)
+        if net.late_tile:
+            weights[net.stage_size:] += weights[:net.stage_size]
+        return net
+
+    def late(self, x: np.ndarray) -> np.ndarray | None:
+        """Which boards the late tables value (None for an unstaged network)."""
+        return holds_tile(x, self.late_tile) if self.late_tile else None
+
+    def learning_features(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(the F x N weight indexes each board's value reads and its TD step moves, the boards' values)."""
+        feats = self._staged_features(x)
+        return feats, self.weights.take(feats).sum(axis=0, dtype=np.float64)
+
+    def _staged_features(self, x: np.ndarray) -> np.ndarray:
+        feats = self.features(x)
+        late = self.late(x)
+        if late is not None and late.any():
+            if late.all():
+                feats += self.stage_size
+            else:
+                feats[:, late] += self.stage_size
+        return feats
 
     def features(self, x: np.ndarray) -> np.ndarray:
         """The weight indexes each board reads: F x N int64 (tuple-major, then symmetry)."""
@@ -122,7 +192,8 @@ class NTupleNetwork:
         out = np.empty(x.size)
         for start in range(0, x.size, VALUE_CHUNK):
             part = x[start:start + VALUE_CHUNK]
-            out[start:start + part.size] = self.weights.take(self.features(part)).sum(axis=0, dtype=np.float64)
+            out[start:start + part.size] = self.weights.take(self._staged_features(part)).sum(axis=0,
+                                                                                             dtype=np.float64)
         return out
 
     def learn(self, feats: np.ndarray, errors: np.ndarray, rate: float) -> None:

@@ -107,8 +107,8 @@ class BatchTD:
         learners = np.flatnonzero(self.has_prev)
         if learners.size:
             target = np.where(alive[learners], reward[learners] + v_after[learners], 0.0)
-            feats = self.net.features(self.prev[learners])
-            errors = target - self.net.weights.take(feats).sum(axis=0, dtype=np.float64)
+            feats, values = self.net.learning_features(self.prev[learners])
+            errors = target - values
             self.net.learn(feats, errors, self.rate)
         live = np.flatnonzero(alive)
         self.moves += live.size

@@ -3,11 +3,12 @@ one-board-at-a-time version written here from the definitions."""
 import numpy as np
 import pytest
 
-from agents.ntuple import NTupleAgent, decode, encode, read
-from agents.ntuple_net import SYMMETRIES, TUPLE_SETS, NTupleNetwork, symmetries
+from agents.ntuple import FORMAT_VERSION, NTupleAgent, decode, encode, file_arrays, read
+from agents.ntuple_net import SYMMETRIES, TUPLE_SETS, NTupleNetwork, holds_tile, parse_tuple_set, symmetries
 from agents.ntuple_td import BatchTD, Curve, Report, Restart, train
 from arcade.games import board64
 from arcade.games.twenty48 import Game2048Settings, Rules2048, State2048
+from arcade.storage import save_npz
 
 
 def random_boards(rng, n, top=12):
@@ -212,6 +213,74 @@ def test_a_restarting_training_counts_only_games_from_the_start():
     assert len(points) == 4 and points[-1][0] == 200  # a point a block of 50 games from the start
 
 
+@pytest.mark.parametrize("tile", [8192, 16384, 32768])
+def test_holds_tile_is_the_largest_exponent_read_cell_by_cell(tile):
+    rng = np.random.default_rng(14)
+    tops = rng.integers(11, 17, (4000, 1, 1))  # each board's tiles below its own top, so each tile is borderline
+    boards = board64.pack(rng.integers(0, tops, (4000, 4, 4)).astype(np.uint8))
+    expected = board64.max_exponent(boards) >= tile.bit_length() - 1
+    assert (holds_tile(boards, tile) == expected).all() and 0.05 < expected.mean() < 0.95
+
+
+def test_tuple_set_names_say_their_late_stage_and_refuse_others():
+    assert parse_tuple_set("4x6") == ("4x6", 0) and parse_tuple_set("4x6/16384") == ("4x6", 16384)
+    assert NTupleNetwork.size_of("4x6/16384") == 2 * NTupleNetwork.size_of("4x6")
+    for bad in ("4x6/1000", "4x6/", "5x5", "4x6/16384/2"):
+        with pytest.raises(ValueError, match="unknown tuple set"):
+            NTupleNetwork(bad)
+
+
+def test_late_tables_value_late_boards_and_only_they_learn_there():
+    rng = np.random.default_rng(15)
+    net = NTupleNetwork("3x4", rng.normal(0, 30, NTupleNetwork.size_of("3x4")).astype(np.float32))
+    staged = net.staged(8192)
+    boards = board64.pack(random_boards(rng, 500, top=15))
+    late = board64.max_exponent(boards) >= 13
+    assert 0.1 < late.mean() < 0.9
+    assert np.allclose(staged.value(boards), net.value(boards))  # late tables copied: the same values
+    staged.weights[staged.stage_size:] = rng.normal(0, 30, staged.stage_size)
+    feats = net.features(boards)
+    plain = np.where(late, staged.weights.take(feats + net.size).sum(axis=0, dtype=np.float64),
+                     net.weights.take(feats).sum(axis=0, dtype=np.float64))
+    assert np.allclose(staged.value(boards), plain)
+    learn_feats, values = staged.learning_features(boards)
+    assert np.allclose(values, plain)
+    assert (learn_feats[:, late] >= staged.stage_size).all() and (learn_feats[:, ~late] < staged.stage_size).all()
+    before = staged.weights.copy()
+    staged.learn(learn_feats[:, late], np.full(int(late.sum()), 100.0), 0.1)
+    moved = np.flatnonzero(staged.weights != before)
+    assert moved.size and (moved >= staged.stage_size).all()
+
+
+def test_a_staged_file_keeps_the_late_tables_as_differences_and_reads_back_the_values(tmp_path):
+    rng = np.random.default_rng(17)
+    net = NTupleNetwork("3x4", np.zeros(NTupleNetwork.size_of("3x4"), dtype=np.float32))
+    taught = rng.choice(net.size, 5000, replace=False)
+    net.weights[taught] = rng.normal(0, 30, taught.size)
+    staged = net.staged(16384)
+    assert np.count_nonzero(staged.stored()) == 5000  # nothing learnt late: a file as small as the first's
+    staged.weights[staged.stage_size + taught[:100]] += 7.0
+    assert np.count_nonzero(staged.stored()) == 5100
+    path = tmp_path / "staged.npz"
+    assert save_npz(path, FORMAT_VERSION, **file_arrays(staged, {"games": 1, "moves": 2}, 0.1))
+    loaded = read(path, "x")
+    assert loaded.net.tuple_set == "3x4/16384" and loaded.meta["tuples"] == "3x4/16384"
+    assert np.allclose(loaded.net.weights, staged.weights, rtol=2e-3, atol=0.05)
+
+
+def test_a_staged_training_leaves_the_first_tables_to_boards_before_the_late_tile():
+    """Games started from boards that already hold the late tile teach the late tables only."""
+    net = NTupleNetwork("3x4").staged(8192)
+    td = BatchTD(net, 0.1, 0.1, 16, np.random.default_rng(16))
+    start = np.zeros((16, 4, 4), dtype=np.uint8)
+    start[:, 0, 0], start[:, 3, 3] = 13, 1
+    td.boards[:] = board64.pack(start)
+    for _ in range(30):
+        td.step()
+    assert np.count_nonzero(net.weights[:net.stage_size]) == 0
+    assert np.count_nonzero(net.weights[net.stage_size:]) > 100
+
+
 def test_curve_blocks_average_their_games():
     curve = Curve(block=3)
     assert curve.add([100, 200], [11, 10]) == []
@@ -332,7 +401,9 @@ def test_the_shipped_network_is_for_the_standard_rules_and_plays(settings):
 
 def test_settings_name_the_tuple_sets_the_network_knows():
     field = next(f for f in Game2048Settings.__dataclass_fields__.values() if f.name == "ntuple_tuples")
-    assert set(field.metadata["choices"]) == set(TUPLE_SETS)
+    assert {parse_tuple_set(c)[0] for c in field.metadata["choices"]} == set(TUPLE_SETS)
+    for choice in field.metadata["choices"]:
+        assert NTupleNetwork.size_of(choice) > 0
 
 
 def test_copies_for_each_game_share_the_network_read_from_a_file(settings, tmp_path):

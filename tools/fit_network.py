@@ -42,7 +42,7 @@ def main() -> int:
         print(f"{args.source}: not a network file this arcade can read; give a file `main.py train` wrote",
               file=sys.stderr)
         return 2
-    weights = np.array(loaded.net.weights)
+    weights = loaded.net.stored()  # as the file keeps them (a staged network's late tables as differences)
     learnt = np.flatnonzero(weights)
     order = learnt[np.argsort(np.abs(weights[learnt]), kind="stable")]  # smallest first
     limit = int(args.max_mb * 1e6)
@@ -51,7 +51,7 @@ def main() -> int:
         dropped = order[:int(share * order.size)]
         trimmed = weights.copy()
         trimmed[dropped] = 0.0
-        net = NTupleNetwork(loaded.net.tuple_set, trimmed)
+        net = NTupleNetwork.from_stored(loaded.net.tuple_set, trimmed)
         arrays = file_arrays(net, loaded.meta, loaded.meta["p_four"])
         size = compressed_size(arrays)
         print(f"  dropping {share:.1%} of {order.size:,} learnt weights: {size / 1e6:.1f} MB", flush=True)

@@ -30,7 +30,7 @@ class Game2048Settings:
     # the ntuple learner (agents/ntuple.py): tuple set, TD(0) learning rate (a board's value closes this share
     # of its error per step; the last third of a run uses a quarter of it), games a training runs, and how
     # many games one training process plays in lockstep
-    ntuple_tuples: str = one_of(("4x6", "2x4+2x6", "3x4"), "4x6")
+    ntuple_tuples: str = one_of(("4x6", "4x6/16384", "2x4+2x6", "3x4"), "4x6")  # "/16384": late tables from 16384
     ntuple_learning_rate: float = ranged(0.001, 0.99, 0.4)
     ntuple_games: int = ranged(1, 10_000_000, 100_000)
     ntuple_parallel_games: int = ranged(1, 65536, 1024)
