@@ -11,7 +11,7 @@ late game: a board holding a tile of at least 16384 is valued by the late tables
 only them. So what the late game teaches does not move the values of the boards before it (one table set for
 both pulled the 1 ply mean score down by a seventh while it learnt the late game). The late tables start as a
 copy of a network trained on whole games; a file stores them as their differences from the first set
-(`stored` / `from_stored`), which are 0 wherever the late game has not taught anything.
+(`stored` / `from_stored`), 0 wherever neither set has learnt since the copy.
 
 Boards are the uint64 boards of arcade/games/board64.py (cell i is nibble i). The 8 symmetric boards come
 from three bit operations (transpose, flip the rows, mirror each row), and a tuple's index is one shift

@@ -331,6 +331,25 @@ def test_agent_explains_reward_plus_value_and_says_what_it_learnt_for(settings):
     assert NTupleAgent.cannot_play(Rules2048(size=3))
 
 
+def test_training_a_staged_set_over_its_base_network_keeps_what_it_knew(settings):
+    """[2048] ntuple_tuples "3x4/16384" over a saved "3x4" network: late tables copied from it (a file holds
+    their differences from the first tables: nonzero only where either learnt since), the record carried on,
+    `i` says so."""
+    rules = Rules2048(spawn_four_probability=0.1)
+    agent = NTupleAgent(rules, small(settings))
+    agent.train(200, np.random.default_rng(4))
+    assert agent.save()
+    staged = NTupleAgent(rules, small(settings, ntuple_tuples="3x4/16384"))
+    assert staged.net.tuple_set == "3x4" and staged.meta["games"] == 200
+    known = np.array(staged.net.weights)
+    staged.train(50, np.random.default_rng(5))
+    assert staged.net.tuple_set == "3x4/16384" and staged.meta["games"] == 250
+    first, late = np.split(staged.net.stored(), 2)
+    assert (late == known - first).all()  # no game of a 3x4 network reaches 16384: the late tables as copied
+    assert 0 < np.count_nonzero(late) == np.count_nonzero(first != known)
+    assert "late tables: a board with a 16384" in " ".join(staged.describe())
+
+
 def test_a_network_file_is_read_once_and_shared_read_only(settings, tmp_path):
     settings = small(settings)
     agent = NTupleAgent(Rules2048(spawn_four_probability=0.1), settings)
