@@ -176,7 +176,6 @@ def test_restarts_start_games_from_boards_where_fresh_games_first_made_the_tile(
     from pooled boards and end marked as not fresh."""
     net = NTupleNetwork("3x4")
     td = BatchTD(net, 0.1, 0.1, 32, np.random.default_rng(12), Restart(tile=64, share=0.5))
-    seen_max = np.zeros(32, dtype=np.int64)  # the largest exponent each fresh game had before this step
     restarted_ended = fresh_ended = 0
     starts = [0, 0]  # games started from a pooled board, from an empty one (once the pool has boards)
     for _ in range(600):
