@@ -228,7 +228,10 @@ class AgentController:
         if ready is not None and ready > 0.3:  # a policy iteration solving, a table loading
             return f"getting ready ({ready:.0f} s)"
         if self.thinking:
-            return f"thinking {int((self._clock() - self._move.request.started) * 1000)} ms"
+            elapsed = self._clock() - self._move.request.started
+            if self.progress() is not None:  # built inside its first move (a network loading): not thinking yet
+                return f"getting ready ({elapsed:.0f} s)"
+            return f"thinking {int(elapsed * 1000)} ms"
         if not self.enabled:
             return "off"
         if self.last_ms is not None:

@@ -4,6 +4,7 @@ import time
 import pytest
 
 from agents.base import AgentSpec
+from arcade.agent_process import TaskProgress
 from arcade.control import AgentController
 
 
@@ -53,6 +54,10 @@ def test_poll_never_blocks_and_returns_the_decision(settings):
     assert c.poll(10) is None
     assert time.perf_counter() - t0 < 0.05
     assert c.status().startswith("thinking")
+    loading = TaskProgress("loading the n-tuple network", 1, 2, "decoding", 0.0, 0.0)
+    c.progress = lambda: loading  # long work reported while the move is asked: a load, not thought
+    assert c.status().startswith("getting ready (")
+    del c.progress
     assert wait_action(c, 10) == 11
     assert c.status().startswith("waiting")
     c.close()
