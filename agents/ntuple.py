@@ -243,7 +243,8 @@ class NTupleAgent:
         lines = [f"network: {self.source}",
                  f"tuples {self.net.tuple_set}: {len(self.net.tuples)} x 8 symmetries, "
                  f"{self.net.nonzero():,} of {self.net.size:,} weights learnt",
-                 *([f"late tables: a board with a {self.net.late_tile} reads them too"] if self.net.late_tile else []),
+                 *([f"late tables: a board with a {self.net.late_tile} or more reads its own copy"]
+                   if self.net.late_tile else []),
                  f"trained {int(self.meta.get('games', 0)):,} games, {int(self.meta.get('moves', 0)):,} moves"]
         if self.meta.get("games", 0):
             same = abs(float(trained_for) - self.p_four) < 1e-12
@@ -267,8 +268,9 @@ class NTupleAgent:
         loaded); any other start is a new run from the current network (or an empty one, from_scratch). The
         learning rate is [2048] ntuple_learning_rate, a quarter of it for the run's last third.
         checkpoint(done, figures) once a block of games, with the mean score and the share reaching 2048."""
-        if not from_scratch and self.tuple_set == f"{self.net.tuple_set}/{parse_tuple_set(self.tuple_set)[1]}":
-            self.net = self.net.staged(parse_tuple_set(self.tuple_set)[1])  # late tables over what it knows
+        base, late_tile = parse_tuple_set(self.tuple_set)
+        if not from_scratch and late_tile and self.net.tuple_set == base:
+            self.net = self.net.staged(late_tile)  # late tables copied from what it knows
         elif from_scratch or self.net.tuple_set != self.tuple_set:
             self.net, self.meta = NTupleNetwork(self.tuple_set), {"games": 0, "moves": 0}
         else:

@@ -127,7 +127,6 @@ class BatchTD:
             self._new_games(ended)
         return records
 
-
     def _keep_made(self, live: np.ndarray, reward: np.ndarray) -> None:
         """Pool the boards of fresh games `live` whose move just made the restart tile for the first time (a
         move's points are at least the tile it makes, so only those games' tiles are read)."""
