@@ -39,7 +39,8 @@ POOL_SIZE = 4096  # boards kept per training process for restarts (the newest re
 
 @dataclass(frozen=True)
 class Restart:
-    """Start `share` of new games from boards on which a fresh game first made the tile `tile` (0: never)."""
+    """Keep the boards on which a fresh game first made the tile `tile` (0: none), and start `share` of new
+    games from them (0: keep them only)."""
 
     tile: int = 0
     share: float = 0.0
@@ -68,7 +69,7 @@ class BatchTD:
         self.moves = 0  # moves played (and learnt from) so far
         self.fresh = np.ones(n, dtype=bool)  # started from an empty board (not a restart)
         self.made = np.zeros(n, dtype=bool)  # a fresh game that has made the restart tile
-        self.pool = np.zeros(POOL_SIZE if restart.on else 0, dtype=np.uint64)
+        self.pool = np.zeros(POOL_SIZE if restart.tile else 0, dtype=np.uint64)
         self.pooled = 0  # boards ever put in the pool
         self._new_games(np.arange(n))
 
@@ -105,7 +106,7 @@ class BatchTD:
     def step(self):
         _, after, reward, v_after, alive = self.greedy(self.boards)
         learners = np.flatnonzero(self.has_prev)
-        if learners.size:
+        if learners.size and self.rate > 0:  # (rate 0: it only plays)
             target = np.where(alive[learners], reward[learners] + v_after[learners], 0.0)
             feats, values = self.net.learning_features(self.prev[learners])
             errors = target - values
@@ -118,7 +119,7 @@ class BatchTD:
         self.lengths[live] += 1
         u = self.rng.random((2, live.size))
         self.boards[live] = board64.spawn(after[live], u[0], u[1], self.p_four)
-        if self.restart.on:
+        if self.restart.tile:
             self._keep_made(live, reward)
         ended = np.flatnonzero(~alive)
         records = (self.scores[ended].copy(), board64.max_exponent(self.boards[ended]), self.lengths[ended].copy(),

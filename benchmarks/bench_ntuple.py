@@ -118,10 +118,9 @@ LATE_TILE = 16384
 
 
 def late_starts(net: NTupleNetwork, n: int, seed: int) -> np.ndarray:
-    """`n` boards on which games from the start, played by `net` at 1 ply, first made LATE_TILE (collected
-    by the trainer's restart pool at learning rate 0)."""
-    td = BatchTD(NTupleNetwork(net.tuple_set, np.array(net.weights)), P_FOUR, 0.0, 1024,
-                 np.random.default_rng(seed), Restart(LATE_TILE, 1e-9))
+    """`n` boards on which games from the start, played by `net` at 1 ply, first made LATE_TILE (kept by the
+    trainer's restart pool, at learning rate 0 and with no restarts)."""
+    td = BatchTD(net, P_FOUR, 0.0, 1024, np.random.default_rng(seed), Restart(LATE_TILE, 0.0))
     while td.pooled < n:
         td.step()
     return td.pool[:n].copy()

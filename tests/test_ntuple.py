@@ -201,6 +201,15 @@ def test_restarts_start_games_from_boards_where_fresh_games_first_made_the_tile(
     assert 0.3 < starts[0] / sum(starts) < 0.7, starts
 
 
+def test_at_rate_0_it_only_plays_and_a_share_of_0_only_keeps_the_boards():
+    net = NTupleNetwork("3x4", np.random.default_rng(18).normal(0, 30, NTupleNetwork.size_of("3x4")).astype(np.float32))
+    net.weights.flags.writeable = False  # (a network read from a file)
+    td = BatchTD(net, 0.1, 0.0, 32, np.random.default_rng(19), Restart(tile=64, share=0.0))
+    for _ in range(300):
+        assert td.step()[3].all()  # every game from the start
+    assert td.pooled > 10 and td.fresh.all()
+
+
 def test_a_restarting_training_counts_only_games_from_the_start():
     net = NTupleNetwork("3x4")
     points, done = [], []
