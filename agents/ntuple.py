@@ -172,7 +172,7 @@ def best_network(p_four: float, data_dir: Path, tuple_set: str):
                 "after each move the last afterstate's value moves toward the next reward plus the next "
                 "afterstate's value. It plays the largest reward + value, with no search.",
           params=("ntuple_tuples", "ntuple_learning_rate", "ntuple_games", "ntuple_parallel_games",
-                  "ntuple_restart_tile", "ntuple_restart_share"))
+                  "ntuple_restart_tile", "ntuple_restart_share", "ntuple_rates"))
 class NTupleAgent:
     """Greedy on reward + V(afterstate) from an n-tuple network ([2048] ntuple_*); trains by batched TD(0)."""
 
@@ -186,6 +186,7 @@ class NTupleAgent:
         self.rate = table.ntuple_learning_rate
         self.parallel = table.ntuple_parallel_games
         self.restart = Restart(table.ntuple_restart_tile, table.ntuple_restart_share)
+        self.coherent = table.ntuple_rates == "coherent"
         self.data_path = Path(settings.data_dir) / filename(self.p_four)
         self.net, self.meta, self.source = self._load()
 
@@ -300,7 +301,7 @@ class NTupleAgent:
                             if watch is not None else None,
                             stop=(stop.is_set if stop is not None else None))
             figures = td_train(self.net, last - first, self.p_four, rate, self.parallel, rng, jobs=jobs,
-                               report=report, done_before=first, restart=self.restart)
+                               report=report, done_before=first, restart=self.restart, coherent=self.coherent)
             stage_moves += figures["moves"]
             self.meta.update(run_done=first + figures["games"], moves=before["moves"] + stage_moves,
                              games=before["games"] + (first - done) + figures["games"])

@@ -96,6 +96,28 @@ def _runs(cells: tuple[int, ...]) -> list[tuple[int, int, int]]:
     return [tuple(r) for r in runs]
 
 
+class Coherence:
+    """Temporal coherence (Beal & Smith 1999, for 2048 Jaskowski 2018): for each weight, the sum E of the
+    errors its TD steps have met and the sum A of their sizes. |E| / A is near 1 while the errors agree
+    (the weight is still far from its value: full steps) and falls toward 0 as they cancel out (it only
+    jitters around its value: small steps), so every weight gets its own rate, falling as it settles."""
+
+    def __init__(self, size: int, signed: np.ndarray | None = None, absolute: np.ndarray | None = None):
+        self.signed = np.zeros(size, dtype=np.float32) if signed is None else signed
+        self.absolute = np.zeros(size, dtype=np.float32) if absolute is None else absolute
+
+    def update(self, uniq: np.ndarray, total: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+        """The coherence of weights `uniq` (distinct) before this step, then their errors' sum `total` and
+        sizes' sum `sizes` added in."""
+        signed, absolute = self.signed.take(uniq), self.absolute.take(uniq)
+        coherent = np.ones(uniq.size)
+        met = absolute > 0
+        coherent[met] = np.abs(signed[met]) / absolute[met]
+        self.signed[uniq] = signed + total
+        self.absolute[uniq] = absolute + sizes
+        return coherent
+
+
 class NTupleNetwork:
     """Weights for a tuple set (one of TUPLE_SETS), one flat float32 array for all tuples.
 
@@ -196,18 +218,24 @@ class NTupleNetwork:
                                                                                              dtype=np.float64)
         return out
 
-    def learn(self, feats: np.ndarray, errors: np.ndarray, rate: float) -> None:
+    def learn(self, feats: np.ndarray, errors: np.ndarray, rate: float, coherence: Coherence | None = None) -> None:
         """One TD step for a batch: board j's value moves by `rate` times its error, each of its F weights
-        taking an equal share (rate / F of the error; rate < 1).
+        taking an equal share (rate / F of the error; rate <= 1).
 
         Where c reads in the batch hit one weight, it moves by (1 - (1 - rate)**c) / F of their mean error:
         what c such steps in a row would do to one board, not c times one step, which overshoots when a
-        thousand games in lockstep all read the same early-game weights."""
+        thousand games in lockstep all read the same early-game weights.
+
+        With `coherence` (temporal coherence), each weight's rate is `rate` times its coherence |E| / A (1
+        while A is 0), read before this step's errors are added to E (their sum) and A (the sum of their
+        sizes)."""
         idx = feats.ravel()
         err = np.broadcast_to(np.asarray(errors, dtype=np.float64), feats.shape).ravel()
         uniq, inv = np.unique(idx, return_inverse=True)
         total = np.bincount(inv, weights=err, minlength=uniq.size)
         count = np.bincount(inv, minlength=uniq.size)
+        if coherence is not None:
+            rate = rate * coherence.update(uniq, total, np.bincount(inv, weights=np.abs(err), minlength=uniq.size))
         share = (1.0 - (1.0 - rate) ** count) / (count * self.n_features)
         self.weights[uniq] += (share * total).astype(np.float32)
 

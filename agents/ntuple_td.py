@@ -18,6 +18,13 @@ from the start seldom lives long enough to teach the network the boards past a l
 trained network makes 16384 in about one game of eight), so the boards on which fresh games first make
 `Restart.tile` are kept, and that share of new games starts from one of them instead of an empty board.
 Those practice games learn like any other but are not counted as games nor drawn in the learning curve.
+
+Temporal coherence (Beal & Smith 1999; Jaskowski 2018's TC, [2048] ntuple_rates = "coherent"): each weight
+steps at the learning rate times |E| / A, E the sum of the errors its steps have met and A the sum of their
+sizes (agents/ntuple_net.Coherence). A weight far from its value meets errors of one sign and moves at the
+full rate; one that jitters around it meets errors that cancel and slows down, each at its own time, where
+a fixed rate is either too slow early or too noisy late. The sums are a training run's state: a resumed run
+starts them afresh.
 """
 from __future__ import annotations
 
@@ -30,7 +37,7 @@ from multiprocessing import shared_memory
 
 import numpy as np
 
-from agents.ntuple_net import NTupleNetwork
+from agents.ntuple_net import Coherence, NTupleNetwork
 from arcade.games import board64
 
 TILE_2048 = 11  # exponent of the 2048 tile
@@ -58,8 +65,9 @@ class BatchTD:
     are the games' current boards (uint64)."""
 
     def __init__(self, net: NTupleNetwork, p_four: float, rate: float, parallel: int, rng: np.random.Generator,
-                 restart: Restart = Restart()):
+                 restart: Restart = Restart(), coherence: Coherence | None = None):
         self.net, self.p_four, self.rate, self.rng, self.restart = net, float(p_four), float(rate), rng, restart
+        self.coherence = coherence  # temporal coherence's sums (None: every weight steps at `rate`)
         n = int(parallel)
         self.boards = np.zeros(n, dtype=np.uint64)
         self.prev = np.zeros(n, dtype=np.uint64)  # each game's last afterstate (learns at the next step)
@@ -110,7 +118,7 @@ class BatchTD:
             target = np.where(alive[learners], reward[learners] + v_after[learners], 0.0)
             feats, values = self.net.learning_features(self.prev[learners])
             errors = target - values
-            self.net.learn(feats, errors, self.rate)
+            self.net.learn(feats, errors, self.rate, self.coherence)
         live = np.flatnonzero(alive)
         self.moves += live.size
         self.prev[live] = after[live]
@@ -206,10 +214,12 @@ def _play(td: BatchTD, post, stop, watch=None) -> None:
 
 
 def train(net: NTupleNetwork, games: int, p_four: float, rate: float, parallel: int, rng: np.random.Generator,
-          jobs: int = 1, report: Report | None = None, done_before: int = 0, restart: Restart = Restart()) -> dict:
+          jobs: int = 1, report: Report | None = None, done_before: int = 0, restart: Restart = Restart(),
+          coherent: bool = False) -> dict:
     """Train `net` in place until `games` more fresh games have ended (or report.stop()); returns the figures
     {"games", "moves", "seconds"} (moves: of every game ended, restarted ones too). jobs > 1 trains on that
-    many processes sharing the weights."""
+    many processes sharing the weights. `coherent`: temporal coherence, its sums starting at 0 with the call
+    (a training state, not the network's: a resumed run starts them afresh)."""
     report = report or Report()
     curve = Curve(block_size(games + done_before))
     state = {"games": 0, "moves": 0, "start": time.perf_counter()}
@@ -231,44 +241,58 @@ def train(net: NTupleNetwork, games: int, p_four: float, rate: float, parallel: 
         return state["games"] >= games or external_stop()
 
     if jobs <= 1:
-        td = BatchTD(net, p_four, rate, parallel, rng, restart)
+        td = BatchTD(net, p_four, rate, parallel, rng, restart, Coherence(net.size) if coherent else None)
         _play(td, lambda s, t, m, f, _moves: post(s, t, m, f), stop, report.watch)
     else:
-        _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, report.watch, restart)
+        _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, report.watch, restart, coherent)
     return {"games": state["games"], "moves": state["moves"], "seconds": time.perf_counter() - state["start"]}
 
 
-def _worker(shm_name: str, tuple_set: str, p_four: float, rate: float, parallel: int, restart: Restart, seed,
-            out, halt, watch: bool, parent: int) -> None:
-    """One Hogwild worker: a BatchTD on the shared weights until `halt` is set (or its parent ends)."""
+def _shared_arrays(buf, size: int, coherent: bool) -> list[np.ndarray]:
+    """The float32 arrays of `size` a shared training keeps one after another in `buf`: the weights, then
+    (with temporal coherence) its two sums."""
+    return [np.ndarray((size,), dtype=np.float32, buffer=buf, offset=4 * size * k)
+            for k in range(3 if coherent else 1)]
+
+
+def _worker(shm_name: str, tuple_set: str, p_four: float, rate: float, parallel: int, restart: Restart,
+            coherent: bool, seed, out, halt, watch: bool, parent: int) -> None:
+    """One Hogwild worker: a BatchTD on the shared weights (and coherence sums) until `halt` is set (or its
+    parent ends)."""
     from arcade.agent_process import init_worker
 
     init_worker(parent=parent)
     shm = shared_memory.SharedMemory(name=shm_name)
     try:
         size = NTupleNetwork.size_of(tuple_set)
-        net = NTupleNetwork(tuple_set, np.ndarray((size,), dtype=np.float32, buffer=shm.buf))
-        td = BatchTD(net, p_four, rate, parallel, np.random.default_rng(seed), restart)
+        arrays = _shared_arrays(shm.buf, size, coherent)
+        net = NTupleNetwork(tuple_set, arrays[0])
+        coherence = Coherence(size, *arrays[1:]) if coherent else None
+        td = BatchTD(net, p_four, rate, parallel, np.random.default_rng(seed), restart, coherence)
         _play(td, lambda s, t, m, f, moves: out.put(("games", (s, t, m, f))), halt.is_set,
               (lambda board, score: out.put(("watch", (board, score)))) if watch else None)
-        del net, td
+        del net, td, coherence, arrays
     finally:
         out.put(("ended", None))
         shm.close()
 
 
-def _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, watch, restart) -> None:
+def _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, watch, restart, coherent) -> None:
     ctx = multiprocessing.get_context("spawn")
-    shm = shared_memory.SharedMemory(create=True, size=net.weights.nbytes)
+    shm = shared_memory.SharedMemory(create=True, size=net.weights.nbytes * (3 if coherent else 1))
     try:
-        shared = np.ndarray(net.weights.shape, dtype=np.float32, buffer=shm.buf)
+        arrays = _shared_arrays(shm.buf, net.size, coherent)
+        shared = arrays[0]
+        for sums in arrays[1:]:
+            sums[:] = 0
+        del arrays
         shared[:] = private = net.weights
         net.weights = shared  # a checkpoint saved meanwhile reads what the workers have learnt
         out, halt = ctx.Queue(), ctx.Event()
         seeds = np.random.SeedSequence(int(rng.integers(2 ** 63))).spawn(jobs)
         workers = [ctx.Process(target=_worker, daemon=True, name=f"ntuple-td-{k}",
-                               args=(shm.name, net.tuple_set, p_four, rate, parallel, restart, seeds[k], out, halt,
-                                     k == 0, os.getpid()))
+                               args=(shm.name, net.tuple_set, p_four, rate, parallel, restart, coherent, seeds[k],
+                                     out, halt, k == 0, os.getpid()))
                    for k in range(jobs)]
         for w in workers:
             w.start()

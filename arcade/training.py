@@ -51,6 +51,21 @@ def measure_results(game_id: str, name: str, rules, settings, agent, seed: int):
     return results
 
 
+def read_curve_file(path) -> list[tuple[int, dict]]:
+    """A learning curve written by `main.py train --curve` (lines "games,series,value"): its points
+    (games done, {series: value}) in the order of the games; lines of another shape are skipped."""
+    points: dict[int, dict] = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            parts = line.strip().split(",")
+            if len(parts) == 3:
+                try:
+                    points.setdefault(int(parts[0]), {})[parts[1]] = float(parts[2])
+                except ValueError:
+                    continue
+    return sorted(points.items())
+
+
 @dataclass(frozen=True)
 class Series:
     """One line of a learning curve: its label, its values (one per point) and the axis it is drawn on."""

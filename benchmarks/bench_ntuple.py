@@ -4,6 +4,7 @@ and (from the strength runs' logs) its strength and the learnt evaluation agains
     python benchmarks/bench_ntuple.py                  # training speed, load, time a move (a few minutes)
     python benchmarks/bench_ntuple.py --compare        # figures of the strength logs (no games played)
     python benchmarks/bench_ntuple.py --late A.npz B.npz   # networks paired on the game past 16384 (a few min)
+    python benchmarks/bench_ntuple.py --curves A.csv B.csv # training runs' learning curves side by side
 
 Training speed is measured on one core (the process pins itself to one CPU where it can): the batched TD
 (ntuple_parallel_games games in lockstep) against the same code stepping one game at a time, alternated
@@ -29,10 +30,11 @@ import numpy as np
 from _common import ROOT, mean_ci, wilson
 
 from agents.ntuple import ASSETS, NTupleAgent, filename, read
-from agents.ntuple_net import NTupleNetwork
+from agents.ntuple_net import Coherence, NTupleNetwork
 from agents.ntuple_td import BatchTD, Report, Restart, train
 from arcade.games import board64
 from arcade.games.twenty48 import Rules2048
+from arcade.training import read_curve_file
 from arcade.settings import Settings
 
 P_FOUR = 0.1
@@ -40,9 +42,9 @@ SHIPPED = ASSETS / filename(P_FOUR)
 LOGS = (ROOT / "docs" / "benchmarks", ROOT / "data" / "runs")
 
 
-def moves_a_second(net: NTupleNetwork, parallel: int, seconds: float, seed: int) -> float:
+def moves_a_second(net: NTupleNetwork, parallel: int, seconds: float, seed: int, coherent: bool = False) -> float:
     td = BatchTD(NTupleNetwork(net.tuple_set, np.array(net.weights)), P_FOUR, 0.1, parallel,
-                 np.random.default_rng(seed))
+                 np.random.default_rng(seed), coherence=Coherence(net.size) if coherent else None)
     for _ in range(3):  # warm: tables built, pages touched
         td.step()
     start, before = time.perf_counter(), td.moves
@@ -56,10 +58,11 @@ def training_speed(rounds: int, seconds: float, parallel: int) -> None:
     if loaded is None:
         print(f"no shipped network at {SHIPPED}: train one first (README)")
         return
-    batched, single = [], []
-    for r in range(rounds):  # alternated, so a noisy spell hits both
+    batched, single, coherent = [], [], []
+    for r in range(rounds):  # alternated, so a noisy spell hits all three
         batched.append(moves_a_second(loaded.net, parallel, seconds, r))
         single.append(moves_a_second(loaded.net, 1, seconds, r))
+        coherent.append(moves_a_second(loaded.net, parallel, seconds, r, coherent=True))
     ratio = np.array(batched) / np.array(single)
     print(f"-- training speed, one core, {rounds} rounds of {seconds:g} s each, alternated")
     print(f"  batched ({parallel} games in lockstep): median {np.median(batched):,.0f} moves/s "
@@ -67,6 +70,10 @@ def training_speed(rounds: int, seconds: float, parallel: int) -> None:
     print(f"  one game at a time (same code): median {np.median(single):,.0f} moves/s "
           f"({min(single):,.0f}-{max(single):,.0f})")
     print(f"  ratio x{np.median(ratio):.1f} ({ratio.min():.1f}-{ratio.max():.1f})")
+    cost = np.array(coherent) / np.array(batched)
+    print(f"  batched with temporal coherence: median {np.median(coherent):,.0f} moves/s "
+          f"({min(coherent):,.0f}-{max(coherent):,.0f}), x{np.median(cost):.2f} of fixed rates "
+          f"({cost.min():.2f}-{cost.max():.2f})")
 
 
 def cores_scaling(rounds: int, seconds: float, parallel: int) -> None:
@@ -223,6 +230,47 @@ def compare() -> None:
         print(f"  paired difference (ntuple - heuristic): {mean:+,.0f} +- {ci:,.0f}")
 
 
+CURVE_LEVELS = (40_000, 60_000, 80_000, 100_000, 120_000)  # mean scores a learning curve is timed to
+
+
+def read_curve(path: str) -> tuple[np.ndarray, np.ndarray]:
+    """(games, mean score) of a `train --curve` file's points, in order."""
+    try:
+        points = [(games, values["mean score"]) for games, values in read_curve_file(path) if "mean score" in values]
+    except OSError as exc:
+        sys.exit(f"--curves {path}: cannot read it ({exc.strerror})")
+    if not points:
+        sys.exit(f"--curves {path}: no 'mean score' points (a file written by main.py train --curve)")
+    games, means = zip(*points)
+    return np.array(games), np.array(means)
+
+
+def curves(paths: list[str]) -> None:
+    """Learning curves of training runs side by side: the mean score of each at the same game counts (the
+    first run's points; the others' nearest point at or before), and the games each took until a block's
+    mean first reached each of CURVE_LEVELS (a point is the mean of the block of games that ends there)."""
+    read = [read_curve(p) for p in paths]
+    names = [Path(p).stem for p in paths]
+    print(f"-- learning curves ({', '.join(names)}): block mean score at the same games")
+    games0 = read[0][0]
+    marks = sorted({int(games0[int(k)]) for k in np.linspace(0, games0.size - 1, min(12, games0.size))})
+    print("  " + f"{'games':>9}" + "".join(f"{n:>14}" for n in names))
+    for g in marks:
+        row = []
+        for games, means in read:
+            at = np.searchsorted(games, g, side="right") - 1
+            near = at >= 0 and g - games[at] < games[0]  # (a run not that far yet: none)
+            row.append(f"{means[at]:>14,.0f}" if near else f"{'-':>14}")
+        print(f"  {g:>9,}" + "".join(row))
+    print("  games until a block's mean first reached:")
+    for level in CURVE_LEVELS:
+        cells = []
+        for games, means in read:
+            hit = np.flatnonzero(means >= level)
+            cells.append(f"{games[hit[0]]:>14,}" if hit.size else f"{'not yet':>14}")
+        print(f"  {level:>9,}" + "".join(cells))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
@@ -234,7 +282,12 @@ def main() -> None:
     ap.add_argument("--late", nargs="+", metavar="NETWORK", help="only: these network files paired on the game "
                                                                   f"past {LATE_TILE} at 1 ply")
     ap.add_argument("--late-boards", type=int, default=256, help="boards a round of --late")
+    ap.add_argument("--curves", nargs="+", metavar="CSV", help="only: these training runs' learning curves "
+                                                               "(main.py train --curve files) side by side")
     args = ap.parse_args()
+    if args.curves:
+        curves(args.curves)
+        return
     if args.late:
         late_game(args.late, args.late_boards, args.rounds)
         return

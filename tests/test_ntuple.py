@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from agents.ntuple import FORMAT_VERSION, NTupleAgent, decode, encode, file_arrays, read
-from agents.ntuple_net import SYMMETRIES, TUPLE_SETS, NTupleNetwork, holds_tile, parse_tuple_set, symmetries
+from agents.ntuple_net import (SYMMETRIES, TUPLE_SETS, Coherence, NTupleNetwork, holds_tile, parse_tuple_set,
+                               symmetries)
 from agents.ntuple_td import BatchTD, Curve, Report, Restart, train
 from arcade.games import board64
 from arcade.games.twenty48 import Game2048Settings, Rules2048, State2048
@@ -84,9 +85,12 @@ def test_a_learning_step_closes_the_rate_of_the_error_and_repeats_compound():
     assert net.value(x)[0] == pytest.approx(25.0 + 75.0 * (1 - 0.75 ** 2), rel=1e-5)
 
 
-def plain_td(rules, net, rate, rng, steps):
+def plain_td(rules, net, rate, rng, steps, coherent=False):
     """One game at a time on the rules objects: TD(0) on afterstates with the same learning rule and the
-    same draws as BatchTD (two uniforms a tile). Returns the finished games' scores and the moves made."""
+    same draws as BatchTD (two uniforms a tile). Returns the finished games' scores and the moves made.
+    `coherent`: each weight's rate times |E| / A, its errors' sum over the sum of their sizes so far."""
+    signed, sizes = {}, {}
+
     def value(board):
         return sum(float(net.weights[i]) for i in plain_features(net, board))
 
@@ -94,7 +98,12 @@ def plain_td(rules, net, rate, rng, steps):
         feats = plain_features(net, board)
         for i in set(feats):
             c = feats.count(i)
-            net.weights[i] += np.float32((1 - (1 - rate) ** c) / (c * net.n_features) * c * error)
+            r = rate
+            if coherent:
+                r = rate * (abs(signed.get(i, 0.0)) / sizes[i] if sizes.get(i, 0.0) > 0 else 1.0)
+                signed[i] = signed.get(i, 0.0) + c * error
+                sizes[i] = sizes.get(i, 0.0) + c * abs(error)
+            net.weights[i] += np.float32((1 - (1 - r) ** c) / (c * net.n_features) * c * error)
 
     state, prev, scores, moves = rules.new_state(rng), None, [], []
     for _ in range(steps):
@@ -135,6 +144,35 @@ def test_batched_td_with_one_game_is_the_plain_one_game_td():
     assert plain_net.nonzero() > 100
 
 
+def test_coherent_batched_td_with_one_game_is_the_plain_coherent_td():
+    rules = Rules2048(spawn_four_probability=0.1)
+    plain_net, batch_net = NTupleNetwork("3x4"), NTupleNetwork("3x4")
+    scores, moves = plain_td(rules, plain_net, 0.9, np.random.default_rng(17), 400, coherent=True)
+    coherence = Coherence(batch_net.size)
+    td = BatchTD(batch_net, 0.1, 0.9, 1, np.random.default_rng(17), coherence=coherence)
+    batch_scores = []
+    for _ in range(400):
+        batch_scores += td.step()[0].tolist()
+    assert batch_scores == scores and len(scores) >= 1 and td.moves == len(moves)
+    assert np.allclose(batch_net.weights, plain_net.weights, rtol=1e-4, atol=1e-3)
+    # it differs from fixed rates: some weights met errors that disagreed and slowed down
+    assert (np.abs(coherence.signed) < coherence.absolute * 0.99).sum() > 50
+    fixed_net = NTupleNetwork("3x4")
+    plain_td(rules, fixed_net, 0.9, np.random.default_rng(17), 400)
+    assert not np.allclose(fixed_net.weights, plain_net.weights, rtol=1e-2, atol=1e-1)
+
+
+def test_coherence_is_1_while_errors_agree_and_falls_as_they_cancel():
+    coherence = Coherence(4)
+    at = np.array([1, 3])
+    assert coherence.update(at, np.array([5.0, -2.0]), np.array([5.0, 2.0])).tolist() == [1.0, 1.0]  # none met
+    assert coherence.update(at, np.array([3.0, 2.0]), np.array([3.0, 2.0])).tolist() == [1.0, 1.0]
+    # weight 1 has met +5 and +3 (they agree: 1); weight 3 met -2 and +2 (they cancel: 0)
+    assert coherence.update(at, np.array([-8.0, 1.0]), np.array([8.0, 1.0])).tolist() == [1.0, 0.0]
+    assert coherence.update(at, np.zeros(2), np.zeros(2)) == pytest.approx([0.0, 0.2])  # |0| / 16 and |1| / 5
+    assert coherence.signed[[0, 2]].tolist() == [0.0, 0.0]  # weights not read are left alone
+
+
 def test_greedy_is_the_plain_argmax_of_reward_plus_value():
     rng = np.random.default_rng(8)
     net = NTupleNetwork("3x4", rng.normal(0, 50, NTupleNetwork.size_of("3x4")).astype(np.float32))
@@ -169,6 +207,16 @@ def test_two_processes_share_one_network_and_both_learn():
                     report=Report(progress=done.append))
     assert figures["games"] == 600 and done[-1] == 600
     assert net.nonzero() > 1000 and np.isfinite(net.weights).all()
+
+
+def test_two_processes_share_one_network_and_its_coherence():
+    net = NTupleNetwork("3x4")
+    figures = train(net, 600, 0.1, 0.9, 64, np.random.default_rng(10), jobs=2, coherent=True)
+    assert figures["games"] == 600
+    assert net.nonzero() > 1000 and np.isfinite(net.weights).all()
+    one = NTupleNetwork("3x4")
+    train(one, 600, 0.1, 0.9, 64, np.random.default_rng(10), jobs=2)
+    assert not np.allclose(one.weights, net.weights)
 
 
 def test_restarts_start_games_from_boards_where_fresh_games_first_made_the_tile():
@@ -356,6 +404,18 @@ def test_training_a_staged_set_over_its_base_network_keeps_what_it_knew(settings
     assert (late == known - first).all()  # no game of a 3x4 network reaches 16384: the late tables as copied
     assert 0 < np.count_nonzero(late) == np.count_nonzero(first != known)
     assert "late tables: a board with a 16384 or more reads its own copy" in " ".join(staged.describe())
+
+
+def test_the_rates_setting_trains_with_temporal_coherence_in_both_stages_of_a_run(settings, monkeypatch):
+    import agents.ntuple as ntuple_module
+
+    asked = []
+    monkeypatch.setattr(ntuple_module, "td_train", lambda *a, **kw: asked.append(kw["coherent"]) or
+                        {"games": a[1], "moves": 0, "seconds": 0.0})
+    rules = Rules2048(spawn_four_probability=0.1)
+    NTupleAgent(rules, small(settings, ntuple_rates="coherent")).train(90, np.random.default_rng(4))
+    NTupleAgent(rules, small(settings)).train(90, np.random.default_rng(4))
+    assert asked == [True, True, False, False]  # the run's two stages (the rate, then a quarter of it)
 
 
 def test_a_network_file_is_read_once_and_shared_read_only(settings, tmp_path):

@@ -3,7 +3,6 @@ chart (the one `t` draws on a screen): `python tools/curve_picture.py CSV PNG [-
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import sys
 from pathlib import Path
@@ -14,17 +13,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from arcade.training import read_curve_file  # noqa: E402
 from arcade.ui import palette, panels, text  # noqa: E402
-
-
-def read_points(path: str) -> list[tuple[int, dict]]:
-    """(games done, {series: value}) in the order written."""
-    points: dict[int, dict] = {}
-    with open(path, encoding="utf-8") as fh:
-        for row in csv.reader(fh):
-            if len(row) == 3:
-                points.setdefault(int(row[0]), {})[row[1]] = float(row[2])
-    return sorted(points.items())
 
 
 def main() -> int:
@@ -33,7 +23,7 @@ def main() -> int:
     ap.add_argument("png")
     ap.add_argument("--title", default="ntuple learning 2048 from nothing (standard rules)")
     args = ap.parse_args()
-    points = read_points(args.csv)
+    points = read_curve_file(args.csv)
     if not points:
         print(f"{args.csv}: no curve points", file=sys.stderr)
         return 2

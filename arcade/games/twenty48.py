@@ -38,6 +38,8 @@ class Game2048Settings:
     # the tile ntuple_restart_tile (0: every game starts empty); they teach the boards past it
     ntuple_restart_tile: int = one_of((0, 2048, 4096, 8192, 16384), 0)
     ntuple_restart_share: float = ranged(0.0, 0.95, 0.5)
+    # "coherent": each weight's rate is the learning rate times its temporal coherence, falling as it settles
+    ntuple_rates: str = one_of(("fixed", "coherent"), "fixed")
 
 
 DIRECTIONS = ("up", "down", "left", "right")  # also the tie-break order of the agents
