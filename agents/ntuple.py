@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import best_action, register, report_progress
-from agents.ntuple_net import NTupleNetwork, parse_tuple_set
+from agents.ntuple_net import Coherence, NTupleNetwork, parse_tuple_set
 from agents.ntuple_td import Report, Restart, train as td_train
 from arcade.games import board64
 from arcade.games.twenty48 import State2048
@@ -282,6 +282,7 @@ class NTupleAgent:
         self.meta.update(p_four=self.p_four, tuples=self.net.tuple_set, run_games=episodes, run_done=done,
                          rate=self.rate)
         self.source = "training" if not resuming else "training (resumed)"
+        coherence = Coherence(self.net.size) if self.coherent else None  # (both stages carry its sums on)
         fine_from = int(episodes * (1 - FINE_TUNE_SHARE))
         stage_moves = 0
         stages = [(done, min(fine_from, episodes), self.rate), (max(done, fine_from), episodes,
@@ -301,7 +302,7 @@ class NTupleAgent:
                             if watch is not None else None,
                             stop=(stop.is_set if stop is not None else None))
             figures = td_train(self.net, last - first, self.p_four, rate, self.parallel, rng, jobs=jobs,
-                               report=report, done_before=first, restart=self.restart, coherent=self.coherent)
+                               report=report, done_before=first, restart=self.restart, coherence=coherence)
             stage_moves += figures["moves"]
             self.meta.update(run_done=first + figures["games"], moves=before["moves"] + stage_moves,
                              games=before["games"] + (first - done) + figures["games"])

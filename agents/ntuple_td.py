@@ -215,11 +215,11 @@ def _play(td: BatchTD, post, stop, watch=None) -> None:
 
 def train(net: NTupleNetwork, games: int, p_four: float, rate: float, parallel: int, rng: np.random.Generator,
           jobs: int = 1, report: Report | None = None, done_before: int = 0, restart: Restart = Restart(),
-          coherent: bool = False) -> dict:
+          coherence: Coherence | None = None) -> dict:
     """Train `net` in place until `games` more fresh games have ended (or report.stop()); returns the figures
     {"games", "moves", "seconds"} (moves: of every game ended, restarted ones too). jobs > 1 trains on that
-    many processes sharing the weights. `coherent`: temporal coherence, its sums starting at 0 with the call
-    (a training state, not the network's: a resumed run starts them afresh)."""
+    many processes sharing the weights. `coherence`: temporal coherence's sums for the net's weights, carried
+    on (a training state, not the network's: a resumed run starts them afresh)."""
     report = report or Report()
     curve = Curve(block_size(games + done_before))
     state = {"games": 0, "moves": 0, "start": time.perf_counter()}
@@ -241,10 +241,10 @@ def train(net: NTupleNetwork, games: int, p_four: float, rate: float, parallel: 
         return state["games"] >= games or external_stop()
 
     if jobs <= 1:
-        td = BatchTD(net, p_four, rate, parallel, rng, restart, Coherence(net.size) if coherent else None)
+        td = BatchTD(net, p_four, rate, parallel, rng, restart, coherence)
         _play(td, lambda s, t, m, f, _moves: post(s, t, m, f), stop, report.watch)
     else:
-        _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, report.watch, restart, coherent)
+        _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, report.watch, restart, coherence)
     return {"games": state["games"], "moves": state["moves"], "seconds": time.perf_counter() - state["start"]}
 
 
@@ -277,15 +277,14 @@ def _worker(shm_name: str, tuple_set: str, p_four: float, rate: float, parallel:
         shm.close()
 
 
-def _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, watch, restart, coherent) -> None:
+def _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, watch, restart, coherence) -> None:
     ctx = multiprocessing.get_context("spawn")
+    coherent = coherence is not None
     shm = shared_memory.SharedMemory(create=True, size=net.weights.nbytes * (3 if coherent else 1))
     try:
-        arrays = _shared_arrays(shm.buf, net.size, coherent)
-        shared = arrays[0]
-        for sums in arrays[1:]:
-            sums[:] = 0
-        del arrays
+        shared, *sums = _shared_arrays(shm.buf, net.size, coherent)
+        if coherent:
+            sums[0][:], sums[1][:] = coherence.signed, coherence.absolute
         shared[:] = private = net.weights
         net.weights = shared  # a checkpoint saved meanwhile reads what the workers have learnt
         out, halt = ctx.Queue(), ctx.Event()
@@ -307,7 +306,9 @@ def _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, watch, res
                     w.terminate()
             private[:] = shared
             net.weights = private
-            del shared
+            if coherent:
+                coherence.signed[:], coherence.absolute[:] = sums
+            del shared, sums
     finally:
         shm.close()
         shm.unlink()
