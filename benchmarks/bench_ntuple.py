@@ -247,7 +247,7 @@ def read_curve(path: str) -> tuple[np.ndarray, np.ndarray]:
 
 def curves(paths: list[str]) -> None:
     """Learning curves of training runs side by side: the mean score of each at the same game counts (the
-    first run's points; the others' nearest point at or before), and the games each took until a block's
+    first run's points; the others' nearest point), and the games each took until a block's
     mean first reached each of CURVE_LEVELS (a point is the mean of the block of games that ends there)."""
     read = [read_curve(p) for p in paths]
     names = [Path(p).stem for p in paths]
@@ -258,8 +258,9 @@ def curves(paths: list[str]) -> None:
     for g in marks:
         row = []
         for games, means in read:
-            at = np.searchsorted(games, g, side="right") - 1
-            near = at >= 0 and g - games[at] < games[0]  # (a run not that far yet: none)
+            at = int(np.abs(games - g).argmin())
+            spacing = np.diff(games).max() if games.size > 1 else games[0]
+            near = g <= games[-1] + spacing / 2  # (a run not that far yet: none)
             row.append(f"{means[at]:>14,.0f}" if near else f"{'-':>14}")
         print(f"  {g:>9,}" + "".join(row))
     print("  games until a block's mean first reached:")
