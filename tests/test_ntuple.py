@@ -423,6 +423,8 @@ def test_the_rates_setting_trains_with_temporal_coherence_in_both_stages_of_a_ru
     NTupleAgent(rules, small(settings)).train(90, np.random.default_rng(4))
     # the run's two stages (the rate, then a quarter of it) carry one set of sums on
     assert isinstance(asked[0], Coherence) and asked[1] is asked[0] and asked[2:] == [None, None]
+    assert "temporal coherence" in " ".join(NTupleAgent(rules, small(settings, ntuple_rates="coherent")).describe())
+    assert "one rate for every weight (0.4)" in " ".join(NTupleAgent(rules, small(settings)).describe())
 
 
 def test_a_network_file_is_read_once_and_shared_read_only(settings, tmp_path):
