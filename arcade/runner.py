@@ -32,6 +32,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from arcade.headless import GameRecord, play_game
+from arcade.setting_fields import trains_only_fields
 from arcade.storage import atomic_write_bytes, json_default
 
 LOG_VERSION = 1
@@ -111,10 +112,15 @@ def jobs_of(spec: RunSpec, players: int) -> list[GameJob]:
 def settings_key(settings, game: str) -> str:
     """A short fingerprint of the settings a run of `game` builds its agents from: that game's table and the
     seeds, search and data tables (not the other games' tables, the window, sound or pacing, nor where the
-    settings were read from: changing those leaves a logged run continuable)."""
+    settings were read from, nor the game's settings only training reads: changing those leaves a logged
+    run continuable)."""
     kept = {k: asdict(getattr(settings, k)) for k in ("seeds", "search", "data")}
     table = settings.for_game(game)  # (its defaults when the settings do not set it)
-    kept["game"] = asdict(table) if table is not None else None
+    if table is not None:
+        skipped = trains_only_fields(table)
+        kept["game"] = {k: v for k, v in asdict(table).items() if k not in skipped}
+    else:
+        kept["game"] = None
     return hashlib.sha1(json.dumps(kept, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 

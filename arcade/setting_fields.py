@@ -9,14 +9,23 @@ import dataclasses
 from dataclasses import field
 
 
-def ranged(lo, hi, default, course=None):
+def ranged(lo, hi, default, course=None, trains_only: bool = False):
     """A setting field with an allowed range [lo, hi] (checked when settings.toml is read).
 
-    course: the course's own value of this parameter, where it gives one (the agent panel marks it)."""
+    course: the course's own value of this parameter, where it gives one (the agent panel marks it).
+    trains_only: only training reads it (an agent plays from what it learnt): see trains_only_fields."""
     meta = {"min": lo, "max": hi}
     if course is not None:
         meta["course"] = course
+    if trains_only:
+        meta["trains_only"] = True
     return field(default=default, metadata=meta)
+
+
+def trains_only_fields(table) -> set[str]:
+    """The settings of a table (a dataclass) that only training reads: a logged run of games does not depend
+    on them, so adding or changing one leaves the run's log continuable."""
+    return {f.name for f in dataclasses.fields(table) if f.metadata.get("trains_only")}
 
 
 def course_value(table, name: str):
@@ -37,6 +46,9 @@ def check_in_range(table, name: str, value, what: str | None = None) -> None:
         raise ValueError(f"{what or name} must be {lo} to {hi}, got {value!r}")
 
 
-def one_of(choices, default):
-    """A setting field that takes one of `choices`."""
-    return field(default=default, metadata={"choices": tuple(choices)})
+def one_of(choices, default, trains_only: bool = False):
+    """A setting field that takes one of `choices` (trains_only: as ranged's)."""
+    meta = {"choices": tuple(choices)}
+    if trains_only:
+        meta["trains_only"] = True
+    return field(default=default, metadata=meta)

@@ -31,15 +31,15 @@ class Game2048Settings:
     # of its error per step; the last third of a run uses a quarter of it), games a training runs, and how
     # many games one training process plays in lockstep
     ntuple_tuples: str = one_of(("4x6", "4x6/16384", "2x4+2x6", "3x4"), "4x6")  # "/16384": late tables from 16384
-    ntuple_learning_rate: float = ranged(0.001, 0.99, 0.4)
-    ntuple_games: int = ranged(1, 10_000_000, 100_000)
-    ntuple_parallel_games: int = ranged(1, 65536, 1024)
+    ntuple_learning_rate: float = ranged(0.001, 0.99, 0.4, trains_only=True)
+    ntuple_games: int = ranged(1, 10_000_000, 100_000, trains_only=True)
+    ntuple_parallel_games: int = ranged(1, 65536, 1024, trains_only=True)
     # restarts: this share of new training games starts from a board on which a game from the start first made
     # the tile ntuple_restart_tile (0: every game starts empty); they teach the boards past it
-    ntuple_restart_tile: int = one_of((0, 2048, 4096, 8192, 16384), 0)
-    ntuple_restart_share: float = ranged(0.0, 0.95, 0.5)
+    ntuple_restart_tile: int = one_of((0, 2048, 4096, 8192, 16384), 0, trains_only=True)
+    ntuple_restart_share: float = ranged(0.0, 0.95, 0.5, trains_only=True)
     # "coherent": each weight's rate is the learning rate times its temporal coherence, falling as it settles
-    ntuple_rates: str = one_of(("fixed", "coherent"), "fixed")
+    ntuple_rates: str = one_of(("fixed", "coherent"), "fixed", trains_only=True)
 
 
 DIRECTIONS = ("up", "down", "left", "right")  # also the tie-break order of the agents
