@@ -14,7 +14,7 @@ network's). Strength comes from benchmarks/bench_2048_strength.py's logs (games 
     python benchmarks/bench_2048_strength.py --agent ntuple --rules standard --games 1000 --log-dir data/runs
     python benchmarks/bench_2048_strength.py --agent expectimax-ntuple --rules standard --games 12
 
-(--compare reads docs/benchmarks and data/runs.)
+(--compare reads docs/benchmarks and data/runs, or the folders after --logs.)
 """
 from __future__ import annotations
 
@@ -180,8 +180,9 @@ def late_game(paths: list[str], n: int, rounds: int) -> None:
         print(line)
 
 
-def records(name: str) -> dict[int, dict]:
-    path = next((folder / name for folder in LOGS if (folder / name).exists()), None)
+def records(name: str, folders=LOGS) -> dict[int, dict]:
+    """The games of the first log called `name` in `folders`, by index."""
+    path = next((Path(folder) / name for folder in folders if (Path(folder) / name).exists()), None)
     if path is None:
         return {}
     out = {}
@@ -205,8 +206,8 @@ def shares(rows: list[dict]) -> str:
     return "  ".join(parts)
 
 
-def compare() -> None:
-    one_ply = records("2048_strength_ntuple_p0.1_100ms_cpu_to-the-end.jsonl")
+def compare(folders=LOGS) -> None:
+    one_ply = records("2048_strength_ntuple_p0.1_100ms_cpu_to-the-end.jsonl", folders)
     if one_ply:
         rows = list(one_ply.values())
         mean, ci = mean_ci([r["score"] for r in rows])
@@ -215,8 +216,8 @@ def compare() -> None:
         print(f"  reaching {shares(rows)}")
         print(f"  score mean {mean:,.0f} +- {ci:,.0f}; decision median {np.median(ms):.3f} ms, p99 "
               f"{np.percentile(ms, 99):.3f} ms (target: 2048 in >= 90% at < 1 ms a move)")
-    heuristic = records("2048_strength_p0.1_100ms_cpu_to-the-end.jsonl")
-    learned = records("2048_strength_expectimax-ntuple_p0.1_100ms_cpu_to-the-end.jsonl")
+    heuristic = records("2048_strength_p0.1_100ms_cpu_to-the-end.jsonl", folders)
+    learned = records("2048_strength_expectimax-ntuple_p0.1_100ms_cpu_to-the-end.jsonl", folders)
     both = sorted(set(heuristic) & set(learned))
     print(f"-- expectimax at 100 ms (CPU time), standard rules, to the end: heuristic {len(heuristic)} games, "
           f"learnt evaluation {len(learned)} games, {len(both)} paired (same seeds)")
@@ -283,6 +284,9 @@ def main() -> None:
     ap.add_argument("--late", nargs="+", metavar="NETWORK", help="only: these network files paired on the game "
                                                                   f"past {LATE_TILE} at 1 ply")
     ap.add_argument("--late-boards", type=int, default=256, help="boards a round of --late")
+    ap.add_argument("--logs", nargs="+", metavar="FOLDER", default=[str(f) for f in LOGS],
+                    help="where --compare reads the strength logs, the first holding each name (default "
+                         "docs/benchmarks, then data/runs)")
     ap.add_argument("--curves", nargs="+", metavar="CSV", help="only: these training runs' learning curves "
                                                                "(main.py train --curve files) side by side")
     args = ap.parse_args()
@@ -299,7 +303,7 @@ def main() -> None:
             os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
         training_speed(args.rounds, args.seconds, Settings().game2048.ntuple_parallel_games)
         load_and_move_times(args.loads)
-    compare()
+    compare(args.logs)
 
 
 if __name__ == "__main__":
