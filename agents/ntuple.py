@@ -20,7 +20,7 @@ import numpy as np
 
 from agents.base import best_action, register, report_progress
 from agents.ntuple_net import Coherence, NTupleNetwork, parse_tuple_set
-from agents.ntuple_td import Report, Restart, train as td_train
+from agents.ntuple_td import Report, Restart, Schedule, train as td_train
 from arcade.games import board64
 from arcade.games.twenty48 import State2048
 from arcade.storage import load_npz, save_npz, set_aside
@@ -284,30 +284,24 @@ class NTupleAgent:
         self.meta.update(p_four=self.p_four, tuples=self.net.tuple_set, run_games=episodes, run_done=done,
                          rate=self.rate)
         self.source = "training" if not resuming else "training (resumed)"
-        coherence = Coherence(self.net.size) if self.coherent else None  # (both stages carry its sums on)
+        coherence = Coherence(self.net.size) if self.coherent else None
         fine_from = int(episodes * (1 - FINE_TUNE_SHARE))
-        stage_moves = 0
-        stages = [(done, min(fine_from, episodes), self.rate), (max(done, fine_from), episodes,
-                                                                 self.rate * FINE_TUNE_FACTOR)]
-        for first, last, rate in stages:
-            if last <= first or (stop is not None and stop.is_set()):
-                continue
+        schedule = Schedule(self.rate, fine_from, self.rate * FINE_TUNE_FACTOR)
 
-            def point(games_done, figures, moves):
-                self.meta.update(run_done=games_done, games=before["games"] + games_done - done,
-                                 moves=before["moves"] + stage_moves + moves)
-                if checkpoint is not None:
-                    checkpoint(games_done, figures)
+        def point(games_done, figures, moves):
+            self.meta.update(run_done=games_done, games=before["games"] + games_done - done,
+                             moves=before["moves"] + moves)
+            if checkpoint is not None:
+                checkpoint(games_done, figures)
 
-            report = Report(progress=progress, point=point,
-                            watch=(lambda board, score: watch(State2048(board64.unpack(board)[0], score)))
-                            if watch is not None else None,
-                            stop=(stop.is_set if stop is not None else None))
-            figures = td_train(self.net, last - first, self.p_four, rate, self.parallel, rng, jobs=jobs,
-                               report=report, done_before=first, restart=self.restart, coherence=coherence)
-            stage_moves += figures["moves"]
-            self.meta.update(run_done=first + figures["games"], moves=before["moves"] + stage_moves,
-                             games=before["games"] + (first - done) + figures["games"])
+        report = Report(progress=progress, point=point,
+                        watch=(lambda board, score: watch(State2048(board64.unpack(board)[0], score)))
+                        if watch is not None else None,
+                        stop=(stop.is_set if stop is not None else None))
+        figures = td_train(self.net, episodes - done, self.p_four, schedule, self.parallel, rng, jobs=jobs,
+                           report=report, done_before=done, restart=self.restart, coherence=coherence)
+        self.meta.update(run_done=done + figures["games"], moves=before["moves"] + figures["moves"],
+                         games=before["games"] + figures["games"])
         self.source = "trained (unsaved)"
 
     def save(self, path: Path | None = None) -> bool:

@@ -150,6 +150,20 @@ class BatchTD:
         self.pooled += made.size
 
 
+@dataclass(frozen=True)
+class Schedule:
+    """The learning rate of a run: `rate` until `fine_from` games of the run have ended, then `fine_rate`
+    (the games in play go on: a stage change restarting them would end its shortest games first and put a
+    false dip in the learning curve)."""
+
+    rate: float
+    fine_from: int | None = None
+    fine_rate: float = 0.0
+
+    def at(self, games_done: int) -> float:
+        return self.fine_rate if self.fine_from is not None and games_done >= self.fine_from else self.rate
+
+
 @dataclass
 class Curve:
     """Finished training games grouped in blocks: one learning-curve point a block."""
@@ -191,12 +205,14 @@ WATCH_SECONDS = 0.1  # how often a training game's board is passed to `watch`
 POST_SECONDS = 0.25  # how often a worker posts its finished games
 
 
-def _play(td: BatchTD, post, stop, watch=None) -> None:
+def _play(td: BatchTD, post, stop, watch=None, rate=None) -> None:
     """Step `td` until `stop()`; finished games go to post(scores, tiles, moves, fresh, moves so far) every
-    POST_SECONDS."""
+    POST_SECONDS. `rate()`, if given, is td's learning rate for the next step."""
     pending, last_post, last_watch = [], time.monotonic(), 0.0
     watched = 0
     while not stop():
+        if rate is not None:
+            td.rate = rate()
         ended = td.step()
         if ended[0].size:
             pending.append(ended)
@@ -213,16 +229,18 @@ def _play(td: BatchTD, post, stop, watch=None) -> None:
         post(*(np.concatenate(p) for p in zip(*pending)), td.moves)
 
 
-def train(net: NTupleNetwork, games: int, p_four: float, rate: float, parallel: int, rng: np.random.Generator,
-          jobs: int = 1, report: Report | None = None, done_before: int = 0, restart: Restart = Restart(),
-          coherence: Coherence | None = None) -> dict:
+def train(net: NTupleNetwork, games: int, p_four: float, rate: float | Schedule, parallel: int,
+          rng: np.random.Generator, jobs: int = 1, report: Report | None = None, done_before: int = 0,
+          restart: Restart = Restart(), coherence: Coherence | None = None) -> dict:
     """Train `net` in place until `games` more fresh games have ended (or report.stop()); returns the figures
-    {"games", "moves", "seconds"} (moves: of every game ended, restarted ones too). jobs > 1 trains on that
+    {"games", "moves", "seconds"} (moves: of every game ended, restarted ones too). `rate`: one learning rate,
+    or a Schedule over the run's games (done_before of them ended before this call). jobs > 1 trains on that
     many processes sharing the weights. `coherence`: temporal coherence's sums for the net's weights, carried
     on (a training state, not the network's: a resumed run starts them afresh)."""
     report = report or Report()
+    schedule = rate if isinstance(rate, Schedule) else Schedule(float(rate))
     curve = Curve(block_size(games + done_before))
-    state = {"games": 0, "moves": 0, "start": time.perf_counter()}
+    state = {"games": 0, "moves": 0, "start": time.perf_counter(), "rate": schedule.at(done_before)}
     external_stop = report.stop or (lambda: False)
 
     def post(scores, tiles, lengths, fresh):
@@ -231,6 +249,7 @@ def train(net: NTupleNetwork, games: int, p_four: float, rate: float, parallel: 
         take = min(scores.size, games - state["games"])  # games past the target end uncounted
         state["games"] += take
         state["moves"] += int(lengths[:take].sum())
+        state["rate"] = schedule.at(done_before + state["games"])
         if report.point is not None:
             for point in curve.add(scores[:take], tiles[:take]):
                 report.point(done_before + state["games"], point, state["moves"])
@@ -241,10 +260,10 @@ def train(net: NTupleNetwork, games: int, p_four: float, rate: float, parallel: 
         return state["games"] >= games or external_stop()
 
     if jobs <= 1:
-        td = BatchTD(net, p_four, rate, parallel, rng, restart, coherence)
-        _play(td, lambda s, t, m, f, _moves: post(s, t, m, f), stop, report.watch)
+        td = BatchTD(net, p_four, state["rate"], parallel, rng, restart, coherence)
+        _play(td, lambda s, t, m, f, _moves: post(s, t, m, f), stop, report.watch, lambda: state["rate"])
     else:
-        _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, report.watch, restart, coherence)
+        _train_shared(net, jobs, p_four, state, parallel, rng, post, stop, report.watch, restart, coherence)
     return {"games": state["games"], "moves": state["moves"], "seconds": time.perf_counter() - state["start"]}
 
 
@@ -255,7 +274,7 @@ def _shared_arrays(buf, size: int, coherent: bool) -> list[np.ndarray]:
             for k in range(3 if coherent else 1)]
 
 
-def _worker(shm_name: str, tuple_set: str, p_four: float, rate: float, parallel: int, restart: Restart,
+def _worker(shm_name: str, tuple_set: str, p_four: float, rate, parallel: int, restart: Restart,
             coherent: bool, seed, out, halt, watch: bool, parent: int) -> None:
     """One Hogwild worker: a BatchTD on the shared weights (and coherence sums) until `halt` is set (or its
     parent ends)."""
@@ -268,17 +287,25 @@ def _worker(shm_name: str, tuple_set: str, p_four: float, rate: float, parallel:
         arrays = _shared_arrays(shm.buf, size, coherent)
         net = NTupleNetwork(tuple_set, arrays[0])
         coherence = Coherence(size, *arrays[1:]) if coherent else None
-        td = BatchTD(net, p_four, rate, parallel, np.random.default_rng(seed), restart, coherence)
+        td = BatchTD(net, p_four, rate.value, parallel, np.random.default_rng(seed), restart, coherence)
         _play(td, lambda s, t, m, f, moves: out.put(("games", (s, t, m, f))), halt.is_set,
-              (lambda board, score: out.put(("watch", (board, score)))) if watch else None)
+              (lambda board, score: out.put(("watch", (board, score)))) if watch else None, lambda: rate.value)
         del net, td, coherence, arrays
     finally:
         out.put(("ended", None))
         shm.close()
 
 
-def _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, watch, restart, coherence) -> None:
+def _train_shared(net, jobs, p_four, state, parallel, rng, post, stop, watch, restart, coherence) -> None:
+    """train() on `jobs` worker processes sharing the weights; the workers read the rate (state["rate"],
+    set by post as games end) from a shared number."""
     ctx = multiprocessing.get_context("spawn")
+    rate = ctx.Value("d", state["rate"], lock=False)  # (one writer: the parent)
+
+    def posted(*games):
+        post(*games)
+        rate.value = state["rate"]
+
     coherent = coherence is not None
     shm = shared_memory.SharedMemory(create=True, size=net.weights.nbytes * (3 if coherent else 1))
     try:
@@ -297,7 +324,7 @@ def _train_shared(net, jobs, p_four, rate, parallel, rng, post, stop, watch, res
             w.start()
         running = jobs
         try:
-            _collect(out, workers, running, post, stop, watch, halt)
+            _collect(out, workers, running, posted, stop, watch, halt)
         finally:
             halt.set()
             for w in workers:

@@ -6,7 +6,7 @@ import pytest
 from agents.ntuple import FORMAT_VERSION, NTupleAgent, decode, encode, file_arrays, read
 from agents.ntuple_net import (SYMMETRIES, TUPLE_SETS, Coherence, NTupleNetwork, holds_tile, parse_tuple_set,
                                symmetries)
-from agents.ntuple_td import BatchTD, Curve, Report, Restart, train
+from agents.ntuple_td import BatchTD, Curve, Report, Restart, Schedule, train
 from arcade.games import board64
 from arcade.games.twenty48 import Game2048Settings, Rules2048, State2048
 from arcade.storage import save_npz
@@ -225,6 +225,36 @@ def test_two_processes_share_one_network_and_its_coherence_and_hand_the_sums_bac
         assert (coherence.signed[7], coherence.absolute[7]) == (3.0, 5.0)
 
 
+def test_a_schedule_changes_the_rate_once_its_games_have_ended_and_the_games_in_play_go_on(monkeypatch):
+    steps = []
+    step = BatchTD.step
+
+    def spy(td):
+        steps.append((td.rate, td.lengths.sum()))
+        return step(td)
+
+    monkeypatch.setattr(BatchTD, "step", spy)
+    ended = []
+    train(NTupleNetwork("3x4"), 120, 0.1, Schedule(0.5, 70, 0.125), 16, np.random.default_rng(3),
+          report=Report(progress=ended.append), done_before=10)
+    rates = [r for r, _ in steps]
+    switch = rates.index(0.125)
+    assert set(rates[:switch]) == {0.5} and set(rates[switch:]) == {0.125}
+    assert steps[switch][1] > 0  # the games in play went on (a restart would have emptied the boards)
+    assert ended[-1] == 130  # counted on from the games done before
+
+
+def test_shared_workers_read_the_schedule_s_rate():
+    """At rate 0 nothing is learnt: a schedule at 0 from its start leaves the network empty on two
+    processes, one at 0 only from a game past the run's end learns."""
+    still = NTupleNetwork("3x4")
+    train(still, 200, 0.1, Schedule(0.5, 0, 0.0), 32, np.random.default_rng(5), jobs=2)
+    assert still.nonzero() == 0
+    learnt = NTupleNetwork("3x4")
+    train(learnt, 200, 0.1, Schedule(0.5, 10_000, 0.0), 32, np.random.default_rng(5), jobs=2)
+    assert learnt.nonzero() > 1000
+
+
 def test_restarts_start_games_from_boards_where_fresh_games_first_made_the_tile():
     """Each pooled board is a fresh game's board at the step its 64 first appeared; restarted games start
     from pooled boards and end marked as not fresh."""
@@ -412,17 +442,18 @@ def test_training_a_staged_set_over_its_base_network_keeps_what_it_knew(settings
     assert "late tables: a board with a 16384 or more reads its own copy" in " ".join(staged.describe())
 
 
-def test_the_rates_setting_trains_with_temporal_coherence_in_both_stages_of_a_run(settings, monkeypatch):
+def test_the_rates_setting_trains_with_temporal_coherence_and_a_run_ends_at_a_quarter_rate(settings, monkeypatch):
     import agents.ntuple as ntuple_module
 
     asked = []
-    monkeypatch.setattr(ntuple_module, "td_train", lambda *a, **kw: asked.append(kw["coherence"]) or
+    monkeypatch.setattr(ntuple_module, "td_train", lambda *a, **kw: asked.append((a[3], kw["coherence"])) or
                         {"games": a[1], "moves": 0, "seconds": 0.0})
     rules = Rules2048(spawn_four_probability=0.1)
     NTupleAgent(rules, small(settings, ntuple_rates="coherent")).train(90, np.random.default_rng(4))
     NTupleAgent(rules, small(settings)).train(90, np.random.default_rng(4))
-    # the run's two stages (the rate, then a quarter of it) carry one set of sums on
-    assert isinstance(asked[0], Coherence) and asked[1] is asked[0] and asked[2:] == [None, None]
+    # one call a run: its last third at a quarter of the rate, the games in play going on
+    assert [schedule for schedule, _ in asked] == [Schedule(0.4, 60, 0.1)] * 2
+    assert isinstance(asked[0][1], Coherence) and asked[1][1] is None
     assert "temporal coherence" in " ".join(NTupleAgent(rules, small(settings, ntuple_rates="coherent")).describe())
     assert "one rate for every weight (0.4)" in " ".join(NTupleAgent(rules, small(settings)).describe())
 
