@@ -533,6 +533,18 @@ def test_settings_name_the_tuple_sets_the_network_knows():
         assert NTupleNetwork.size_of(choice) > 0
 
 
+def test_the_readme_s_training_settings_files_read_without_a_warning():
+    from pathlib import Path
+
+    from arcade.settings import load_settings
+
+    files = sorted((Path(__file__).resolve().parent.parent / "docs" / "training").glob("*.toml"))
+    assert len(files) >= 4
+    read = {f.stem: load_settings(f, strict=True).game2048 for f in files}  # strict: a bad key or value raises
+    assert read["late_game_coherent"].ntuple_rates == "coherent" and read["late_game_coherent"].ntuple_restart_tile == 16384
+    assert read["coherent"].ntuple_learning_rate == 0.99 and read["late_game"].ntuple_rates == "fixed"
+
+
 def test_copies_for_each_game_share_the_network_read_from_a_file(settings, tmp_path):
     import copy
     import pickle
