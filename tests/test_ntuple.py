@@ -541,7 +541,8 @@ def test_the_readme_s_training_settings_files_read_without_a_warning():
     files = sorted((Path(__file__).resolve().parent.parent / "docs" / "training").glob("*.toml"))
     assert len(files) >= 4
     read = {f.stem: load_settings(f, strict=True).game2048 for f in files}  # strict: a bad key or value raises
-    assert read["late_game_coherent"].ntuple_rates == "coherent" and read["late_game_coherent"].ntuple_restart_tile == 16384
+    late = read["late_game_coherent"]
+    assert late.ntuple_rates == "coherent" and late.ntuple_restart_tile == 16384
     assert read["coherent"].ntuple_learning_rate == 0.99 and read["late_game"].ntuple_rates == "fixed"
 
 
