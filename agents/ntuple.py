@@ -246,9 +246,7 @@ class NTupleAgent:
                  f"{self.net.nonzero():,} of {self.net.size:,} weights learnt",
                  *([f"late tables: a board with a {self.net.late_tile} or more reads its own copy"]
                    if self.net.late_tile else []),
-                 f"trained {int(self.meta.get('games', 0)):,} games, {int(self.meta.get('moves', 0)):,} moves",
-                 ("it trains with temporal coherence: each weight's rate falls as its errors stop agreeing"
-                  if self.coherent else f"it trains at one rate for every weight ({self.rate:g})")]
+                 f"trained {int(self.meta.get('games', 0)):,} games, {int(self.meta.get('moves', 0)):,} moves"]
         if self.meta.get("games", 0):
             same = abs(float(trained_for) - self.p_four) < 1e-12
             lines.append(f"learnt for {rules_name(float(trained_for))}"

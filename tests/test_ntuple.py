@@ -454,8 +454,6 @@ def test_the_rates_setting_trains_with_temporal_coherence_and_a_run_ends_at_a_qu
     # one call a run: its last third at a quarter of the rate, the games in play going on
     assert [schedule for schedule, _ in asked] == [Schedule(0.4, 60, 0.1)] * 2
     assert isinstance(asked[0][1], Coherence) and asked[1][1] is None
-    assert "temporal coherence" in " ".join(NTupleAgent(rules, small(settings, ntuple_rates="coherent")).describe())
-    assert "one rate for every weight (0.4)" in " ".join(NTupleAgent(rules, small(settings)).describe())
 
 
 def test_a_network_file_is_read_once_and_shared_read_only(settings, tmp_path):
