@@ -110,9 +110,7 @@ class Coherence:
         """The coherence of weights `uniq` (distinct) before this step, then their errors' sum `total` and
         sizes' sum `sizes` added in."""
         signed, absolute = self.signed.take(uniq), self.absolute.take(uniq)
-        coherent = np.ones(uniq.size)
-        met = absolute > 0
-        coherent[met] = np.abs(signed[met]) / absolute[met]
+        coherent = np.divide(np.abs(signed), absolute, out=np.ones(uniq.size), where=absolute > 0)
         self.signed[uniq] = signed + total
         self.absolute[uniq] = absolute + sizes
         return coherent
