@@ -34,8 +34,8 @@ from agents.ntuple_net import Coherence, NTupleNetwork
 from agents.ntuple_td import BatchTD, Report, Restart, train
 from arcade.games import board64
 from arcade.games.twenty48 import Rules2048
-from arcade.training import read_curve_file
 from arcade.settings import Settings
+from arcade.training import read_curve_file
 
 P_FOUR = 0.1
 SHIPPED = ASSETS / filename(P_FOUR)
@@ -255,21 +255,22 @@ def curves(paths: list[str]) -> None:
     print(f"-- learning curves ({', '.join(names)}): block mean score at the same games")
     games0 = read[0][0]
     marks = sorted({int(games0[int(k)]) for k in np.linspace(0, games0.size - 1, min(12, games0.size))})
-    print("  " + f"{'games':>9}" + "".join(f"{n:>14}" for n in names))
+    w = max(14, *(len(n) + 2 for n in names))  # a column's width
+    print("  " + f"{'games':>9}" + "".join(f"{n:>{w}}" for n in names))
+    # how far past its last point a run still answers (half its widest spacing; a run not that far yet: none)
+    reach = [games[-1] + (np.diff(games).max() if games.size > 1 else games[0]) / 2 for games, _ in read]
     for g in marks:
         row = []
-        for games, means in read:
+        for (games, means), last in zip(read, reach):
             at = int(np.abs(games - g).argmin())
-            spacing = np.diff(games).max() if games.size > 1 else games[0]
-            near = g <= games[-1] + spacing / 2  # (a run not that far yet: none)
-            row.append(f"{means[at]:>14,.0f}" if near else f"{'-':>14}")
+            row.append(f"{means[at]:>{w},.0f}" if g <= last else f"{'-':>{w}}")
         print(f"  {g:>9,}" + "".join(row))
     print("  games until a block's mean first reached:")
     for level in CURVE_LEVELS:
         cells = []
         for games, means in read:
             hit = np.flatnonzero(means >= level)
-            cells.append(f"{games[hit[0]]:>14,}" if hit.size else f"{'not yet':>14}")
+            cells.append(f"{games[hit[0]]:>{w},}" if hit.size else f"{'not yet':>{w}}")
         print(f"  {level:>9,}" + "".join(cells))
 
 
