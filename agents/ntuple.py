@@ -171,7 +171,7 @@ def best_network(p_four: float, data_dir: Path, tuple_set: str):
                 "tiles in a few groups of cells (at the board's 8 rotations and reflections). Learnt by TD(0): "
                 "after each move the last afterstate's value moves toward the next reward plus the next "
                 "afterstate's value. It plays the largest reward + value, with no search.",
-          params=("ntuple_tuples", "ntuple_learning_rate", "ntuple_games", "ntuple_parallel_games",
+          params=("ntuple_tuples", "ntuple_learning_rate", "ntuple_games",
                   "ntuple_restart_tile", "ntuple_restart_share", "ntuple_rates"))
 class NTupleAgent:
     """Greedy on reward + V(afterstate) from an n-tuple network ([2048] ntuple_*); trains by batched TD(0)."""
@@ -184,7 +184,6 @@ class NTupleAgent:
         self.p_four = float(rules.spawn_four_probability)
         self.tuple_set = table.ntuple_tuples
         self.rate = table.ntuple_learning_rate
-        self.parallel = table.ntuple_parallel_games
         self.restart = Restart(table.ntuple_restart_tile, table.ntuple_restart_share)
         self.coherent = table.ntuple_rates == "coherent"
         self.data_path = Path(settings.data_dir) / filename(self.p_four)
@@ -263,7 +262,7 @@ class NTupleAgent:
 
     def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None, checkpoint=None,
               watch=None, jobs: int = 1) -> None:
-        """TD(0) for `episodes` games on [2048] ntuple_parallel_games games in lockstep (on `jobs` processes).
+        """TD(0) for `episodes` games, one after another on each of `jobs` processes (compiled).
 
         A run of N games resumes where a saved unfinished run of N games stopped (its checkpoint file was
         loaded); any other start is a new run from the current network (or an empty one, from_scratch). The
@@ -296,7 +295,7 @@ class NTupleAgent:
                         watch=(lambda board, score: watch(State2048(board64.unpack(board)[0], score)))
                         if watch is not None else None,
                         stop=(stop.is_set if stop is not None else None))
-        figures = td_train(self.net, episodes - done, self.p_four, schedule, self.parallel, rng, jobs=jobs,
+        figures = td_train(self.net, episodes - done, self.p_four, schedule, rng, jobs=jobs,
                            report=report, done_before=done, restart=self.restart, coherence=coherence)
         self.meta.update(run_done=done + figures["games"], moves=before["moves"] + figures["moves"],
                          games=before["games"] + figures["games"])

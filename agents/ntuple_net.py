@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents import compiled
 from arcade.games.board64 import transpose
 
 # tuple sets by name: cells in reading order (cell 4r + c is row r, column c)
@@ -35,7 +36,6 @@ TUPLE_SETS: dict[str, tuple[tuple[int, ...], ...]] = {
 }
 LATE_TILES = (8192, 16384, 32768)  # where a staged set's late game may begin
 SYMMETRIES = 8
-VALUE_CHUNK = 8192  # boards valued at a time: a chunk's features stay in cache (1.8x faster than all at once)
 _U = np.uint64
 
 
@@ -100,20 +100,12 @@ class Coherence:
     """Temporal coherence (Beal & Smith 1999, for 2048 Jaskowski 2018): for each weight, the sum E of the
     errors its TD steps have met and the sum A of their sizes. |E| / A is near 1 while the errors agree
     (the weight is still far from its value: full steps) and falls toward 0 as they cancel out (it only
-    jitters around its value: small steps), so every weight gets its own rate, falling as it settles."""
+    jitters around its value: small steps), so every weight gets its own rate, falling as it settles.
+    The compiled learner (agents/kernels2048.td_run) reads and adds to the two float32 arrays."""
 
     def __init__(self, size: int, signed: np.ndarray | None = None, absolute: np.ndarray | None = None):
         self.signed = np.zeros(size, dtype=np.float32) if signed is None else signed
         self.absolute = np.zeros(size, dtype=np.float32) if absolute is None else absolute
-
-    def update(self, uniq: np.ndarray, total: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-        """The coherence of weights `uniq` (distinct) before this step, then their errors' sum `total` and
-        sizes' sum `sizes` added in."""
-        signed, absolute = self.signed.take(uniq), self.absolute.take(uniq)
-        coherent = np.divide(np.abs(signed), absolute, out=np.ones(uniq.size), where=absolute > 0)
-        self.signed[uniq] = signed + total
-        self.absolute[uniq] = absolute + sizes
-        return coherent
 
 
 class NTupleNetwork:
@@ -132,6 +124,7 @@ class NTupleNetwork:
         self.size = self.stage_size * (2 if self.late_tile else 1)
         self.n_features = len(self.tuples) * SYMMETRIES
         self._runs = [_runs(t) for t in self.tuples]
+        self._kernel_runs = None
         if weights is None:
             weights = np.zeros(self.size, dtype=np.float32)
         if weights.shape != (self.size,) or weights.dtype != np.float32:
@@ -169,73 +162,38 @@ class NTupleNetwork:
         """Which boards the late tables value (None for an unstaged network)."""
         return holds_tile(x, self.late_tile) if self.late_tile else None
 
-    def learning_features(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(the F x N weight indexes each board's value reads and its TD step moves, the boards' values)."""
-        feats = self._staged_features(x)
-        return feats, self.weights.take(feats).sum(axis=0, dtype=np.float64)
+    def kernel_spec(self) -> tuple[np.ndarray, np.ndarray, int, int]:
+        """What the compiled kernels read: (the weights, the tuples as rows of [offset, runs, then (first
+        cell, length, place) a run], the size of one table set, the late tile's exponent or 0)."""
+        if self._kernel_runs is None:
+            from agents.kernels2048 import MAX_RUNS
 
-    def _staged_features(self, x: np.ndarray) -> np.ndarray:
-        feats = self.features(x)
-        late = self.late(x)
-        if late is not None and late.any():
-            if late.all():
-                feats += self.stage_size
-            else:
-                feats[:, late] += self.stage_size
-        return feats
+            runs = np.zeros((len(self.tuples), 2 + 3 * MAX_RUNS), dtype=np.int64)
+            for t, tuple_runs in enumerate(self._runs):
+                runs[t, :2] = int(self.offsets[t]), len(tuple_runs)
+                runs[t, 2:2 + 3 * len(tuple_runs)] = np.ravel(tuple_runs)
+            self._kernel_runs = runs
+        late = int(self.late_tile).bit_length() - 1 if self.late_tile else 0
+        return self.weights, self._kernel_runs, self.stage_size, late
 
     def features(self, x: np.ndarray) -> np.ndarray:
-        """The weight indexes each board reads: F x N int64 (tuple-major, then symmetry)."""
-        sym = symmetries(x)
-        out = np.empty((len(self.tuples), SYMMETRIES, sym.shape[1]), dtype=np.uint64)
-        scratch = np.empty_like(sym)  # (every step writes into place: fresh temporaries cost a fifth more)
-        for t, runs in enumerate(self._runs):
-            acc = out[t]
-            for k, (first, length, place) in enumerate(runs):
-                part = scratch if k else acc
-                mask = _U((1 << (4 * length)) - 1)
-                if first:
-                    np.right_shift(sym, _U(4 * first), out=part)
-                    part &= mask
-                else:
-                    np.bitwise_and(sym, mask, out=part)
-                if place:
-                    part <<= _U(4 * place)
-                if k:
-                    acc |= part
-            acc += self.offsets[t]
-        return out.reshape(self.n_features, -1).view(np.int64)
+        """The weight indexes each board reads: F x N int64 (tuple-major, then symmetry; a late board's in
+        the late tables)."""
+        k = compiled.kernels()
+        _, runs, stage, late = self.kernel_spec()
+        x = np.asarray(x, dtype=np.uint64).ravel()
+        out = np.empty((x.size, self.n_features), dtype=np.int64)
+        for i, board in enumerate(x):
+            k.features(board, runs, stage, late, out[i])
+        return out.T.copy()
 
     def value(self, x: np.ndarray) -> np.ndarray:
         """V of each board (float64): the sum of the weights its features read."""
-        x = np.asarray(x, dtype=np.uint64).ravel()
+        x = np.ascontiguousarray(x, dtype=np.uint64).ravel()
         out = np.empty(x.size)
-        for start in range(0, x.size, VALUE_CHUNK):
-            part = x[start:start + VALUE_CHUNK]
-            out[start:start + part.size] = self.weights.take(self._staged_features(part)).sum(axis=0,
-                                                                                             dtype=np.float64)
+        weights, runs, stage, late = self.kernel_spec()
+        compiled.kernels().ntuple_values(x, weights, runs, stage, late, out)
         return out
-
-    def learn(self, feats: np.ndarray, errors: np.ndarray, rate: float, coherence: Coherence | None = None) -> None:
-        """One TD step for a batch: board j's value moves by `rate` times its error, each of its F weights
-        taking an equal share (rate / F of the error; rate <= 1).
-
-        Where c reads in the batch hit one weight, it moves by (1 - (1 - rate)**c) / F of their mean error:
-        what c such steps in a row would do to one board, not c times one step, which overshoots when a
-        thousand games in lockstep all read the same early-game weights.
-
-        With `coherence` (temporal coherence), each weight's rate is `rate` times its coherence |E| / A (1
-        while A is 0), read before this step's errors are added to E (their sum) and A (the sum of their
-        sizes)."""
-        idx = feats.ravel()
-        err = np.broadcast_to(np.asarray(errors, dtype=np.float64), feats.shape).ravel()
-        uniq, inv = np.unique(idx, return_inverse=True)
-        total = np.bincount(inv, weights=err, minlength=uniq.size)
-        count = np.bincount(inv, minlength=uniq.size)
-        if coherence is not None:
-            rate = rate * coherence.update(uniq, total, np.bincount(inv, weights=np.abs(err), minlength=uniq.size))
-        share = (1.0 - (1.0 - rate) ** count) / (count * self.n_features)
-        self.weights[uniq] += (share * total).astype(np.float32)
 
     def nonzero(self) -> int:
         """How many weights training has moved from 0."""

@@ -1,14 +1,13 @@
-"""TD(0) on afterstates for the n-tuple network, over many 2048 games in lockstep (one core or several).
+"""TD(0) on afterstates for the n-tuple network, in a compiled loop (one core or several).
 
 The formulation of Szubert & Jaskowski (2014), "TD-afterstate": in state s the player takes the move a
 whose reward plus afterstate value r + V(s'_a) is largest; once the computer has placed its tile (s'')
 and the next move has been chosen the same way (reward r', afterstate s'_next), the previous afterstate
-learns V(s') <- V(s') + rate (r' + V(s'_next) - V(s')); when s'' has no move the target is 0.
+learns V(s') <- V(s') + rate (r' + V(s'_next) - V(s')); when s'' has no move the target is 0. Each of the F
+weights V(s') reads moves by rate / F of the error.
 
-BatchTD plays `parallel` games at once on 64-bit boards: one step moves every game (all four moves by row
-tables, values of the legal afterstates by the network, the greedy choice, the TD step of every game's
-previous afterstate in one batched update, one new tile each). A finished game is recorded and replaced
-by a new one, so the batch stays full. `train` runs a whole training on one core; with jobs > 1 the
+`TDGames` plays training games one after another in agents/kernels2048.td_run (a stretch of moves a call,
+the game in play carried between calls). `train` runs a whole training on one core; with jobs > 1 the
 workers share one weight array in shared memory and update it without locks (Hogwild, as Jaskowski 2018
 trained on many cores): reads and writes of different games interleave, and the rare lost update costs
 less than the cores gain. All randomness comes from the Generators given.
@@ -37,11 +36,13 @@ from multiprocessing import shared_memory
 
 import numpy as np
 
+from agents import compiled
 from agents.ntuple_net import Coherence, NTupleNetwork
-from arcade.games import board64
 
 TILE_2048 = 11  # exponent of the 2048 tile
 POOL_SIZE = 4096  # boards kept per training process for restarts (the newest replace the oldest)
+STEP_MOVES = 20_000  # moves a call of the compiled loop plays (about 10 ms): between calls, reports and stops
+ENDED_ROWS = 512  # finished games a call can hand back (it returns early when they are more)
 
 
 @dataclass(frozen=True)
@@ -57,97 +58,62 @@ class Restart:
         return self.tile > 0 and self.share > 0
 
 
-class BatchTD:
-    """`parallel` training games in lockstep on one network.
+class TDGames:
+    """Training games one after another on one network, learning as they go (agents/kernels2048.td_run).
 
-    step() plays one move of every game (learning as it goes) and returns the games that ended in it as
-    (scores, largest exponents, moves, fresh) arrays (fresh: False for a restarted practice game). `boards`
-    are the games' current boards (uint64)."""
+    step() plays up to STEP_MOVES moves and returns the games that ended as (scores, largest exponents,
+    moves, fresh) arrays (fresh: False for a restarted practice game); `board`, `score` and `length` are the
+    game in play's. `moves` counts every move played (and learnt from) so far."""
 
-    def __init__(self, net: NTupleNetwork, p_four: float, rate: float, parallel: int, rng: np.random.Generator,
-                 restart: Restart = Restart(), coherence: Coherence | None = None):
+    def __init__(self, net, p_four: float, rate: float, rng: np.random.Generator, restart: Restart = Restart(),
+                 coherence: Coherence | None = None):
+        self.kernels = compiled.kernels()
         self.net, self.p_four, self.rate, self.rng, self.restart = net, float(p_four), float(rate), rng, restart
         self.coherence = coherence  # temporal coherence's sums (None: every weight steps at `rate`)
-        n = int(parallel)
-        self.boards = np.zeros(n, dtype=np.uint64)
-        self.prev = np.zeros(n, dtype=np.uint64)  # each game's last afterstate (learns at the next step)
-        self.has_prev = np.zeros(n, dtype=bool)
-        self.scores = np.zeros(n, dtype=np.int64)
-        self.lengths = np.zeros(n, dtype=np.int64)
-        self.moves = 0  # moves played (and learnt from) so far
-        self.fresh = np.ones(n, dtype=bool)  # started from an empty board (not a restart)
-        self.made = np.zeros(n, dtype=bool)  # a fresh game that has made the restart tile
-        self.pool = np.zeros(POOL_SIZE if restart.tile else 0, dtype=np.uint64)
-        self.pooled = 0  # boards ever put in the pool
-        self._new_games(np.arange(n))
+        self.game = np.zeros(7, dtype=np.uint64)  # (agents/kernels2048's G_* fields; an empty board: none yet)
+        self.prev_feats = np.zeros(net.n_features, dtype=np.int64)  # the weights its last afterstate reads
+        self.pool = np.zeros(POOL_SIZE if restart.tile else 1, dtype=np.uint64)
+        self.counters = np.zeros(2, dtype=np.int64)  # boards ever pooled, moves played
+        self.ended = np.zeros((ENDED_ROWS, 4), dtype=np.int64)
+        self.moves_t, self.gains_t = compiled.move_tables()
+        self._none = np.zeros(1, dtype=np.float32)
 
-    def _new_games(self, which: np.ndarray) -> None:
-        """Fresh boards (two tiles, two uniforms each) for games `which`; with restarts on, a share of them
-        starts from a pooled board instead."""
-        u = self.rng.random((4, which.size))
-        x = board64.spawn(np.zeros(which.size, dtype=np.uint64), u[0], u[1], self.p_four)
-        self.boards[which] = board64.spawn(x, u[2], u[3], self.p_four)
-        self.fresh[which] = True
-        self.made[which] = False
-        if self.restart.on and self.pooled:
-            again = which[self.rng.random(which.size) < self.restart.share]
-            kept = min(self.pooled, self.pool.size)
-            self.boards[again] = self.pool[self.rng.integers(kept, size=again.size)]
-            self.fresh[again] = False
-        self.has_prev[which] = False
-        self.scores[which] = 0
-        self.lengths[which] = 0
+    @property
+    def moves(self) -> int:
+        return int(self.counters[1])
 
-    def greedy(self, boards: np.ndarray):
-        """For each board: (the move, its afterstate, its reward, its afterstate's value, any move legal)."""
-        codes = board64.lines(boards)
-        moved = board64.move_all(boards, codes)
-        gains = board64.all_gains(codes)
-        legal = moved != boards
-        values = np.full(moved.shape, -np.inf)
-        values[legal] = self.net.value(moved[legal]) + gains[legal]
-        best = values.argmax(axis=0)
-        cols = np.arange(boards.size)
-        reward = gains[best, cols]
-        return best, moved[best, cols], reward, values[best, cols] - reward, legal.any(axis=0)
+    @property
+    def board(self) -> int:
+        return int(self.game[self.kernels.G_BOARD])
 
-    def step(self):
-        _, after, reward, v_after, alive = self.greedy(self.boards)
-        learners = np.flatnonzero(self.has_prev)
-        if learners.size and self.rate > 0:  # (rate 0: it only plays)
-            target = np.where(alive[learners], reward[learners] + v_after[learners], 0.0)
-            feats, values = self.net.learning_features(self.prev[learners])
-            errors = target - values
-            self.net.learn(feats, errors, self.rate, self.coherence)
-        live = np.flatnonzero(alive)
-        self.moves += live.size
-        self.prev[live] = after[live]
-        self.has_prev[live] = True
-        self.scores[live] += reward[live]
-        self.lengths[live] += 1
-        u = self.rng.random((2, live.size))
-        self.boards[live] = board64.spawn(after[live], u[0], u[1], self.p_four)
-        if self.restart.tile:
-            self._keep_made(live, reward)
-        ended = np.flatnonzero(~alive)
-        records = (self.scores[ended].copy(), board64.max_exponent(self.boards[ended]), self.lengths[ended].copy(),
-                   self.fresh[ended].copy())
-        if ended.size:
-            self._new_games(ended)
-        return records
+    @property
+    def score(self) -> int:
+        return int(self.game[self.kernels.G_SCORE])
 
-    def _keep_made(self, live: np.ndarray, reward: np.ndarray) -> None:
-        """Pool the boards of fresh games `live` whose move just made the restart tile for the first time (a
-        move's points are at least the tile it makes, so only those games' tiles are read)."""
-        tile = self.restart.tile
-        maybe = live[(reward[live] >= tile) & self.fresh[live] & ~self.made[live]]
-        if not maybe.size:
-            return
-        made = maybe[board64.max_exponent(self.boards[maybe]) >= tile.bit_length() - 1]
-        self.made[made] = True
-        slots = (self.pooled + np.arange(made.size)) % self.pool.size
-        self.pool[slots] = self.boards[made]
-        self.pooled += made.size
+    @property
+    def length(self) -> int:
+        return int(self.game[self.kernels.G_LENGTH])
+
+    @property
+    def fresh(self) -> bool:
+        """Whether the game in play started from an empty board (not a restart)."""
+        return bool(self.game[self.kernels.G_FRESH])
+
+    @property
+    def pooled(self) -> int:
+        """Boards ever put in the restart pool."""
+        return int(self.counters[0])
+
+    def step(self, moves: int = STEP_MOVES):
+        weights, runs, stage, late = self.net.kernel_spec()
+        coherent = self.coherence is not None
+        signed, absolute = (self.coherence.signed, self.coherence.absolute) if coherent else (self._none, self._none)
+        restart_exponent = int(self.restart.tile).bit_length() - 1 if self.restart.tile else 0
+        n = self.kernels.td_run(self.game, self.prev_feats, int(moves), self.rate, self.p_four, self.rng, weights, runs, stage, late,
+                                self.moves_t, self.gains_t, coherent, signed, absolute, self.pool, self.counters,
+                                restart_exponent, float(self.restart.share) if self.restart.on else 0.0, self.ended)
+        done = self.ended[:n]
+        return done[:, 0].copy(), done[:, 1].copy(), done[:, 2].copy(), done[:, 3].astype(bool)
 
 
 @dataclass(frozen=True)
@@ -202,35 +168,32 @@ class Report:
 
 
 WATCH_SECONDS = 0.1  # how often a training game's board is passed to `watch`
-POST_SECONDS = 0.25  # how often a worker posts its finished games
+POST_SECONDS = 0.25  # how often a worker process posts its finished games to the parent
 
 
-def _play(td: BatchTD, post, stop, watch=None, rate=None) -> None:
+def _play(td: TDGames, post, stop, watch=None, rate=None, post_every: float = 0.0) -> None:
     """Step `td` until `stop()`; finished games go to post(scores, tiles, moves, fresh, moves so far) every
-    POST_SECONDS. `rate()`, if given, is td's learning rate for the next step."""
+    `post_every` seconds (0: after every step that ended one). `rate()`, if given, is td's learning rate for
+    the next step."""
     pending, last_post, last_watch = [], time.monotonic(), 0.0
-    watched = 0
     while not stop():
         if rate is not None:
             td.rate = rate()
         ended = td.step()
         if ended[0].size:
             pending.append(ended)
-            if td.lengths[watched] == 0:  # the game followed ended: follow the longest one now
-                watched = int(np.argmax(td.lengths))
         now = time.monotonic()
         if watch is not None and now - last_watch >= WATCH_SECONDS:
-            watch(int(td.boards[watched]), int(td.scores[watched]))
+            watch(td.board, td.score)
             last_watch = now
-        if pending and now - last_post >= POST_SECONDS:
+        if pending and now - last_post >= post_every:
             post(*(np.concatenate(p) for p in zip(*pending)), td.moves)
             pending, last_post = [], now
     if pending:
         post(*(np.concatenate(p) for p in zip(*pending)), td.moves)
 
 
-def train(net: NTupleNetwork, games: int, p_four: float, rate: float | Schedule, parallel: int,
-          rng: np.random.Generator, jobs: int = 1, report: Report | None = None, done_before: int = 0,
+def train(net: NTupleNetwork, games: int, p_four: float, rate: float | Schedule, rng: np.random.Generator, jobs: int = 1, report: Report | None = None, done_before: int = 0,
           restart: Restart = Restart(), coherence: Coherence | None = None) -> dict:
     """Train `net` in place until `games` more fresh games have ended (or report.stop()); returns the figures
     {"games", "moves", "seconds"} (moves: of every game ended, restarted ones too). `rate`: one learning rate,
@@ -260,10 +223,10 @@ def train(net: NTupleNetwork, games: int, p_four: float, rate: float | Schedule,
         return state["games"] >= games or external_stop()
 
     if jobs <= 1:
-        td = BatchTD(net, p_four, state["rate"], parallel, rng, restart, coherence)
+        td = TDGames(net, p_four, state["rate"], rng, restart, coherence)
         _play(td, lambda s, t, m, f, _moves: post(s, t, m, f), stop, report.watch, lambda: state["rate"])
     else:
-        _train_shared(net, jobs, p_four, state, parallel, rng, post, stop, report.watch, restart, coherence)
+        _train_shared(net, jobs, p_four, state, rng, post, stop, report.watch, restart, coherence)
     return {"games": state["games"], "moves": state["moves"], "seconds": time.perf_counter() - state["start"]}
 
 
@@ -274,9 +237,9 @@ def _shared_arrays(buf, size: int, coherent: bool) -> list[np.ndarray]:
             for k in range(3 if coherent else 1)]
 
 
-def _worker(shm_name: str, tuple_set: str, p_four: float, rate, parallel: int, restart: Restart,
+def _worker(shm_name: str, tuple_set: str, p_four: float, rate, restart: Restart,
             coherent: bool, seed, out, halt, watch: bool, parent: int) -> None:
-    """One Hogwild worker: a BatchTD on the shared weights (and coherence sums) until `halt` is set (or its
+    """One Hogwild worker: TDGames on the shared weights (and coherence sums) until `halt` is set (or its
     parent ends)."""
     from arcade.agent_process import init_worker
 
@@ -287,16 +250,17 @@ def _worker(shm_name: str, tuple_set: str, p_four: float, rate, parallel: int, r
         arrays = _shared_arrays(shm.buf, size, coherent)
         net = NTupleNetwork(tuple_set, arrays[0])
         coherence = Coherence(size, *arrays[1:]) if coherent else None
-        td = BatchTD(net, p_four, rate.value, parallel, np.random.default_rng(seed), restart, coherence)
+        td = TDGames(net, p_four, rate.value, np.random.default_rng(seed), restart, coherence)
         _play(td, lambda s, t, m, f, moves: out.put(("games", (s, t, m, f))), halt.is_set,
-              (lambda board, score: out.put(("watch", (board, score)))) if watch else None, lambda: rate.value)
+              (lambda board, score: out.put(("watch", (board, score)))) if watch else None, lambda: rate.value,
+              POST_SECONDS)
         del net, td, coherence, arrays
     finally:
         out.put(("ended", None))
         shm.close()
 
 
-def _train_shared(net, jobs, p_four, state, parallel, rng, post, stop, watch, restart, coherence) -> None:
+def _train_shared(net, jobs, p_four, state, rng, post, stop, watch, restart, coherence) -> None:
     """train() on `jobs` worker processes sharing the weights; the workers read the rate (state["rate"],
     set by post as games end) from a shared number."""
     ctx = multiprocessing.get_context("spawn")
@@ -317,7 +281,7 @@ def _train_shared(net, jobs, p_four, state, parallel, rng, post, stop, watch, re
         out, halt = ctx.Queue(), ctx.Event()
         seeds = np.random.SeedSequence(int(rng.integers(2 ** 63))).spawn(jobs)
         workers = [ctx.Process(target=_worker, daemon=True, name=f"ntuple-td-{k}",
-                               args=(shm.name, net.tuple_set, p_four, rate, parallel, restart, coherent, seeds[k],
+                               args=(shm.name, net.tuple_set, p_four, rate, restart, coherent, seeds[k],
                                      out, halt, k == 0, os.getpid()))
                    for k in range(jobs)]
         for w in workers:

@@ -235,8 +235,20 @@ RENAMED = {
 }
 
 
+# Settings no longer read: (table, key) -> why. Still accepted in files, with one line saying so.
+RETIRED = {
+    ("2048", "ntuple_parallel_games"): "the compiled n-tuple learner plays one game after another on each process",
+}
+
+
 def _rename_old_keys(raw: dict, name: str, warnings: list[str]) -> None:
-    """Move settings given under an old name to the new one (unless that is given too), one line each."""
+    """Move settings given under an old name to the new one (unless that is given too), one line each;
+    drop retired ones, one line each."""
+    for (table, key), why in RETIRED.items():
+        old = raw.get(table)
+        if isinstance(old, dict) and key in old:
+            old.pop(key)
+            warnings.append(f"{name}: [{table}] {key} is no longer used ({why}); delete the line")
     for (table, key), (new_table, new_key, convert) in RENAMED.items():
         old = raw.get(table)
         if not isinstance(old, dict) or key not in old:

@@ -1,15 +1,14 @@
 """2048 benchmark: strength and speed of expectimax-3 and the strong expectimax.
 
-    python benchmarks/bench_2048.py [--games 50] [--search-positions 100] [--jobs N | --ray [ADDRESS]]
+    python benchmarks/bench_2048.py [--games 50] [--jobs N | --ray [ADDRESS]]
 
 Prints, each part skipped when its count is 0:
 - expectimax-3 over seeded 4x4 games with the course's rules (share reaching 512, mean score; the games on
   the arcade's runner, every core, logged in data/runs and continued by the same command), its
   decision time against a plain recursive expectimax written the obvious way (lists, a Python loop
   per tile) measured on the same states;
-- the strong agent's search on uint64 boards against the array search it replaced, at a fixed depth
-  on the same mid-game positions (positions searched per second, rounds alternating, same move).
-The strong agent's games (hours of them) are benchmarks/bench_2048_strength.py, on the game runner.
+The strong agent's compiled search against the C++ program is benchmarks/bench_2048_speed.py; its games
+(hours of them) are benchmarks/bench_2048_strength.py, on the game runner.
 """
 from __future__ import annotations
 
@@ -23,7 +22,7 @@ from _common import ROOT, mean_ci, ms_stats, run_logged
 
 from agents.expectimax import Expectimax3
 from agents.base import best_action
-from agents.expectimax_strong import ArraySearch, BitSearch
+from agents.expectimax_strong import Search
 from arcade import runner
 from arcade.games.twenty48 import Rules2048
 from arcade.settings import Settings
@@ -193,7 +192,7 @@ def mid_game_positions(count: int, seed: int = 77) -> list:
     20 moves from move 300 on, so most hold a 512 or more and half the cells or fewer empty."""
     rules = Rules2048(spawn_four_probability=0.1)
     rng = np.random.default_rng(seed)
-    search = BitSearch(0.1, DEFAULTS.game2048.strong_min_probability)
+    search = Search(0.1, DEFAULTS.game2048.strong_min_probability)
     positions, state, moves = [], rules.new_state(rng), 0
     while len(positions) < count:
         if rules.is_terminal(state):
@@ -203,38 +202,6 @@ def mid_game_positions(count: int, seed: int = 77) -> list:
         state = rules.step(state, best_action(search.root(state.board, 2)), rng)
         moves += 1
     return positions
-
-
-def compare_searches(count: int, depth: int, rounds: int) -> None:
-    """The uint64 search against the array search at a fixed depth on the same positions."""
-    print(f"== strong expectimax's search, uint64 boards against the array path it replaced: "
-          f"{count} mid-game 4x4 positions, fixed depth {depth}, p(4) = 0.1, {rounds} rounds alternating")
-    positions = mid_game_positions(count)
-    p_min = DEFAULTS.game2048.strong_min_probability
-    makers = {"array": lambda: ArraySearch(0.1, p_min), "uint64": lambda: BitSearch(0.1, p_min)}
-    for make in makers.values():  # build the tables before timing
-        make().root(positions[0].board, 1)
-    rates = {name: [] for name in makers}
-    moves = {}
-    for _ in range(rounds):
-        for name, make in makers.items():
-            searched, seconds, chosen = 0, 0.0, []
-            for state in positions:
-                search = make()
-                t0 = time.perf_counter()
-                values = search.root(state.board, depth)
-                seconds += time.perf_counter() - t0
-                searched += search.positions
-                chosen.append(best_action(values))
-            rates[name].append(searched / seconds)
-            moves[name] = chosen
-    for name, r in rates.items():
-        print(f"  {name:7s} {np.median(r):12,.0f} positions/s  (rounds: {', '.join(f'{x:,.0f}' for x in r)})")
-    ratios = np.array(rates["uint64"]) / np.array(rates["array"])
-    same = sum(a == b for a, b in zip(moves["uint64"], moves["array"]))
-    print(f"  ratio uint64 / array: median x{np.median(ratios):.2f} (rounds {ratios.min():.2f} .. "
-          f"{ratios.max():.2f}; target >= 5)")
-    print(f"  same move on {same}/{count} positions (target >= 99%)")
 
 
 def course_agent(args) -> None:
@@ -300,9 +267,6 @@ def course_agent(args) -> None:
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=50)
-    ap.add_argument("--search-positions", type=int, default=100, help="0 skips the search comparison")
-    ap.add_argument("--search-depth", type=int, default=3)
-    ap.add_argument("--search-rounds", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=runner.default_jobs(), help="processes (default: all cores)")
     ap.add_argument("--ray", nargs="?", const="auto", metavar="ADDRESS", help="play the games on a Ray cluster")
     ap.add_argument("--log-dir", default=str(ROOT / "data" / "runs"),
@@ -312,8 +276,6 @@ def main():
     args = ap.parse_args()
     if args.games:
         course_agent(args)
-    if args.search_positions:
-        compare_searches(args.search_positions, args.search_depth, args.search_rounds)
 
 
 if __name__ == "__main__":

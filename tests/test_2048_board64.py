@@ -1,12 +1,11 @@
-"""2048 on uint64 boards: packing, moves, spawns and the search agree with the array engine."""
+"""2048 on uint64 boards: packing, moves, spawns, and the compiled kernels' moves agree with the array engine."""
 import numpy as np
 import pytest
 
-from agents.base import best_action
-from agents.expectimax_strong import (ArraySearch, BitSearch, StrongExpectimax, ValueCache, evaluate, evaluate64,
-                                     evaluate_moves64)
+from agents import compiled
+from agents.expectimax_strong import Search, StrongExpectimax
 from arcade.games import board64
-from arcade.games.twenty48 import Rules2048, from_values, move_all
+from arcade.games.twenty48 import LEFT, Rules2048, from_values, move_all
 
 
 def random_boards(n, seed, top=14):
@@ -45,14 +44,28 @@ def test_moves_across_are_the_moves_with_left_and_right_transposed():
     assert (rows == board64.lines(x)[0]).all() and (cols == board64.lines(x)[1]).all()
 
 
-def test_the_heuristic_of_every_move_equals_the_heuristic_of_the_moved_boards():
-    boards = random_boards(3000, 6, top=16)
+def test_compiled_moves_equal_the_numpy_moves_and_their_points():
+    k = compiled.kernels()
+    moves, gains = compiled.move_tables()
+    boards = random_boards(2000, 6, top=16)  # BIG nibbles included
     x = board64.pack(boards)
     moved = board64.move_all(x)
-    values, legal = evaluate_moves64(x)
-    assert (legal == (moved != x)).all() and legal.any(axis=1).all() and not legal.all()
-    assert np.allclose(values[legal], evaluate64(moved[legal]), rtol=1e-12)
-    assert (values[~legal] == -np.inf).all()
+    points = board64.all_gains(board64.lines(x))
+    for i in range(len(x)):
+        t = board64.transpose(x[i])
+        for d in range(4):
+            board, gained = k.move(x[i], t, d, moves[0], moves[1], gains[0], gains[1])
+            assert board == moved[d, i] and gained == points[d, i]
+
+
+def test_compiled_spawns_place_the_tile_board64_spawn_places_from_the_same_draws():
+    k = compiled.kernels()
+    boards = board64.pack(random_boards(300, 7))
+    boards = boards[board64.empty_mask(boards) != 0]
+    for i, x in enumerate(boards):
+        u = np.random.default_rng(i).random(2)  # the cell's uniform, then the tile's
+        expected = board64.spawn(np.array([x]), u[:1], u[1:], 0.3)[0]
+        assert k.spawn_tile(x, np.random.default_rng(i), 0.3) == expected
 
 
 def test_a_tile_of_32768_or_more_never_merges():
@@ -79,40 +92,6 @@ def test_empty_cells_and_spawns():
     assert len(only_twos) == (boards == 0).sum()
 
 
-def test_heuristic_on_uint64_equals_the_array_heuristic():
-    boards = random_boards(300, 4, top=16)
-    assert np.allclose(evaluate64(board64.pack(boards)), evaluate(boards), rtol=1e-9)
-
-
-@pytest.mark.parametrize("p_four", [0.0, 0.1])
-def test_bit_search_values_equal_the_array_search(p_four):
-    rules = Rules2048(spawn_four_probability=p_four)
-    rng = np.random.default_rng(5)
-    state = rules.new_state(rng)
-    for move in range(120):  # walk a game with a cheap search, checking positions along the way
-        if rules.is_terminal(state):
-            break
-        bits = BitSearch(p_four, 1e-4).root(state.board, 2)
-        if move % 20 == 0:
-            array = ArraySearch(p_four, 1e-4).root(state.board, 2)
-            assert bits.keys() == array.keys()
-            for d in bits:
-                assert bits[d] == pytest.approx(array[d], rel=1e-9)
-        state = rules.step(state, best_action(bits), rng)
-
-
-def test_cache_returns_only_values_searched_deep_enough():
-    cache = ValueCache(limit=10)
-    cache.store(np.array([5, 9], np.uint64), 3, np.array([1.0, 2.0]))
-    cache.commit()
-    cache.store(np.array([9], np.uint64), 2, np.array([7.0]))  # shallower: the deeper value stays
-    cache.commit()
-    hit, values = cache.lookup(np.array([9, 5, 4], np.uint64), 3)
-    assert hit.tolist() == [True, True, False] and values.tolist() == [2.0, 1.0]
-    hit, _ = cache.lookup(np.array([9], np.uint64), 4)
-    assert not hit.any()
-
-
 def test_depth_follows_distinct_tiles_and_time(settings):
     agent = StrongExpectimax(Rules2048(), settings)
     few = from_values([[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4]).board
@@ -123,11 +102,20 @@ def test_depth_follows_distinct_tiles_and_time(settings):
     state = Rules2048().new_state(np.random.default_rng(0))
     quick.act(state)
     assert quick.figures()["depth"] < quick.figures()["target depth"]  # 1 ms: it stops deepening
-    assert quick.figures()["path"] == "uint64"
 
 
-def test_board_with_two_huge_tiles_takes_the_array_path(settings):
+def test_a_board_with_two_huge_tiles_is_searched_with_them_kept_apart(settings):
+    # the 64-bit board holds every tile of 32768 or more as one nibble that never merges: the two stay
     state = from_values([[65536, 32768, 2, 4], [8, 16, 32, 64], [2, 0, 0, 0], [0] * 4])
     agent = StrongExpectimax(Rules2048(), settings)
     assert agent.act(state) in Rules2048().legal_actions(state)
-    assert agent.figures()["path"] == "array"
+    assert agent.figures()["depth"] >= 1
+    assert set(agent.explain(state)) == set(Rules2048().legal_actions(state)) - {LEFT}  # 65536|32768 cannot merge
+
+
+def test_the_strong_search_plays_only_4x4_and_says_who_plays_other_sizes():
+    for size in (3, 5, 6, 7):
+        why = StrongExpectimax.cannot_play(Rules2048(size=size))
+        assert f"{size}x{size}" in why and "expectimax-3" in why and "expectiminimax" in why
+    assert StrongExpectimax.cannot_play(Rules2048(size=4)) is None
+    assert Search(0.1, 1e-4).root(np.zeros((4, 4), np.uint8), 2) == {}  # no legal move: no values

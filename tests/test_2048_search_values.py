@@ -1,15 +1,25 @@
-"""One definition of a player node's value in both strong-expectimax searches: the best legal move, and a
-game-over value below every live board's evaluation when there is none. Checked on late boards, where
-the heuristic goes negative and games end inside the search."""
+"""The compiled 2048 search (agents/kernels2048.py behind expectimax_strong.Search) gives the values of the
+plain definition of expectimax: the numpy search it replaced (its values kept as fixtures, made by that
+search before it was removed), and a plain recursive expectimax on the rules' own array boards written
+here. A player node is the best legal move, with a game-over value below every live board's evaluation
+when there is none; checked on late boards too, where the heuristic goes negative and games end inside
+the search."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from agents.base import best_action
-from agents.expectimax_strong import ArraySearch, BitSearch, evaluate, game_over_value
+from agents.expectimax_strong import Search, game_over_value, heuristic_values, line_scores, line_table
+from agents.ntuple_net import NTupleNetwork
 from arcade.games import board64
 from arcade.games.twenty48 import move_all
+
+FIXTURES = np.load(Path(__file__).parent / "fixtures" / "numpy_search_values.npz")
+BOARDS = board64.unpack(FIXTURES["boards"])  # 40 mid-game boards (the benchmark's), then 60 late boards
+MID, LATE = BOARDS[:40], BOARDS[40:]
 
 
 def late_boards(count: int, seed: int = 5) -> list[np.ndarray]:
@@ -26,98 +36,167 @@ def late_boards(count: int, seed: int = 5) -> list[np.ndarray]:
     return boards
 
 
-BOARDS = late_boards(300)
+def as_rows(values: dict) -> np.ndarray:
+    row = np.full(4, np.nan)
+    for d, v in values.items():
+        row[d] = v
+    return row
 
 
-def test_the_late_boards_are_what_the_check_needs():
-    values = evaluate(np.array(BOARDS))
-    assert np.mean(values < 0) > 0.5  # the heuristic is negative on most of them
-    lost_inside = sum(min(BitSearch(0.1, 1e-4).root(b, 2).values()) < -8e6 for b in BOARDS)
-    assert lost_inside > 30  # a game over inside the search (no live board evaluates this low)
+def test_the_fixture_boards_are_the_late_boards_this_file_makes():
+    assert (LATE == np.array(late_boards(60))).all()
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_heuristic_values_equal_the_numpy_search_without_a_cut_off(depth):
+    expected = FIXTURES[f"heuristic_p0_d{depth}"]
+    search = Search(0.1, 0.0)
+    for board, row in zip(BOARDS, expected):
+        got = as_rows(search.root(board, depth))
+        assert (np.isnan(got) == np.isnan(row)).all()
+        assert np.allclose(got[~np.isnan(row)], row[~np.isnan(row)], rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_network_values_equal_the_numpy_search_without_a_cut_off(depth):
+    net = NTupleNetwork("3x4", FIXTURES["net_weights"].copy())  # random weights: every table read matters
+    search = Search(0.1, 0.0, net)
+    for board, row in zip(BOARDS, FIXTURES[f"learned_p0_d{depth}"]):
+        got = as_rows(search.root(board, depth))
+        assert (np.isnan(got) == np.isnan(row)).all()
+        assert np.allclose(got[~np.isnan(row)], row[~np.isnan(row)], rtol=1e-9, atol=1e-6)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
-def test_the_uint64_and_array_searches_give_equal_values(depth):
-    boards = BOARDS if depth < 4 else BOARDS[:120]
+def test_with_the_cut_off_the_moves_are_the_numpy_searchs(depth):
+    # with a cut-off the numpy search expanded a board if its likeliest copy in a layer was likely enough;
+    # depth first, each copy is judged on its own path: the values differ a little from depth 4 on
+    expected = FIXTURES[f"heuristic_p1e-4_d{depth}"]
+    search = Search(0.1, 1e-4)
+    for board, row in zip(BOARDS, expected):
+        got = as_rows(search.root(board, depth))
+        assert np.nanargmax(got) == np.nanargmax(row)
+        assert np.allclose(got[~np.isnan(row)], row[~np.isnan(row)], rtol=1e-3)
+
+
+# --- a plain expectimax on the rules' array boards -------------------------------------------------------
+
+def plain_heuristic(board: np.ndarray) -> float:
+    """The sum of the table's score of every row and column (the table holds line_scores in float32)."""
+    weights = 16 ** np.arange(4)
+    table = line_table().astype(np.float64)
+    return float(table[board.astype(np.int64) @ weights].sum() + table[board.T.astype(np.int64) @ weights].sum())
+
+
+def plain_chance(board, depth, prob, p_four, min_prob, memo) -> float:
+    """Expectimax by its definition, in the compiled search's order (the cut-off before the memo)."""
+    if depth == 0 or prob < min_prob:
+        return plain_heuristic(board)
+    key = (board.tobytes(), depth)
+    if key in memo:
+        return memo[key]
+    empty = list(zip(*np.nonzero(board == 0)))
+    total = 0.0
+    for cell in empty:
+        for tile, p in ((1, (1 - p_four) / len(empty)), (2, p_four / len(empty))):
+            if p == 0:
+                continue
+            kid = board.copy()
+            kid[cell] = tile
+            after, _, legal = move_all(kid[None])
+            values = [plain_chance(after[0, d], depth - 1, prob * p, p_four, min_prob, memo)
+                      for d in range(4) if legal[0, d]]
+            total += p * (max(values) if values else game_over_value(4))
+    memo[key] = total
+    return total
+
+
+def plain_root(board, depth, p_four, min_prob) -> dict:
+    after, _, legal = move_all(board[None])
+    memo: dict = {}
+    return {d: plain_chance(after[0, d], depth, 1.0, p_four, min_prob, memo) for d in range(4) if legal[0, d]}
+
+
+@pytest.mark.parametrize("p_four, min_prob, depth", [(0.1, 0.0, 2), (0.0, 0.0, 2), (0.5, 0.0, 2),
+                                                     (0.1, 3e-3, 3), (0.1, 3e-3, 2)])
+def test_values_equal_a_plain_expectimax_on_the_rules(p_four, min_prob, depth):
+    search = Search(p_four, min_prob)
+    boards = list(LATE[::6]) + list(MID[::10])
     for board in boards:
-        bit = BitSearch(0.1, 1e-4).root(board, depth)
-        arr = ArraySearch(0.1, 1e-4).root(board, depth)
-        assert bit.keys() == arr.keys()
-        for d in bit:
-            assert bit[d] == pytest.approx(arr[d], rel=1e-9, abs=1e-6), (board.tolist(), depth, d)
+        got, plain = search.root(board, depth), plain_root(board, depth, p_four, min_prob)
+        assert got.keys() == plain.keys()
+        for d in got:
+            assert got[d] == pytest.approx(plain[d], rel=1e-12), (board.tolist(), d)
 
 
-def test_a_search_counts_its_positions_in_python_ints():
+def test_the_compiled_heuristic_is_the_line_scores_summed():
+    rng = np.random.default_rng(0)
+    boards = rng.integers(0, 16, size=(300, 4, 4)).astype(np.uint8)
+    boards[rng.random(boards.shape) < 0.3] = 0
+    direct = [float(line_scores(b).sum() + line_scores(b.T).sum()) for b in boards]
+    assert np.allclose(heuristic_values(board64.pack(boards)), direct, rtol=1e-6)  # (the table is float32)
+    assert np.allclose(heuristic_values(board64.pack(boards)), [plain_heuristic(b) for b in boards], rtol=1e-14)
+    assert line_table().dtype == np.float32 and line_table().shape == (1 << 16,)
+
+
+# --- positions, the cap, game over -----------------------------------------------------------------------
+
+def test_a_search_counts_positions_in_python_ints_as_the_cpp_program_counts_them():
     # (they go into JSON: a runner's figures, a benchmark child's report)
-    for learned in (None, lambda boards: np.zeros(len(boards))):
-        search = BitSearch(0.1, 1e-4, learned=learned)
-        search.root(BOARDS[0], 2)
-        assert type(search.positions) is int and search.positions > 0
+    search = Search(0.1, 0.0)
+    search.root(MID[0], 1)
+    after, _, legal = move_all(MID[0][None])
+    kids = sum(2 * int((after[0, d] == 0).sum()) for d in range(4) if legal[0, d])  # a 2 or a 4 in each empty cell
+    assert type(search.positions) is int and search.positions == 4 + 4 * kids  # every move tried, each node
 
 
-def test_the_last_layer_valued_a_chunk_at_a_time_gives_the_same_values(monkeypatch):
-    import agents.expectimax_strong as strong
-
-    whole = [BitSearch(0.1, 1e-4).root(b, 3) for b in BOARDS[:40]]
-    monkeypatch.setattr(strong, "LEAF_CHUNK", 40)  # a few boards a chunk, the last chunk short
-    for board, expected in zip(BOARDS[:40], whole):
-        search = BitSearch(0.1, 1e-4)
-        assert search.root(board, 3) == expected
-    assert search.layers[1] > 8  # the last layer did span several chunks (2 boards a chunk)
-
-
-def test_a_last_layer_running_past_its_deadline_stops_between_chunks(monkeypatch):
-    import agents.expectimax_strong as strong
-
-    monkeypatch.setattr(strong, "LEAF_CHUNK", 40)  # 2 boards placed on a chunk
-    search = BitSearch(0.1, 1e-4)
-    seconds = iter(range(1, 1000))
-    search.clock = lambda: float(next(seconds))  # every look at the clock: a second later
-    search.per_position = 0.0  # every layer predicted to take no time: only the clock can stop it
-    search.at = 4.5  # past after the two layers' checks, the last layer's own and its first chunk's
-    with pytest.raises(strong.OutOfTime):
-        search.root(BOARDS[0], 2)
-    assert next(seconds) == 6  # stopped at its second chunk, not after all of them
+def test_a_search_stopped_at_its_cap_says_so_and_the_next_starts_afresh():
+    search = Search(0.1, 1e-4)
+    whole = search.root(MID[5], 3)
+    assert search.root(MID[5], 3, cap=search.positions // 3) is None
+    assert search.root(MID[5], 3) == whole  # nothing of the stopped search left in the table
+    assert search.root(MID[5], 3, cap=10 * search.positions) == whole
 
 
 def test_game_over_is_worth_less_than_any_live_board():
-    # every 4x4 line the tables hold, at its worst: 8 of the worst line is below every live board
-    from agents.expectimax_strong import _line_table
+    # every 4x4 line the table holds, at its worst: 8 of the worst line is below every live board
+    assert game_over_value(4) < 8 * float(line_table().min())
+    worst = np.full((4, 4), 15, np.uint8)
+    worst[:, 2] = 1
+    assert game_over_value(4) < plain_heuristic(worst) < 0
 
-    assert game_over_value(4) < 8 * float(_line_table(4)[0].min())
-    worst = np.full((1, 4, 4), 15, np.uint8)
-    worst[0, :, 2] = 1
-    assert game_over_value(4) < evaluate(worst)[0] < 0
+
+def test_the_late_boards_are_what_the_checks_need():
+    assert np.mean([plain_heuristic(b) < 0 for b in LATE]) > 0.5  # the heuristic is negative on most
+    search = Search(0.1, 1e-4)
+    lost_inside = sum(min(search.root(b, 2).values()) < -8e6 for b in late_boards(300))
+    assert lost_inside > 30  # a game over inside the search (no live board evaluates this low)
 
 
 def test_a_move_into_a_lost_board_is_never_preferred_to_a_live_one():
     # one empty cell and tiles of 8 or more: most moves fill the board for good, the odd one merges
     rng = np.random.default_rng(9)
     lost_value = game_over_value(4)
+    search = Search(0.1, 1e-4)
     found = 0
     for _ in range(600):
         board = rng.integers(3, 13, 16).astype(np.uint8)
         board[rng.integers(16)] = 0
         board = board.reshape(4, 4)
-        for search in (BitSearch(0.1, 1e-4), ArraySearch(0.1, 1e-4)):
-            values = search.root(board, 1)
-            lost = [d for d, v in values.items() if v == pytest.approx(lost_value, rel=1e-12)]  # every tile loses
-            live = [d for d in values if d not in lost]
-            if lost and live:
-                found += 1
-                assert best_action(values) in live
-                assert min(values[d] for d in live) > lost_value
+        values = search.root(board, 1)
+        lost = [d for d, v in values.items() if v == pytest.approx(lost_value, rel=1e-12)]  # every tile loses
+        live = [d for d in values if d not in lost]
+        if lost and live:
+            found += 1
+            assert best_action(values) in live
+            assert min(values[d] for d in live) > lost_value
     assert found >= 50  # the situation does occur among these boards
 
 
-def test_the_bit_search_packs_these_boards():
-    assert all(board64.fits(b) for b in BOARDS)
-
-
-# --- budgets that hold -------------------------------------------------------------------------------
+# --- budgets that hold -----------------------------------------------------------------------------------
 
 class StepClock:
-    """A fake clock: every reading advances it by `step` seconds (the search reads it at every layer part)."""
+    """A fake clock: every reading advances it by `step` seconds."""
 
     def __init__(self, step: float):
         self.t, self.step = 0.0, step
@@ -127,59 +206,53 @@ class StepClock:
         return self.t
 
 
-class JumpClock:
-    """A fake clock that stands still for its first readings, then moves a second a reading."""
-
-    def __init__(self, fast_readings: int):
-        self.readings, self.fast = 0, fast_readings
-
-    def __call__(self) -> float:
-        self.readings += 1
-        return max(0, self.readings - self.fast) * 1.0
-
-
-def _strong(settings, budget_ms=100):
+def _strong(settings, budget_ms=100, **table):
     from agents.expectimax_strong import StrongExpectimax
     from arcade.games.twenty48 import Rules2048
 
     return StrongExpectimax(Rules2048(spawn_four_probability=0.1),
-                            settings.with_table("game2048", time_budget_ms=budget_ms))
+                            settings.with_table("game2048", time_budget_ms=budget_ms, **table))
 
 
-MID_GAME = np.array([[1, 2, 3, 4], [5, 6, 7, 8], [2, 0, 3, 0], [0, 1, 0, 0]], np.uint8)
-
-
-def test_a_pass_still_running_at_the_deadline_is_dropped_and_the_last_finished_one_answers(settings):
+def _state(board):
     from arcade.games.twenty48 import from_values
 
+    return from_values(2 ** board.astype(np.int64) * (board > 0))
+
+
+def test_a_pass_past_its_cap_is_dropped_and_the_last_finished_one_answers(settings):
+    from agents.expectimax_strong import FIRST_GROWTH, SLACK
+
+    search = Search(0.1, 1e-4)
+    sizes = [(search.root(MID[3], d), search.positions)[1] for d in (1, 2)]
+    affordable = (sizes[0] * FIRST_GROWTH + sizes[1] / SLACK) / 2  # depth 2 predicted to fit, but it does not
+    assert sizes[0] * FIRST_GROWTH < affordable < sizes[1] / SLACK
     agent = _strong(settings, budget_ms=100)
-    agent.clock = JumpClock(fast_readings=22)  # passes 1-3 take no time; the fourth stalls a second a layer part
-    values = agent.explain(from_values(2 ** MID_GAME.astype(np.int64) * (MID_GAME > 0)))
+    agent.clock = StepClock(0.0)  # time stands still: only the cap can stop a pass
+    agent.per_position = 0.1 / affordable
+    values = agent.explain(_state(MID[3]))
     figures = agent.figures()
     assert figures["pass stopped"] == f"depth {figures['depth'] + 1} at the deadline"
     assert 1 <= figures["depth"] < figures["target depth"]
-    assert values == BitSearch(0.1, agent.min_probability).root(MID_GAME, figures["depth"])
+    assert values == Search(0.1, agent.min_probability).root(MID[3], figures["depth"])
 
 
 def test_a_pass_predicted_not_to_fit_is_not_started(settings):
-    from arcade.games.twenty48 import from_values
-
     agent = _strong(settings, budget_ms=100)
-    # every reading 0.1 ms: depth 1 reads the clock a handful of times, so it "takes" well under a ms,
-    # and the passes grow by the branching they measured until the next would pass the budget
-    agent.clock = StepClock(0.0001)
-    agent.explain(from_values(2 ** MID_GAME.astype(np.int64) * (MID_GAME > 0)))
+    agent.clock = StepClock(0.002)  # every reading 2 ms: depth 1 "takes" 2 ms, so depth 3 would not fit
+    agent.explain(_state(MID[3]))
     figures = agent.figures()
     assert "pass stopped" not in figures
-    assert figures["depth"] >= 2
+    assert 1 <= figures["depth"] < figures["target depth"]
 
 
-def test_tables_are_built_with_the_agent_not_inside_its_first_budget(settings):
-    from agents import expectimax_strong
-
-    expectimax_strong._line_table64.cache_clear()
-    _strong(settings)
-    assert expectimax_strong._line_table64.cache_info().currsize == 1
+def test_with_time_enough_it_searches_its_target_depth_and_reports_its_figures(settings):
+    agent = _strong(settings, budget_ms=60_000, strong_max_depth=3)
+    values = agent.explain(_state(MID[7]))
+    figures = agent.figures()
+    assert figures["depth"] == figures["target depth"] == 3
+    assert figures["positions"] > 0 and figures["cache hits"] >= 0 and figures["ms"] >= 0
+    assert values == Search(0.1, agent.min_probability).root(MID[7], 3)
 
 
 def test_the_cpu_clock_is_the_threads_own_time(settings):

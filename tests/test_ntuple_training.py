@@ -11,7 +11,7 @@ import numpy as np
 import pygame
 import pytest
 
-from agents.expectimax_strong import BitSearch, LearnedExpectimax
+from agents.expectimax_strong import LearnedExpectimax, Search
 from agents.ntuple import read
 from agents.ntuple_net import NTupleNetwork
 from arcade.app import App
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def small_settings_file(tmp_path):
     path = tmp_path / "settings.toml"
     path.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[2048]\nntuple_tuples = "3x4"\n'
-                    'ntuple_parallel_games = 64\nntuple_games = 300\n')
+                    'ntuple_games = 300\n')
     return str(path)
 
 
@@ -102,7 +102,7 @@ def test_train_options_say_what_is_wrong_in_one_line(capsys, small_settings_file
 
 
 def test_t_on_the_2048_screen_shows_a_training_game_and_a_curve_that_moves(settings):
-    settings = settings.with_table("game2048", ntuple_tuples="3x4", ntuple_parallel_games=64, ntuple_games=3000)
+    settings = settings.with_table("game2048", ntuple_tuples="3x4", ntuple_games=3000)
     app = App(settings, size=(1024, 720))
     try:
         screen = open_game(app, "2048", seed=11)
@@ -164,7 +164,7 @@ def test_the_search_with_the_network_is_the_plain_expectimax_of_points_plus_valu
         board = rng.integers(0, 7, (4, 4)).astype(np.uint8)
         board[rng.random((4, 4)) < 0.6] = 0
         state = State2048(board, 0)
-        search = BitSearch(0.1, 0.0, None, net.value)
+        search = Search(0.1, 0.0, net)
         got = search.root(board, depth)
         want = plain_learned_expectimax(rules, net, state, depth)
         assert set(got) == set(want)

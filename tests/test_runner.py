@@ -120,7 +120,7 @@ def test_a_run_s_key_reads_only_its_own_game_s_settings_and_a_log_of_the_first_k
     assert RunSpec.of("2048", "greedy", None, 3, 40, settings.with_table("search", time_budget_ms=7)) != spec
     # settings only training reads (an agent plays from what it learnt) leave it the same run
     trained = settings.with_table("game2048", ntuple_rates="coherent", ntuple_learning_rate=0.2, ntuple_games=9,
-                                  ntuple_parallel_games=8, ntuple_restart_tile=2048, ntuple_restart_share=0.1)
+                                  ntuple_restart_tile=2048, ntuple_restart_share=0.1)
     assert RunSpec.of("2048", "greedy", None, 3, 40, trained) == spec
     assert RunSpec.of("2048", "greedy", None, 3, 40, settings.with_table("game2048", ntuple_tuples="3x4")) != spec
     # a log the first runner wrote (every table in its key) is this run when these settings make that key

@@ -28,12 +28,10 @@ class Game2048Settings:
     time_budget_ms: int = ranged(1, 60000, 100)  # the strong expectimax: time a move
     strong_evaluation: str = one_of(("heuristic", "ntuple"), "heuristic")  # what values its leaves
     # the ntuple learner (agents/ntuple.py): tuple set, TD(0) learning rate (a board's value closes this share
-    # of its error per step; the last third of a run uses a quarter of it), games a training runs, and how
-    # many games one training process plays in lockstep
+    # of its error per step; the last third of a run uses a quarter of it), games a training runs
     ntuple_tuples: str = one_of(("4x6", "4x6/16384", "2x4+2x6", "3x4"), "4x6")  # "/16384": late tables from 16384
     ntuple_learning_rate: float = ranged(0.001, 0.99, 0.4, trains_only=True)
     ntuple_games: int = ranged(1, 10_000_000, 100_000, trains_only=True)
-    ntuple_parallel_games: int = ranged(1, 65536, 1024, trains_only=True)
     # restarts: this share of new training games starts from a board on which a game from the start first made
     # the tile ntuple_restart_tile (0: every game starts empty); they teach the boards past it
     ntuple_restart_tile: int = one_of((0, 2048, 4096, 8192, 16384), 0, trains_only=True)

@@ -1,0 +1,70 @@
+"""Where the compiled kernels (numba) live on disk, and making them ready before anything is timed.
+
+numba compiles a kernel the first time it is called and, with cache=True, keeps the machine code beside
+its source (`__pycache__`), so every later process loads it in a fraction of a second. When the package
+folder cannot be written (an installed, read-only copy), the cache goes to the data folder instead
+(`numba-cache` in it), or to the user's cache folder when no data folder is known yet. `kernels(data_dir)`
+decides that once per process, before the kernels module is imported (numba reads the place then).
+`warm(steps)` runs a few tiny calls so the compiling or loading happens while the screen says "getting
+ready", with a bar, and never inside an agent's timed decision.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import numpy as np
+
+from agents.base import report_progress
+from arcade.games import board64
+
+_PACKAGE = Path(__file__).resolve().parent
+TASK = "compiling the search kernels"  # what the progress bar says while it happens
+
+
+def cache_folder(data_dir: Path | None) -> Path | None:
+    """Where numba should keep its cache: None for its own place beside the source (the package folder can
+    be written), else the data folder's numba-cache, else the user's cache folder."""
+    pycache = _PACKAGE / "__pycache__"
+    if os.access(pycache if pycache.exists() else _PACKAGE, os.W_OK):
+        return None
+    if data_dir is not None:
+        return Path(data_dir) / "numba-cache"
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "arcade" / "numba"
+
+
+def kernels(data_dir: Path | None = None):
+    """The 2048 kernels module (agents/kernels2048.py), numba's cache placed first where it can be written."""
+    import sys
+
+    if "agents.kernels2048" not in sys.modules and "NUMBA_CACHE_DIR" not in os.environ:
+        folder = cache_folder(data_dir)
+        if folder is not None:
+            import numba
+
+            os.environ["NUMBA_CACHE_DIR"] = str(folder)
+            numba.config.CACHE_DIR = str(folder)
+    from agents import kernels2048
+
+    return kernels2048
+
+
+def warm(steps) -> None:
+    """Run each of `steps` (callables that make tiny kernel calls), reporting progress as TASK."""
+    steps = list(steps)
+    for k, step in enumerate(steps):
+        report_progress(TASK, k, len(steps), "the first time takes a few seconds; then it is kept on disk")
+        step()
+    report_progress(TASK, len(steps), len(steps))
+
+
+@functools.lru_cache(maxsize=1)
+def move_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The 2048 kernels' row tables: (2 x 65,536 uint16, each row code slid left and right; 2 x 65,536
+    int64, the points those slides score)."""
+    rows = board64.row_tables()
+    moves = np.stack([rows.left, rows.right]).astype(np.uint16)
+    gains = np.ascontiguousarray(board64.gain_tables()[2:4])
+    moves.flags.writeable = gains.flags.writeable = False
+    return moves, gains
