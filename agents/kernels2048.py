@@ -78,32 +78,32 @@ def flip(x):
 
 @njit(cache=True, inline="always")
 def _row(x, k):
-    return np.int64((x >> U(16 * k)) & U(0xFFFF))
+    """Row k's code: unsigned, so indexing with it needs no check for a negative index."""
+    return (x >> U(16 * k)) & U(0xFFFF)
 
 
 @njit(cache=True, inline="always")
-def _rows_through(table, x):
-    """The board whose row k is table[row k of x] (a uint16 row table: a line slid left or right)."""
-    return (U(table[_row(x, 0)]) | (U(table[_row(x, 1)]) << U(16)) | (U(table[_row(x, 2)]) << U(32))
-            | (U(table[_row(x, 3)]) << U(48)))
+def _rows_through(tables, w, x):
+    """The board whose row k is tables[w, row k of x] (uint16 row tables: a line slid left, right). Tables
+    are indexed in two dimensions, not sliced: a slice in a loop costs a reference count."""
+    return (U(tables[w, _row(x, 0)]) | (U(tables[w, _row(x, 1)]) << U(16)) | (U(tables[w, _row(x, 2)]) << U(32))
+            | (U(tables[w, _row(x, 3)]) << U(48)))
 
 
 @njit(cache=True, inline="always")
-def _gain(gains, x):
-    return gains[_row(x, 0)] + gains[_row(x, 1)] + gains[_row(x, 2)] + gains[_row(x, 3)]
+def _gain(gains, w, x):
+    return gains[w, _row(x, 0)] + gains[w, _row(x, 1)] + gains[w, _row(x, 2)] + gains[w, _row(x, 3)]
 
 
 @njit(cache=True, inline="always")
-def move(x, t, direction, left, right, gain_first, gain_last):
+def move(x, t, direction, moves_t, gains_t):
     """(the board after the move, the points it gains); the board itself when the move changes nothing.
-    t is x transposed: up and down slide its rows (x's columns) and transpose back."""
-    if direction == 0:
-        return transpose(_rows_through(left, t)), _gain(gain_first, t)
-    if direction == 1:
-        return transpose(_rows_through(right, t)), _gain(gain_last, t)
-    if direction == 2:
-        return _rows_through(left, x), _gain(gain_first, x)
-    return _rows_through(right, x), _gain(gain_last, x)
+    t is x transposed: up and down slide its rows (x's columns) and transpose back. moves_t, gains_t: the
+    row tables (row 0 toward the start of a line, row 1 toward its end)."""
+    w = direction & 1
+    if direction < 2:
+        return transpose(_rows_through(moves_t, w, t)), _gain(gains_t, w, t)
+    return _rows_through(moves_t, w, x), _gain(gains_t, w, x)
 
 
 @njit(cache=True, inline="always")
@@ -150,15 +150,15 @@ def spawn_tile(x, rng, p_four):
 
 # --- evaluations -----------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _lines_value(table, x):
-    return (np.float64(table[_row(x, 0)]) + np.float64(table[_row(x, 1)]) + np.float64(table[_row(x, 2)])
-            + np.float64(table[_row(x, 3)]))
+def _lines_value(scores, w, x):
+    return (np.float64(scores[w, _row(x, 0)]) + np.float64(scores[w, _row(x, 1)])
+            + np.float64(scores[w, _row(x, 2)]) + np.float64(scores[w, _row(x, 3)]))
 
 
 @njit(cache=True)
 def heuristic(x, scores):
     """The heuristic of a board: its rows' and columns' scores from the 65,536-line table."""
-    return _lines_value(scores[LINE], x) + _lines_value(scores[LINE], transpose(x))
+    return _lines_value(scores, LINE, x) + _lines_value(scores, LINE, transpose(x))
 
 
 @njit(cache=True, inline="always")
@@ -250,7 +250,7 @@ def _greedy(x, moves_t, gains_t, weights, runs, stage_size, late_exponent, feats
     four overlap."""
     t = transpose(x)
     for d in range(4):
-        after[d], gains[d] = move(x, t, d, moves_t[0], moves_t[1], gains_t[0], gains_t[1])
+        after[d], gains[d] = move(x, t, d, moves_t, gains_t)
         if after[d] != x:
             features(after[d], runs, stage_size, late_exponent, feats[d], weights)
     best_v, best_d = -np.inf, -1
@@ -303,11 +303,11 @@ def _heuristic_reply(x, scores, moves_t):
     best = -np.inf
     for d in range(4):
         codes = t if d < 2 else x  # the lines the move slides: columns (rows of t) or rows
-        slid = _rows_through(moves_t[d & 1], codes)
+        slid = _rows_through(moves_t, d & 1, codes)
         if slid == codes:
             continue
         # the moved board's other lines: the rows of the moved board (up, down) or of it transposed
-        v = _lines_value(scores[SLID_FIRST + (d & 1)], codes) + _lines_value(scores[LINE], transpose(slid))
+        v = _lines_value(scores, SLID_FIRST + (d & 1), codes) + _lines_value(scores, LINE, transpose(slid))
         if v > best:
             best = v
     return best
@@ -352,7 +352,7 @@ def _last_chance(x, prob, conf, scores, moves_t, gains_t, weights, runs, tt, sta
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chance_value(x, depth, prob, conf, scores, moves_t, gains_t, weights, runs, tt, stats, feats,
                  after, gains):
     """The expected value of afterstate x (the computer places a tile next), `depth` chance layers deep.
@@ -387,7 +387,7 @@ def chance_value(x, depth, prob, conf, scores, moves_t, gains_t, weights, runs, 
             best = -np.inf
             t = transpose(kid)
             for d in range(4):
-                moved, gained = move(kid, t, d, moves_t[0], moves_t[1], gains_t[0], gains_t[1])
+                moved, gained = move(kid, t, d, moves_t, gains_t)
                 if moved == kid:
                     continue
                 if depth == 2:
@@ -407,18 +407,20 @@ def chance_value(x, depth, prob, conf, scores, moves_t, gains_t, weights, runs, 
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search(x, depth, conf, scores, moves_t, gains_t, weights, runs, tt, stats, out, feats, after, gains):
     """The value of each of root x's four moves into `out` (-inf where illegal), each searched `depth` chance
     layers; stats[STOPPED] is set when the cap on positions stopped it (then `out` is unfinished).
-    Positions are counted as the C++ program counts them: 4 a player node (every move tried).
+    Positions are counted as the C++ program counts them: 4 a player node (every move tried). Compiled
+    without reference counting (nothing here allocates): counting the arrays passed down every recursive
+    call took half the search's time.
     The evaluation: the heuristic when weights (and runs, feats, after, gains) are None, so that it is
     compiled apart with no network code in its loops; else the network (feats: 4 x F int64, after: 4
     uint64, gains: 4 int64 for the last layer's replies)."""
     t = transpose(x)
     stats[POSITIONS] += 4
     for d in range(4):
-        moved, gained = move(x, t, d, moves_t[0], moves_t[1], gains_t[0], gains_t[1])
+        moved, gained = move(x, t, d, moves_t, gains_t)
         if moved == x:
             out[d] = -np.inf
             continue
@@ -452,15 +454,15 @@ def _new_game(game, rng, p_four, pool, pooled, restart_share):
     game[G_FRESH], game[G_MADE] = 1, 0
     kept = min(pooled, pool.size)
     if kept > 0 and rng.random() < restart_share:
-        x = pool[rng.integers(0, kept)]
+        x = pool[min(np.int64(rng.random() * kept), kept - 1)]  # (Generator.integers needs reference counting)
         game[G_FRESH] = 0
     game[G_BOARD] = x
     game[G_HAS_PREV], game[G_SCORE], game[G_LENGTH] = 0, 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def td_run(game, prev_feats, moves, rate, p_four, rng, weights, runs, stage_size, late_exponent, moves_t, gains_t,
-           coherent, signed, absolute, pool, counters, restart_exponent, restart_share, ended):
+           coherent, signed, absolute, pool, counters, restart_exponent, restart_share, ended, feats, after, gains):
     """Play and learn up to `moves` moves (TD(0) on afterstates, greedy on reward + V(afterstate)) from the
     game in `game` (uint64 fields G_*; an empty board: none yet; a new game starts where one ends) and the
     weight indexes of its last afterstate, `prev_feats`; returns how many games ended, each written as a row
@@ -469,11 +471,9 @@ def td_run(game, prev_feats, moves, rate, p_four, rng, weights, runs, stage_size
     (restart_exponent 0: none), and restart_share of new games start from a pooled board.
 
     Each move's afterstates are indexed once: the chosen one's indexes are kept, and its TD step one move
-    later re-reads the weights there (as they are then) without indexing the board again."""
-    n_feats = prev_feats.size
-    feats = np.empty((4, n_feats), dtype=np.int64)
-    after = np.empty(4, dtype=np.uint64)
-    gains = np.empty(4, dtype=np.int64)
+    later re-reads the weights there (as they are then) without indexing the board again. feats (4 x F
+    int64), after (4 uint64), gains (4 int64): scratch space. Compiled without reference counting (nothing
+    here allocates): counting every array passed to a helper cost half the time of the search."""
     n_ended = 0
     played = 0
     if game[G_BOARD] == 0:
@@ -497,7 +497,8 @@ def td_run(game, prev_feats, moves, rate, p_four, rng, weights, runs, stage_size
                 break
             continue
         played += 1
-        prev_feats[:] = feats[best_d]
+        for j in range(prev_feats.size):
+            prev_feats[j] = feats[best_d, j]
         game[G_PREV], game[G_HAS_PREV] = best_after, U(1)
         game[G_SCORE] += U(best_r)
         game[G_LENGTH] += U(1)

@@ -75,6 +75,7 @@ class TDGames:
         self.pool = np.zeros(POOL_SIZE if restart.tile else 1, dtype=np.uint64)
         self.counters = np.zeros(2, dtype=np.int64)  # boards ever pooled, moves played
         self.ended = np.zeros((ENDED_ROWS, 4), dtype=np.int64)
+        self.scratch = (np.empty((4, net.n_features), np.int64), np.empty(4, np.uint64), np.empty(4, np.int64))
         self.moves_t, self.gains_t = compiled.move_tables()
         self._none = np.zeros(1, dtype=np.float32)
 
@@ -111,7 +112,8 @@ class TDGames:
         restart_exponent = int(self.restart.tile).bit_length() - 1 if self.restart.tile else 0
         n = self.kernels.td_run(self.game, self.prev_feats, int(moves), self.rate, self.p_four, self.rng, weights, runs, stage, late,
                                 self.moves_t, self.gains_t, coherent, signed, absolute, self.pool, self.counters,
-                                restart_exponent, float(self.restart.share) if self.restart.on else 0.0, self.ended)
+                                restart_exponent, float(self.restart.share) if self.restart.on else 0.0, self.ended,
+                                *self.scratch)
         done = self.ended[:n]
         return done[:, 0].copy(), done[:, 1].copy(), done[:, 2].copy(), done[:, 3].astype(bool)
 

@@ -54,7 +54,7 @@ def test_compiled_moves_equal_the_numpy_moves_and_their_points():
     for i in range(len(x)):
         t = board64.transpose(x[i])
         for d in range(4):
-            board, gained = k.move(x[i], t, d, moves[0], moves[1], gains[0], gains[1])
+            board, gained = k.move(x[i], t, d, moves, gains)
             assert board == moved[d, i] and gained == points[d, i]
 
 
@@ -99,8 +99,7 @@ def test_depth_follows_distinct_tiles_and_time(settings):
     assert agent.depth_for(few) == 3  # never below 3
     assert agent.depth_for(many) == min(settings.game2048.strong_max_depth, 11 - 2)
     quick = StrongExpectimax(Rules2048(), settings.with_table("game2048", time_budget_ms=1))
-    state = Rules2048().new_state(np.random.default_rng(0))
-    quick.act(state)
+    quick.act(from_values([[2, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 2048, 0], [0] * 4]))
     assert quick.figures()["depth"] < quick.figures()["target depth"]  # 1 ms: it stops deepening
 
 
