@@ -460,7 +460,7 @@ def _new_game(game, rng, p_four, pool, pooled, restart_share):
     game[G_HAS_PREV], game[G_SCORE], game[G_LENGTH] = 0, 0, 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def td_run(game, prev_feats, moves, rate, p_four, rng, weights, runs, stage_size, late_exponent, moves_t, gains_t,
            coherent, signed, absolute, pool, counters, restart_exponent, restart_share, ended, feats, after, gains):
     """Play and learn up to `moves` moves (TD(0) on afterstates, greedy on reward + V(afterstate)) from the

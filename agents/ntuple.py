@@ -262,7 +262,7 @@ class NTupleAgent:
 
     def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None, checkpoint=None,
               watch=None, jobs: int = 1) -> None:
-        """TD(0) for `episodes` games, one after another on each of `jobs` processes (compiled).
+        """TD(0) for `episodes` games, one after another on each of `jobs` threads (compiled).
 
         A run of N games resumes where a saved unfinished run of N games stopped (its checkpoint file was
         loaded); any other start is a new run from the current network (or an empty one, from_scratch). The

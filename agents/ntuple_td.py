@@ -7,10 +7,11 @@ learns V(s') <- V(s') + rate (r' + V(s'_next) - V(s')); when s'' has no move the
 weights V(s') reads moves by rate / F of the error.
 
 `TDGames` plays training games one after another in agents/kernels2048.td_run (a stretch of moves a call,
-the game in play carried between calls). `train` runs a whole training on one core; with jobs > 1 the
-workers share one weight array in shared memory and update it without locks (Hogwild, as Jaskowski 2018
-trained on many cores): reads and writes of different games interleave, and the rare lost update costs
-less than the cores gain. All randomness comes from the Generators given.
+the game in play carried between calls). `train` runs a whole training on one core; with jobs > 1 as many
+threads play their own games on the one weight array and update it without locks (Hogwild, as Jaskowski
+2018 trained on many cores; the compiled loop lets go of the interpreter lock): reads and writes of
+different games interleave, and the rare lost update costs less than the cores gain. All randomness comes
+from the Generators given.
 
 Restarts (Matsuzaki 2016's restart strategy, in the spirit of Wu et al. 2014's late stages): a fresh game
 from the start seldom lives long enough to teach the network the boards past a large tile (at 1 ply the
@@ -27,12 +28,9 @@ starts them afresh.
 """
 from __future__ import annotations
 
-import multiprocessing
-import os
-import queue
+import threading
 import time
 from dataclasses import dataclass, field
-from multiprocessing import shared_memory
 
 import numpy as np
 
@@ -40,7 +38,7 @@ from agents import compiled
 from agents.ntuple_net import Coherence, NTupleNetwork
 
 TILE_2048 = 11  # exponent of the 2048 tile
-POOL_SIZE = 4096  # boards kept per training process for restarts (the newest replace the oldest)
+POOL_SIZE = 4096  # boards kept per training thread for restarts (the newest replace the oldest)
 STEP_MOVES = 20_000  # moves a call of the compiled loop plays (about 10 ms): between calls, reports and stops
 ENDED_ROWS = 512  # finished games a call can hand back (it returns early when they are more)
 
@@ -170,37 +168,31 @@ class Report:
 
 
 WATCH_SECONDS = 0.1  # how often a training game's board is passed to `watch`
-POST_SECONDS = 0.25  # how often a worker process posts its finished games to the parent
 
 
-def _play(td: TDGames, post, stop, watch=None, rate=None, post_every: float = 0.0) -> None:
-    """Step `td` until `stop()`; finished games go to post(scores, tiles, moves, fresh, moves so far) every
-    `post_every` seconds (0: after every step that ended one). `rate()`, if given, is td's learning rate for
-    the next step."""
-    pending, last_post, last_watch = [], time.monotonic(), 0.0
+def _play(td: TDGames, post, stop, watch=None, rate=None) -> None:
+    """Step `td` until `stop()`; finished games go to post(scores, tiles, moves, fresh, moves so far) after
+    every step that ended one. `rate()`, if given, is td's learning rate for the next step."""
+    last_watch = 0.0
     while not stop():
         if rate is not None:
             td.rate = rate()
         ended = td.step()
         if ended[0].size:
-            pending.append(ended)
+            post(*ended, td.moves)
         now = time.monotonic()
         if watch is not None and now - last_watch >= WATCH_SECONDS:
             watch(td.board, td.score)
             last_watch = now
-        if pending and now - last_post >= post_every:
-            post(*(np.concatenate(p) for p in zip(*pending)), td.moves)
-            pending, last_post = [], now
-    if pending:
-        post(*(np.concatenate(p) for p in zip(*pending)), td.moves)
 
 
-def train(net: NTupleNetwork, games: int, p_four: float, rate: float | Schedule, rng: np.random.Generator, jobs: int = 1, report: Report | None = None, done_before: int = 0,
+def train(net: NTupleNetwork, games: int, p_four: float, rate: float | Schedule, rng: np.random.Generator,
+          jobs: int = 1, report: Report | None = None, done_before: int = 0,
           restart: Restart = Restart(), coherence: Coherence | None = None) -> dict:
     """Train `net` in place until `games` more fresh games have ended (or report.stop()); returns the figures
     {"games", "moves", "seconds"} (moves: of every game ended, restarted ones too). `rate`: one learning rate,
     or a Schedule over the run's games (done_before of them ended before this call). jobs > 1 trains on that
-    many processes sharing the weights. `coherence`: temporal coherence's sums for the net's weights, carried
+    many threads sharing the weights. `coherence`: temporal coherence's sums for the net's weights, carried
     on (a training state, not the network's: a resumed run starts them afresh)."""
     report = report or Report()
     schedule = rate if isinstance(rate, Schedule) else Schedule(float(rate))
@@ -228,100 +220,43 @@ def train(net: NTupleNetwork, games: int, p_four: float, rate: float | Schedule,
         td = TDGames(net, p_four, state["rate"], rng, restart, coherence)
         _play(td, lambda s, t, m, f, _moves: post(s, t, m, f), stop, report.watch, lambda: state["rate"])
     else:
-        _train_shared(net, jobs, p_four, state, rng, post, stop, report.watch, restart, coherence)
+        _train_threads(net, jobs, p_four, state, rng, post, stop, report.watch, restart, coherence)
     return {"games": state["games"], "moves": state["moves"], "seconds": time.perf_counter() - state["start"]}
 
 
-def _shared_arrays(buf, size: int, coherent: bool) -> list[np.ndarray]:
-    """The float32 arrays of `size` a shared training keeps one after another in `buf`: the weights, then
-    (with temporal coherence) its two sums."""
-    return [np.ndarray((size,), dtype=np.float32, buffer=buf, offset=4 * size * k)
-            for k in range(3 if coherent else 1)]
+def _train_threads(net, jobs, p_four, state, rng, post, stop, watch, restart, coherence) -> None:
+    """train() on `jobs` threads, each playing its own games on the same weights (and coherence sums) in
+    place: the compiled loop lets go of the interpreter lock, so the threads run on as many cores, and the
+    weights stay in this process's memory (on large pages where the system gives them). A thread posts the
+    games it finishes as they end; the first, what it is playing."""
+    seeds = np.random.SeedSequence(int(rng.integers(2 ** 63))).spawn(jobs)
+    lock, halt, failed = threading.Lock(), threading.Event(), []
 
+    def posted(scores, tiles, lengths, fresh, _moves):
+        with lock:
+            post(scores, tiles, lengths, fresh)
 
-def _worker(shm_name: str, tuple_set: str, p_four: float, rate, restart: Restart,
-            coherent: bool, seed, out, halt, watch: bool, parent: int) -> None:
-    """One Hogwild worker: TDGames on the shared weights (and coherence sums) until `halt` is set (or its
-    parent ends)."""
-    from arcade.agent_process import init_worker
+    def stopping() -> bool:
+        return halt.is_set() or stop()
 
-    init_worker(parent=parent)
-    shm = shared_memory.SharedMemory(name=shm_name)
-    try:
-        size = NTupleNetwork.size_of(tuple_set)
-        arrays = _shared_arrays(shm.buf, size, coherent)
-        net = NTupleNetwork(tuple_set, arrays[0])
-        coherence = Coherence(size, *arrays[1:]) if coherent else None
-        td = TDGames(net, p_four, rate.value, np.random.default_rng(seed), restart, coherence)
-        _play(td, lambda s, t, m, f, moves: out.put(("games", (s, t, m, f))), halt.is_set,
-              (lambda board, score: out.put(("watch", (board, score)))) if watch else None, lambda: rate.value,
-              POST_SECONDS)
-        del net, td, coherence, arrays
-    finally:
-        out.put(("ended", None))
-        shm.close()
-
-
-def _train_shared(net, jobs, p_four, state, rng, post, stop, watch, restart, coherence) -> None:
-    """train() on `jobs` worker processes sharing the weights; the workers read the rate (state["rate"],
-    set by post as games end) from a shared number."""
-    ctx = multiprocessing.get_context("spawn")
-    rate = ctx.Value("d", state["rate"], lock=False)  # (one writer: the parent)
-
-    def posted(*games):
-        post(*games)
-        rate.value = state["rate"]
-
-    coherent = coherence is not None
-    shm = shared_memory.SharedMemory(create=True, size=net.weights.nbytes * (3 if coherent else 1))
-    try:
-        shared, *sums = _shared_arrays(shm.buf, net.size, coherent)
-        if coherent:
-            sums[0][:], sums[1][:] = coherence.signed, coherence.absolute
-        shared[:] = private = net.weights
-        net.weights = shared  # a checkpoint saved meanwhile reads what the workers have learnt
-        out, halt = ctx.Queue(), ctx.Event()
-        seeds = np.random.SeedSequence(int(rng.integers(2 ** 63))).spawn(jobs)
-        workers = [ctx.Process(target=_worker, daemon=True, name=f"ntuple-td-{k}",
-                               args=(shm.name, net.tuple_set, p_four, rate, restart, coherent, seeds[k],
-                                     out, halt, k == 0, os.getpid()))
-                   for k in range(jobs)]
-        for w in workers:
-            w.start()
-        running = jobs
+    def work(k: int) -> None:
         try:
-            _collect(out, workers, running, posted, stop, watch, halt)
-        finally:
+            td = TDGames(net, p_four, state["rate"], np.random.default_rng(seeds[k]), restart, coherence)
+            _play(td, posted, stopping, watch if k == 0 else None, lambda: state["rate"])
+        except BaseException as exc:  # (told to the caller below, after the others have stopped)
+            failed.append(exc)
             halt.set()
-            for w in workers:
-                w.join(timeout=10)
-                if w.is_alive():
-                    w.terminate()
-            private[:] = shared
-            net.weights = private
-            if coherent:
-                coherence.signed[:], coherence.absolute[:] = sums
-            del shared, sums
-    finally:
-        shm.close()
-        shm.unlink()
 
-
-def _collect(out, workers, running, post, stop, watch, halt) -> None:
-    """The parent's side of a shared training: take in what the workers post until all have ended."""
-    while running:
-        if stop():
-            halt.set()
-        try:
-            kind, value = out.get(timeout=0.2)
-        except queue.Empty:
-            if not any(w.is_alive() for w in workers):
-                break
-            continue
-        if kind == "games":
-            post(*value)
-        elif kind == "watch":
-            if watch is not None:
-                watch(*value)
-        else:
-            running -= 1
+    threads = [threading.Thread(target=work, args=(k,), name=f"ntuple-td-{k}", daemon=True) for k in range(jobs)]
+    for t in threads:
+        t.start()
+    try:
+        for t in threads:
+            while t.is_alive():
+                t.join(timeout=0.2)
+    finally:  # (Ctrl-C in the caller: the threads stop after their current step, about 10 ms)
+        halt.set()
+        for t in threads:
+            t.join()
+    if failed:
+        raise failed[0]

@@ -217,7 +217,7 @@ def test_training_learns_to_score_more_than_playing_for_the_next_merge():
     assert last > 2 * first, (first, last)
 
 
-def test_two_processes_share_one_network_and_both_learn():
+def test_two_threads_share_one_network_and_both_learn():
     net = NTupleNetwork("3x4")
     done = []
     figures = train(net, 600, 0.1, 0.4, np.random.default_rng(10), jobs=2,
@@ -226,7 +226,7 @@ def test_two_processes_share_one_network_and_both_learn():
     assert net.nonzero() > 1000 and np.isfinite(net.weights).all()
 
 
-def test_two_processes_share_one_network_and_its_coherence_and_hand_the_sums_back():
+def test_two_threads_share_one_network_and_its_coherence():
     net = NTupleNetwork("3x4")
     coherence = Coherence(net.size)
     coherence.signed[7], coherence.absolute[7] = 3.0, 5.0  # sums from before carry on
