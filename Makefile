@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt |
 # Ray (bench --ray) is optional for the arcade: make test installs it, so the suite tests the Ray runner
 RAY_STAMP := $(VENV)/.ray-$(shell cat requirements-ray.txt | cksum | cut -d' ' -f1)
 
-.PHONY: run test bench bench-venv screenshots clean
+.PHONY: run test bench bench-venv screenshots clean kernels
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Arcade needs Python 3.11 or newer; found " + sys.version.split()[0] + ". Run: make PYTHON=python3.11 ...")'
@@ -16,7 +16,12 @@ $(STAMP): requirements.txt requirements-dev.txt
 	@rm -f $(VENV)/.installed-*
 	@touch $(STAMP)
 
-run: $(STAMP)
+# numba compiles the 2048 kernels once and keeps them beside their source (a few seconds the first time, a
+# fraction of a second after): done here, so the window's first agent move and every test process find them.
+kernels: $(STAMP)
+	@$(BIN)/python -m agents.compiled
+
+run: $(STAMP) kernels
 	$(BIN)/python main.py
 
 $(RAY_STAMP): $(STAMP) requirements-ray.txt
@@ -24,7 +29,7 @@ $(RAY_STAMP): $(STAMP) requirements-ray.txt
 	@rm -f $(VENV)/.ray-*
 	@touch $(RAY_STAMP)
 
-test: $(STAMP) $(RAY_STAMP)
+test: $(STAMP) $(RAY_STAMP) kernels
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

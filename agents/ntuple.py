@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents import compiled
 from agents.base import best_action, register, report_progress
 from agents.ntuple_net import Coherence, NTupleNetwork, parse_tuple_set
 from agents.ntuple_td import Report, Restart, Schedule, train as td_train
@@ -188,6 +189,8 @@ class NTupleAgent:
         self.coherent = table.ntuple_rates == "coherent"
         self.data_path = Path(settings.data_dir) / filename(self.p_four)
         self.net, self.meta, self.source = self._load()
+        compiled.kernels(settings.data_dir)
+        compiled.warm([lambda: self.net.value(np.zeros(1, np.uint64))])  # compiled now, not in its first move
 
     @classmethod
     def cannot_play(cls, rules) -> str | None:

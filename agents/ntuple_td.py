@@ -64,7 +64,7 @@ class TDGames:
     game in play's. `moves` counts every move played (and learnt from) so far."""
 
     def __init__(self, net, p_four: float, rate: float, rng: np.random.Generator, restart: Restart = Restart(),
-                 coherence: Coherence | None = None):
+                 coherence: Coherence | None = None, ended_rows: int = ENDED_ROWS):
         self.kernels = compiled.kernels()
         self.net, self.p_four, self.rate, self.rng, self.restart = net, float(p_four), float(rate), rng, restart
         self.coherence = coherence  # temporal coherence's sums (None: every weight steps at `rate`)
@@ -72,7 +72,7 @@ class TDGames:
         self.prev_feats = np.zeros(net.n_features, dtype=np.int64)  # the weights its last afterstate reads
         self.pool = np.zeros(POOL_SIZE if restart.tile else 1, dtype=np.uint64)
         self.counters = np.zeros(2, dtype=np.int64)  # boards ever pooled, moves played
-        self.ended = np.zeros((ENDED_ROWS, 4), dtype=np.int64)
+        self.ended = np.zeros((ended_rows, 4), dtype=np.int64)  # (1: a step returns as its game ends)
         self.scratch = (np.empty((4, net.n_features), np.int64), np.empty(4, np.uint64), np.empty(4, np.int64))
         self.moves_t, self.gains_t = compiled.move_tables()
         self._none = np.zeros(1, dtype=np.float32)

@@ -6,10 +6,12 @@ and (from the strength runs' logs) its strength and the learnt evaluation agains
     python benchmarks/bench_ntuple.py --late A.npz B.npz   # networks paired on the game past 16384 (a few min)
     python benchmarks/bench_ntuple.py --curves A.csv B.csv # training runs' learning curves side by side
 
-Training speed is measured on one core (the process pins itself to one CPU where it can): the batched TD
-(ntuple_parallel_games games in lockstep) against the same code stepping one game at a time, alternated
-over rounds, both learning into a copy of the shipped network (so the games are as long as a trained
-network's). Strength comes from benchmarks/bench_2048_strength.py's logs (games to the end, resumable):
+Training speed is measured on one core, in process CPU time, in fresh processes pinned to one CPU: the
+compiled learner (fixed rates and temporal coherence) against the numpy learner it replaced (batched TD,
+1,024 games in lockstep, run from git revision --against in a temporary worktree), alternated over rounds,
+all learning into a copy of the shipped network (so the games are as long as a trained network's); with
+--cores S, one thread against every core for S seconds each. Strength comes from
+benchmarks/bench_2048_strength.py's logs (games to the end, resumable):
 
     python benchmarks/bench_2048_strength.py --agent ntuple --rules standard --games 1000 --log-dir data/runs
     python benchmarks/bench_2048_strength.py --agent expectimax-ntuple --rules standard --games 12
@@ -30,9 +32,8 @@ import numpy as np
 from _common import ROOT, mean_ci, wilson
 
 from agents.ntuple import ASSETS, NTupleAgent, filename, read
-from agents.ntuple_net import Coherence, NTupleNetwork
-from agents.ntuple_td import BatchTD, Report, Restart, train
-from arcade.games import board64
+from agents.ntuple_net import NTupleNetwork
+from agents.ntuple_td import Report, Restart, TDGames, train
 from arcade.games.twenty48 import Rules2048
 from arcade.settings import Settings
 from arcade.training import read_curve_file
@@ -42,57 +43,90 @@ SHIPPED = ASSETS / filename(P_FOUR)
 LOGS = (ROOT / "docs" / "benchmarks", ROOT / "data" / "runs")
 
 
-def moves_a_second(net: NTupleNetwork, parallel: int, seconds: float, seed: int, coherent: bool = False) -> float:
-    td = BatchTD(NTupleNetwork(net.tuple_set, np.array(net.weights)), P_FOUR, 0.1, parallel,
-                 np.random.default_rng(seed), coherence=Coherence(net.size) if coherent else None)
-    for _ in range(3):  # warm: tables built, pages touched
-        td.step()
-    start, before = time.perf_counter(), td.moves
-    while time.perf_counter() - start < seconds:
-        td.step()
-    return (td.moves - before) / (time.perf_counter() - start)
+NUMPY_LEARNER = "aa3ca9c"  # the last revision with the numpy learner (batched TD)
+CHILD = """
+import json, os, sys, time
+sys.path.insert(0, sys.argv[1])
+if hasattr(os, "sched_setaffinity"):
+    os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+import numpy as np
+from pathlib import Path
+from agents.ntuple import read
+from agents.ntuple_net import Coherence, NTupleNetwork
+import agents.ntuple_td as td_module
+kind, seconds, seed = sys.argv[3], float(sys.argv[4]), int(sys.argv[5])
+net = read(Path(sys.argv[2]), "x").net
+net = NTupleNetwork(net.tuple_set, np.array(net.weights))
+coherence = Coherence(net.size) if kind.endswith("coherent") else None
+rng = np.random.default_rng(seed)
+if kind.startswith("numpy"):
+    td = td_module.BatchTD(net, 0.1, 0.1, 1024, rng, coherence=coherence)
+    step = td.step
+else:
+    td = td_module.TDGames(net, 0.1, 0.1, rng, coherence=coherence)
+    step = td.step
+for _ in range(3):  # warm: compiled, tables built, pages touched
+    step()
+start, before = time.process_time(), td.moves
+while time.process_time() - start < seconds:
+    step()
+print(json.dumps((td.moves - before) / (time.process_time() - start)))
+"""
 
 
-def training_speed(rounds: int, seconds: float, parallel: int) -> None:
-    loaded = read(SHIPPED, "x")
-    if loaded is None:
+def moves_a_second(tree: Path, kind: str, seconds: float, seed: int) -> float:
+    """Moves a CPU second of one learner (`kind`: compiled / numpy, optionally + "-coherent") in a fresh
+    process pinned to one core, the code from `tree`."""
+    out = subprocess.run([sys.executable, "-c", CHILD, str(tree), str(SHIPPED), kind, str(seconds), str(seed)],
+                         cwd=tree, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def training_speed(rounds: int, seconds: float, against: str) -> None:
+    if read(SHIPPED, "x") is None:
         print(f"no shipped network at {SHIPPED}: train one first (README)")
         return
-    batched, single, coherent = [], [], []
-    for r in range(rounds):  # alternated, so a noisy spell hits all three
-        batched.append(moves_a_second(loaded.net, parallel, seconds, r))
-        single.append(moves_a_second(loaded.net, 1, seconds, r))
-        coherent.append(moves_a_second(loaded.net, parallel, seconds, r, coherent=True))
-    ratio = np.array(batched) / np.array(single)
-    print(f"-- training speed, one core, {rounds} rounds of {seconds:g} s each, alternated")
-    print(f"  batched ({parallel} games in lockstep): median {np.median(batched):,.0f} moves/s "
-          f"({min(batched):,.0f}-{max(batched):,.0f}); target >= 100,000")
-    print(f"  one game at a time (same code): median {np.median(single):,.0f} moves/s "
-          f"({min(single):,.0f}-{max(single):,.0f})")
-    print(f"  ratio x{np.median(ratio):.1f} ({ratio.min():.1f}-{ratio.max():.1f})")
-    cost = np.array(coherent) / np.array(batched)
-    print(f"  batched with temporal coherence: median {np.median(coherent):,.0f} moves/s "
-          f"({min(coherent):,.0f}-{max(coherent):,.0f}), x{np.median(cost):.2f} of fixed rates "
-          f"({cost.min():.2f}-{cost.max():.2f})")
+    import tempfile
+
+    rates = {"compiled": [], "compiled-coherent": [], "numpy": [], "numpy-coherent": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        old = Path(tmp) / "then"
+        subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(old), against], cwd=ROOT, check=True)
+        try:
+            for r in range(rounds):  # alternated, so a noisy spell hits all four
+                kinds = list(rates) if r % 2 == 0 else list(rates)[::-1]
+                for kind in kinds:
+                    rates[kind].append(moves_a_second(old if kind.startswith("numpy") else ROOT, kind, seconds, r))
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False)
+    print(f"-- training speed, one core, process CPU time, {rounds} rounds of {seconds:g} s each, alternated; "
+          f"the numpy learner from {against}")
+    for kind, r in rates.items():
+        print(f"  {kind:18s} median {np.median(r):>12,.0f} moves a CPU second ({min(r):,.0f}-{max(r):,.0f})")
+    for rate in ("", "-coherent"):
+        ratio = np.array(rates["compiled" + rate]) / np.array(rates["numpy" + rate])
+        print(f"  compiled / numpy{rate}: x{np.median(ratio):.2f} ({ratio.min():.2f}-{ratio.max():.2f})")
+    print(f"  target: the compiled learner >= 2,000,000 with the default tuples "
+          f"({'met' if np.median(rates['compiled']) >= 2e6 else 'NOT met'})")
 
 
-def cores_scaling(rounds: int, seconds: float, parallel: int) -> None:
-    """Training on one process against all cores (Hogwild workers on shared weights), moves a second of a
-    whole training call (its process start-up counted), alternated."""
+def cores_scaling(rounds: int, seconds: float) -> None:
+    """Training on one thread against every core (Hogwild threads on the same weights), moves a second of a
+    whole training call (finished games' moves), alternated."""
     loaded = read(SHIPPED, "x")
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     rates = {1: [], cores: []}
     for r in range(rounds):
-        for jobs in rates:
+        for jobs in (rates if r % 2 == 0 else list(rates)[::-1]):
             net = NTupleNetwork(loaded.net.tuple_set, np.array(loaded.net.weights))
             deadline = time.perf_counter() + seconds
-            figures = train(net, 10**9, P_FOUR, 0.1, parallel, np.random.default_rng(r), jobs=jobs,
+            figures = train(net, 10**9, P_FOUR, 0.1, np.random.default_rng(r), jobs=jobs,
                             report=Report(stop=lambda: time.perf_counter() > deadline))
             rates[jobs].append(figures["moves"] / figures["seconds"])
     one, many = np.array(rates[1]), np.array(rates[cores])
-    print(f"-- training on every core: {rounds} rounds of {seconds:g} s, alternated (finished games' moves)")
-    print(f"  1 process: median {np.median(one):,.0f} moves/s; {cores} processes: median {np.median(many):,.0f} "
-          f"moves/s: x{np.median(many / one):.2f} ({(many / one).min():.2f}-{(many / one).max():.2f})")
+    print(f"-- training on every core: {rounds} rounds of {seconds:g} s, alternated (finished games' moves, wall)")
+    print(f"  1 thread: median {np.median(one):,.0f} moves/s; {cores} threads: median {np.median(many):,.0f} "
+          f"moves/s: x{np.median(many / one):.2f} ({(many / one).min():.2f}-{(many / one).max():.2f}); target x1.8")
 
 
 def load_and_move_times(loads: int) -> None:
@@ -127,7 +161,7 @@ LATE_TILE = 16384
 def late_starts(net: NTupleNetwork, n: int, seed: int) -> np.ndarray:
     """`n` boards on which games from the start, played by `net` at 1 ply, first made LATE_TILE (kept by the
     trainer's restart pool, at learning rate 0 and with no restarts)."""
-    td = BatchTD(net, P_FOUR, 0.0, 1024, np.random.default_rng(seed), Restart(LATE_TILE, 0.0))
+    td = TDGames(net, P_FOUR, 0.0, np.random.default_rng(seed), Restart(LATE_TILE, 0.0))
     while td.pooled < n:
         td.step()
     return td.pool[:n].copy()
@@ -135,17 +169,16 @@ def late_starts(net: NTupleNetwork, n: int, seed: int) -> np.ndarray:
 
 def play_out(net: NTupleNetwork, starts: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Each start played to the end by `net` at 1 ply: (the points scored from it, the largest exponent)."""
-    greedy = BatchTD(net, P_FOUR, 0.0, 1, np.random.default_rng(0)).greedy
-    rng = np.random.default_rng(seed)
-    boards, points = starts.copy(), np.zeros(starts.size, dtype=np.int64)
-    live = np.arange(starts.size)
-    while live.size:
-        _, after, reward, _, alive = greedy(boards[live])
-        live, after, reward = live[alive], after[alive], reward[alive]
-        points[live] += reward
-        u = rng.random((2, live.size))
-        boards[live] = board64.spawn(after, u[0], u[1], P_FOUR)
-    return points, board64.max_exponent(boards)
+    from agents.kernels2048 import G_BOARD
+
+    td = TDGames(net, P_FOUR, 0.0, np.random.default_rng(seed), ended_rows=1)  # a step ends with its game
+    points, tops = np.zeros(starts.size, dtype=np.int64), np.zeros(starts.size, dtype=np.int64)
+    for i, start in enumerate(starts):
+        td.game[:] = 0
+        td.game[G_BOARD] = start
+        scores, top, _, _ = td.step(10**9)
+        points[i], tops[i] = scores[0], top[0]
+    return points, tops
 
 
 def late_game(paths: list[str], n: int, rounds: int) -> None:
@@ -280,8 +313,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=4.0, help="each training-speed measurement")
     ap.add_argument("--loads", type=int, default=5, help="fresh processes timing the network's load")
     ap.add_argument("--compare", action="store_true", help="only the figures of the strength logs")
-    ap.add_argument("--cores", type=float, default=0, help="also: seconds of each one-process / all-cores "
+    ap.add_argument("--cores", type=float, default=0, help="also: seconds of each one-thread / all-cores "
                                                            "training run (0: skip)")
+    ap.add_argument("--against", default=NUMPY_LEARNER, help="the git revision whose (numpy) learner is the "
+                                                            "baseline of the training speed")
     ap.add_argument("--late", nargs="+", metavar="NETWORK", help="only: these network files paired on the game "
                                                                   f"past {LATE_TILE} at 1 ply")
     ap.add_argument("--late-boards", type=int, default=256, help="boards a round of --late")
@@ -297,12 +332,10 @@ def main() -> None:
     if args.late:
         late_game(args.late, args.late_boards, args.rounds)
         return
-    if args.cores > 0:  # before pinning to one core
-        cores_scaling(args.rounds, args.cores, Settings().game2048.ntuple_parallel_games)
+    if args.cores > 0:
+        cores_scaling(args.rounds, args.cores)
     if not args.compare:
-        if hasattr(os, "sched_setaffinity"):
-            os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
-        training_speed(args.rounds, args.seconds, Settings().game2048.ntuple_parallel_games)
+        training_speed(args.rounds, args.seconds, args.against)
         load_and_move_times(args.loads)
     compare(args.logs)
 

@@ -1,6 +1,5 @@
 """2048 on uint64 boards: packing, moves, spawns, and the compiled kernels' moves agree with the array engine."""
 import numpy as np
-import pytest
 
 from agents import compiled
 from agents.expectimax_strong import Search, StrongExpectimax

@@ -280,7 +280,7 @@ def test_restarts_start_games_from_boards_where_fresh_games_first_made_the_tile(
     ended = {True: 0, False: 0}
     starts = {True: 0, False: 0}  # games started from an empty board, from a pooled one (once the pool has some)
     for _ in range(30_000):
-        board, fresh, pooled, length = td.board, td.fresh, td.pooled, td.length
+        board, fresh, pooled = td.board, td.fresh, td.pooled
         before_max = int(board64.max_exponent(np.array([board], np.uint64))[0])
         over = td.step(1)[3]  # (a game that ends here is followed by the next one's first move)
         for f in over:

@@ -1,0 +1,57 @@
+"""Where the compiled kernels are kept, and that agents have them ready before their first decision."""
+from pathlib import Path
+
+import numpy as np
+
+from agents import compiled
+
+
+def test_the_cache_stays_beside_the_source_where_the_package_folder_can_be_written(monkeypatch):
+    monkeypatch.setattr(compiled.os, "access", lambda path, mode: True)
+    assert compiled.cache_folder(Path("/some/data")) is None
+
+
+def test_a_read_only_package_keeps_its_cache_in_the_data_folder_or_the_users_cache(monkeypatch, tmp_path):
+    monkeypatch.setattr(compiled.os, "access", lambda path, mode: False)
+    assert compiled.cache_folder(tmp_path) == tmp_path / "numba-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert compiled.cache_folder(None) == tmp_path / "cache" / "arcade" / "numba"
+
+
+def test_warming_reports_its_progress_to_the_host(monkeypatch):
+    from agents import base
+
+    seen = []
+    monkeypatch.setattr(base, "_progress_sink", lambda task, done, total, detail: seen.append((task, done, total)))
+    ran = []
+    compiled.warm([lambda: ran.append(1), lambda: ran.append(2)])
+    assert ran == [1, 2]
+    assert [s[1:] for s in seen] == [(0, 2), (1, 2), (2, 2)] and {s[0] for s in seen} == {compiled.TASK}
+
+
+def test_the_move_tables_are_the_board64_tables_read_only():
+    from arcade.games import board64
+
+    moves, gains = compiled.move_tables()
+    assert moves.dtype == np.uint16 and (moves[0] == board64.row_tables().left).all()
+    assert (gains[1] == board64.gain_tables()[3]).all()
+    assert not moves.flags.writeable and not gains.flags.writeable
+
+
+def test_agents_compile_when_they_are_made_not_in_their_first_decision(settings, monkeypatch):
+    """An agent's first decision runs no warm-up: what compiling or loading there is happened when it was made."""
+    from agents.expectimax_strong import StrongExpectimax
+    from agents.ntuple import NTupleAgent
+    from arcade.games.twenty48 import Rules2048
+
+    warmed = []
+    real = compiled.warm
+    monkeypatch.setattr(compiled, "warm", lambda steps: (warmed.append(1), real(steps)))
+    rules = Rules2048(spawn_four_probability=0.1)
+    state = rules.new_state(np.random.default_rng(0))
+    for cls in (StrongExpectimax, NTupleAgent):
+        agent = cls(rules, settings)
+        made = len(warmed)
+        assert made >= 1
+        agent.act(state)
+        assert len(warmed) == made
