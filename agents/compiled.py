@@ -85,7 +85,10 @@ def prepare_all(data_dir: Path | None = None) -> float:
     board = np.zeros((4, 4), np.uint8)
     board[0, :2] = 1
     net = NTupleNetwork("3x4")
+    read_only = NTupleNetwork("3x4")  # (a network read from a file: numba compiles read-only arrays apart)
+    read_only.weights.flags.writeable = False
     steps = [lambda: Search(0.1, 1e-4).root(board, 2), lambda: Search(0.1, 1e-4, net).root(board, 2),
+             lambda: Search(0.1, 1e-4, read_only).root(board, 2), lambda: read_only.value(np.zeros(1, np.uint64)),
              lambda: net.value(np.zeros(1, np.uint64)), lambda: net.features(np.zeros(1, np.uint64)),
              lambda: TDGames(net, 0.1, 0.1, np.random.default_rng(0)).step(10),
              lambda: k.heuristic(np.uint64(0), np.zeros((3, 1 << 16), np.float32))]

@@ -243,14 +243,14 @@ class StrongExpectimax:
             if self.search.positions >= MEASURED_PASS:  # small passes are mostly fixed costs
                 self.per_position += MEASURE_WEIGHT * (took / self.search.positions - self.per_position)
             searched.append(max(1, self.search.positions))
-        self._figures = {"depth": depth, "target depth": target, "positions": total, "cache hits": hits,
-                         "ms": round(1000 * (clock() - start), 1)}
+        self._figures = {"depth": depth, "target depth": target, "positions": total, "cache hits": hits}
         if stopped:
             self._figures["pass stopped"] = f"depth {depth + 1} at the deadline"
         return values
 
     def figures(self) -> dict:
-        """Of the last decision: chance layers searched (and wanted), positions, cache hits, its time."""
+        """Of the last decision: chance layers searched (and wanted), positions, cache hits (the panel adds
+        its time)."""
         return dict(self._figures)
 
     def act(self, state, rng=None) -> int:
