@@ -3,7 +3,7 @@ import numpy as np
 import pygame
 
 from arcade.screens import open_game
-from tests.helpers import key, ticks
+from tests.helpers import key, ticks, wait_for
 
 
 def open_2048(app, **kw):
@@ -48,12 +48,7 @@ def test_enter_lets_the_agent_play_and_e_picks_the_strong_one(app):
     assert screen.controller.name == "expectimax"
     key(app, pygame.K_RETURN)
     assert screen.controller.enabled and screen.control_label() == "expectimax"
-    for _ in range(400):
-        ticks(app)
-        if len(screen.game.history) >= 5:
-            break
-        pygame.time.wait(2)
-    assert len(screen.game.history) >= 5
+    assert wait_for(app, lambda: len(screen.game.history) >= 5)
     key(app, pygame.K_RETURN)
     assert screen.control_label() == "You"
 

@@ -2,7 +2,7 @@
 import pygame
 
 from arcade.screens import open_game
-from tests.helpers import click, key, ticks
+from tests.helpers import click, key, ticks, wait_for
 
 
 def open_table(app):
@@ -49,24 +49,16 @@ def test_presets_change_the_deck(app):
 def test_the_agent_plays_rounds_by_itself(app):
     screen = open_table(app)
     key(app, pygame.K_RETURN)
-    for _ in range(3000):
-        ticks(app, dt_ms=100)
-        if screen.rounds >= 3:
-            break
-        pygame.time.wait(1)
-    assert screen.rounds >= 3 and screen.total_reward > 0
+    assert wait_for(app, lambda: screen.rounds >= 3)
+    assert screen.total_reward > 0
 
 
 def test_q_learning_learns_while_it_plays_and_l_toggles(app):
     screen = open_table(app)
     screen.controller.select("q-learning")
     key(app, pygame.K_RETURN)
-    for _ in range(3000):
-        ticks(app, dt_ms=100)
-        agent = screen.controller.cached_agent()
-        if agent is not None and agent.ql.updates >= 5:
-            break
-        pygame.time.wait(1)
+    wait_for(app, lambda: screen.controller.cached_agent() is not None
+             and screen.controller.cached_agent().ql.updates >= 5)
     agent = screen.controller.cached_agent()
     assert agent.ql.updates >= 5 and agent.learning
     key(app, pygame.K_l)

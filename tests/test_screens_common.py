@@ -44,14 +44,7 @@ def test_random_agent_moves_while_frames_keep_coming(app, game_id):
     app.push(screen)
     first = screen.agent_state()
     frames = app.frames
-    moved = False
-    for _ in range(300):
-        ticks(app)
-        if screen.agent_state() is not None and screen.agent_state() != first:
-            moved = True
-            break
-        pygame.time.wait(1)
-    assert moved
+    assert wait_for(app, lambda: screen.agent_state() is not None and screen.agent_state() != first)
     assert app.frames > frames
 
 
