@@ -51,11 +51,32 @@ def kernels(data_dir: Path | None = None):
 
 
 def warm(steps) -> None:
-    """Run each of `steps` (callables that make tiny kernel calls), reporting progress as TASK."""
+    """Run each of `steps` (callables that make tiny kernel calls), reporting progress as TASK: a step that
+    compiles is one long call, so a thread says how long it has been going once a second (a host drops a
+    bar that goes quiet for long)."""
+    import threading
+    import time
+
     steps = list(steps)
-    for k, step in enumerate(steps):
-        report_progress(TASK, k, len(steps), "the first time takes a few seconds; then it is kept on disk")
-        step()
+    done = threading.Event()
+    at = [0, time.monotonic()]  # the step running, when it started
+
+    def heartbeat() -> None:
+        while not done.wait(1.0):
+            k, started = at
+            report_progress(TASK, k, len(steps), f"{time.monotonic() - started:.0f} s; the first time takes a while "
+                                                  "(then it is kept on disk)")
+
+    beat = threading.Thread(target=heartbeat, name="compile-progress", daemon=True)
+    beat.start()
+    try:
+        for k, step in enumerate(steps):
+            at[:] = [k, time.monotonic()]
+            report_progress(TASK, k, len(steps), "the first time takes a while (then it is kept on disk)")
+            step()
+    finally:
+        done.set()
+        beat.join()
     report_progress(TASK, len(steps), len(steps))
 
 

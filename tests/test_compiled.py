@@ -55,3 +55,16 @@ def test_agents_compile_when_they_are_made_not_in_their_first_decision(settings,
         assert made >= 1
         agent.act(state)
         assert len(warmed) == made
+
+
+def test_a_long_step_keeps_reporting_so_the_bar_stays(monkeypatch):
+    import time
+
+    from agents import base
+
+    seen = []
+    monkeypatch.setattr(base, "_progress_sink", lambda task, done, total, detail: seen.append((done, detail)))
+    compiled.warm([lambda: time.sleep(2.5)])
+    beats = [d for done, d in seen if done == 0 and d.split(" ")[0].isdigit()]
+    assert len(beats) >= 2 and beats[-1].startswith(("2 s", "3 s"))
+    assert seen[-1][0] == 1
