@@ -131,11 +131,29 @@ def _run(key: tuple, game_id: str, name: str, rules, settings, method: str, stat
     return call(agent, method, state, np.random.default_rng(seed), rules)
 
 
+def _prepare(data_dir) -> None:
+    """Runs in the worker process: the compiled kernels loaded (compiled the first time), with progress."""
+    from agents.compiled import prepare_all
+
+    prepare_all(data_dir, playing_only=True)
+
+
+def start_early(settings) -> None:
+    """Start the agent process now, as the arcade opens, and load the compiled kernels in it (about a second
+    while the player is on the launcher), so an agent's first move does not wait for the process and them."""
+    _submit(_prepare, settings.data_dir)
+
+
 def submit(key: tuple, game_id: str, name: str, rules, settings, method: str, state, seed: int) -> Future:
     """Run agent `name`'s `method` on `state` in the worker process (seeded with `seed`), as a Future.
 
     `key` names the instance there (one per controller, agent and rules version). Starts the process
     on first use, or after it died."""
+    return _submit(_run, key, game_id, name, rules, settings, method, state, seed)
+
+
+def _submit(fn, *args) -> Future:
+    """fn(*args) in the worker process, started first if it is not running (or died)."""
     global _pool, _progress_queue
     for attempt in range(2):
         if _pool is None:
@@ -144,7 +162,7 @@ def submit(key: tuple, game_id: str, name: str, rules, settings, method: str, st
             _pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=init_worker,
                                         initargs=(_progress_queue, os.getpid()))
         try:
-            return _pool.submit(_run, key, game_id, name, rules, settings, method, state, seed)
+            return _pool.submit(fn, *args)
         except BrokenExecutor:
             _pool = None
     raise RuntimeError("the agent process could not be started")

@@ -465,6 +465,7 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
+    from arcade import agent_process
     from arcade.app import App
     from arcade.screens import open_game
     from arcade.screens.launcher import LauncherScreen
@@ -474,6 +475,7 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
     except pygame.error as exc:
         raise UserError(f"the window cannot open ({exc}); headless commands work: python main.py bench ...") from None
     app.push(LauncherScreen(app))
+    agent_process.start_early(settings)
     if game:
         app.push(open_game(app, game, agent=agent, seed=seed))
     app.run()

@@ -1,0 +1,112 @@
+"""How soon the strong 2048 agent moves after a player hands it the game: the window's first agent move.
+
+    python benchmarks/bench_first_move.py [--rounds 5] [--cold]
+
+Each round starts the arcade in a fresh process (headless, SDL's dummy drivers) as `python main.py` does
+(its agent process started at once, loading the kernels), opens the 2048 screen at once, presses `e` (the
+strongest agent) and Enter, and measures the wall-clock time from Enter to the first move
+made on the board: the agent process started, the agent built (its kernels loaded from numba's cache), the
+move decided. With --cold, numba's cache is first pointed at an
+empty folder, so the kernels are compiled inside that time (as for a user who starts `python main.py`
+without `make run`, which compiles them first); the compile step `make run` runs is timed too.
+Printed: the median and range over the rounds (targets: 2 s with compiling, 0.5 s from the cache).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+from _common import ROOT
+
+CHILD = """
+import json, os, sys, time
+os.environ["SDL_VIDEODRIVER"] = "dummy"; os.environ["SDL_AUDIODRIVER"] = "dummy"
+sys.path.insert(0, sys.argv[1])
+import pygame
+from arcade.app import App
+from arcade.screens import open_game
+from arcade.screens.launcher import LauncherScreen
+from arcade.settings import Settings
+
+settings = Settings().with_table("data", folder=sys.argv[2]).with_table("game2048", spawn_four_probability=0.1)
+app = App(settings, size=(1024, 720))
+app.push(LauncherScreen(app))
+from arcade import agent_process
+agent_process.start_early(settings)  # (as the arcade does when it opens)
+dwell_until = time.monotonic() + float(sys.argv[3])  # a player on the launcher for a moment
+while time.monotonic() < dwell_until:
+    app.tick(16.0)
+    pygame.time.wait(5)
+
+def key(k):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode="", scancode=0))
+    app.tick(16.0)
+
+def until(condition, seconds=300):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not condition():
+        app.tick(16.0)
+        pygame.time.wait(1)
+    return condition()
+
+screen = open_game(app, "2048", seed=11)
+app.push(screen)
+app.tick(16.0)
+key(pygame.K_e)
+t0 = time.monotonic()
+key(pygame.K_RETURN)
+moved = until(lambda: len(screen.game.history) >= 1)
+first_move = time.monotonic() - t0
+agent_process.shutdown()
+app.close()
+print(json.dumps({"first_move": first_move if moved else None}))
+"""
+
+
+def one_round(cache: str | None, dwell: float) -> float | None:
+    env = dict(os.environ)
+    if cache:
+        env["NUMBA_CACHE_DIR"] = cache
+    with tempfile.TemporaryDirectory() as data:
+        out = subprocess.run([sys.executable, "-c", CHILD, str(ROOT), data, str(dwell)], env=env, capture_output=True,
+                             text=True, timeout=600)
+    if out.returncode:
+        sys.exit(f"the arcade's round failed:\n{out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])["first_move"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--cold", action="store_true", help="also: each round with an empty numba cache")
+    ap.add_argument("--dwell", type=float, default=2.0, help="seconds on the launcher before the 2048 screen")
+    args = ap.parse_args()
+    print(f"== the strong 2048 agent's first move in the window, Enter to the first move on the board, "
+          f"{args.rounds} rounds, a fresh arcade process each (headless), wall clock")
+    for dwell in sorted({0.0, args.dwell}):
+        warm = [one_round(None, dwell) for _ in range(args.rounds)]
+        print(f"  kernels from the cache, {dwell:g} s on the launcher, Enter at once on the 2048 screen: median "
+              f"{np.median(warm):.2f} s ({min(warm):.2f}-{max(warm):.2f}); target 0.5 s")
+    if args.cold:
+        cold, compile_step = [], []
+        for _ in range(args.rounds):
+            with tempfile.TemporaryDirectory() as cache:
+                cold.append(one_round(cache, args.dwell))
+            with tempfile.TemporaryDirectory() as cache:
+                t = subprocess.run([sys.executable, "-m", "agents.compiled"], cwd=ROOT, capture_output=True,
+                                   text=True, env={**os.environ, "NUMBA_CACHE_DIR": cache}, check=True)
+                compile_step.append(float(t.stdout.split("(")[-1].split(" s")[0]))
+        print(f"  kernels compiled inside that time (an empty cache, {args.dwell:g} s on the launcher): median {np.median(cold):.2f} s "
+              f"({min(cold):.2f}-{max(cold):.2f}); target 2 s")
+        print(f"  `make run`'s compile step (python -m agents.compiled, every kernel, an empty cache): median "
+              f"{np.median(compile_step):.1f} s ({min(compile_step):.1f}-{max(compile_step):.1f})")
+
+
+if __name__ == "__main__":
+    main()
