@@ -19,7 +19,7 @@ import numpy as np
 from agents.base import report_progress
 from arcade.games import board64
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent / "kernels"  # (numba keeps a kernel's cache beside its source)
 TASK = "compiling the search kernels"  # what the progress bar says while it happens
 
 
@@ -35,19 +35,19 @@ def cache_folder(data_dir: Path | None) -> Path | None:
 
 
 def kernels(data_dir: Path | None = None):
-    """The 2048 kernels module (agents/kernels2048.py), numba's cache placed first where it can be written."""
+    """The 2048 kernels module (agents/kernels/twenty48.py), numba's cache placed first where it can be written."""
     import sys
 
-    if "agents.kernels2048" not in sys.modules and "NUMBA_CACHE_DIR" not in os.environ:
+    if "agents.kernels.twenty48" not in sys.modules and "NUMBA_CACHE_DIR" not in os.environ:
         folder = cache_folder(data_dir)
         if folder is not None:
             import numba
 
             os.environ["NUMBA_CACHE_DIR"] = str(folder)
             numba.config.CACHE_DIR = str(folder)
-    from agents import kernels2048
+    from agents.kernels import twenty48
 
-    return kernels2048
+    return twenty48
 
 
 def warm(steps) -> None:

@@ -5,7 +5,7 @@ for equal neighbours (merge potential), penalties for non-monotonic lines and fo
 after nneonneo's well-known 2048 AI). The sum over all rows and columns scores a board; every line of 4
 cells is scored once into a 65,536-entry table.
 
-The search is compiled (agents/kernels2048.py): depth-first expectimax on uint64 4x4 boards with the row
+The search is compiled (agents/kernels/twenty48.py): depth-first expectimax on uint64 4x4 boards with the row
 tables, a transposition table per decision, and the probability cut-off (a placement path less likely
 than [2048] strong_min_probability is evaluated, not expanded). The depth follows the strongest players:
 max(3, distinct tiles - 2) chance layers, at most [2048] strong_max_depth, reached by iterative deepening

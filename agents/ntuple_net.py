@@ -101,7 +101,7 @@ class Coherence:
     errors its TD steps have met and the sum A of their sizes. |E| / A is near 1 while the errors agree
     (the weight is still far from its value: full steps) and falls toward 0 as they cancel out (it only
     jitters around its value: small steps), so every weight gets its own rate, falling as it settles.
-    The compiled learner (agents/kernels2048.td_run) reads and adds to the two float32 arrays."""
+    The compiled learner (agents/kernels/twenty48.td_run) reads and adds to the two float32 arrays."""
 
     def __init__(self, size: int, signed: np.ndarray | None = None, absolute: np.ndarray | None = None):
         self.signed = np.zeros(size, dtype=np.float32) if signed is None else signed
@@ -166,7 +166,7 @@ class NTupleNetwork:
         """What the compiled kernels read: (the weights, the tuples as rows of [offset, runs, then (first
         cell, length, place) a run], the size of one table set, the late tile's exponent or 0)."""
         if self._kernel_runs is None:
-            from agents.kernels2048 import MAX_RUNS
+            from agents.kernels.twenty48 import MAX_RUNS
 
             runs = np.zeros((len(self.tuples), 2 + 3 * MAX_RUNS), dtype=np.int64)
             for t, tuple_runs in enumerate(self._runs):

@@ -6,7 +6,7 @@ and the next move has been chosen the same way (reward r', afterstate s'_next), 
 learns V(s') <- V(s') + rate (r' + V(s'_next) - V(s')); when s'' has no move the target is 0. Each of the F
 weights V(s') reads moves by rate / F of the error.
 
-`TDGames` plays training games one after another in agents/kernels2048.td_run (a stretch of moves a call,
+`TDGames` plays training games one after another in agents/kernels/twenty48.td_run (a stretch of moves a call,
 the game in play carried between calls). `train` runs a whole training on one core; with jobs > 1 as many
 threads play their own games on the one weight array and update it without locks (Hogwild, as Jaskowski
 2018 trained on many cores; the compiled loop lets go of the interpreter lock): reads and writes of
@@ -57,7 +57,7 @@ class Restart:
 
 
 class TDGames:
-    """Training games one after another on one network, learning as they go (agents/kernels2048.td_run).
+    """Training games one after another on one network, learning as they go (agents/kernels/twenty48.td_run).
 
     step() plays up to STEP_MOVES moves and returns the games that ended as (scores, largest exponents,
     moves, fresh) arrays (fresh: False for a restarted practice game); `board`, `score` and `length` are the
@@ -68,7 +68,7 @@ class TDGames:
         self.kernels = compiled.kernels()
         self.net, self.p_four, self.rate, self.rng, self.restart = net, float(p_four), float(rate), rng, restart
         self.coherence = coherence  # temporal coherence's sums (None: every weight steps at `rate`)
-        self.game = np.zeros(7, dtype=np.uint64)  # (agents/kernels2048's G_* fields; an empty board: none yet)
+        self.game = np.zeros(7, dtype=np.uint64)  # (agents/kernels/twenty48's G_* fields; an empty board: none yet)
         self.prev_feats = np.zeros(net.n_features, dtype=np.int64)  # the weights its last afterstate reads
         self.pool = np.zeros(POOL_SIZE if restart.tile else 1, dtype=np.uint64)
         self.counters = np.zeros(2, dtype=np.int64)  # boards ever pooled, moves played

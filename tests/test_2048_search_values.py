@@ -1,4 +1,4 @@
-"""The compiled 2048 search (agents/kernels2048.py behind expectimax_strong.Search) gives the values of the
+"""The compiled 2048 search (agents/kernels/twenty48.py behind expectimax_strong.Search) gives the values of the
 plain definition of expectimax: the numpy search it replaced (its values kept as fixtures, made by that
 search before it was removed), and a plain recursive expectimax on the rules' own array boards written
 here. A player node is the best legal move, with a game-over value below every live board's evaluation

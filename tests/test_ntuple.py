@@ -66,7 +66,7 @@ def test_a_network_values_no_boards_as_nothing():
 
 
 def _step(net, board, error, rate, coherence=None):
-    """One compiled TD step of `board`'s features (agents/kernels2048._learn)."""
+    """One compiled TD step of `board`'s features (agents/kernels/twenty48._learn)."""
     k = compiled.kernels()
     feats = net.features(board64.pack(board[None]))[:, 0].copy()
     none = np.zeros(1, np.float32)
