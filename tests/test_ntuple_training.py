@@ -41,7 +41,7 @@ def train_command(settings_file, out, games):
 def test_a_killed_training_leaves_a_whole_checkpoint_and_the_same_command_resumes_to_the_games_asked(
         small_settings_file, tmp_path):
     out = tmp_path / "net.npz"
-    games = 150_000  # (the compiled learner plays about 20,000 games of this small network a second)
+    games = 100_000  # (the compiled learner plays about 20,000 games of this small network a second)
     proc = subprocess.Popen(train_command(small_settings_file, out, games), cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
