@@ -76,6 +76,7 @@ class TDGames:
         self.scratch = (np.empty((4, net.n_features), np.int64), np.empty(4, np.uint64), np.empty(4, np.int64))
         self.moves_t, self.gains_t = compiled.move_tables()
         self._none = np.zeros(1, dtype=np.float32)
+        self._play_copy = None  # (read-only weights, a writable copy the loop reads)
 
     @property
     def moves(self) -> int:
@@ -105,6 +106,12 @@ class TDGames:
 
     def step(self, moves: int = STEP_MOVES):
         weights, runs, stage, late = self.net.kernel_spec()
+        if not weights.flags.writeable:  # a network read from a file (shared read-only) only plays
+            if self.rate > 0:
+                raise ValueError("a network read from a file is shared read-only: train a copy of it")
+            if self._play_copy is None or self._play_copy[0] is not weights:
+                self._play_copy = (weights, np.array(weights))  # (the compiled loop is typed for one that learns)
+            weights = self._play_copy[1]
         coherent = self.coherence is not None
         signed, absolute = (self.coherence.signed, self.coherence.absolute) if coherent else (self._none, self._none)
         restart_exponent = int(self.restart.tile).bit_length() - 1 if self.restart.tile else 0

@@ -576,3 +576,13 @@ def test_copies_for_each_game_share_the_network_read_from_a_file(settings, tmp_p
         assert clone.net is agent.net
         state = Rules2048(spawn_four_probability=0.1).new_state(np.random.default_rng(4))
         assert clone.explain(state) == agent.explain(state)
+
+
+def test_a_network_read_from_a_file_plays_but_does_not_learn():
+    net = NTupleNetwork("3x4", np.random.default_rng(20).normal(0, 30, NTupleNetwork.size_of("3x4")).astype(np.float32))
+    net.weights.flags.writeable = False  # (as read from a file)
+    scores = TDGames(net, 0.1, 0.0, np.random.default_rng(21)).step(3000)[0]
+    again = TDGames(NTupleNetwork("3x4", np.array(net.weights)), 0.1, 0.0, np.random.default_rng(21)).step(3000)[0]
+    assert scores.size and np.array_equal(scores, again)
+    with pytest.raises(ValueError, match="read-only"):
+        TDGames(net, 0.1, 0.1, np.random.default_rng(21)).step(10)
