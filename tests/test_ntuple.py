@@ -74,6 +74,18 @@ def _step(net, board, error, rate, coherence=None):
     k._learn(feats, error, rate, net.weights, coherence is not None, signed, absolute)
 
 
+def test_a_symmetric_board_s_repeated_weights_close_what_repeated_steps_would():
+    net = NTupleNetwork("4x6")
+    board = np.zeros((4, 4), np.uint8)
+    board[1:3, 1:3] = 5  # the same under all 8 symmetries: each tuple reads one weight 8 times
+    x = board64.pack(board[None])
+    feats = net.features(x)[:, 0]
+    assert len(set(feats.tolist())) == 4
+    _step(net, board, 100.0, 0.25)
+    # each of the 4 weights moved by (1 - 0.75**8) / 32 of the error and is read 8 times: 1 - 0.75**8 of it
+    assert net.value(x)[0] == pytest.approx(100.0 * (1 - 0.75 ** 8), rel=1e-5)
+
+
 def test_a_learning_step_moves_each_weight_read_by_the_rate_over_f_of_the_error():
     rng = np.random.default_rng(4)
     net = NTupleNetwork("4x6")
@@ -88,8 +100,8 @@ def test_a_learning_step_moves_each_weight_read_by_the_rate_over_f_of_the_error(
 
 def plain_td(rules, net, rate, rng, steps, coherent=False):
     """One game at a time on the rules objects: TD(0) on afterstates with the compiled learner's rule (each
-    weight read moves by rate / F of the error, in float32 as the network keeps it) and the same draws (two
-    uniforms a tile), until `steps` moves are made. Returns the finished games' scores and the moves made.
+    weight read c times moves by (1 - (1 - rate)**c) / F of the error, in float32 as the network keeps it)
+    and the same draws (two uniforms a tile), until `steps` moves are made. Returns the finished games' scores and the moves made.
     `coherent`: each weight's rate times |E| / A, its errors' sum over the sum of their sizes so far."""
     signed, sizes = {}, {}
     f32 = np.float32
@@ -99,14 +111,14 @@ def plain_td(rules, net, rate, rng, steps, coherent=False):
 
     def learn(board, error):
         feats = plain_features(net, board)
-        step = rate / len(feats) * error
-        for i in feats:
-            c = 1.0
+        for i in dict.fromkeys(feats):  # (each weight once, in the order first read)
+            c = feats.count(i)
+            r = rate
             if coherent:
                 e, a = signed.get(i, f32(0)), sizes.get(i, f32(0))
-                c = float(abs(e) / a) if a > 0 else 1.0
-                signed[i], sizes[i] = f32(float(e) + error), f32(float(a) + abs(error))
-            net.weights[i] = f32(float(net.weights[i]) + step * c)
+                r = rate * (float(abs(e) / a) if a > 0 else 1.0)
+                signed[i], sizes[i] = f32(float(e) + c * error), f32(float(a) + c * abs(error))
+            net.weights[i] = f32(float(net.weights[i]) + (1 - (1 - r) ** c) / len(feats) * error)
 
     state, prev, scores, moves = rules.new_state(rng), None, [], []
     while len(moves) < steps:

@@ -432,20 +432,33 @@ def search(x, depth, conf, scores, moves_t, gains_t, weights, runs, tt, stats, o
 # --- the learner -----------------------------------------------------------------------------------------
 @njit(cache=True)
 def _learn(feats, error, rate, weights, coherent, signed, absolute):
-    """One TD step of the afterstate whose F weight indexes are `feats`: each weight moves by rate / F of
-    `error`, times its temporal coherence |E| / A (1 while A is 0) when `coherent`, read before this error
-    is added to E and |error| to A."""
-    step = rate / feats.size * error
-    for j in range(feats.size):
+    """One TD step of the afterstate whose F weight indexes are `feats`: each weight it reads moves by rate / F
+    of `error`, times its temporal coherence |E| / A (1 while A is 0) when `coherent`, read before this error
+    is added to E and |error| to A. A weight read c times (a board symmetric in a tuple's cells: its 8
+    images read one weight more than once, only ever within one tuple's 8) moves by (1 - (1 - rate)**c) / F
+    of the error, what c steps in a row would close, not c times one step: on a fully symmetric board that
+    would move the value 8 x 8 x 4 / 32 = 8 times the rate's share of the error, past its target."""
+    n = feats.size
+    for j in range(n):
         w = feats[j]
+        start = j - j % 8  # its tuple's 8 features
+        repeat, c = False, 0
+        for k in range(start, start + 8):
+            if feats[k] == w:
+                if k < j:
+                    repeat = True  # (counted where it first appears)
+                    break
+                c += 1
+        if repeat:
+            continue
+        r = rate
         if coherent:
             a = absolute[w]
-            c = abs(signed[w]) / a if a > 0 else 1.0
-            signed[w] += error
-            absolute[w] += abs(error)
-            weights[w] += step * c
-        else:
-            weights[w] += step
+            r = rate * (abs(signed[w]) / a if a > 0 else 1.0)
+            signed[w] += c * error
+            absolute[w] += c * abs(error)
+        share = r if c == 1 else 1.0 - (1.0 - r) ** c
+        weights[w] += share / n * error
 
 
 @njit(cache=True)
