@@ -512,6 +512,9 @@ def td_run(game, prev_feats, moves, rate, p_four, rng, weights, runs, stage_size
         played += 1
         for j in range(prev_feats.size):
             prev_feats[j] = feats[best_d, j]
+            if coherent:  # its TD step, a move from now, reads these two sums too: start their loads now
+                _prefetch(signed, prev_feats[j])
+                _prefetch(absolute, prev_feats[j])
         game[G_PREV], game[G_HAS_PREV] = best_after, U(1)
         game[G_SCORE] += U(best_r)
         game[G_LENGTH] += U(1)
