@@ -439,26 +439,30 @@ def _learn(feats, error, rate, weights, coherent, signed, absolute):
     of the error, what c steps in a row would close, not c times one step: on a fully symmetric board that
     would move the value 8 x 8 x 4 / 32 = 8 times the rate's share of the error, past its target."""
     n = feats.size
-    for j in range(n):
-        w = feats[j]
-        start = j - j % 8  # its tuple's 8 features
-        repeat, c = False, 0
-        for k in range(start, start + 8):
-            if feats[k] == w:
-                if k < j:
-                    repeat = True  # (counted where it first appears)
-                    break
-                c += 1
-        if repeat:
-            continue
-        r = rate
-        if coherent:
-            a = absolute[w]
-            r = rate * (abs(signed[w]) / a if a > 0 else 1.0)
-            signed[w] += c * error
-            absolute[w] += c * abs(error)
-        share = r if c == 1 else 1.0 - (1.0 - r) ** c
-        weights[w] += share / n * error
+    for start in range(0, n, 8):  # a tuple's 8 features
+        repeats = False
+        for i in range(start, start + 7):
+            for k in range(i + 1, start + 8):
+                repeats |= feats[i] == feats[k]
+        for j in range(start, start + 8):
+            w = feats[j]
+            c = 1
+            if repeats:  # (rare: most boards read 8 different weights of a tuple)
+                seen = False
+                for k in range(start, j):
+                    seen |= feats[k] == w
+                if seen:
+                    continue  # counted where it first appears
+                for k in range(j + 1, start + 8):
+                    c += feats[k] == w
+            r = rate
+            if coherent:
+                a = absolute[w]
+                r = rate * (abs(signed[w]) / a if a > 0 else 1.0)
+                signed[w] += c * error
+                absolute[w] += c * abs(error)
+            share = r if c == 1 else 1.0 - (1.0 - r) ** c
+            weights[w] += share / n * error
 
 
 @njit(cache=True)
