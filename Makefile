@@ -19,7 +19,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 # numba compiles the 2048 kernels once and keeps them beside their source (a few seconds the first time, a
 # fraction of a second after): done here, so the window's first agent move and every test process find them.
 kernels: $(STAMP)
-	@$(BIN)/python -m agents.compiled
+	@$(BIN)/python -m agents.warm_kernels
 
 run: $(STAMP) kernels
 	$(BIN)/python main.py

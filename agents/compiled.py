@@ -89,37 +89,3 @@ def move_tables() -> tuple[np.ndarray, np.ndarray]:
     gains = np.ascontiguousarray(board64.gain_tables()[2:4])
     moves.flags.writeable = gains.flags.writeable = False
     return moves, gains
-
-
-def prepare_all(data_dir: Path | None = None, playing_only: bool = False) -> float:
-    """Compile (or load from the cache) every 2048 kernel with the argument types the agents use (with
-    `playing_only`, those an agent deciding moves uses, not the learner's); returns the seconds it took.
-    `python -m agents.compiled` runs it: the Makefile does before the arcade or the tests start, so the
-    first window and every test process find the kernels compiled; the arcade's agent process runs it
-    (playing only) as the arcade starts, so the first move does not wait for them to load."""
-    import time
-
-    start = time.perf_counter()
-    k = kernels(data_dir)
-    from agents.expectimax_strong import Search
-    from agents.ntuple_net import NTupleNetwork
-    from agents.ntuple_td import TDGames
-
-    board = np.zeros((4, 4), np.uint8)
-    board[0, :2] = 1
-    net = NTupleNetwork("3x4")
-    read_only = NTupleNetwork("3x4")  # (a network read from a file: numba compiles read-only arrays apart)
-    read_only.weights.flags.writeable = False
-    steps = [lambda: Search(0.1, 1e-4).root(board, 2), lambda: Search(0.1, 1e-4, read_only).root(board, 2),
-             lambda: read_only.value(np.zeros(1, np.uint64))]
-    if not playing_only:
-        steps += [lambda: Search(0.1, 1e-4, net).root(board, 2), lambda: net.value(np.zeros(1, np.uint64)),
-                  lambda: net.features(np.zeros(1, np.uint64)),
-                  lambda: TDGames(net, 0.1, 0.1, np.random.default_rng(0)).step(10),
-                  lambda: k.heuristic(np.uint64(0), np.zeros((3, 1 << 16), np.float32))]
-    warm(steps)
-    return time.perf_counter() - start
-
-
-if __name__ == "__main__":
-    print(f"the compiled kernels are ready ({prepare_all():.1f} s)")

@@ -133,7 +133,7 @@ def _run(key: tuple, game_id: str, name: str, rules, settings, method: str, stat
 
 def _prepare(data_dir) -> None:
     """Runs in the worker process: the compiled kernels loaded (compiled the first time), with progress."""
-    from agents.compiled import prepare_all
+    from agents.warm_kernels import prepare_all
 
     prepare_all(data_dir, playing_only=True)
 

@@ -99,12 +99,12 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as cache:
                 cold.append(one_round(cache, args.dwell))
             with tempfile.TemporaryDirectory() as cache:
-                t = subprocess.run([sys.executable, "-m", "agents.compiled"], cwd=ROOT, capture_output=True,
+                t = subprocess.run([sys.executable, "-m", "agents.warm_kernels"], cwd=ROOT, capture_output=True,
                                    text=True, env={**os.environ, "NUMBA_CACHE_DIR": cache}, check=True)
                 compile_step.append(float(t.stdout.split("(")[-1].split(" s")[0]))
         print(f"  kernels compiled inside that time (an empty cache, {args.dwell:g} s on the launcher): median {np.median(cold):.2f} s "
               f"({min(cold):.2f}-{max(cold):.2f}); target 2 s")
-        print(f"  `make run`'s compile step (python -m agents.compiled, every kernel, an empty cache): median "
+        print(f"  `make run`'s compile step (python -m agents.warm_kernels, every kernel, an empty cache): median "
               f"{np.median(compile_step):.1f} s ({min(compile_step):.1f}-{max(compile_step):.1f})")
 
 
