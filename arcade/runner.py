@@ -25,6 +25,7 @@ import json
 import os
 import pickle
 import signal
+import socket
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator
@@ -375,6 +376,10 @@ class RayCluster(Backend):
         """Join the cluster (or start one here); RunError if Ray is missing or the cluster cannot be reached."""
         _token_mode()  # before Ray is imported: it reads the mode then
         ray = self.ray = import_ray()
+        if self.address != "auto":
+            problem = cluster_problem(self.address)  # Ray itself retries an address nobody answers for minutes
+            if problem:
+                raise RunError(problem)
         if not ray.is_initialized():
             self._init(ray)
         cpus = int(ray.cluster_resources().get("CPU", 0))
@@ -419,6 +424,56 @@ class RayCluster(Backend):
     def shutdown(self) -> None:
         if self.ray is not None and self.ray.is_initialized():
             self.ray.shutdown()
+
+
+RAY_PORT = 6379  # a head's port when an address gives none
+PROBE_SECONDS = 3.0
+
+
+def cluster_problem(address: str, timeout: float = PROBE_SECONDS) -> str | None:
+    """Why no Ray cluster can answer at `address` ("host", "host:port", "ray://host:port"), said in one line
+    within `timeout` seconds, or None when something listens there (a Ray head, as far as a connection tells)."""
+    where = address.split("://", 1)[-1].rstrip("/")
+    host, _, port_text = where.rpartition(":") if ":" in where else (where, "", str(RAY_PORT))
+    host = host.strip("[]")
+    start = "start one there with: ray start --head --port PORT (or leave out --ray to play here)"
+    if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        return f"--ray {address}: not an address of a Ray cluster (give HOST:PORT, e.g. 10.0.0.5:6379)"
+    try:
+        infos = socket.getaddrinfo(host, int(port_text), type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
+        return f"no Ray cluster at {address}: the name {host!r} is not known here; {start}"
+    answered = False
+    for family, kind, proto, _, sockaddr in infos:
+        try:
+            with socket.socket(family, kind, proto) as sock:
+                sock.settimeout(timeout)
+                sock.connect(sockaddr)
+                answered = True
+                if _speaks_grpc(sock):
+                    return None
+        except OSError:
+            continue
+    if answered:
+        return (f"no Ray cluster at {address}: something listens on port {port_text} of {host} but does not "
+                f"answer as a Ray head (gRPC) does; {start}")
+    return f"no Ray cluster at {address}: nothing answers on port {port_text} of {host}; {start}"
+
+
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])  # + an empty SETTINGS
+
+
+def _speaks_grpc(sock: socket.socket) -> bool:
+    """Whether the peer answers an HTTP/2 client preface with a SETTINGS frame, as a gRPC server (Ray's head)
+    does at once."""
+    sock.sendall(HTTP2_PREFACE)
+    head = b""
+    while len(head) < 9:
+        chunk = sock.recv(9 - len(head))
+        if not chunk:
+            return False
+        head += chunk
+    return head[3] == 4  # the frame's type: SETTINGS
 
 
 def backend_of(jobs: int | None = None, ray: str | None = None):

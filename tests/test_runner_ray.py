@@ -53,3 +53,40 @@ def test_a_worker_that_dies_mid_game_costs_only_that_game(cluster, settings, tmp
     assert on_ray.complete and [r["index"] for r in on_ray.records] == list(range(6))
     plain, _ = _run(settings)
     assert _without_times(on_ray.records) == _without_times(execute(plain, jobs, Serial()).records)
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # free once closed: nothing listens there
+
+
+@pytest.mark.parametrize("address", ["nowhere.invalid:6379", "127.0.0.1:{port}", "ray://127.0.0.1:{port}", "host:99999"])
+def test_no_cluster_at_an_address_is_said_in_one_line_within_seconds(address):
+    import time
+
+    backend = RayCluster(address.format(port=_closed_port()))
+    start = time.monotonic()
+    with pytest.raises(runner.RunError) as err:
+        backend.connect()
+    assert time.monotonic() - start < 10  # Ray itself retried for 12 minutes and more
+    message = str(err.value)
+    assert "\n" not in message and ("no Ray cluster at" in message or "not an address" in message)
+
+
+def test_a_running_head_passes_the_probe(cluster):
+    gcs = ray.get_runtime_context().gcs_address
+    assert runner.cluster_problem(gcs) is None
+
+
+def test_bench_with_no_cluster_exits_with_one_line(capsys, tmp_path):
+    from arcade.cli import main
+
+    settings = tmp_path / "settings.toml"
+    settings.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n')
+    code = main(["--settings", str(settings), "bench", "tictactoe", "--agent", "random", "--games", "2",
+                 "--ray", f"127.0.0.1:{_closed_port()}"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and err[-1].startswith("main.py: error: no Ray cluster at 127.0.0.1:")
