@@ -226,6 +226,8 @@ def _bench_run(args, settings):
         log = runner.GameLog.open(args.resume)
     except runner.RunError as exc:
         raise UserError(str(exc)) from None
+    if log.skipped_line():
+        print(log.skipped_line(), file=sys.stderr)
     spec = log.spec
     given = {"game": args.game, "agent": args.agent, "opponent": args.opponent,
              "board": _board_name(args.board) if args.board else None}
@@ -266,10 +268,10 @@ def cmd_bench(args, settings) -> int:
         if relation is None:
             raise UserError(f"--resume: {args.resume} was played with other settings (the agents' settings or seeds "
                             "changed since); start a new run")
-        if relation != "same":
-            log.become(spec)  # a log of the first runner's fingerprint: now under today's
     backend = runner.backend_of(args.jobs, args.ray)
     try:
+        if log is not None and relation != "same":
+            log.become(spec)  # a log of the first runner's fingerprint: now under today's
         if log is None:
             log = runner.GameLog.create(args.log or runner.default_log_path(settings.data_dir, spec), spec)
         backend.connect()  # before the games: a missing Ray or cluster is said at once
@@ -281,9 +283,13 @@ def cmd_bench(args, settings) -> int:
           f" on {backend.name}; log {log.path}", file=sys.stderr)
     bar = Progress(args.games, f"{args.game} {agent.name}")
     bar.update(done_before)
-    result = runner.execute(runner.Players(rules, agent, opponent), jobs, backend, log, progress=bar.update)
-    bar.close()
-    backend.shutdown()
+    try:
+        result = runner.execute(runner.Players(rules, agent, opponent), jobs, backend, log, progress=bar.update)
+    except runner.RunError as exc:
+        raise UserError(str(exc)) from None
+    finally:
+        bar.close()
+        backend.shutdown()
     if not result.complete:
         print(f"stopped: {len(result.records)} of {args.games} games finished; continue with "
               f"python main.py bench --resume {log.path}", file=sys.stderr)

@@ -176,6 +176,7 @@ class GameLog:
 
     def __init__(self, path: Path, spec: RunSpec, records: list[dict]):
         self.path, self.spec, self.records = path, spec, records
+        self.skipped = 0  # lines open() left out
 
     @classmethod
     def create(cls, path: str | Path, spec: RunSpec) -> GameLog:
@@ -183,38 +184,62 @@ class GameLog:
         path = Path(path)
         if path.exists():
             raise RunError(f"the log {path} exists; continue that run with --resume {path}, or give another --log")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "x", encoding="utf-8") as f:
-            f.write(json.dumps(spec.header()) + "\n")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "x", encoding="utf-8") as f:
+                f.write(json.dumps(spec.header()) + "\n")
+        except OSError as exc:
+            raise RunError(f"the log {path} cannot be written ({exc.strerror or exc}); give another --log") from None
         return cls(path, spec, [])
 
     @classmethod
     def open(cls, path: str | Path) -> GameLog:
-        """A log to continue: its run and the games it holds (a line cut short by a kill is skipped)."""
+        """A log to continue: its run and the games it holds. Lines that are not a game of this run (damaged,
+        a record missing a field or with a wrong type, an index outside the run, a game logged twice) are
+        left out and counted in `skipped`; a last line cut short by a kill is left out and not counted."""
         path = Path(path)
         if not path.is_file():
             raise RunError(f"no log at {path}; start a run with --log {path} (or without --resume)")
-        lines = path.read_text(encoding="utf-8").splitlines()
         try:
-            head = json.loads(lines[0])
-            spec = RunSpec(**head["run"])
-        except (IndexError, ValueError, KeyError, TypeError):
-            raise RunError(f"{path} is not a run log (its first line is not a run header)") from None
-        if head.get("version") != LOG_VERSION:
-            raise RunError(f"{path} was written by another version of the runner ({head.get('version')}); "
-                           "start a new run")
-        records, seen = [], set()
-        for line in lines[1:]:
-            try:
-                d = json.loads(line)
-            except ValueError:
-                continue  # the last line of a run killed mid-write
-            if isinstance(d, dict) and "index" in d and d["index"] not in seen:
-                seen.add(d["index"])
-                records.append(d)
-        return cls(path, spec, records)
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise RunError(f"{path} cannot be read ({exc.strerror or exc})") from None
+        lines = raw.split(b"\n")
+        spec = _header_spec(lines[0], path)
+        cut_short = bool(lines[-1].strip()) and not raw.endswith(b"\n")
+        records, seen, skipped = [], set(), 0
+        for k, line in enumerate(lines[1:], start=1):
+            if not line.strip():
+                continue
+            record = _game_record(line, spec)
+            if record is None or record["index"] in seen:
+                skipped += not (cut_short and k == len(lines) - 1)
+                continue
+            seen.add(record["index"])
+            records.append(record)
+        log = cls(path, spec, records)
+        log.skipped = skipped
+        return log
+
+    def skipped_line(self) -> str | None:
+        """One line saying how many lines open() left out, or None."""
+        if not self.skipped:
+            return None
+        return (f"{self.path}: {self.skipped} line{'s' * (self.skipped != 1)} left out (damaged, not a game of "
+                f"this run, or a game logged twice); {len(self.records)} games read")
 
     def append(self, record: dict) -> None:
+        """Add a finished game at the end; RunError (one line) when the file cannot take it (a full disk):
+        the games before it stay as they were."""
+        try:
+            self._append(record)
+        except OSError as exc:
+            raise RunError(f"the log {self.path} cannot be written ({exc.strerror or exc}): the run stopped with "
+                           f"{len(self.records)} games in it; free space, then continue it with "
+                           f"python main.py bench --resume {self.path}") from None
+        self.records.append(record)
+
+    def _append(self, record: dict) -> None:
         with open(self.path, "a+b") as f:
             end = f.seek(0, os.SEEK_END)
             if end:
@@ -222,19 +247,67 @@ class GameLog:
                 if f.read(1) != b"\n":
                     f.write(b"\n")  # after a line cut short: start a fresh one, keep what is there
             f.write((json.dumps(record) + "\n").encode())
-        self.records.append(record)
 
     def become(self, spec: RunSpec) -> None:
         """Make this log the run `spec`, which its own run grows into or is under another fingerprint
         (RunSpec.stands_to): a new header, the games it holds kept. Written to a temp file and renamed, so
         a kill leaves the old log or the new one whole."""
-        lines = self.path.read_bytes().splitlines(keepends=True)
-        atomic_write_bytes(self.path, (json.dumps(spec.header()) + "\n").encode() + b"".join(lines[1:]))
+        try:
+            lines = self.path.read_bytes().splitlines(keepends=True)
+            atomic_write_bytes(self.path, (json.dumps(spec.header()) + "\n").encode() + b"".join(lines[1:]))
+        except OSError as exc:
+            raise RunError(f"the log {self.path} cannot be rewritten ({exc.strerror or exc}); it is unchanged") from None
         self.spec = spec
 
     def missing(self, players: int) -> list[GameJob]:
         done = {r["index"] for r in self.records}
         return [j for j in jobs_of(self.spec, players) if j.index not in done]
+
+
+_SPEC_TYPES = {"game": str, "agent": str, "opponent": (str, type(None)), "games": int, "seed": int,
+               "agent_seed": int, "settings_key": str, "board": (str, type(None))}
+
+
+def _header_spec(line: bytes, path: Path) -> RunSpec:
+    """The run a log's first line names; RunError when it names none (not JSON, a field missing or of the
+    wrong type)."""
+    not_a_log = f"{path} is not a run log (its first line is not a run header)"
+    try:
+        head = json.loads(line.decode("utf-8"))
+        run = head["run"]
+        spec = RunSpec(**run)
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError):
+        raise RunError(not_a_log) from None
+    bad = [k for k, kind in _SPEC_TYPES.items() if not isinstance(run.get(k), kind) or isinstance(run.get(k), bool)]
+    if bad or spec.games < 1:
+        raise RunError(f"{not_a_log}: {', '.join(bad) or 'games'} is not what a run header holds")
+    if head.get("version") != LOG_VERSION:
+        raise RunError(f"{path} was written by another version of the runner ({head.get('version')}); "
+                       "start a new run")
+    return spec
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and np.isfinite(x)
+
+
+def _game_record(line: bytes, spec: RunSpec) -> dict | None:
+    """A log line as a game of the run `spec`, or None: not JSON, a field missing or of the wrong type, or an
+    index outside the run."""
+    try:
+        d = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(d, dict):
+        return None
+    index = d.get("index")
+    ok = (isinstance(index, int) and not isinstance(index, bool) and 0 <= index < spec.games
+          and all(isinstance(d.get(k), int) and not isinstance(d.get(k), bool) for k in ("seed", "agent_seat", "moves"))
+          and _is_number(d.get("score")) and isinstance(d.get("outcome"), dict) and "result" in d
+          and isinstance(d.get("decision_ms"), list) and all(_is_number(t) for t in d["decision_ms"])
+          and isinstance(d.get("opponent_ms", []), list) and all(_is_number(t) for t in d.get("opponent_ms", []))
+          and isinstance(d.get("figures", {}), dict))
+    return d if ok else None
 
 
 # --- where games run ------------------------------------------------------------------------------------
@@ -493,7 +566,8 @@ class RunResult:
 def execute(players: Players, jobs: list[GameJob], backend: Backend, log: GameLog | None = None,
             progress: Callable[[int], None] | None = None) -> RunResult:
     """Play `jobs` on `backend`, appending each finished game to `log`; the result holds the log's games
-    from before too (a resumed run). Ctrl-C stops the workers and returns what finished."""
+    from before too (a resumed run). Ctrl-C stops the workers and returns what finished; a log that cannot
+    be written stops them too and raises RunError."""
     finished = list(log.records) if log is not None else []
     complete = True
     try:
@@ -506,6 +580,9 @@ def execute(players: Players, jobs: list[GameJob], backend: Backend, log: GameLo
     except KeyboardInterrupt:
         backend.stop()
         complete = False
+    except RunError:  # the log cannot take a game: stop the games in play, say so once
+        backend.stop()
+        raise
     finished.sort(key=lambda r: r["index"])
     return RunResult(finished, complete)
 

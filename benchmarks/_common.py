@@ -40,23 +40,42 @@ def run_logged(players, spec, path, backend, label: str):
     from arcade.progress import Progress
 
     path = Path(path)
-    log = runner.GameLog.open(path) if path.exists() else None
+    try:
+        log = runner.GameLog.open(path) if path.exists() else None
+    except runner.RunError as exc:
+        print(f"  {exc}; {label} left out")
+        return None
+    if log is not None and log.skipped_line():
+        print(f"  {log.skipped_line()}")
     relation = log.spec.stands_to(spec, players.rules.players) if log is not None else "new"
     if relation == "grows":
         print(f"  {path}: {log.spec.games} games -> {spec.games} (the {len(log.records)} played are kept)")
     if relation in ("grows", "same settings"):
-        log.become(spec)
+        try:
+            log.become(spec)
+        except runner.RunError as exc:
+            print(f"  {exc}; {label} left out")
+            return None
     if relation is None:
         print(f"  {path} holds another run ({log.spec.describe()}): move it away or give another log folder; "
               f"{label} left out")
         return None
-    log = log or runner.GameLog.create(path, spec)
+    try:
+        log = log or runner.GameLog.create(path, spec)
+    except runner.RunError as exc:
+        print(f"  {exc}; {label} left out")
+        return None
     jobs = log.missing(players.rules.players)
     if not jobs:
         return log.records, True
     print(f"  {label}: {len(jobs)} game{'' if len(jobs) == 1 else 's'} to play, {len(log.records)} in {path}", flush=True)
     bar = Progress(spec.games, label)
     bar.update(len(log.records))
-    result = runner.execute(players, jobs, backend, log, progress=bar.update)
+    try:
+        result = runner.execute(players, jobs, backend, log, progress=bar.update)
+    except runner.RunError as exc:  # the log cannot take a game (a full disk): what it holds is kept
+        bar.close()
+        print(f"  {exc}")
+        return log.records, False
     bar.close()
     return log.records, result.complete

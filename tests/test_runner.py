@@ -247,3 +247,95 @@ def test_workers_end_when_the_run_is_killed(tmp_path):
                  "zombie" not in open(f"/proc/{pid}/status").read().lower()]
         time.sleep(0.2)
     assert not alive
+
+
+def _logged_run(settings, tmp_path, games=4):
+    """A finished run's log of `games` random-vs-random tic-tac-toe games."""
+    settings, rules, players = _players(settings, agent="random")
+    spec = _spec(settings, players, games=games)
+    log = GameLog.create(tmp_path / "run.jsonl", spec)
+    execute(players, jobs_of(spec, rules.players), Serial(), log)
+    return log.path, log.records
+
+
+@pytest.mark.parametrize("bad_line", [
+    b"\xff\xfe not text at all\n",  # bytes that are not UTF-8
+    b'{"index": 1, "seed": 41}\n',  # a record missing fields
+    b'{"index": 1, "seed": 41, "agent_seat": 0, "score": "lots", "moves": 5, "outcome": {}, "result": null, '
+    b'"decision_ms": []}\n',  # a score that is not a number
+    b'{"index": 999, "seed": 1039, "agent_seat": 0, "score": 0, "moves": 5, "outcome": {"winner": 0}, '
+    b'"result": "win", "decision_ms": [1.0]}\n',  # a stray game outside the run's 4
+    b"[1, 2, 3]\n",
+])
+def test_a_log_reads_only_its_own_games_and_says_how_many_lines_it_left_out(settings, tmp_path, bad_line):
+    path, records = _logged_run(settings, tmp_path)
+    with open(path, "ab") as f:
+        f.write(bad_line)
+    log = GameLog.open(path)
+    assert [r["index"] for r in log.records] == [0, 1, 2, 3] and log.records == records
+    assert log.skipped == 1 and "1 line left out" in log.skipped_line()
+    assert not log.missing(2)
+
+
+def test_a_last_line_cut_short_by_a_kill_is_left_out_without_a_word(settings, tmp_path):
+    path, _ = _logged_run(settings, tmp_path)
+    with open(path, "ab") as f:
+        f.write(b'{"index": 4, "se')
+    log = GameLog.open(path)
+    assert len(log.records) == 4 and log.skipped == 0 and log.skipped_line() is None
+
+
+@pytest.mark.parametrize("header", [b"\xff\xff\n", b'{"run": {"game": 3}}\n', b'{"version": 1}\n',
+                                    b'{"run": {"game": "tictactoe", "agent": "random", "opponent": null, '
+                                    b'"games": "many", "seed": 1, "agent_seed": 1, "settings_key": "k"}, '
+                                    b'"version": 1}\n'])
+def test_a_bad_header_is_one_line(tmp_path, header):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(header)
+    with pytest.raises(runner.RunError, match="is not a run log"):
+        GameLog.open(path)
+
+
+def test_resume_of_a_damaged_log_plays_on_and_says_what_it_skipped(tmp_path, capsys):
+    settings_file = tmp_path / "settings.toml"
+    settings_file.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n')
+    settings_file = str(settings_file)
+    log = tmp_path / "r.jsonl"
+    assert main(["--settings", settings_file, "bench", "2048", "--agent", "random", "--games", "3",
+                 "--log", str(log)]) == 0
+    with open(log, "ab") as f:
+        f.write(b"\xc3\x28 garbage\n")
+    capsys.readouterr()
+    assert main(["--settings", settings_file, "bench", "--resume", str(log)]) == 0
+    out = capsys.readouterr()
+    assert "1 line left out" in out.err and "3 games from seed" in out.out
+
+
+def test_a_log_that_cannot_be_written_stops_the_run_with_one_line_and_keeps_its_games(settings, tmp_path):
+    _, rules, players = _players(settings, agent="random")
+    spec = _spec(settings, players, games=6)
+    log = GameLog.create(tmp_path / "full.jsonl", spec)
+    real, written = GameLog._append, []
+
+    def fills_up(self, record):
+        if len(written) == 2:
+            raise OSError(28, "No space left on device")
+        written.append(record["index"])
+        real(self, record)
+
+    stopped = []
+    backend = Serial()
+    backend.stop = lambda: stopped.append(True)
+    import unittest.mock
+
+    with unittest.mock.patch.object(GameLog, "_append", fills_up):
+        with pytest.raises(runner.RunError, match="No space left on device.*2 games in it.*--resume"):
+            execute(players, jobs_of(spec, rules.players), backend, log)
+    assert stopped and len(GameLog.open(log.path).records) == 2
+
+
+def test_a_log_on_a_full_device_is_one_line(settings, tmp_path):
+    _, _, players = _players(settings, agent="random")
+    full = GameLog(runner.Path("/dev/full"), _spec(settings, players), [])
+    with pytest.raises(runner.RunError, match="cannot be written"):
+        full.append({"index": 0})
