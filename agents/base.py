@@ -82,7 +82,8 @@ class Trains(Protocol):
         trainer that measures itself passes `figures` ({series name: number}, e.g. {"mean score": 1830.0,
         "share reaching 2048": 0.12}); with None the host measures the agent by playing games
         (arcade.training). watch(state), where given, now and then with a state of a training game, for a
-        screen to show it playing. jobs: processes it may learn on (one that cannot parallelise ignores it)."""
+        screen to show it playing. jobs: processes it may learn on (one that cannot parallelise ignores it).
+        TrainingDiverged when its values run away (the agent then plays as before the call)."""
 
     def load(self, path: Path) -> bool:
         """Play (and go on training) from the table in `path`; False if missing or unreadable (said)."""
@@ -92,6 +93,14 @@ class Trains(Protocol):
 
     def default_path(self) -> Path:
         """Where the table is saved and loaded from (the data folder)."""
+
+    # Optional: resumes(episodes) -> bool, whether the table it loaded is the checkpoint of a stopped run of
+    # `episodes` that train() continues (the CLI then resumes a `--fresh` run rather than refuse to overwrite it).
+
+
+class TrainingDiverged(ArithmeticError):
+    """A training stopped because its values ran away (a value not finite or past any score): what it learnt
+    since its last good checkpoint is worthless and must not be saved. Raised by `Trains.train`."""
 
 
 @runtime_checkable

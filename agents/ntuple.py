@@ -19,11 +19,12 @@ from pathlib import Path
 import numpy as np
 
 from agents import compiled
-from agents.base import best_action, register, report_progress
+from agents.base import TrainingDiverged, best_action, register, report_progress
 from agents.ntuple_net import Coherence, NTupleNetwork, parse_tuple_set
 from agents.ntuple_td import Report, Restart, Schedule, train as td_train
 from arcade.games import board64
 from arcade.games.twenty48 import State2048
+from arcade.notices import notice
 from arcade.storage import load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
@@ -263,6 +264,10 @@ class NTupleAgent:
     def default_path(self) -> Path:
         return self.data_path
 
+    def resumes(self, episodes: int) -> bool:
+        """Whether the network it plays is a checkpoint of a stopped run of `episodes` games (train goes on)."""
+        return self.meta.get("run_games") == episodes and 0 < self.meta.get("run_done", 0) < episodes
+
     def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None, checkpoint=None,
               watch=None, jobs: int = 1) -> None:
         """TD(0) for `episodes` games, one after another on each of `jobs` threads (compiled).
@@ -271,6 +276,7 @@ class NTupleAgent:
         loaded); any other start is a new run from the current network (or an empty one, from_scratch). The
         learning rate is [2048] ntuple_learning_rate, a quarter of it for the run's last third.
         checkpoint(done, figures) once a block of games, with the mean score and the share reaching 2048."""
+        kept = self.net, dict(self.meta), self.source  # what it plays again if the values run away
         base, late_tile = parse_tuple_set(self.tuple_set)
         if not from_scratch and late_tile and self.net.tuple_set == base:
             self.net = self.net.staged(late_tile)  # late tables copied from what it knows
@@ -278,7 +284,7 @@ class NTupleAgent:
             self.net, self.meta = NTupleNetwork(self.tuple_set), {"games": 0, "moves": 0}
         else:
             self.net = NTupleNetwork(self.net.tuple_set, np.array(self.net.weights))  # a copy to learn in
-        resuming = self.meta.get("run_games") == episodes and 0 < self.meta.get("run_done", 0) < episodes
+        resuming = self.resumes(episodes)
         done = int(self.meta["run_done"]) if resuming else 0
         before = {k: int(self.meta.get(k, 0)) for k in ("games", "moves")}  # this run's games are added
         self.meta.update(p_four=self.p_four, tuples=self.net.tuple_set, run_games=episodes, run_done=done,
@@ -298,14 +304,21 @@ class NTupleAgent:
                         watch=(lambda board, score: watch(State2048(board64.unpack(board)[0], score)))
                         if watch is not None else None,
                         stop=(stop.is_set if stop is not None else None))
-        figures = td_train(self.net, episodes - done, self.p_four, schedule, rng, jobs=jobs,
-                           report=report, done_before=done, restart=self.restart, coherence=coherence)
+        try:
+            figures = td_train(self.net, episodes - done, self.p_four, schedule, rng, jobs=jobs,
+                               report=report, done_before=done, restart=self.restart, coherence=coherence)
+        except TrainingDiverged:
+            self.net, self.meta, self.source = kept
+            raise
         self.meta.update(run_done=done + figures["games"], moves=before["moves"] + figures["moves"],
                          games=before["games"] + figures["games"])
         self.source = "trained (unsaved)"
 
     def save(self, path: Path | None = None) -> bool:
         path = Path(path) if path else self.default_path()
+        if not np.isfinite(self.net.weights).all():  # (the learner stops before this; a last guard for the file)
+            notice(f"{path}: not saved: the network holds values that are not numbers; the previous file is unchanged")
+            return False
         ok = save_npz(path, FORMAT_VERSION, **file_arrays(self.net, self.meta, self.p_four))
         if ok and self.source == "trained (unsaved)":
             self.source = f"trained ({path.name})"

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agents import compiled
+from agents.base import TrainingDiverged
 from agents.ntuple_net import Coherence, NTupleNetwork
 
 TILE_2048 = 11  # exponent of the 2048 tile
@@ -60,7 +61,7 @@ class TDGames:
     """Training games one after another on one network, learning as they go (agents/kernels/twenty48.td_run).
 
     step() plays up to STEP_MOVES moves and returns the games that ended as (scores, largest exponents,
-    moves, fresh) arrays (fresh: False for a restarted practice game); `board`, `score` and `length` are the
+    moves, fresh) arrays (TrainingDiverged when a TD error is not finite or past any score) (fresh: False for a restarted practice game); `board`, `score` and `length` are the
     game in play's. `moves` counts every move played (and learnt from) so far."""
 
     def __init__(self, net, p_four: float, rate: float, rng: np.random.Generator, restart: Restart = Restart(),
@@ -71,7 +72,7 @@ class TDGames:
         self.game = np.zeros(7, dtype=np.uint64)  # (agents/kernels/twenty48's G_* fields; an empty board: none yet)
         self.prev_feats = np.zeros(net.n_features, dtype=np.int64)  # the weights its last afterstate reads
         self.pool = np.zeros(POOL_SIZE if restart.tile else 1, dtype=np.uint64)
-        self.counters = np.zeros(2, dtype=np.int64)  # boards ever pooled, moves played
+        self.counters = np.zeros(3, dtype=np.int64)  # boards ever pooled, moves played, diverged
         self.ended = np.zeros((ended_rows, 4), dtype=np.int64)  # (1: a step returns as its game ends)
         self.scratch = (np.empty((4, net.n_features), np.int64), np.empty(4, np.uint64), np.empty(4, np.int64))
         self.moves_t, self.gains_t = compiled.move_tables()
@@ -104,6 +105,10 @@ class TDGames:
         """Boards ever put in the restart pool."""
         return int(self.counters[0])
 
+    def _last_value(self, weights) -> float:
+        """The value of the last afterstate learnt from (for the message of a run that diverged)."""
+        return float(np.asarray(weights, dtype=np.float64)[self.prev_feats].sum())
+
     def step(self, moves: int = STEP_MOVES):
         weights, runs, stage, late = self.net.kernel_spec()
         if not weights.flags.writeable:  # a network read from a file (shared read-only) only plays
@@ -119,6 +124,9 @@ class TDGames:
                                 self.moves_t, self.gains_t, coherent, signed, absolute, self.pool, self.counters,
                                 restart_exponent, float(self.restart.share) if self.restart.on else 0.0, self.ended,
                                 *self.scratch)
+        if self.counters[2]:
+            raise TrainingDiverged(f"the values ran away after {self.moves:,} moves (an afterstate valued at "
+                           f"{self._last_value(weights):.3g} points)")
         done = self.ended[:n]
         return done[:, 0].copy(), done[:, 1].copy(), done[:, 2].copy(), done[:, 3].astype(bool)
 

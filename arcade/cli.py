@@ -403,33 +403,43 @@ def cmd_train(args, settings) -> int:
         problem = writable_file_problem(args.curve)
         if problem:
             raise UserError(f"--curve {args.curve!r}: {problem}")
-    if args.out is not None and not args.fresh and path.exists() and agent.load(path):
-        print(f"training on from {path}", file=sys.stderr)
+    episodes = args.episodes or type(agent).default_episodes(settings)
+    fresh = _fresh_start(args, agent, path, episodes)
     import threading
     import time
 
     import numpy as np
 
+    from agents.base import TrainingDiverged
+    from arcade import notices
     from arcade.runner import default_jobs
 
-    episodes = args.episodes or type(agent).default_episodes(settings)
     bar = Progress(episodes, f"train {args.game} {agent.name}")
-    last_save = [time.monotonic()]
+    last_save = [time.monotonic(), 0]  # when, and at how many games, the last checkpoint was written
 
     def checkpoint(done, figures=None):  # the file a killed run resumes from: written whole or not at all
         if args.curve is not None and figures:
             with open(args.curve, "a", encoding="utf-8") as fh:
                 fh.writelines(f"{done},{name},{value}\n" for name, value in figures.items())
         if time.monotonic() - last_save[0] >= args.checkpoint_seconds:
-            agent.save(path)
-            last_save[0] = time.monotonic()
+            with notices.held() as said:
+                if not agent.save(path):
+                    raise CheckpointFailed(f"training stopped at {done:,} games: {said[-1] if said else 'could not save'}"
+                                           f"{_kept(path, last_save[1])}; then run the same command to resume")
+            last_save[:] = [time.monotonic(), done]
 
     # `kill` (SIGTERM) stops a training as Ctrl-C does, saving first: a run started in the background
     # ignores Ctrl-C's signal, and the last checkpoint may be minutes old
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
-        agent.train(episodes, np.random.default_rng(args.seed), progress=bar.update, from_scratch=args.fresh,
+        agent.train(episodes, np.random.default_rng(args.seed), progress=bar.update, from_scratch=fresh,
                     stop=threading.Event(), checkpoint=checkpoint, jobs=args.jobs or default_jobs())
+    except (CheckpointFailed, TrainingDiverged) as exc:
+        bar.close()
+        what = str(exc) if isinstance(exc, CheckpointFailed) else \
+            f"training stopped: {exc}; nothing of it is saved{_kept(path, last_save[1])}"
+        print(f"main.py: error: {what}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt as exc:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the save short
         bar.close()
@@ -444,6 +454,33 @@ def cmd_train(args, settings) -> int:
         return 1
     print(f"saved {path}")
     return 0
+
+
+def _fresh_start(args, agent, path: Path, episodes: int) -> bool:
+    """Whether the training starts from the initial values. With --fresh, an existing file at the save path is
+    never overwritten: the checkpoint of a stopped run of as many games resumes (the same command goes on),
+    anything else is refused in one line. Without it, an --out file is trained on from."""
+    if not path.exists() or not (args.fresh or args.out is not None) or not agent.load(path):
+        return args.fresh  # (an unreadable file was set aside by load: nothing there to keep)
+    if not args.fresh:
+        print(f"training on from {path}", file=sys.stderr)
+        return False
+    if getattr(agent, "resumes", lambda _: False)(episodes):
+        print(f"resuming the stopped run of {episodes:,} games in {path}", file=sys.stderr)
+        return False
+    raise UserError(f"--fresh would overwrite {path}, which holds what a training learnt: leave out --fresh to "
+                    "train on from it, or give another --out (or move the file away)")
+
+
+def _kept(path: Path, done: int) -> str:
+    """What a stopped training left in its file, for its message."""
+    if done:
+        return f"; {path} keeps the checkpoint at {done:,} games"
+    return f"; {path} is unchanged" if path.exists() else ""
+
+
+class CheckpointFailed(Exception):
+    """A training's checkpoint could not be written (a full disk): the run stops, its message one line."""
 
 
 class Terminated(KeyboardInterrupt):

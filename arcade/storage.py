@@ -11,8 +11,11 @@ import io
 import json
 import os
 import stat
+import struct
 import tempfile
+import tokenize
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -126,8 +129,9 @@ def load_npz(path: str | Path, version: int, required: tuple[str, ...] = (),
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in data.files}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-        set_aside(path, f"not a readable table ({type(exc).__name__})", then)
+    except (OSError, ValueError, EOFError, MemoryError, zipfile.BadZipFile, zlib.error, SyntaxError,
+            tokenize.TokenError, struct.error, KeyError) as exc:  # (damage inside the archive: each its own)
+        set_aside(path, f"not a readable table ({type(exc).__name__}: {str(exc)[:80]})", then)
         return None
     found = arrays.pop(FORMAT_KEY, None)
     if found is None or int(found) != version:

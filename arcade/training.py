@@ -108,6 +108,7 @@ def _train(results, stop, spec, rules, settings, episodes: int, seed: int, from_
     from arcade.agent_process import init_worker
 
     init_worker(parent=parent)
+    from agents.base import TrainingDiverged
     from arcade import notices
 
     try:
@@ -125,6 +126,8 @@ def _train(results, stop, spec, rules, settings, episodes: int, seed: int, from_
         else:  # save() gave a notice saying why; in this process it reaches no screen, so pass it on
             said = notices.recent()
             results.put(("result", (False, said[-1] if said else "could not save")))
+    except TrainingDiverged as exc:  # nothing saved: the file keeps what was learnt before
+        results.put(("result", (False, f"training stopped: {exc}; nothing of it is saved")))
     except Exception as exc:  # reported on the screen; the game goes on
         results.put(("result", (False, f"{type(exc).__name__}: {exc}")))
 

@@ -179,3 +179,113 @@ def test_expectimax_ntuple_plays_with_the_network_it_finds(settings):
     assert values and agent.act(state) in values
     assert "network" in agent.value_legend("player")
     assert LearnedExpectimax.cannot_play(Rules2048(size=5))
+
+
+# --- faults: values that run away, checkpoints that cannot be written, --fresh over a checkpoint ----------
+
+def test_a_weights_coherence_never_steps_it_past_the_learning_rate():
+    """|E| <= A holds for sums made in order, but threads learning without locks lose updates (and float32
+    rounds): a weight whose |E| came out above A must still step at most at the rate."""
+    from agents import compiled
+
+    k = compiled.kernels()
+    feats = np.arange(8, dtype=np.int64)
+    weights = np.zeros(8, dtype=np.float32)
+    signed, absolute = np.full(8, 5.0, np.float32), np.ones(8, np.float32)  # |E| = 5 A: lost updates
+    k._learn(feats, 1.0, 0.5, weights, True, signed, absolute)
+    assert weights == pytest.approx(np.full(8, 0.5 / 8))  # not 5 x 0.5 / 8: the value moved 2.5 x the error
+
+
+def _wild_network(tmp_path, settings_file):
+    """A 3x4 network file whose values are absurd (+-1e9): a TD step on it meets errors past any score."""
+    from agents import find
+    from arcade.settings import load_settings
+
+    settings = load_settings(settings_file)
+    rules = Rules2048(spawn_four_probability=0.1)
+    agent = find("2048", "ntuple").create(rules, settings)
+    net = NTupleNetwork("3x4")
+    net.weights[:] = np.random.default_rng(1).choice([-1e9, 1e9], net.size).astype(np.float32)
+    agent.net, agent.meta = net, {"games": 7, "moves": 70}
+    out = tmp_path / "wild.npz"
+    assert agent.save(out)
+    return agent, out
+
+
+def test_a_training_whose_values_run_away_stops_saves_nothing_and_says_so(small_settings_file, tmp_path, capsys):
+    from agents.base import TrainingDiverged
+
+    agent, out = _wild_network(tmp_path, small_settings_file)
+    before = agent.net
+    with pytest.raises(TrainingDiverged):
+        agent.train(50, np.random.default_rng(0))
+    assert agent.net is before and agent.meta["games"] == 7  # it plays what it played before
+
+    saved = out.read_bytes()
+    capsys.readouterr()
+    code = main(["--settings", small_settings_file, "train", "2048", "--agent", "ntuple", "--games", "50",
+                 "--jobs", "2", "--out", str(out)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1 and err[-1].startswith("main.py: error: training stopped: the values ran away")
+    assert "nothing of it is saved" in err[-1] and out.read_bytes() == saved
+
+
+def test_a_checkpoint_that_cannot_be_written_stops_the_training_in_one_line(small_settings_file, tmp_path, capsys,
+                                                                             monkeypatch):
+    import agents.ntuple
+    from arcade.notices import notice
+
+    def disk_full(path, *args, **kwargs):
+        notice(f"{path}: could not save (No space left on device); the previous file is unchanged")
+        return False
+
+    monkeypatch.setattr(agents.ntuple, "save_npz", disk_full)
+    out = tmp_path / "net.npz"
+    code = main(["--settings", small_settings_file, "train", "2048", "--agent", "ntuple", "--games", "1000000",
+                 "--jobs", "1", "--checkpoint-seconds", "1", "--out", str(out)])
+    err = [line for line in capsys.readouterr().err.splitlines() if "train 2048" not in line and line.strip()]
+    assert code == 1 and len(err) == 1, err  # not a line a checkpoint and the run lost
+    assert "training stopped at" in err[0] and "No space left on device" in err[0] and "resume" in err[0]
+    assert not out.exists()
+
+
+def test_fresh_never_overwrites_a_trained_network_and_resumes_its_own_stopped_run(small_settings_file, tmp_path,
+                                                                                   capsys):
+    from agents import find
+    from arcade.settings import load_settings
+
+    out = tmp_path / "net.npz"
+    argv = ["--settings", small_settings_file, "train", "2048", "--agent", "ntuple", "--games", "300", "--jobs", "1",
+            "--seed", "1", "--fresh", "--out", str(out)]
+    assert main(argv) == 0
+    finished = out.read_bytes()
+    assert main(argv) == 2  # a finished run's network: --fresh would throw it away
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("main.py: error: --fresh would overwrite") and out.read_bytes() == finished
+
+    agent = find("2048", "ntuple").create(Rules2048(spawn_four_probability=0.1), load_settings(small_settings_file))
+    assert agent.load(out)
+    agent.meta.update(run_games=300, run_done=120, games=120)  # the checkpoint of the same run, stopped at 120
+    assert agent.save(out)
+    assert main(argv) == 0
+    assert "resuming the stopped run of 300 games" in capsys.readouterr().err
+    assert read(out, "x").meta["run_done"] == 300 and read(out, "x").meta["games"] == 300
+
+
+def test_ctrl_c_on_a_training_on_two_threads_saves_in_a_few_lines_without_a_traceback(small_settings_file, tmp_path):
+    out, curve = tmp_path / "net.npz", tmp_path / "curve.csv"
+    command = train_command(small_settings_file, out, 1_000_000)
+    command[command.index("--jobs") + 1] = "2"
+    proc = subprocess.Popen(command + ["--curve", str(curve)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and not (curve.exists() and curve.stat().st_size):
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert "interrupted: saving what it has learnt" in err and read(out, "x") is not None

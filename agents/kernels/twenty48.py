@@ -30,6 +30,7 @@ from numba.core.extending import intrinsic
 U = np.uint64
 TT_BITS = 21  # transposition table entries: 2M of 32 bytes (64 MB)
 MAX_RUNS = 6  # runs of consecutive cells a tuple may have
+DIVERGED = 1e8  # a TD error this large (or not a number) means the values have run away: training stops
 
 # the fields of a search's `stats` array, and of its `conf` array
 POSITIONS, CAP, STOPPED, HITS, GENERATION = range(5)
@@ -458,7 +459,9 @@ def _learn(feats, error, rate, weights, coherent, signed, absolute):
             r = rate
             if coherent:
                 a = absolute[w]
-                r = rate * (abs(signed[w]) / a if a > 0 else 1.0)
+                # (|E| <= A, but a lost update of threads learning without locks, or float32 rounding, can
+                # leave |E| > A: a step past the rate, which at rates near 1 overshoots until the values run away)
+                r = rate * (min(abs(signed[w]) / a, 1.0) if a > 0 else 1.0)
                 signed[w] += c * error
                 absolute[w] += c * abs(error)
             share = r if c == 1 else 1.0 - (1.0 - r) ** c
@@ -484,7 +487,7 @@ def td_run(game, prev_feats, moves, rate, p_four, rng, weights, runs, stage_size
     game in `game` (uint64 fields G_*; an empty board: none yet; a new game starts where one ends) and the
     weight indexes of its last afterstate, `prev_feats`; returns how many games ended, each written as a row
     of `ended` (score, largest exponent, moves, fresh), stopping early when it is full. counters: [boards
-    ever pooled, moves played]. A fresh game's board on which it first makes 2**restart_exponent is pooled
+    ever pooled, moves played, 1 once a TD error was not finite or past DIVERGED (it stops there)]. A fresh game's board on which it first makes 2**restart_exponent is pooled
     (restart_exponent 0: none), and restart_share of new games start from a pooled board.
 
     Each move's afterstates are indexed once: the chosen one's indexes are kept, and its TD step one move
@@ -502,6 +505,9 @@ def td_run(game, prev_feats, moves, rate, p_four, rng, weights, runs, stage_size
         alive = best_d >= 0
         if game[G_HAS_PREV] and rate > 0:
             error = (best_v if alive else 0.0) - _read(weights, prev_feats)
+            if not abs(error) < DIVERGED:  # (true for a NaN too): stop before it spreads to more weights
+                counters[2] = 1
+                break
             _learn(prev_feats, error, rate, weights, coherent, signed, absolute)
         if not alive:
             ended[n_ended, 0] = np.int64(game[G_SCORE])
