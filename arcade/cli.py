@@ -541,6 +541,9 @@ def main(argv: list[str] | None = None) -> int:
             notice(w)
         if args.command is None:
             return open_window(settings)
+        # Ctrl-C stops a headless command, and so does SIGINT sent to one a shell started in the background
+        # (which starts it with SIGINT ignored): a run asked to stop must not play on for minutes
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         from agents.base import set_progress_sink
         from arcade.progress import TaskBars
 

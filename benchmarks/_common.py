@@ -1,6 +1,13 @@
-"""Shared bits for the benchmark scripts: import path, stats formatting."""
+"""Shared bits for the benchmark scripts: import path, stats formatting, logged runs, stopping.
+
+Every script ends with `run(main)`: Ctrl-C, a SIGINT sent to a run in the background (which the shell
+started with SIGINT ignored) and SIGTERM all stop it within seconds, with one line; the figures printed
+before are the parts that finished, and the runs with logs continue from them when the same command is
+run again.
+"""
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -32,10 +39,12 @@ def mean_ci(values) -> tuple[float, float]:
     return float(a.mean()), float(1.96 * a.std(ddof=1) / np.sqrt(a.size)) if a.size > 1 else 0.0
 
 
-def run_logged(players, spec, path, backend, label: str):
+def run_logged(players, spec, path, backend, label: str, jobs=None):
     """Play the games of the run `spec` that its log at `path` does not hold yet (the log is made if missing),
-    on `backend`, each finished game appended as it finishes, with a progress bar. Returns (the log's records,
-    complete: False when Ctrl-C stopped it), or None when the log holds another run (said in one line)."""
+    on `backend`, each finished game appended as it finishes, with a progress bar. `jobs`: the run's games
+    when they are not the runner's usual ones (openings to play from), else runner.jobs_of(spec). Returns (the
+    log's records, complete: False when Ctrl-C stopped it, said in one line), or None when the log holds
+    another run or cannot be written (said in one line)."""
     from arcade import runner
     from arcade.progress import Progress
 
@@ -65,7 +74,8 @@ def run_logged(players, spec, path, backend, label: str):
     except runner.RunError as exc:
         print(f"  {exc}; {label} left out")
         return None
-    jobs = log.missing(players.rules.players)
+    done = {r["index"] for r in log.records}
+    jobs = log.missing(players.rules.players) if jobs is None else [j for j in jobs if j.index not in done]
     if not jobs:
         return log.records, True
     print(f"  {label}: {len(jobs)} game{'' if len(jobs) == 1 else 's'} to play, {len(log.records)} in {path}", flush=True)
@@ -78,4 +88,23 @@ def run_logged(players, spec, path, backend, label: str):
         print(f"  {exc}")
         return log.records, False
     bar.close()
+    if not result.complete:
+        print(f"  {label}: stopped with {len(log.records)} of {spec.games} games finished (kept in {path})")
     return log.records, result.complete
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def run(main) -> None:
+    """Run a benchmark's main() and exit with its code (130 when stopped by a signal, see the module)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        code = main()
+    except KeyboardInterrupt:
+        print("\nstopped: the figures above are the parts that finished; the runs kept in logs continue from "
+              "them when the same command is run again", file=sys.stderr)
+        code = 130
+    sys.exit(code or 0)

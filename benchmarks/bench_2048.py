@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import _common  # noqa: E402
 from _common import ROOT, mean_ci, ms_stats, run_logged
 
 from agents.expectimax import Expectimax3
@@ -279,4 +280,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    _common.run(main)

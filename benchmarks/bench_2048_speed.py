@@ -23,6 +23,7 @@ import sys
 import time
 
 import numpy as np
+import _common  # noqa: E402
 from _common import ROOT  # noqa: F401  (puts the repository on the path)
 
 from agents.base import best_action
@@ -116,4 +117,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    _common.run(main)

@@ -1,7 +1,7 @@
 """Dots strength benchmark: alpha-beta against the exact solver (3x3) and against greedy and mcts (4x4, 5x5).
 
     python benchmarks/bench_dots_strong.py [--positions 500] [--won-games 200] [--games 30]
-                                           [--sizes 4x4,5x5] [--jobs N] [--ray [ADDRESS]]
+                                           [--sizes 4x4,5x5] [--jobs N] [--ray [ADDRESS]] [--log-dir DIR]
 
 Prints, each part skipped when its count is 0:
 - 3x3: alpha-beta's value of every free line against the solver's exact margins on random positions
@@ -12,17 +12,20 @@ Prints, each part skipped when its count is 0:
   side: wins with a 95% interval (targets 95% and 80%), the box margin, and decision times
   (target: median at most 1 s a move).
 Agents use the settings' defaults (alpha-beta 1 s a move); games run on the game runner (arcade/runner.py):
-all cores by default, --jobs N, or --ray.
+all cores by default, --jobs N, or --ray. Each finished game is appended to its match's log in --log-dir
+(default data/runs); the figures are read from the logs, and the same command run again continues a
+stopped run (Ctrl-C stops it, says what finished and prints no figures of a match that did not).
 """
 from __future__ import annotations
 
 import argparse
 import tempfile
 import time
+from pathlib import Path
 
 import _common  # noqa: F401  (puts the project on the import path)
 import numpy as np
-from _common import mean_ci, ms_stats, wilson
+from _common import ROOT, mean_ci, ms_stats, run_logged, wilson
 
 from agents.base import find
 from agents.dots_solver import margins, move_values
@@ -31,6 +34,17 @@ from arcade.games.dots import Board, DotsRules, DotsState, parse_size
 from arcade.settings import Settings
 
 DEFAULTS = Settings()
+LOGS = ROOT / "data" / "runs"
+
+
+def played(players_, spec, backend, log_dir, label: str, jobs=None) -> list[dict] | None:
+    """The match's games from its log in `log_dir` (the missing ones played first), or None when the log holds
+    another run (said). KeyboardInterrupt when it was stopped, after saying what finished."""
+    name = f"dots_strong_{spec.board}_{spec.opponent}_{spec.agent}_{spec.games}_seed{spec.seed}.jsonl"
+    ran = run_logged(players_, spec, Path(log_dir) / name, backend, label, jobs)
+    if ran is not None and not ran[1]:
+        raise KeyboardInterrupt
+    return None if ran is None else ran[0]
 
 
 def players(size: tuple[int, int], opponent: str) -> runner.Players:
@@ -78,7 +92,7 @@ def agreement(count: int, seed: int) -> None:
         print(f"  differs: {undrawn} lines undrawn, {figures}")
 
 
-def won_games(count: int, seed: int, backend) -> None:
+def won_games(count: int, seed: int, backend, log_dir) -> None:
     print(f"== 3x3: {count} games from random openings the solver values as a win for alpha-beta, "
           f"half against greedy and half against mcts")
     with tempfile.TemporaryDirectory() as folder:
@@ -98,10 +112,15 @@ def won_games(count: int, seed: int, backend) -> None:
         if guaranteed > 0:
             jobs.append((state, me, guaranteed, "greedy" if len(jobs) % 2 == 0 else "mcts"))
     for opp in ("greedy", "mcts"):
-        mine = [(i, job) for i, job in enumerate(jobs) if job[3] == opp]
-        games = [runner.GameJob(i, seed + i, me, DEFAULTS.seeds.agent, start=state) for i, (state, me, _, _) in mine]
-        records = {r["index"]: r for r in runner.execute(players((3, 3), opp), games, backend).records}
-        rows = [(margins_of([records[i]])[0], job[2]) for i, job in mine]
+        mine = [job for job in jobs if job[3] == opp]
+        games = [runner.GameJob(k, seed + k, me, DEFAULTS.seeds.agent, start=state)
+                 for k, (state, me, _, _) in enumerate(mine)]
+        spec = runner.RunSpec.of("dots", "alpha-beta", opp, len(mine), seed, DEFAULTS, board="3x3-won-openings")
+        logged = played(players((3, 3), opp), spec, backend, log_dir, f"3x3 won openings vs {opp}", games)
+        if logged is None:
+            continue
+        records = {r["index"]: r for r in logged}
+        rows = [(margins_of([records[k]])[0], job[2]) for k, job in enumerate(mine)]
         losses = sum(m < 0 for m, _ in rows)
         draws = sum(m == 0 for m, _ in rows)
         below = sum(m < g for m, g in rows)
@@ -109,9 +128,11 @@ def won_games(count: int, seed: int, backend) -> None:
               f"the solver's guaranteed margin")
 
 
-def matches(size: tuple[int, int], opponent: str, games: int, backend, seed: int) -> None:
-    spec = runner.RunSpec("dots", "alpha-beta", opponent, games, seed, DEFAULTS.seeds.agent, "")
-    results = runner.execute(players(size, opponent), runner.jobs_of(spec, 2), backend).records
+def matches(size: tuple[int, int], opponent: str, games: int, backend, seed: int, log_dir) -> None:
+    spec = runner.RunSpec.of("dots", "alpha-beta", opponent, games, seed, DEFAULTS, board=f"{size[0]}x{size[1]}")
+    results = played(players(size, opponent), spec, backend, log_dir, f"{size[0]}x{size[1]} vs {opponent}")
+    if results is None:
+        return
     margins_ = margins_of(results)
     wins = sum(m > 0 for m in margins_)
     draws = sum(m == 0 for m in margins_)
@@ -140,20 +161,21 @@ def main():
     ap.add_argument("--jobs", type=int, default=runner.default_jobs(), help="games at once (the game runner)")
     ap.add_argument("--ray", nargs="?", const="auto", metavar="ADDRESS", help="games as Ray tasks")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--log-dir", default=str(LOGS), help=f"where the per-game logs are (default {LOGS})")
     args = ap.parse_args()
     start = time.perf_counter()
     backend = runner.backend_of(args.jobs, args.ray)
     if args.positions:
         agreement(args.positions, args.seed)
     if args.won_games:
-        won_games(args.won_games, args.seed, backend)
+        won_games(args.won_games, args.seed, backend, args.log_dir)
     if args.games:
         print(f"== alpha-beta ({DEFAULTS.dots.time_budget_ms} ms a move) against greedy and mcts, on {backend.name}")
         for text in args.sizes.split(","):
             for opponent in ("greedy", "mcts"):
-                matches(parse_size(text), opponent, args.games, backend, args.seed)
+                matches(parse_size(text), opponent, args.games, backend, args.seed, args.log_dir)
     print(f"wall time {(time.perf_counter() - start) / 60:.1f} min")
 
 
 if __name__ == "__main__":
-    main()
+    _common.run(main)

@@ -21,6 +21,7 @@ import sys
 import tempfile
 
 import numpy as np
+import _common  # noqa: E402
 from _common import ROOT
 
 CHILD = """
@@ -109,4 +110,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    _common.run(main)

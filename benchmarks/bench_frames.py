@@ -249,4 +249,4 @@ def describe(key: str, intervals, work, moves) -> str:
 
 
 if __name__ == "__main__":
-    main()
+    _common.run(main)

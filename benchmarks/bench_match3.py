@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import _common  # noqa: E402
 from _common import ROOT, mean_ci, run_logged
 
 from agents.baselines import RandomAgent
@@ -213,4 +214,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    _common.run(main)

@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 
+import _common  # noqa: E402
 from _common import ROOT, run_logged, wilson  # (also puts the project on the path)
 import numpy as np
 
@@ -198,4 +199,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    _common.run(main)

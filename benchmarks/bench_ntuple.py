@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import _common  # noqa: E402
 from _common import ROOT, mean_ci, wilson
 
 from agents.ntuple import ASSETS, NTupleAgent, filename, read
@@ -341,4 +342,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    _common.run(main)

@@ -155,4 +155,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    _common.run(main)

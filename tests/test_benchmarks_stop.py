@@ -1,0 +1,57 @@
+"""The long benchmarks under a stop: SIGINT (even to a run a shell started in the background, with SIGINT
+ignored) stops them within seconds, says what finished, and the same command continues from the logs."""
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _started_with_sigint_ignored(argv, **kwargs):
+    """As `cmd &` in a script starts it: SIGINT ignored from the start."""
+    return subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN), **kwargs)
+
+
+def _stop_when_logged(proc, log_dir: Path, games: int, deadline_s: float = 240) -> tuple[str, float]:
+    """SIGINT once `games` games are in the logs of `log_dir`; (output, seconds from the signal to the exit)."""
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        logged = sum(max(0, len(p.read_text().splitlines()) - 1) for p in log_dir.glob("*.jsonl"))
+        if logged >= games or proc.poll() is not None:
+            break
+        time.sleep(0.2)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=120)
+    return out, time.monotonic() - start
+
+
+def test_bench_dots_strong_stops_on_sigint_says_what_finished_and_resumes(tmp_path):
+    argv = [sys.executable, "benchmarks/bench_dots_strong.py", "--positions", "0", "--won-games", "0",
+            "--games", "40", "--sizes", "3x3", "--jobs", "1", "--log-dir", str(tmp_path)]
+    proc = _started_with_sigint_ignored(argv)
+    out, took = _stop_when_logged(proc, tmp_path, 2)
+    assert proc.returncode == 130, out
+    assert took < 30 and "Traceback" not in out
+    assert "stopped with" in out and "wins" not in out  # no figures of a match that did not finish
+    (log,) = tmp_path.glob("*.jsonl")
+    kept = len(log.read_text().splitlines()) - 1
+    assert kept >= 2
+    again = _started_with_sigint_ignored(argv)
+    out, _ = _stop_when_logged(again, tmp_path, kept + 1)
+    assert f"{40 - kept} games to play, {kept} in" in out
+
+
+def test_cli_bench_stops_on_sigint_in_the_background(tmp_path):
+    settings = tmp_path / "settings.toml"
+    settings.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n')
+    log = tmp_path / "run.jsonl"
+    argv = [sys.executable, "main.py", "--settings", str(settings), "bench", "dots", "--board", "3x3", "--agent",
+            "alpha-beta", "--opponent", "greedy", "--games", "40", "--jobs", "1", "--log", str(log)]
+    proc = _started_with_sigint_ignored(argv)
+    out, took = _stop_when_logged(proc, tmp_path, 1)
+    assert proc.returncode == 130 and took < 30, out
+    assert "continue with python main.py bench --resume" in out
