@@ -45,7 +45,7 @@ bench-venv: .venv-bench/.installed
 	@touch $@
 
 screenshots: $(STAMP)
-	$(BIN)/python tools/screenshots.py
+	$(BIN)/python tools/screenshots.py --out docs
 
 clean:
 	rm -rf $(VENV) .venv-bench

@@ -506,7 +506,11 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
         raise UserError(f"{reason}; the window cannot open here. Headless commands work: "
                         "python main.py bench GAME --agent A, or decide GAME --agent A --state S")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
+    try:
+        import pygame
+    except ModuleNotFoundError:
+        raise UserError(f"pygame is not installed for this Python ({sys.executable}): the arcade's packages are "
+                        "in its own environment; run `make run`, or .venv/bin/python main.py") from None
 
     from arcade import agent_process
     from arcade.app import App

@@ -70,7 +70,8 @@ class SearchSettings:
 
 @dataclass(frozen=True)
 class DataSettings:
-    folder: str = field(default="data", metadata={"check": "folder"})  # relative: to the settings file's folder
+    # relative: to the folder of the settings file that names it; not named: the arcade's own data folder
+    folder: str = field(default="data", metadata={"check": "folder"})
 
 
 def folder_problem(text: str) -> str | None:
@@ -125,13 +126,14 @@ class Settings:
     search: SearchSettings
     games: tuple[tuple[str, Any], ...]  # (game id, its settings table), in catalogue order
     source: str  # where these came from, for messages
-    base_dir: str  # folder that relative paths are resolved against
+    base_dir: str  # the folder a relative data folder is resolved against (the arcade's by default)
     warnings: tuple[str, ...]
 
     def __init__(self, window: WindowSettings = WindowSettings(), agents: AgentSettings = AgentSettings(),
                  seeds: SeedSettings = SeedSettings(), data: DataSettings = DataSettings(),
                  audio: AudioSettings = AudioSettings(), search: SearchSettings = SearchSettings(),
-                 games: tuple = (), source: str = "defaults", base_dir: str = ".", warnings: tuple[str, ...] = (),
+                 games: tuple = (), source: str = "defaults", base_dir: str = str(ARCADE_SETTINGS.parent),
+                 warnings: tuple[str, ...] = (),
                  **game_tables):
         by_id = dict(games)
         for g in _catalogue():
@@ -324,7 +326,10 @@ def parse_settings(text: str, name: str = "settings.toml", base_dir: str = ".", 
             continue
         attr, cls = known[table]
         parts[attr] = _build_table(name, table, cls, value, warnings, strict)
-    return Settings(**parts, source=name, base_dir=base_dir, warnings=tuple(warnings))
+    names_folder = isinstance(raw.get("data"), dict) and "folder" in raw["data"]
+    # a file that names no data folder uses the arcade's: one in docs/training/ must not grow a data/ there
+    return Settings(**parts, source=name, base_dir=base_dir if names_folder else str(ARCADE_SETTINGS.parent),
+                    warnings=tuple(warnings))
 
 
 def load_settings(path: str | Path, strict: bool = False) -> Settings:

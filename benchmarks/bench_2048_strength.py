@@ -2,7 +2,7 @@
 resumable.
 
 Each rule set is a run of the arcade's game runner (arcade/runner.py): every finished game is appended to
-its log under docs/benchmarks/ as it finishes, the figures are read from the logs, and running the same
+its log under data/runs/ (--log-dir: the logs quoted in the README are in docs/benchmarks) as it finishes, the figures are read from the logs, and running the same
 command again continues a stopped run (the games already in a log are not played again).
 
     python benchmarks/bench_2048_strength.py --games 12 --stop-at 0        # played to the end, all cores
@@ -35,7 +35,7 @@ RULE_SETS = {  # spawn probability of a 4: name, targets (tile, share of games)
     0.0: ("the course's rules, 2-tiles only", ((16384, 0.80),)),
 }
 SEED = 1000
-LOGS = ROOT / "docs" / "benchmarks"  # a log holds every move's decision time: a long run's goes to --log-dir
+LOGS = ROOT / "data" / "runs"  # (the repository's docs/benchmarks is written only when --log-dir names it)
 
 
 def log_path(p_four: float, stop_at: int, budget_ms: int, clock: str, agent: str = "expectimax", folder=None):
@@ -92,8 +92,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=runner.default_jobs())
     ap.add_argument("--ray", nargs="?", const="auto", metavar="ADDRESS")
     ap.add_argument("--summary", action="store_true", help="only print the figures of the logs")
-    ap.add_argument("--log-dir", default=str(LOGS), help="where the logs are (default docs/benchmarks; a "
-                                                         "1,000-game log is tens of MB: put it in data/runs)")
+    ap.add_argument("--log-dir", default=str(LOGS), help="where the logs are (default data/runs; the README's runs: "
+                                                         "docs/benchmarks)")
     args = ap.parse_args()
     chosen = {"standard": (0.1,), "course": (0.0,), "both": (0.1, 0.0)}[args.rules]
     backend = runner.backend_of(args.jobs, args.ray)

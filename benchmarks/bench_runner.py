@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -134,8 +135,44 @@ def ray_two_nodes(games: int) -> None:
         print(f"  per-game results equal to the serial run: {same}/{games} (target: all)")
         print(f"  wall time: serial {t_serial:.1f} s, Ray {t_ray:.1f} s (its workers' start-up included)")
     finally:
-        subprocess.run([str(ray_bin), "stop", "--force"], env=env, capture_output=True)
+        stop_own_cluster(temp)  # (not `ray stop --force`: it stops every Ray process on the machine)
         shutil.rmtree(temp, ignore_errors=True)
+
+
+def _processes() -> dict[int, tuple[int, str]]:
+    """{pid: (parent pid, command line)} of this machine's processes (Linux /proc)."""
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            out[int(entry.name)] = (parent, cmd)
+    return out
+
+
+def stop_own_cluster(temp: str, grace_s: float = 10.0) -> None:
+    """Stop the Ray processes of the cluster this benchmark started (their command lines name its temp
+    folder) and the processes they started; another cluster on the machine is left alone."""
+    procs = _processes()
+    mine = {pid for pid, (_, cmd) in procs.items() if temp in cmd}
+    grew = True
+    while grew:
+        children = {pid for pid, (parent, _) in procs.items() if parent in mine} - mine
+        grew = bool(children)
+        mine |= children
+    mine.discard(os.getpid())
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in mine:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + grace_s
+        while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in mine):
+            time.sleep(0.2)
 
 
 def main():

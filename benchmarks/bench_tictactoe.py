@@ -1,10 +1,10 @@
 """Tic-tac-toe benchmark: train the TD agent from scratch, its learning curve, and its strength.
 
-    python benchmarks/bench_tictactoe.py [--episodes N] [--save assets/tictactoe_td.npz] [--course-variant]
+    python benchmarks/bench_tictactoe.py [--episodes N] [--save FILE] [--curve CSV] [--course-variant]
 
 Trains td-value from the initial values with the settings' parameters, prints
 episodes per second, the loss rate against minimax and random every 1000
-episodes (all rows to docs/tictactoe_learning_curve.csv, every 50000th here),
+episodes (all rows to --curve, default data/tictactoe_learning_curve.csv; every 50000th here),
 then plays the trained (or shipped) table: 100 games as X and 100 as O against
 minimax (its openings varied among equal moves by seed) and 1000 per side
 against random. --course-variant also trains with the course's draw value 0.
@@ -92,7 +92,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--episodes", type=int, help="default: settings.toml [tictactoe] episodes")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--save", help="write the trained table here (e.g. assets/tictactoe_td.npz)")
+    ap.add_argument("--save", help="write the trained table here (the shipped one is assets/tictactoe_td.npz)")
+    ap.add_argument("--curve", type=Path, default=ROOT / "data" / "tictactoe_learning_curve.csv",
+                    help="the learning curve's CSV (default data/; the README's is docs/tictactoe_learning_curve.csv)")
     ap.add_argument("--course-variant", action="store_true", help="also train with the course's draw value 0")
     args = ap.parse_args()
     settings = load_settings(ROOT / "settings.toml")
@@ -101,10 +103,10 @@ def main():
     print(f"== training td-value from scratch: {episodes} episodes, alpha {t.alpha}, epsilon {t.epsilon}, "
           f"draw value {t.draw_value}, seed {args.seed}")
     values, seconds, rows = train_with_curve(settings, episodes, t.draw_value, args.seed,
-                                             ROOT / "docs" / "tictactoe_learning_curve.csv")
+                                             args.curve)
     print(f"  {episodes / seconds:,.0f} episodes per second; {seconds:.1f} s of training "
           f"(target: the shipped table in under 180 s)")
-    print("  learning curve (loss rates; every 1000 episodes in docs/tictactoe_learning_curve.csv):")
+    print(f"  learning curve (loss rates; every 1000 episodes in {args.curve}):")
     print_curve(rows, every=max(1000, episodes // 20 // 1000 * 1000))
     agent = TDValueAgent(TicTacToeRules(), settings)
     agent.values = values

@@ -80,13 +80,17 @@ def optimum(env) -> float:
 
 
 def main(argv=None) -> int:
-    settings = load_settings(ROOT / "settings.toml")
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--preset", default=settings.blackjack.preset, help="the deck (default: settings.toml's)")
+    ap.add_argument("--settings", default=str(ROOT / "settings.toml"),
+                    help="the settings file: its deck and data folder (default: the arcade's)")
+    ap.add_argument("--preset", help="the deck (default: the settings' [blackjack] preset)")
     ap.add_argument("--episodes", type=int, default=40_000)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", default=str(settings.data_dir / FILENAME), help="where to save the table")
+    ap.add_argument("--out", help="where to save the table (default: the settings' data folder)")
     args = ap.parse_args(argv)
+    settings = load_settings(args.settings)
+    args.preset = args.preset or settings.blackjack.preset
+    args.out = args.out or str(settings.data_dir / FILENAME)
     env = gym.make("arcade/PeekingBlackjack-v0", preset=args.preset)
     t0 = time.perf_counter()
     q = train(env, args.episodes, args.seed)

@@ -138,3 +138,15 @@ def test_play_opens_the_game_window_headless(settings_file, monkeypatch):
     monkeypatch.setattr(app_module.App, "run", run_briefly)
     assert main(["--settings", settings_file, "play", "2048", "--agent", "greedy", "--seed", "3"]) == 0
     assert seen == {"screens": ["LauncherScreen", "Screen2048"], "agent": "greedy"}
+
+
+def test_a_python_without_the_arcades_packages_says_which_python_to_use(tmp_path):
+    """The system's Python (no pygame, numpy...) running main.py: one line naming the environment make built."""
+    blocker = tmp_path / "sitecustomize.py"  # an interpreter where pygame and numpy cannot be imported
+    blocker.write_text("import sys\nclass _No:\n    def find_spec(self, name, path=None, target=None):\n"
+                       "        if name.split('.')[0] in ('pygame', 'numpy'):\n"
+                       "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+                       "sys.meta_path.insert(0, _No())\n")
+    done = run("agents", env_extra={"PYTHONPATH": str(tmp_path)})
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "is not installed for this Python" in done.stderr and ".venv/bin/python main.py" in done.stderr

@@ -105,3 +105,33 @@ def test_old_names_are_read_with_one_line_each():
     assert "[dots] alphabeta_ms is now [dots] time_budget_ms" in s.warnings[1]
     both = parse_settings("[dots]\nalphabeta_ms = 700\ntime_budget_ms = 900\n", strict=False)
     assert both.dots.time_budget_ms == 900 and "the old line is ignored" in both.warnings[0]
+
+
+def test_a_settings_file_that_names_no_data_folder_uses_the_arcades_not_one_beside_it(tmp_path):
+    """`--settings docs/training/X.toml` grew a docs/training/data folder in the checkout: a file that only
+    sets training parameters keeps the arcade's data folder; one that names a folder has it beside itself."""
+    from arcade.settings import ARCADE_SETTINGS, Settings, load_settings
+
+    arcade_data = ARCADE_SETTINGS.parent / "data"
+    only_training = tmp_path / "coherent.toml"
+    only_training.write_text('[2048]\nntuple_rates = "coherent"\n')
+    assert load_settings(only_training).data_dir == arcade_data
+    assert Settings().data_dir == arcade_data  # not the working directory's
+    naming = tmp_path / "own.toml"
+    naming.write_text('[data]\nfolder = "mine"\n')
+    assert load_settings(naming).data_dir == tmp_path / "mine"
+    for shipped in (ARCADE_SETTINGS.parent / "docs" / "training").glob("*.toml"):
+        assert load_settings(shipped).data_dir == arcade_data, shipped
+
+
+def test_fit_network_never_replaces_a_file_unless_asked(tmp_path):
+    import subprocess
+    import sys
+
+    from arcade.settings import ARCADE_SETTINGS
+
+    out = tmp_path / "shipped.npz"
+    out.write_bytes(b"the shipped network")
+    done = subprocess.run([sys.executable, str(ARCADE_SETTINGS.parent / "tools" / "fit_network.py"),
+                           str(tmp_path / "any.npz"), str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "--replace" in done.stderr and out.read_bytes() == b"the shipped network"

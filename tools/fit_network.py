@@ -36,7 +36,12 @@ def main() -> int:
     ap.add_argument("source", type=Path)
     ap.add_argument("out", type=Path)
     ap.add_argument("--max-mb", type=float, default=30.0, help="the largest file allowed, in MB (10**6 bytes)")
+    ap.add_argument("--replace", action="store_true", help="replace `out` if it exists (the shipped network in "
+                                                           "assets/ is replaced only so)")
     args = ap.parse_args()
+    if args.out.exists() and not args.replace:
+        print(f"{args.out} exists; give another file, or --replace to replace it", file=sys.stderr)
+        return 2
     loaded = read(args.source, "nothing written")
     if loaded is None:
         print(f"{args.source}: not a network file this arcade can read; give a file `main.py train` wrote",

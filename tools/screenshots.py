@@ -1,4 +1,5 @@
-"""Takes the README screenshots from real screens: `python tools/screenshots.py [--out docs]`.
+"""Takes the README screenshots from real screens: `python tools/screenshots.py [--out FOLDER]` (default
+data/screenshots; `make screenshots` writes the README's, in docs/).
 
 Runs the real App (under Xvfb, a desktop, or SDL's dummy driver), drives it
 with posted events, and saves PNGs with pygame.image.save.
@@ -63,7 +64,8 @@ def run_frames(app: App, seconds: float) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default=str(ROOT / "docs"))
+    ap.add_argument("--out", default=str(ROOT / "data" / "screenshots"), help="where the pictures go "
+                    "(the README's are in docs: --out docs)")
     ap.add_argument("--agent-seconds", type=float, default=4.0, help="how long each game's agent plays first")
     ap.add_argument("--size", default="1024x720", help="window size, e.g. 640x480 (the smallest allowed)")
     ap.add_argument("--no-extras", action="store_true", help="only the launcher and the five games")
