@@ -29,8 +29,9 @@ $(RAY_STAMP): $(STAMP) requirements-ray.txt
 	@rm -f $(VENV)/.ray-*
 	@touch $(RAY_STAMP)
 
+# on every core (pytest-xdist); tests that share one Ray cluster stay on one worker (--dist loadgroup)
 test: $(STAMP) $(RAY_STAMP) kernels
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 bench: $(STAMP)
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

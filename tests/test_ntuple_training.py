@@ -41,7 +41,7 @@ def train_command(settings_file, out, games):
 def test_a_killed_training_leaves_a_whole_checkpoint_and_the_same_command_resumes_to_the_games_asked(
         small_settings_file, tmp_path):
     out = tmp_path / "net.npz"
-    games = 100_000  # (the compiled learner plays about 20,000 games of this small network a second)
+    games = 40_000  # (about 13 s of this small network's games on one idle core: the kill comes after 1-3 s)
     proc = subprocess.Popen(train_command(small_settings_file, out, games), cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
@@ -241,8 +241,8 @@ def test_a_checkpoint_that_cannot_be_written_stops_the_training_in_one_line(smal
 
     monkeypatch.setattr(agents.ntuple, "save_npz", disk_full)
     out = tmp_path / "net.npz"
-    code = main(["--settings", small_settings_file, "train", "2048", "--agent", "ntuple", "--games", "1000000",
-                 "--jobs", "1", "--checkpoint-seconds", "1", "--out", str(out)])
+    code = main(["--settings", small_settings_file, "train", "2048", "--agent", "ntuple", "--games", "40000",
+                 "--jobs", "1", "--checkpoint-seconds", "1", "--out", str(out)])  # (a point every 1,000 games)
     err = [line for line in capsys.readouterr().err.splitlines() if "train 2048" not in line and line.strip()]
     assert code == 1 and len(err) == 1, err  # not a line a checkpoint and the run lost
     assert "training stopped at" in err[0] and "No space left on device" in err[0] and "resume" in err[0]
@@ -274,7 +274,7 @@ def test_fresh_never_overwrites_a_trained_network_and_resumes_its_own_stopped_ru
 
 def test_ctrl_c_on_a_training_on_two_threads_saves_in_a_few_lines_without_a_traceback(small_settings_file, tmp_path):
     out, curve = tmp_path / "net.npz", tmp_path / "curve.csv"
-    command = train_command(small_settings_file, out, 1_000_000)
+    command = train_command(small_settings_file, out, 100_000)  # a curve point every 2,500 games
     command[command.index("--jobs") + 1] = "2"
     proc = subprocess.Popen(command + ["--curve", str(curve)], cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)

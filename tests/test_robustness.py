@@ -43,9 +43,13 @@ def test_data_folders_that_cannot_be_give_one_line_and_the_default(tmp_path, fol
     assert s.data_dir.name == "data"
 
 
-def test_a_solver_cache_of_the_wrong_size_is_set_aside(tmp_path):
+def test_a_solver_cache_of_the_wrong_size_is_set_aside(tmp_path, monkeypatch):
+    from agents import dots_solver
     from agents.dots_solver import _SOLVED, FORMAT_VERSION, margins
     from arcade.storage import save_npz
+
+    # the solve itself is tested against plain minimax elsewhere: here, a table of the right size at once
+    monkeypatch.setattr(dots_solver, "retrograde", lambda rows, cols: np.ones(1 << 24, dtype=np.int8))
 
     notices.clear()
     cache = tmp_path / "dots_solver_3x3.npz"  # only 3x3 is cached: the others solve in moments

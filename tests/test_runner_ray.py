@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 ray = pytest.importorskip("ray", reason="Ray is installed by make test (requirements-ray.txt)")
+pytestmark = pytest.mark.xdist_group("ray")  # one local cluster for the module, on one worker
 
 from agents import find  # noqa: E402
 from arcade import runner  # noqa: E402
@@ -15,12 +16,14 @@ from tests.extra_game.runner_agents import DiesOnce  # noqa: E402
 
 @pytest.fixture(scope="module")
 def cluster():
-    ray.init(num_cpus=2, logging_level="ERROR", log_to_driver=False, include_dashboard=False,
-             runtime_env=runner.RUNTIME_ENV)
+    # (set up again when a worker of the parallel suite runs another module's tests between these: Ray is
+    # then still up, so it is started only once per process and stops when the process ends)
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, logging_level="ERROR", log_to_driver=False, include_dashboard=False,
+                 runtime_env=runner.RUNTIME_ENV)
     backend = RayCluster()
     backend.connect()  # joins the Ray started here
     yield backend
-    ray.shutdown()
 
 
 def _run(settings, agent_of=lambda a: a, games=6):
