@@ -5,7 +5,7 @@ the boxes still open: drawing line a that completes g boxes is worth g + M(s|a)
 (the same player moves again) or, with g = 0, -M(s|a) (the other player moves).
 States are solved layer by layer, from the full board back to the empty one,
 each layer as numpy batches. 2x2 and 2x3 solve in memory in moments; 3x3 (2**24
-states) ships built (assets/dots_solver_3x3.npz, made by tools/build_dots_table.py);
+states) ships built (arcade/assets/dots_solver_3x3.npz, made by tools/build_dots_table.py);
 without it, it is solved once and cached in the data folder.
 """
 from __future__ import annotations
@@ -17,14 +17,14 @@ import numpy as np
 
 from agents.base import best_action, register, report_progress
 from arcade.games.dots import Board, box_counts, line_gains
-from arcade.storage import load_npz, save_npz, set_aside
+from arcade.storage import ASSETS, load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
 CHUNK = 1 << 19  # states per batch: bounds memory on 3x3
 MAX_LINES = 24  # 3x3 boxes: 2**24 states, 16 MB
 _LOCK = threading.Lock()
 _SOLVED: dict[tuple[int, int], np.ndarray] = {}
-SHIPPED = Path(__file__).resolve().parent.parent / "assets" / "dots_solver_3x3.npz"
+SHIPPED = ASSETS / "dots_solver_3x3.npz"
 
 
 def retrograde(rows: int, cols: int, progress=None) -> np.ndarray:

@@ -1,7 +1,7 @@
 """A blackjack agent trained outside the arcade: tabular Q-learning through Gymnasium, played here.
 
 examples/train_blackjack_q.py trains it on arcade/PeekingBlackjack-v0 and saves
-the table to the data folder; a table for the small deck ships in assets/. The
+the table to the data folder; a table for the small deck ships in arcade/assets/. The
 agent sees the game as the environment does (arcade.envs.adapter) and plays the
 legal action of largest Q. It plays only the deck it was trained on. It reads the
 table and the observation (the rules' own) without importing the environments.
@@ -12,10 +12,11 @@ from pathlib import Path
 
 from agents.base import best_action, register
 from agents.tabular_q import TabularQ
+from arcade.storage import ASSETS
 from arcade.games.blackjack import ACTIONS
 
 FILENAME = "gym_blackjack_q.npz"
-SHIPPED = Path(__file__).resolve().parent.parent / "assets" / FILENAME
+SHIPPED = ASSETS / FILENAME
 
 
 def _deck(mdp) -> dict:

@@ -25,10 +25,9 @@ from agents.ntuple_td import Report, Restart, Schedule, train as td_train
 from arcade.games import board64
 from arcade.games.twenty48 import State2048
 from arcade.notices import notice
-from arcade.storage import load_npz, save_npz, set_aside
+from arcade.storage import ASSETS, load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
 FINE_TUNE_SHARE = 1 / 3  # the last third of a run learns at a quarter of the learning rate
 FINE_TUNE_FACTOR = 0.25
 
@@ -54,7 +53,7 @@ class Loaded:
 
 
 def _where(path: Path) -> str:
-    """A network file's name that holds on every machine of a cluster: assets/ files by their name there."""
+    """A network file's name that holds on every machine of a cluster: arcade/assets/ files by their name there."""
     path = Path(path).resolve()
     return f"assets:{path.name}" if path.parent == ASSETS else str(path)
 

@@ -12,7 +12,7 @@ V(s) <- V(s) + alpha (V(s') - V(s)); terminal values never change.
 An episode is cheap: successors come from precomputed lists over the hashes,
 no board objects. Playing (not training) is greedy. Tables are saved as a
 versioned .npz (atomic); the data folder's copy wins over the shipped one in
-assets/.
+arcade/assets/.
 """
 from __future__ import annotations
 
@@ -22,12 +22,12 @@ import numpy as np
 
 from agents.base import best_action, register
 from arcade.games.tictactoe import N_STATES, X, O, reachable_states, tables
-from arcade.storage import load_npz, save_npz, set_aside
+from arcade.storage import ASSETS, load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
 CHECKPOINTS = 40  # points of a training run where the learning curve is measured
 FILENAME = "tictactoe_td.npz"
-SHIPPED = Path(__file__).resolve().parent.parent / "assets" / FILENAME
+SHIPPED = ASSETS / FILENAME
 
 
 def initial_values(draw_value: float = 0.0) -> np.ndarray:

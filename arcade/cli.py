@@ -16,10 +16,9 @@ from agents import Explains, Trains, UnknownAgent, agents_for, find
 from arcade.games import GAMES, UnknownGame, game_ids, make_rules
 from arcade.games.base import FitsState, Summarizes
 from arcade.progress import Progress, ms_text
-from arcade.settings import ARCADE_SETTINGS, SettingsError, load_settings
+from arcade.settings import DEFAULT_SETTINGS, SettingsError, load_settings
 from arcade.storage import json_default, writable_file_problem
 
-DEFAULT_SETTINGS = ARCADE_SETTINGS
 
 
 class UserError(Exception):

@@ -10,6 +10,7 @@ strictly. Unknown keys are warnings. A missing file means the defaults.
 from __future__ import annotations
 
 import dataclasses
+import os
 import stat
 import tomllib
 from dataclasses import dataclass, field
@@ -21,7 +22,19 @@ from arcade.games import GAMES
 from arcade.setting_fields import course_value, one_of, ranged  # noqa: F401  (the fields' helpers, used here too)
 
 
-ARCADE_SETTINGS = Path(__file__).resolve().parent.parent / "settings.toml"  # the arcade's own settings file
+ARCADE_SETTINGS = Path(__file__).resolve().parent.parent / "settings.toml"  # a checkout's own settings file
+
+
+def _user_folder() -> Path:
+    """Where an arcade installed without a checkout keeps its settings and data: the user's data folder."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "agents-arcade"
+
+
+# the folder a settings file naming no data folder keeps its `data` in: a checkout's own (beside settings.toml),
+# else the user's (an installed arcade never writes into site-packages)
+HOME = ARCADE_SETTINGS.parent if ARCADE_SETTINGS.is_file() else _user_folder()
+DEFAULT_SETTINGS = ARCADE_SETTINGS if ARCADE_SETTINGS.is_file() else HOME / "settings.toml"
 
 
 class SettingsError(Exception):
@@ -132,7 +145,7 @@ class Settings:
     def __init__(self, window: WindowSettings = WindowSettings(), agents: AgentSettings = AgentSettings(),
                  seeds: SeedSettings = SeedSettings(), data: DataSettings = DataSettings(),
                  audio: AudioSettings = AudioSettings(), search: SearchSettings = SearchSettings(),
-                 games: tuple = (), source: str = "defaults", base_dir: str = str(ARCADE_SETTINGS.parent),
+                 games: tuple = (), source: str = "defaults", base_dir: str = str(HOME),
                  warnings: tuple[str, ...] = (),
                  **game_tables):
         by_id = dict(games)
@@ -328,7 +341,7 @@ def parse_settings(text: str, name: str = "settings.toml", base_dir: str = ".", 
         parts[attr] = _build_table(name, table, cls, value, warnings, strict)
     names_folder = isinstance(raw.get("data"), dict) and "folder" in raw["data"]
     # a file that names no data folder uses the arcade's: one in docs/training/ must not grow a data/ there
-    return Settings(**parts, source=name, base_dir=base_dir if names_folder else str(ARCADE_SETTINGS.parent),
+    return Settings(**parts, source=name, base_dir=base_dir if names_folder else str(HOME),
                     warnings=tuple(warnings))
 
 
@@ -346,7 +359,7 @@ def load_settings(path: str | Path, strict: bool = False) -> Settings:
         return _unusable_file(f"{path}: cannot be used ({exc}); give a settings file that can be read",
                               str(path), str(Path.cwd()), strict)
     if not exists:
-        return Settings(source=f"{path} (missing: defaults)", base_dir=base_dir)
+        return Settings(source=f"{path} (missing: defaults)")
     if not stat.S_ISREG(kind):  # reading a FIFO would wait forever, a device would never end
         return _unusable_file(f"{path}: not a regular file (a folder, FIFO or device); give a settings file",
                               str(path), base_dir, strict)

@@ -24,6 +24,7 @@ import numpy as np
 from arcade.notices import notice
 
 FORMAT_KEY = "__format_version__"
+ASSETS = Path(__file__).resolve().parent / "assets"  # the tables and networks that ship with the arcade
 
 
 class UnsafePath(OSError):

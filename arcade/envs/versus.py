@@ -28,13 +28,13 @@ def _opponent(game_id: str, name: str, rules, settings_file):
     """The opponent agent, built from the settings file (default: the arcade's own settings.toml, so its
     data folder is the arcade's, never the working directory)."""
     from agents import find
-    from arcade.settings import ARCADE_SETTINGS, load_settings
+    from arcade.settings import DEFAULT_SETTINGS, load_settings
 
     spec = find(game_id, name)  # UnknownAgent (a ValueError) names the choices
     why = spec.cannot_play(rules)
     if why:
         raise ValueError(why)
-    return spec.create(rules, load_settings(ARCADE_SETTINGS if settings_file is None else settings_file,
+    return spec.create(rules, load_settings(DEFAULT_SETTINGS if settings_file is None else settings_file,
                                             strict=True))
 
 

@@ -1,0 +1,58 @@
+"""The arcade as others install it: the wheel built from this checkout, installed into a throwaway
+environment, run from an empty folder (the console command, an environment, a shipped network), writing
+only into the user's data folder."""
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LEFT_OUT = (".git", ".venv*", "data", "docs", "tests", "benchmarks", "__pycache__", "build", "dist", "*.egg-info",
+            ".hypothesis", ".ruff_cache")
+
+
+def _run(argv, cwd, env, timeout=300):
+    return subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def test_the_wheel_installs_and_runs_from_an_empty_folder(tmp_path):
+    source = tmp_path / "source"  # (a copy: building writes build/ and egg-info beside the sources)
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*LEFT_OUT))
+    dist = tmp_path / "dist"
+    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", dist, source],
+                 tmp_path, None)
+    assert built.returncode == 0, built.stderr
+    (wheel,) = dist.glob("agents_arcade-*.whl")
+
+    venv = tmp_path / "venv"
+    assert _run([sys.executable, "-m", "venv", "--without-pip", venv], tmp_path, None).returncode == 0
+    python = venv / "bin" / "python"
+    site = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], tmp_path,
+                     None).stdout.strip())
+    # the pinned dependencies from this environment (installing them again would download them)
+    (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    installed = _run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q",
+                      wheel], tmp_path, None)
+    assert installed.returncode == 0, installed.stderr
+
+    empty, home = tmp_path / "empty", tmp_path / "home"
+    empty.mkdir()
+    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(home), "XDG_DATA_HOME": str(home / "share")}
+    where = _run([python, "-c", "import arcade, agents; print(arcade.__file__, agents.__file__)"], empty, env)
+    assert where.stdout.count(str(site)) == 2, where.stdout  # the installed copy, not this checkout
+
+    listed = _run([venv / "bin" / "arcade", "agents"], empty, env)
+    assert listed.returncode == 0 and "expectimax" in listed.stdout, listed.stderr
+    window = _run([venv / "bin" / "arcade"], empty, env)
+    assert window.returncode == 2 and "no display" in window.stderr and len(window.stderr.splitlines()) == 1
+    played = _run([venv / "bin" / "arcade", "bench", "2048", "--agent", "ntuple", "--games", "1", "--jobs", "1"],
+                  empty, env)
+    assert played.returncode == 0 and "2048: ntuple, 1 games" in played.stdout, played.stderr
+    step = _run([python, "-c", "import gymnasium as gym, arcade.envs\n"
+                 "env = gym.make('arcade/2048-v0'); env.reset(seed=0); print(env.step(0)[1] >= 0)"], empty, env)
+    assert step.returncode == 0 and step.stdout.strip() == "True", step.stderr
+
+    assert not list(empty.iterdir())  # nothing written where it ran
+    assert list((home / "share" / "agents-arcade" / "data" / "runs").glob("*.jsonl"))  # the user's data folder
+    assert not (site / "data").exists()
