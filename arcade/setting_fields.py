@@ -6,6 +6,8 @@ arcade's own tables, in arcade/settings.py, which reads and checks settings.toml
 from __future__ import annotations
 
 import dataclasses
+
+import numpy as np
 from dataclasses import field
 
 
@@ -42,8 +44,11 @@ def check_in_range(table, name: str, value, what: str | None = None) -> None:
     environment's argument)."""
     f = next(f for f in dataclasses.fields(table) if f.name == name)
     lo, hi = f.metadata["min"], f.metadata["max"]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
-        raise ValueError(f"{what or name} must be {lo} to {hi}, got {value!r}")
+    integer = isinstance(lo, int) and isinstance(hi, int)  # an integer field takes integers only (not 4.0)
+    kinds = (int, np.integer) if integer else (int, float, np.integer, np.floating)
+    if isinstance(value, bool) or not isinstance(value, kinds) or not lo <= value <= hi:
+        kind = "an integer" if integer else "a number"
+        raise ValueError(f"{what or name} must be {kind} from {lo} to {hi}, got {value!r}")
 
 
 def one_of(choices, default, trains_only: bool = False):

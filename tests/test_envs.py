@@ -241,13 +241,20 @@ def test_the_opponent_comes_from_the_settings_file_not_the_working_folder(tmp_pa
 
 
 @pytest.mark.parametrize("env_id, kwargs, message", [
-    ("arcade/2048-v0", {"size": 2}, "size must be 3 to 7"),
-    ("arcade/2048-v0", {"size": 8}, "size must be 3 to 7"),
-    ("arcade/2048-v0", {"spawn_four_probability": 1.5}, "spawn_four_probability must be 0.0 to 1.0"),
-    ("arcade/Match3-v0", {"turns": 0}, "turns must be 1 to 1000"),
-    ("arcade/Match3-v0", {"colours": 2}, "colours must be 3 to 8"),
+    ("arcade/2048-v0", {"size": 2}, "size must be an integer from 3 to 7"),
+    ("arcade/2048-v0", {"size": 8}, "size must be an integer from 3 to 7"),
+    ("arcade/2048-v0", {"size": 4.0}, "size must be an integer from 3 to 7, got 4.0"),
+    ("arcade/2048-v0", {"spawn_four_probability": 1.5}, "spawn_four_probability must be a number from 0.0 to 1.0"),
+    ("arcade/Match3-v0", {"turns": 0}, "turns must be an integer from 1 to 1000"),
+    ("arcade/Match3-v0", {"colours": 2}, "colours must be an integer from 3 to 8"),
     ("arcade/DotsAndBoxes-v0", {"rows": 6}, "rows must be 1 to 5"),
     ("arcade/DotsAndBoxes-v0", {"cols": 0}, "cols must be 1 to 5"),
+    ("arcade/PeekingBlackjack-v0", {"threshold": -3}, "threshold must be an integer of at least 1"),
+    ("arcade/PeekingBlackjack-v0", {"multiplicity": 0}, "multiplicity must be an integer of at least 1"),
+    ("arcade/PeekingBlackjack-v0", {"card_values": (1, -5)}, "card_values must be one or more positive integers"),
+    ("arcade/PeekingBlackjack-v0", {"card_values": ()}, "card_values must be one or more positive integers"),
+    ("arcade/PeekingBlackjack-v0", {"peek_cost": -10}, "peek_cost must be an integer of at least 0"),
+    ("arcade/TicTacToe-v0", {"settings": "/nonexistent.toml"}, "no such settings file"),
 ])
 def test_arguments_outside_their_range_are_one_clear_error(env_id, kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -284,3 +291,18 @@ def test_human_rendering_is_paced_at_render_fps_and_aec_reset_renders(monkeypatc
     aec.reset(seed=0)
     assert len(frames) == 1
     aec.close()
+
+
+@pytest.mark.parametrize("env_id", ["arcade/2048-v0", "arcade/Match3-v0", "arcade/PeekingBlackjack-v0",
+                                    "arcade/TicTacToe-v0", "arcade/DotsAndBoxes-v0"])
+@pytest.mark.parametrize("action", [-1, 10_000, 1.7, "1", True, None])
+def test_an_action_outside_the_action_space_is_a_clear_error_not_an_illegal_move(env_id, action):
+    """As Gymnasium's toy_text and the arcade's AEC environments: only an index of the space is a move (a
+    legal one or an illegal one, which the illegal reward answers)."""
+    env = gym.make(env_id)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="is not in the action space"):
+        env.step(action)
+    mask = env.unwrapped.legal_mask()
+    _, _, _, _, info = env.step(np.int64(np.flatnonzero(mask)[0]))  # numpy integers are indexes too
+    assert info["illegal_action"] is False

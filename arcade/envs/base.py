@@ -93,6 +93,15 @@ class ArcadeEnv(gym.Env):
     def _info(self, **more) -> dict:
         return {"action_mask": self._mask.copy(), **self._extra_info(), **more}
 
+    def checked_index(self, action) -> int:
+        """The action as an index of the action space; ValueError naming the space for anything else (-1, 99,
+        1.7, "1"), as Gymnasium's toy_text environments and the arcade's AEC environments do. An index in the
+        space that is not a legal move is the game's business: the illegal-move reward."""
+        if isinstance(action, (bool, np.bool_)) or not self.action_space.contains(action):
+            raise ValueError(f"action {action!r} is not in the action space {self.action_space}: give an integer "
+                             f"from 0 to {self.action_space.n - 1} (info['action_mask'] marks the legal ones)")
+        return int(action)
+
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         self._start()
@@ -107,8 +116,8 @@ class ArcadeEnv(gym.Env):
             raise gym.error.ResetNeeded("call reset() before step()")
         if self._ended:
             raise gym.error.ResetNeeded("the episode has ended: call reset()")
-        index = int(action)
-        if not (0 <= index < self.action_space.n) or not self._mask[index]:
+        index = self.checked_index(action)
+        if not self._mask[index]:
             self._ended = True
             return (self.observation_of(self.state), self.illegal_reward, True, False,
                     self._info(illegal_action=True))

@@ -9,7 +9,7 @@ import numpy as np
 from gymnasium import spaces
 
 from arcade.envs.base import ArcadeEnv
-from arcade.games.blackjack import ACTIONS, PRESETS, BlackjackMDP, BlackjackRules, RoundState
+from arcade.games.blackjack import ACTIONS, PRESETS, BlackjackMDP, BlackjackRules, RoundState, mdp_parameter_problem
 from arcade.games.match3 import Match3Rules, Match3Settings
 from arcade.games.twenty48 import Game2048Settings, Rules2048, move_all
 from arcade.setting_fields import check_in_range
@@ -242,6 +242,9 @@ class PeekingBlackjackEnv(ArcadeEnv):
                 raise ValueError(f"unknown preset {preset!r}; one of {', '.join(PRESETS)}")
             rules = BlackjackRules(PRESETS[preset][1](), preset)
         else:
+            problem = mdp_parameter_problem(card_values, multiplicity, threshold, peek_cost)
+            if problem:
+                raise ValueError(problem)
             rules = BlackjackRules(BlackjackMDP(list(card_values), multiplicity, threshold, peek_cost), "custom")
         super().__init__(rules, render_mode, illegal_reward)
         mdp = rules.mdp

@@ -3,6 +3,8 @@ opponent (any agent registered for the game, by name). The observations here are
 PettingZoo environments (tictactoe_v0, dots_and_boxes_v0)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from gymnasium import spaces
 
@@ -34,6 +36,8 @@ def _opponent(game_id: str, name: str, rules, settings_file):
     why = spec.cannot_play(rules)
     if why:
         raise ValueError(why)
+    if settings_file is not None and not Path(settings_file).is_file():
+        raise ValueError(f"settings={str(settings_file)!r}: no such settings file (leave it out for the arcade's own)")
     return spec.create(rules, load_settings(DEFAULT_SETTINGS if settings_file is None else settings_file,
                                             strict=True))
 

@@ -41,6 +41,26 @@ class MDPState(NamedTuple):
         return self.counts is None
 
 
+def mdp_parameter_problem(card_values, multiplicity, threshold, peek_cost) -> str | None:
+    """Why these cannot be a peeking-blackjack deck and rules (one line), or None: card values are
+    positive integers (at least one), the multiplicity and the threshold positive integers, the peek
+    cost an integer of at least 0."""
+    def integer(x) -> bool:
+        return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+    try:
+        values = list(card_values)
+    except TypeError:
+        return f"card_values must be a sequence of positive integers, got {card_values!r}"
+    if not values or not all(integer(v) and v > 0 for v in values):
+        return f"card_values must be one or more positive integers, got {card_values!r}"
+    for name, value, least in (("multiplicity", multiplicity, 1), ("threshold", threshold, 1),
+                               ("peek_cost", peek_cost, 0)):
+        if not integer(value) or value < least:
+            return f"{name} must be an integer of at least {least}, got {value!r}"
+    return None
+
+
 class BlackjackMDP:
     def __init__(self, card_values, multiplicity: int, threshold: int, peek_cost: int):
         self.card_values = list(card_values)
