@@ -17,7 +17,7 @@ from arcade.games import GAMES, UnknownGame, game_ids, make_rules
 from arcade.games.base import FitsState, Summarizes
 from arcade.progress import Progress, ms_text
 from arcade.settings import DEFAULT_SETTINGS, SettingsError, load_settings
-from arcade.storage import json_default, writable_file_problem
+from arcade.storage import folder_write_problem, json_default, writable_file_problem
 
 
 
@@ -395,13 +395,12 @@ def cmd_train(args, settings) -> int:
         raise UserError(f"agent '{agent.name}' does not learn; trainable agents for {args.game}: "
                         f"{', '.join(learners) or 'none yet'}")
     path = Path(args.out) if args.out is not None else agent.default_path()
-    problem = writable_file_problem(path)  # checked before the training, not after a million episodes
-    if problem:
-        raise UserError(f"--out {str(path)!r}: {problem}")
-    if args.curve is not None:
-        problem = writable_file_problem(args.curve)
-        if problem:
-            raise UserError(f"--curve {args.curve!r}: {problem}")
+    # checked before the training, not after a million episodes
+    for option, target in (("--out", path), ("--curve", args.curve)):
+        if target is not None:
+            problem = writable_file_problem(target) or folder_write_problem(target)
+            if problem:
+                raise UserError(f"{option} {str(target)!r}: {problem}")
     episodes = args.episodes or type(agent).default_episodes(settings)
     fresh = _fresh_start(args, agent, path, episodes)
     import threading

@@ -64,6 +64,21 @@ def writable_file_problem(path: str | Path) -> str | None:
     return None
 
 
+def folder_write_problem(path: str | Path) -> str | None:
+    """Why nothing can be written beside `path` (one line), or None: its folder is made if missing and a
+    temp file is made and removed there. For a long run's output, checked before the run starts (a check
+    of the path alone cannot know that /proc/x or a read-only mount refuses files)."""
+    folder = Path(path).parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".write-check.", suffix=".tmp", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        return f"nothing can be written in {folder} ({exc.strerror or exc})"
+    return None
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write data to path via a temp file + rename; raises OSError (UnsafePath for a path that is not a
     regular file's). A replaced file keeps its permissions; a new one gets the usual ones (umask)."""

@@ -7,6 +7,7 @@ run again.
 """
 from __future__ import annotations
 
+import argparse
 import signal
 import sys
 from pathlib import Path
@@ -108,3 +109,36 @@ def run(main) -> None:
               "them when the same command is run again", file=sys.stderr)
         code = 130
     sys.exit(code or 0)
+
+
+AT_LEAST_ONE = {"--jobs", "--rounds", "--repeat", "--boards", "--loads", "--late-boards",
+                "--strength-rounds", "--simulations", "--batch", "--budget-ms", "--dwell", "--seconds"}
+
+
+class Parser(argparse.ArgumentParser):
+    """The benchmarks' argument parser, as strict as the CLI's: a number option takes no negative value
+    (counts of 0 skip a part where a script says so), and the options in AT_LEAST_ONE, or given positive=True,
+    take 1 or more (a float: more than 0); a wrong value is one line and exit status 2, not a traceback later."""
+
+    def add_argument(self, *names, positive: bool = False, **kwargs):
+        kind = kwargs.get("type")
+        if kind in (int, float):
+            long_name = next((n for n in names if n.startswith("--")), names[0])
+            kwargs["type"] = _checked(kind, long_name, positive or long_name in AT_LEAST_ONE)
+        return super().add_argument(*names, **kwargs)
+
+
+def _checked(kind, name: str, positive: bool):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} takes {'an integer' if kind is int else 'a number'}, "
+                                             f"got {text!r}") from None
+        least_ok = value > 0 if positive else value >= 0
+        if not least_ok or (kind is float and not np.isfinite(value)):
+            raise argparse.ArgumentTypeError(f"{name} must be {'more than 0' if positive else '0 or more'}, "
+                                             f"got {text}")
+        return value
+    parse.__name__ = kind.__name__
+    return parse

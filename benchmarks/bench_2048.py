@@ -12,7 +12,6 @@ The strong agent's compiled search against the C++ program is benchmarks/bench_2
 """
 from __future__ import annotations
 
-import argparse
 import copy
 import time
 from pathlib import Path
@@ -266,7 +265,7 @@ def course_agent(args) -> None:
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = _common.Parser()
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--jobs", type=int, default=runner.default_jobs(), help="processes (default: all cores)")
     ap.add_argument("--ray", nargs="?", const="auto", metavar="ADDRESS", help="play the games on a Ray cluster")

@@ -58,9 +58,9 @@ def ours(search: Search, board: np.ndarray, depth: int) -> tuple[int, float, int
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = _common.Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cpp", help="the C++ program (see above); without it the C++ side is unmeasured")
-    ap.add_argument("--positions", type=int, default=40)
+    ap.add_argument("--positions", type=int, default=40, positive=True)
     ap.add_argument("--depths", default="3,4,5")
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()

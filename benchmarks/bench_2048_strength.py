@@ -16,7 +16,6 @@ game by game (benchmarks/bench_ntuple.py --compare prints the paired differences
 """
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
@@ -81,7 +80,7 @@ def summarize(p_four: float, records: list[dict], stop_at: int) -> None:
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = _common.Parser()
     ap.add_argument("--games", type=int, default=12, help="games a rule set")
     ap.add_argument("--agent", default="expectimax", help="expectimax (default), expectimax-ntuple, ntuple, ...")
     ap.add_argument("--stop-at", type=int, default=0, help="a game ends at this tile; 0 plays it out")

@@ -9,7 +9,6 @@ its spread over 5 seeds.
 """
 from __future__ import annotations
 
-import argparse
 import time
 
 import _common  # noqa: F401  (puts the project on the import path)
@@ -47,7 +46,7 @@ def best_of(fn, repeat):
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = _common.Parser()
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--no-report", action="store_true")
     args = ap.parse_args()

@@ -8,7 +8,6 @@ machine for the wall-clock parts: that is what a person watching waits.
 """
 from __future__ import annotations
 
-import argparse
 import time
 
 import _common  # noqa: F401  (puts the project on the import path)
@@ -126,7 +125,7 @@ def dots(count: int, seed: int) -> None:
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = _common.Parser()
     ap.add_argument("--seed", type=int, default=1000)
     ap.add_argument("--dots-positions", type=int, default=40)
     ap.add_argument("--late-positions", type=int, default=200)

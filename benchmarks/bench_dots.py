@@ -12,7 +12,6 @@ with the machine idle and with both cores busy, median and range.
 """
 from __future__ import annotations
 
-import argparse
 import subprocess
 import sys
 import tempfile
@@ -119,7 +118,7 @@ def first_move_3x3(repeats: int) -> None:
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = _common.Parser()
     ap.add_argument("--games", type=int, default=1000, help="games per side against random")
     ap.add_argument("--solve-3x3", action="store_true", help="also time the 3x3 solve (2**24 states)")
     ap.add_argument("--first-move-3x3", type=int, nargs="?", const=7, default=0, metavar="N",

@@ -18,7 +18,6 @@ stopped run (Ctrl-C stops it, says what finished and prints no figures of a matc
 """
 from __future__ import annotations
 
-import argparse
 import tempfile
 import time
 from pathlib import Path
@@ -153,7 +152,7 @@ def matches(size: tuple[int, int], opponent: str, games: int, backend, seed: int
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = _common.Parser()
     ap.add_argument("--positions", type=int, default=500)
     ap.add_argument("--won-games", type=int, default=200)
     ap.add_argument("--games", type=int, default=30, help="games per board and opponent (half on each side)")

@@ -17,7 +17,6 @@ on other cores count, so the figures compare the work done.
 """
 from __future__ import annotations
 
-import argparse
 import time
 
 import _common  # noqa: F401  (puts the project on the import path)
@@ -90,7 +89,7 @@ def pgx_rate(boards: int, seconds: float) -> float | None:
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = _common.Parser()
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--boards", type=int, default=4096)

@@ -83,7 +83,7 @@ def one_round(cache: str | None, dwell: float) -> float | None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = _common.Parser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--cold", action="store_true", help="also: each round with an empty numba cache")
     ap.add_argument("--dwell", type=float, default=2.0, help="seconds on the launcher before the 2048 screen")

@@ -20,7 +20,6 @@ protect; the frame's own work (well under the period) shows the headroom.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import time
 
@@ -158,7 +157,7 @@ def idle_cpu(settings, seconds: float) -> None:
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = _common.Parser()
     ap.add_argument("--seconds", type=float, default=20.0, help="per screen and round (default 20)")
     ap.add_argument("--rounds", type=int, default=1, help="repeat everything; figures pool the rounds")
     ap.add_argument("--game", action="append", help="only these games (default: all)")

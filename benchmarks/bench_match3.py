@@ -18,7 +18,6 @@ a stopped run without playing its finished games again (Ctrl-C stops and prints 
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -157,7 +156,7 @@ def report(agents: list[str], records: dict[str, list[dict]], seconds: float | N
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = _common.Parser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--jobs", type=int, default=runner.default_jobs(), help="processes (default: all cores)")
     ap.add_argument("--ray", nargs="?", const="auto", metavar="ADDRESS", help="play the games on a Ray cluster")

@@ -15,7 +15,6 @@ core, from the empty board and from 20 positions 10-25 lines in, alternated over
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -159,7 +158,7 @@ def speed(rows: int, cols: int, simulations: int, c: float, rounds: int, batch: 
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = _common.Parser(description=__doc__.split("\n")[0])
     p.add_argument("--games", type=int, default=60)
     p.add_argument("--board", default="4x4")
     p.add_argument("--simulations", type=int, default=1000)

@@ -20,7 +20,6 @@ benchmarks/bench_2048_strength.py's logs (games to the end, resumable):
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -309,7 +308,7 @@ def curves(paths: list[str]) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = _common.Parser()
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=4.0, help="each training-speed measurement")
     ap.add_argument("--loads", type=int, default=5, help="fresh processes timing the network's load")

@@ -13,7 +13,6 @@ two-node Ray cluster simulated on this machine giving the same per-game results 
 """
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import signal
@@ -176,7 +175,7 @@ def stop_own_cluster(temp: str, grace_s: float = 10.0) -> None:
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = _common.Parser()
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--strength-games", type=int, default=8, help="0 skips the games-an-hour part")
     ap.add_argument("--strength-rounds", type=int, default=3)

@@ -11,7 +11,6 @@ against random. --course-variant also trains with the course's draw value 0.
 """
 from __future__ import annotations
 
-import argparse
 import csv
 import dataclasses
 import time
@@ -89,7 +88,7 @@ def report_strength(agent, label: str) -> None:
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = _common.Parser()
     ap.add_argument("--episodes", type=int, help="default: settings.toml [tictactoe] episodes")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--save", help="write the trained table here (the shipped one is arcade/assets/tictactoe_td.npz)")

@@ -150,3 +150,16 @@ def test_a_python_without_the_arcades_packages_says_which_python_to_use(tmp_path
     done = run("agents", env_extra={"PYTHONPATH": str(tmp_path)})
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "is not installed for this Python" in done.stderr and ".venv/bin/python main.py" in done.stderr
+
+
+def test_train_into_a_folder_that_cannot_be_made_is_one_line_before_any_training(capsys):
+    err = one_line_error(capsys, ["train", "tictactoe", "--agent", "td-value", "--out", "/proc/no-such-folder/t.npz"])
+    assert "nothing can be written in /proc/no-such-folder" in err
+
+
+def test_decide_on_a_board_an_agent_cannot_play_says_so_before_the_agent_is_built(capsys, monkeypatch):
+    import agents.ntuple
+
+    monkeypatch.setattr(agents.ntuple.NTupleAgent, "__init__", lambda *a: pytest.fail("the network was loaded"))
+    err = one_line_error(capsys, ["decide", "2048", "--agent", "ntuple", "--state", "2,2,0/0,4,0/0,0,0"])
+    assert "4x4 boards only" in err and "3x3" in err

@@ -9,6 +9,7 @@ a precomputed table of every row; larger boards slide with array operations.
 from __future__ import annotations
 
 import functools
+import dataclasses
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -317,6 +318,11 @@ class Rules2048:
     players: int = 1
     seat_names: tuple[str, ...] = ("player",)
     has_chance: bool = True
+
+    def for_state(self, state: State2048) -> "Rules2048":
+        """The rules of the state's board size (a state parsed from text may be of another size)."""
+        size = state.board.shape[0]
+        return self if size == self.size else dataclasses.replace(self, size=size)
 
     def chance_outcomes(self, state: State2048, action: int) -> list[tuple[State2048, float]]:
         """Every state the move may lead to: the slide, then each tile the computer may place, with its

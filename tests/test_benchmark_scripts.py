@@ -1,10 +1,13 @@
-"""The long benchmarks under a stop: SIGINT (even to a run a shell started in the background, with SIGINT
-ignored) stops them within seconds, says what finished, and the same command continues from the logs."""
+"""The benchmark scripts as people run them: SIGINT (even to a run a shell started in the background, with
+SIGINT ignored) stops them within seconds, says what finished, and the same command continues from the logs;
+a wrong argument is one line, not a traceback."""
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,3 +58,17 @@ def test_cli_bench_stops_on_sigint_in_the_background(tmp_path):
     out, took = _stop_when_logged(proc, tmp_path, 1)
     assert proc.returncode == 130 and took < 30, out
     assert "continue with python main.py bench --resume" in out
+
+
+@pytest.mark.parametrize("script, argv, words", [
+    ("bench_2048.py", ["--jobs", "0"], "--jobs must be more than 0, got 0"),
+    ("bench_2048.py", ["--jobs", "-3"], "--jobs must be more than 0"),
+    ("bench_2048.py", ["--games", "-1"], "--games must be 0 or more"),
+    ("bench_match3.py", ["--games", "many"], "--games takes an integer"),
+    ("bench_envs.py", ["--seconds", "nan"], "--seconds must be more than 0"),
+])
+def test_a_wrong_argument_to_a_benchmark_is_one_line(script, argv, words):
+    done = subprocess.run([sys.executable, f"benchmarks/{script}", *argv], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert words in done.stderr.strip().splitlines()[-1], done.stderr
