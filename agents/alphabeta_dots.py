@@ -12,7 +12,9 @@ g + V(after) (the same player moves again) or -V(after). On top of plain alpha-b
   open box has two sides drawn and all chains are 3+ and loops 4+, Berlekamp's recursion gives
   the exact value without search;
 - exact play when few lines are left: a depth that covers every free line is a full solve.
-A move stops deepening when the next depth is not expected to fit in [dots] time_budget_ms.
+A move stops deepening when the next depth is not expected to fit in [dots] time_budget_ms, or, when
+[dots] position_budget is set, in that many positions: then its moves do not depend on the machine or its
+load (what an environment's opponent needs: the same seed, the same game).
 """
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ class Search:
         self.table: dict[int, tuple[int, int, int, int]] = {}  # lines -> (depth, flag, value, best line)
         self.nodes = 0
         self.deadline = float("inf")
+        self.node_limit = float("inf")  # positions a move may visit (a budget in positions, not time)
         self.clock = time.perf_counter
 
     def _ordered(self, pos: Position, free: list[int], first: int) -> list[int]:
@@ -68,7 +71,7 @@ class Search:
         """Negamax value (margin for the player to move over the open boxes), searched `depth` more
         non-forced lines; outside (alpha, beta) only a bound."""
         self.nodes += 1
-        if self.nodes % CHECK_EVERY == 0 and self.clock() > self.deadline:
+        if self.nodes % CHECK_EVERY == 0 and (self.nodes > self.node_limit or self.clock() > self.deadline):
             raise OutOfTime
         lines = pos.lines
         free = pos.free_lines()
@@ -165,7 +168,7 @@ class Search:
                 "Safe boxes are taken at once; at the end of a chain it weighs taking all against handing the "
                 "last two back to keep control; when only long chains and loops are left it counts them. It "
                 "remembers positions and deepens until its time is up.",
-          params=("time_budget_ms",))
+          params=("time_budget_ms", "position_budget"))
 class AlphaBetaDots:
     """Timed iterative deepening alpha-beta; explain gives every free line's margin at the depth reached."""
 
@@ -174,6 +177,7 @@ class AlphaBetaDots:
     def __init__(self, rules, settings):
         self.rules = rules
         self.budget = settings.dots.time_budget_ms / 1000.0
+        self.positions = settings.dots.position_budget  # 0: the time budget decides
         self.clock = budget_clock(settings)
         self._searches: dict[tuple[int, int], Search] = {}
         self._figures: dict = {}
@@ -188,23 +192,26 @@ class AlphaBetaDots:
         search = self._search(state)
         clock = search.clock = self.clock
         start = clock()
-        search.deadline = start + self.budget  # a deeper pass still running then is dropped
+        counted = self.positions > 0
+        search.deadline = float("inf") if counted else start + self.budget  # a deeper pass still running then
+        search.node_limit = self.positions if counted else float("inf")  # is dropped
         search.nodes = 0
         n_free = search.geo.n_lines - state.lines.bit_count()
         values, best, depth, last = {}, -1, 0, 0.0
         if len(search.table) > TABLE_LIMIT:
             search.table.clear()
         for d in range(1, n_free + 1):
-            t0 = clock()
+            t0, n0 = clock(), search.nodes
             try:
                 values, best = search.root_values(state.lines, d, every)
             except OutOfTime:
                 break
             depth = d
-            took = clock() - t0
-            growth = took / last if last > 0.002 else 3.0
+            took = search.nodes - n0 if counted else clock() - t0  # this depth's cost, in positions or seconds
+            growth = took / last if last > (20 if counted else 0.002) else 3.0
             last = took
-            if clock() - start + took * max(growth, 1.5) > self.budget:
+            spent = search.nodes if counted else clock() - start
+            if spent + took * max(growth, 1.5) > (self.positions if counted else self.budget):
                 break
         self._figures = {"depth": depth, "exact": "yes" if depth >= n_free else "no", "positions": search.nodes,
                          "table": len(search.table)}

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import functools
 import time
+from pathlib import Path
 from dataclasses import dataclass
 
 import numpy as np
 
 from agents.base import register
 from arcade.games.dots import Board, transition_tables
+from arcade.storage import load_npz, save_npz
 
 MAX_LINES = 17  # 2x3; 3x3 (2**24 states x 24 lines) does not fit these tables
 
@@ -109,6 +111,35 @@ def solve(rows: int = 2, cols: int = 2, tol: float = 1e-9) -> Solution:
     return Solution(V, W, policy, iterations, sweeps, time.perf_counter() - t0)
 
 
+CACHE_FORMAT = 1
+
+
+def solve_kept(rows: int, cols: int, tol: float, data_dir) -> Solution:
+    """solve(rows, cols, tol), kept in `data_dir` (policy_iteration_RxC.npz) for boards that take seconds to
+    solve (2x3), so a new process reads it at once; a file of another tolerance or shape is solved again."""
+    key = (rows, cols, tol)
+    if key in _SOLVED:
+        return _SOLVED[key]
+    if data_dir is None or (rows, cols) == (2, 2):  # (2x2 solves in moments)
+        return _SOLVED.setdefault(key, solve(rows, cols, tol))
+    path = Path(data_dir) / f"policy_iteration_{rows}x{cols}.npz"
+    arrays = load_npz(path, CACHE_FORMAT, required=("V", "W", "policy", "tol", "runs"), then="solving it again")
+    n = 1 << Board(rows, cols).n_lines
+    if arrays is not None and float(arrays["tol"]) == tol and all(arrays[k].shape == (n,) for k in ("V", "W", "policy")):
+        for k in ("V", "W", "policy"):
+            arrays[k].flags.writeable = False
+        iterations, sweeps = (int(x) for x in arrays["runs"])
+        sol = Solution(arrays["V"], arrays["W"], arrays["policy"], iterations, sweeps, 0.0)
+    else:
+        sol = solve(rows, cols, tol)
+        save_npz(path, CACHE_FORMAT, V=sol.V, W=sol.W, policy=sol.policy, tol=np.array(tol),
+                 runs=np.array([sol.iterations, sol.sweeps]))
+    return _SOLVED.setdefault(key, sol)
+
+
+_SOLVED: dict[tuple, Solution] = {}  # (rows, cols, tol) -> its solution, in this process
+
+
 def optimal_value(lines: int, rows: int = 2, cols: int = 2) -> float:
     """The course's getOptimalValue: expected boxes still to collect, agent to move."""
     return float(solve(rows, cols).V[lines])
@@ -134,6 +165,7 @@ class PolicyIterationAgent:
     def __init__(self, rules, settings):
         self.rules = rules
         self.tol = settings.dots.tolerance
+        self.data_dir = settings.data_dir
         self._last: Solution | None = None
 
     @classmethod
@@ -149,7 +181,7 @@ class PolicyIterationAgent:
         return {} if sol is None else {"iterations": sol.iterations, "sweeps": sol.sweeps}
 
     def _solution(self, state) -> Solution:
-        self._last = solve(state.rows, state.cols, self.tol)
+        self._last = solve_kept(state.rows, state.cols, self.tol, self.data_dir)
         return self._last
 
     def explain(self, state) -> dict[int, float]:

@@ -219,3 +219,21 @@ def test_3x3_opens_with_the_shipped_table_without_solving(tmp_path, monkeypatch)
     agent = solver.DotsSolver(DotsRules(3, 3), settings)
     assert agent.value(DotsRules(3, 3).new_state()) == -3
     assert not (tmp_path / "data").exists()  # nothing written: the shipped file is read where it is
+
+
+def test_the_2x3_policy_iteration_is_kept_in_the_data_folder_and_read_back_equal(tmp_path, monkeypatch):
+    """A new process (an environment's opponent, the window's agent process) reads the 2x3 solution in
+    moments instead of solving it for seconds; the file's values are the solve's."""
+    from agents import policy_iteration as pi
+
+    monkeypatch.setattr(pi, "_SOLVED", {})
+    first = pi.solve_kept(2, 3, 1e-9, tmp_path)
+    assert (tmp_path / "policy_iteration_2x3.npz").exists()
+    monkeypatch.setattr(pi, "_SOLVED", {})
+    monkeypatch.setattr(pi, "solve", lambda *a: pytest.fail("solved again"))
+    again = pi.solve_kept(2, 3, 1e-9, tmp_path)
+    assert np.array_equal(again.policy, first.policy) and np.array_equal(again.V, first.V)
+    assert (again.iterations, again.sweeps) == (first.iterations, first.sweeps)
+    monkeypatch.setattr(pi, "_SOLVED", {})
+    with pytest.raises(pytest.fail.Exception):  # another tolerance: solved again, not read
+        pi.solve_kept(2, 3, 1e-6, tmp_path)

@@ -230,14 +230,44 @@ def test_no_environment_writes_outside_the_data_folder(tmp_path, monkeypatch):
 
 def test_the_opponent_comes_from_the_settings_file_not_the_working_folder(tmp_path, monkeypatch):
     settings_file = tmp_path / "s.toml"
-    settings_file.write_text('[dots]\ntime_budget_ms = 7\n')
+    settings_file.write_text('[dots]\nposition_budget = 777\n')
     monkeypatch.chdir(tmp_path)
     env = gym.make("arcade/DotsAndBoxes-v0", rows=3, cols=3, opponent="alpha-beta", settings=str(settings_file))
-    assert env.unwrapped.opponent.budget == pytest.approx(0.007)
+    assert env.unwrapped.opponent.positions == 777
     default = gym.make("arcade/DotsAndBoxes-v0", rows=3, cols=3, opponent="alpha-beta")
-    from arcade.settings import ARCADE_SETTINGS, load_settings
+    from arcade.envs.versus import OPPONENT_POSITIONS
 
-    assert default.unwrapped.opponent.budget == load_settings(ARCADE_SETTINGS).dots.time_budget_ms / 1000
+    assert default.unwrapped.opponent.positions == OPPONENT_POSITIONS  # counted, not timed: see below
+
+
+@pytest.mark.parametrize("opponent", ["alpha-beta", "mcts"])
+def test_a_seed_replays_the_same_episode_against_a_searching_opponent_however_loaded_the_machine(opponent):
+    """The opponents' budgets count work (positions, simulations), not time: a slow step (here, a clock
+    that races) changes nothing."""
+    import time as real_time
+
+    def episode():
+        env = gym.make("arcade/DotsAndBoxes-v0", rows=3, cols=3, opponent=opponent)
+        obs, info = env.reset(seed=5)
+        seen = [obs.copy()]
+        rng = np.random.default_rng(1)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            obs, _, done, _, info = env.step(action)
+            seen.append(obs.copy())
+        return seen
+
+    calm = episode()
+    racing = pytest.MonkeyPatch()
+    for name in ("perf_counter", "process_time", "monotonic"):  # every clock a budget may read runs 1000x fast
+        real = getattr(real_time, name)
+        racing.setattr(real_time, name, lambda real=real, t0=real(): t0 + (real() - t0) * 1000)
+    try:
+        hurried = episode()
+    finally:
+        racing.undo()
+    assert len(calm) == len(hurried) and all(np.array_equal(a, b) for a, b in zip(calm, hurried))
 
 
 @pytest.mark.parametrize("env_id, kwargs, message", [

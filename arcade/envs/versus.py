@@ -38,8 +38,21 @@ def _opponent(game_id: str, name: str, rules, settings_file):
         raise ValueError(why)
     if settings_file is not None and not Path(settings_file).is_file():
         raise ValueError(f"settings={str(settings_file)!r}: no such settings file (leave it out for the arcade's own)")
-    return spec.create(rules, load_settings(DEFAULT_SETTINGS if settings_file is None else settings_file,
-                                            strict=True))
+    settings = load_settings(DEFAULT_SETTINGS if settings_file is None else settings_file, strict=True)
+    return spec.create(rules, counted_budgets(settings))
+
+
+OPPONENT_POSITIONS = 20_000  # alpha-beta's positions a move when the settings count its budget in time
+
+
+def counted_budgets(settings):
+    """The settings with every opponent's budget counted in work, not time, so a seed replays the same
+    episode on any machine (as the environments promise): alpha-beta's positions (OPPONENT_POSITIONS unless
+    the settings give [dots] position_budget), MCTS's simulations and expectiminimax's depth, their clock
+    made too long to decide."""
+    if settings.dots.position_budget == 0:
+        settings = settings.with_table("dots", position_budget=OPPONENT_POSITIONS)
+    return settings.with_table("search", time_budget_ms=60_000)
 
 
 class _VersusEnv(ArcadeEnv):
