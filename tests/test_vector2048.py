@@ -135,3 +135,35 @@ def test_the_module_prefix_form_needs_no_import():
             "print(type(v).__name__)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "Vector2048Env"
+
+
+def test_the_native_vector_info_has_the_sync_vectors_keys_and_values():
+    """Code written for make_vec(..., "sync") runs on the native one: the same keys (each with its `_key`
+    presence array) and the same values, board for board, reset and step."""
+    native = gym.make_vec("arcade/2048-v0", num_envs=5, vectorization_mode="vector_entry_point")
+    sync = gym.make_vec("arcade/2048-v0", num_envs=5, vectorization_mode="sync")
+    (obs_n, info_n), (obs_s, info_s) = native.reset(seed=3), sync.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        assert sorted(info_n) == sorted(info_s)
+        for key in ("score", "max_tile", "action_mask"):
+            assert np.array_equal(info_n[key], info_s[key]) and info_n[f"_{key}"].all()
+        actions = np.argmax(rng.random((5, 4)) * info_n["action_mask"], axis=1)
+        obs_n, _, _, _, info_n = native.step(actions)
+        obs_s, _, _, _, info_s = sync.step(actions)
+        assert np.array_equal(obs_n, obs_s)
+
+
+def test_one_hot_observations_are_one_plane_per_exponent_in_both_environments():
+    single = gym.make("arcade/2048-v0", observation="onehot")
+    vector = gym.make_vec("arcade/2048-v0", num_envs=2, vectorization_mode="vector_entry_point",
+                          observation="onehot")
+    plain = gym.make("arcade/2048-v0")
+    obs, _ = single.reset(seed=4)
+    exps, _ = plain.reset(seed=4)
+    assert obs.shape == (4, 4, 18) and single.observation_space.contains(obs)
+    assert np.array_equal(obs.argmax(axis=-1), exps) and (obs.sum(axis=-1) == 1).all()
+    batch, _ = vector.reset(seed=4)
+    assert batch.shape == (2, 4, 4, 18) and np.array_equal(batch[0], obs)
+    with pytest.raises(ValueError, match="observation must be one of exponents, onehot"):
+        gym.make("arcade/2048-v0", observation="pixels")

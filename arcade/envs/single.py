@@ -15,6 +15,25 @@ from arcade.games.twenty48 import Game2048Settings, Rules2048, move_all
 from arcade.setting_fields import check_in_range
 
 
+OBSERVATIONS_2048 = ("exponents", "onehot")
+
+
+def observation_space_2048(size: int, observation: str) -> spaces.Box:
+    """A 2048 board's observation space: the exponents (size x size), or one plane per exponent (size x size
+    x (size*size + 2), 1 where the cell holds that exponent: what MLP and CNN policies take, as pgx's and
+    gymnasium-2048's observations)."""
+    if observation not in OBSERVATIONS_2048:
+        raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS_2048)}, got {observation!r}")
+    if observation == "onehot":
+        return spaces.Box(0, 1, (size, size, size * size + 2), dtype=np.uint8)
+    return spaces.Box(0, size * size + 1, (size, size), dtype=np.uint8)
+
+
+def one_hot_2048(boards: np.ndarray, planes: int) -> np.ndarray:
+    """Boards of exponents (... x size x size) as one plane per exponent (... x size x size x planes, uint8)."""
+    return (boards[..., None] == np.arange(planes, dtype=np.uint8)).astype(np.uint8)
+
+
 class Game2048Env(ArcadeEnv):
     """
     ## Description
@@ -50,7 +69,8 @@ class Game2048Env(ArcadeEnv):
     ## Arguments
 
     `gymnasium.make("arcade/2048-v0", size=4, spawn_four_probability=0.0,
-    illegal_reward=-1.0, render_mode=None)`; size from 3 to 7.
+    illegal_reward=-1.0, render_mode=None, observation="exponents")`; size from 3 to 7;
+    `observation="onehot"`: `Box(0, 1, (size, size, size*size + 2), uint8)`, one plane per exponent.
 
     ## Information
 
@@ -64,15 +84,17 @@ class Game2048Env(ArcadeEnv):
     game_id = "2048"
 
     def __init__(self, size: int = 4, spawn_four_probability: float = 0.0, illegal_reward: float = -1.0,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, observation: str = "exponents"):
         check_in_range(Game2048Settings, "size", size)
         check_in_range(Game2048Settings, "spawn_four_probability", spawn_four_probability)
         super().__init__(Rules2048(size, spawn_four_probability), render_mode, illegal_reward)
         self.action_space = spaces.Discrete(4)
-        self.observation_space = spaces.Box(0, size * size + 1, (size, size), dtype=np.uint8)
+        self.observation_space = observation_space_2048(size, observation)
+        self.one_hot = observation == "onehot"
 
     def observation_of(self, state) -> np.ndarray:
-        return np.array(state.board, dtype=np.uint8)
+        board = np.array(state.board, dtype=np.uint8)
+        return one_hot_2048(board, self.observation_space.shape[-1]) if self.one_hot else board
 
     def action_of(self, index: int) -> int:
         return index

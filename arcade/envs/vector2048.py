@@ -21,6 +21,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from arcade.envs.single import observation_space_2048, one_hot_2048
 from arcade.games import board64
 from arcade.games.twenty48 import Game2048Settings
 from arcade.setting_fields import check_in_range
@@ -58,7 +59,7 @@ class Vector2048Env(VectorEnv):
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int = 1, spawn_four_probability: float = 0.0, illegal_reward: float = -1.0,
-                 size: int = 4, render_mode: str | None = None):
+                 size: int = 4, render_mode: str | None = None, observation: str = "exponents"):
         if size != 4:
             raise ValueError(f"the vector 2048 plays 4x4 boards (64-bit boards); got size={size}: use "
                              "gymnasium.make_vec(..., vectorization_mode='sync') for other sizes")
@@ -71,7 +72,8 @@ class Vector2048Env(VectorEnv):
         self.p_four = float(spawn_four_probability)
         self.illegal_reward = float(illegal_reward)
         self.render_mode = None
-        self.single_observation_space = spaces.Box(0, 17, (4, 4), dtype=np.uint8)
+        self.single_observation_space = observation_space_2048(4, observation)
+        self.one_hot = observation == "onehot"
         self.single_action_space = spaces.Discrete(4)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -95,11 +97,17 @@ class Vector2048Env(VectorEnv):
         self._moved = board64.move_all(self.boards, self._codes)
         self._legal = self._moved != self.boards  # 4 x N
 
-    def _info(self) -> dict:
-        return {"action_mask": self._legal.T.astype(np.int8), "score": self.scores.copy()}
+    def _info(self, **more) -> dict:
+        """The single environment's info keys, batched as Gymnasium's sync vector batches them (each key's
+        array and its `_key` presence array), so code can switch between the two."""
+        info = {"action_mask": self._legal.T.astype(np.int8), "score": self.scores.copy(),
+                "max_tile": np.left_shift(1, board64.max_exponent(self.boards).astype(np.int64)), **more}
+        present = np.ones(self.num_envs, dtype=bool)
+        return {**info, **{f"_{k}": present for k in info}}
 
     def _observation(self) -> np.ndarray:
-        return board64.unpack(self.boards)
+        boards = board64.unpack(self.boards)
+        return one_hot_2048(boards, self.single_observation_space.shape[-1]) if self.one_hot else boards
 
     # --- the VectorEnv API -----------------------------------------------------------------------------
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
@@ -148,8 +156,7 @@ class Vector2048Env(VectorEnv):
         self._look()
         terminated = (illegal | ~self._legal.any(axis=0)) & ~restart
         self._ended = terminated.copy()
-        info = self._info()
-        info["illegal_action"] = illegal
+        info = self._info(illegal_action=illegal)
         return self._observation(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), info
 
     def close_extras(self, **kwargs) -> None:
