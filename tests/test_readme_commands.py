@@ -1,4 +1,5 @@
-"""The README's command blocks, run as a reader would (so they cannot drift from the command line again):
+"""The command blocks of the README and of its pages in docs/, run as a reader would (so they cannot drift
+from the command line again):
 every `python ...` line of a fenced `sh` block (and every `$ python ...` line of a transcript) that runs
 without a display, in a scratch folder, with a scratch data folder and small counts and budgets. A block's
 lines run in order (a training's file is the next line's input). What is left out, and why: the window
@@ -18,7 +19,7 @@ import pytest
 from arcade.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SMALL = {"--games": "2", "--episodes": "2", "--trials": "200"}  # counts made small
 # small budgets, and a small n-tuple network (the shipped one takes seconds to copy, save and fit)
 QUICK = {"search": {"time_budget_ms": 20, "mcts_simulations": 30}, "dots": {"time_budget_ms": 20},
@@ -102,7 +103,7 @@ def scratch_settings(tables: dict, scratch: Path) -> str:
                    for name, values in merged.items())
 
 
-BLOCKS = command_blocks(README.read_text(encoding="utf-8"))
+BLOCKS = [block for page in PAGES for block in command_blocks(page.read_text(encoding="utf-8"))]
 
 
 def test_the_readme_has_command_blocks_to_run():

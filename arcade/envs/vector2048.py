@@ -159,5 +159,21 @@ class Vector2048Env(VectorEnv):
         info = self._info(illegal_action=illegal)
         return self._observation(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), info
 
+    # --- for adapters ------------------------------------------------------------------------------------
+    def action_masks(self) -> np.ndarray:
+        """The legal moves of every board now (num_envs x 4, bool); all False for a board that has ended."""
+        if self._uniforms is None:
+            raise RuntimeError("call reset() before asking for the action masks")
+        return self._legal.T & ~self._ended[:, None]
+
+    def restart(self, which) -> np.ndarray:
+        """Start the boards `which` again now, not at the next step (the reset-inside-the-step that
+        Stable-Baselines3's vector envs make); returns every board's observation."""
+        which = np.asarray(which, dtype=np.intp)
+        if which.size:
+            self._new_boards(which)
+            self._look()
+        return self._observation()
+
     def close_extras(self, **kwargs) -> None:
         self._uniforms = None
