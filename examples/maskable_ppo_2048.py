@@ -5,7 +5,7 @@ Stable-Baselines3 does not take a Gymnasium VectorEnv; arcade/envs/sb3_vec2048.p
 SB3's reset inside the step. Needs requirements-rl.txt (PyTorch, large):
 
     .venv-bench/bin/pip install -r requirements-rl.txt
-    .venv-bench/bin/python examples/maskable_ppo_2048.py [--steps 200000] [--boards 16] [--games 200]
+    .venv-bench/bin/python examples/maskable_ppo_2048.py [--steps 1000000] [--boards 64] [--games 200]
 
 It trains for --steps steps on --boards boards (one-hot observations, the course's rules), then plays
 --games evaluation games with the masks, and the same games (seeds) with random legal moves, and prints
@@ -44,8 +44,8 @@ def interval(x: np.ndarray) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--steps", type=int, default=200_000)
-    ap.add_argument("--boards", type=int, default=16)
+    ap.add_argument("--steps", type=int, default=1_000_000)
+    ap.add_argument("--boards", type=int, default=64)
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
@@ -60,7 +60,8 @@ def main() -> int:
               file=sys.stderr)
         return 2
     env = SB3Vector2048(args.boards, seed=args.seed, observation="onehot")
-    model = MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=512, seed=args.seed, device="cpu", verbose=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=1024, gamma=0.99, ent_coef=0.01,
+                        seed=args.seed, device="cpu", verbose=0)
     t0 = time.perf_counter()
     model.learn(args.steps)
     print(f"trained {args.steps:,} steps on {args.boards} boards in {time.perf_counter() - t0:.0f} s")

@@ -336,3 +336,25 @@ def test_an_action_outside_the_action_space_is_a_clear_error_not_an_illegal_move
     mask = env.unwrapped.legal_mask()
     _, _, _, _, info = env.step(np.int64(np.flatnonzero(mask)[0]))  # numpy integers are indexes too
     assert info["illegal_action"] is False
+
+
+def test_the_dots_observations_show_the_score_and_whose_turn_it_is():
+    """The two-player environment pays the result only at the end: the observation carries the boxes each
+    side has and whose turn it is, so a policy can see them."""
+    from arcade.envs import dots_and_boxes_v0
+
+    single = gym.make("arcade/DotsAndBoxes-v0", rows=2, cols=2, opponent="greedy")
+    obs, info = single.reset(seed=2)
+    assert obs.shape == (12 + 3,) and single.observation_space.contains(obs) and obs[-1] == 1
+    total = 0
+    done = False
+    while not done:
+        obs, reward, done, _, info = single.step(int(np.flatnonzero(info["action_mask"])[0]))
+        total += reward
+        assert single.observation_space.contains(obs)
+    assert obs[12] - obs[13] == total and obs[12] + obs[13] == 4  # mine - theirs: the rewards' sum
+
+    aec = dots_and_boxes_v0.env(rows=2, cols=2)
+    aec.reset(seed=0)
+    first, second = aec.possible_agents
+    assert aec.observe(first)["observation"][-1] == 1 and aec.observe(second)["observation"][-1] == 0

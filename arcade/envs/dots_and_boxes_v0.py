@@ -5,7 +5,7 @@
 |--------------------|---------------------------------------------------------|
 | Actions            | Discrete(L): the line's number                          |
 | Agents             | `['player_0', 'player_1']` (player_0 moves first)       |
-| Observation        | `observation`: Box(0, 1, (L,), int8); `action_mask`: (L,) int8 |
+| Observation        | `observation`: Box(0, rows*cols, (L + 3,), int8); `action_mask`: (L,) int8 |
 
 ## Description
 
@@ -16,8 +16,10 @@ so the same agent may be selected several times in a row.
 ## Observation Space
 
 A dict: `observation` is 1 for each drawn line (horizontal lines row by row, then
-vertical lines column by column, bit 0 first); `action_mask` marks the undrawn
-lines for the agent to move (all zeros for the other).
+vertical lines column by column, bit 0 first), then the observing agent's boxes,
+the other's boxes, and 1 if it is the observing agent's turn (L + 3 values; a
+policy sees the score, which the rewards pay only at the end); `action_mask` marks
+the undrawn lines for the agent to move (all zeros for the other).
 
 ## Action Space
 
@@ -51,7 +53,7 @@ import numpy as np
 from gymnasium import spaces
 
 from arcade.envs.aec import ArcadeAEC, wrap
-from arcade.envs.versus import dots_lines
+from arcade.envs.versus import dots_observation, dots_observation_space
 from arcade.games.dots import Board, DotsRules
 
 
@@ -61,10 +63,10 @@ class raw_env(ArcadeAEC):
 
     def __init__(self, rows: int = 2, cols: int = 2, render_mode: str | None = None):
         n = Board(rows, cols).n_lines
-        super().__init__(DotsRules(rows, cols), n, spaces.Box(0, 1, (n,), dtype=np.int8), render_mode)
+        super().__init__(DotsRules(rows, cols), n, dots_observation_space(rows, cols), render_mode)
 
     def observation_of(self, state, seat: int) -> np.ndarray:
-        return dots_lines(state)
+        return dots_observation(state, seat)
 
 
 def env(**kwargs):

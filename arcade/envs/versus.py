@@ -9,7 +9,7 @@ import numpy as np
 from gymnasium import spaces
 
 from arcade.envs.base import ArcadeEnv
-from arcade.games.dots import DotsRules
+from arcade.games.dots import Board, DotsRules
 from arcade.games.tictactoe import EMPTY, TicTacToeRules, decode
 
 
@@ -20,10 +20,17 @@ def tictactoe_planes(state: int, seat: int) -> np.ndarray:
     return np.stack([cells == own, cells == other], axis=-1).astype(np.int8)
 
 
-def dots_lines(state) -> np.ndarray:
-    """The drawn lines as 0 / 1, bit 0 first (the arcade's line numbering), int8."""
+def dots_observation(state, seat: int) -> np.ndarray:
+    """What seat `seat` sees: the drawn lines as 0 / 1, bit 0 first (the arcade's line numbering), then its
+    boxes, the other seat's boxes, and 1 if it is its turn (int8, L + 3 values)."""
     n = state.board.n_lines
-    return ((state.lines >> np.arange(n)) & 1).astype(np.int8)
+    lines = (state.lines >> np.arange(n)) & 1
+    return np.concatenate([lines, [state.scores[seat], state.scores[1 - seat], int(state.mover == seat)]]).astype(np.int8)
+
+
+def dots_observation_space(rows: int, cols: int) -> spaces.Box:
+    n = Board(rows, cols).n_lines
+    return spaces.Box(0, max(1, rows * cols), (n + 3,), dtype=np.int8)
 
 
 def _opponent(game_id: str, name: str, rules, settings_file):
@@ -174,7 +181,9 @@ class DotsAndBoxesEnv(_VersusEnv):
 
     ## Observation Space
 
-    `Box(0, 1, (L,), int8)`: 1 for each drawn line.
+    `Box(0, rows*cols, (L + 3,), int8)`: 1 for each drawn line (L lines), then the
+    learner's boxes, the opponent's boxes, and 1 if it is the learner's turn (it
+    always is when it observes: the opponent replies inside `step`).
 
     ## Rewards
 
@@ -216,10 +225,10 @@ class DotsAndBoxesEnv(_VersusEnv):
         super().__init__(DotsRules(rows, cols), opponent, play_as, render_mode, illegal_reward, settings)
         n = self.rules.new_state().board.n_lines
         self.action_space = spaces.Discrete(n)
-        self.observation_space = spaces.Box(0, 1, (n,), dtype=np.int8)
+        self.observation_space = dots_observation_space(rows, cols)
 
     def observation_of(self, state) -> np.ndarray:
-        return dots_lines(state)
+        return dots_observation(state, self.seat)
 
     def action_of(self, index: int) -> int:
         return index
