@@ -56,3 +56,25 @@ def test_the_wheel_installs_and_runs_from_an_empty_folder(tmp_path):
     assert not list(empty.iterdir())  # nothing written where it ran
     assert list((home / "share" / "agents-arcade" / "data" / "runs").glob("*.jsonl"))  # the user's data folder
     assert not (site / "data").exists()
+
+
+def test_an_editable_install_runs_this_checkout(tmp_path):
+    """`pip install -e .` (a developer's install): the command runs the checkout's own modules."""
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*LEFT_OUT))
+    venv = tmp_path / "venv"
+    assert _run([sys.executable, "-m", "venv", "--without-pip", venv], tmp_path, None).returncode == 0
+    python = venv / "bin" / "python"
+    site = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], tmp_path,
+                     None).stdout.strip())
+    (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    installed = _run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-build-isolation",
+                      "-q", "-e", source], tmp_path, None)
+    assert installed.returncode == 0, installed.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path / "home")}
+    where = _run([python, "-c", "import arcade; print(arcade.__file__)"], empty, env)
+    assert where.stdout.strip() == str(source / "arcade" / "__init__.py")
+    listed = _run([venv / "bin" / "arcade", "agents"], empty, env)
+    assert listed.returncode == 0 and "ntuple" in listed.stdout, listed.stderr
