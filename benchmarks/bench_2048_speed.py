@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import subprocess
-import sys
 import time
 
 import numpy as np

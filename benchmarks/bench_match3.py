@@ -18,7 +18,6 @@ a stopped run without playing its finished games again (Ctrl-C stops and prints 
 """
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 

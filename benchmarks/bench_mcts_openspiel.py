@@ -15,7 +15,6 @@ core, from the empty board and from 20 positions 10-25 lines in, alternated over
 """
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 

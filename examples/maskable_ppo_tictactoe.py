@@ -18,7 +18,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import gymnasium as gym  # noqa: E402
-import numpy as np  # noqa: E402
 
 import arcade.envs  # noqa: E402,F401  (registers the environments)
 

@@ -261,8 +261,7 @@ def test_a_seed_replays_the_same_episode_against_a_searching_opponent_however_lo
     calm = episode()
     racing = pytest.MonkeyPatch()
     for name in ("perf_counter", "process_time", "monotonic"):  # every clock a budget may read runs 1000x fast
-        real = getattr(real_time, name)
-        racing.setattr(real_time, name, lambda real=real, t0=real(): t0 + (real() - t0) * 1000)
+        racing.setattr(real_time, name, _racing(getattr(real_time, name)))
     try:
         hurried = episode()
     finally:
@@ -358,3 +357,9 @@ def test_the_dots_observations_show_the_score_and_whose_turn_it_is():
     aec.reset(seed=0)
     first, second = aec.possible_agents
     assert aec.observe(first)["observation"][-1] == 1 and aec.observe(second)["observation"][-1] == 0
+
+
+def _racing(clock):
+    """`clock`, running 1000 times as fast from now."""
+    start = clock()
+    return lambda: start + (clock() - start) * 1000

@@ -50,7 +50,6 @@ Every line drawn (or an illegal move).
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
 
 from arcade.envs.aec import ArcadeAEC, wrap
 from arcade.envs.versus import dots_observation, dots_observation_space
