@@ -202,7 +202,7 @@ def test_environments_on_big_boards():
 
     env = gymnasium.make("arcade/DotsAndBoxes-v0", rows=5, cols=5, opponent="greedy")
     obs, info = env.reset(seed=0)
-    assert obs.shape == (60,)
+    assert obs.shape == (60 + 3,)  # the lines, then the boxes of each side and whose turn it is
     total = 0.0
     while True:
         line = int(np.flatnonzero(info["action_mask"])[0])

@@ -46,6 +46,7 @@ def test_ray_plays_the_same_games_as_a_serial_run(cluster, settings):
     assert on_ray.complete
     assert _without_times(on_ray.records) == _without_times(execute(players, jobs, Serial()).records)
     assert cluster.name.startswith("Ray (1 node, 2 CPUs")
+    assert runner.cluster_problem(ray.get_runtime_context().gcs_address) is None  # a running head passes the probe
 
 
 def test_a_worker_that_dies_mid_game_costs_only_that_game(cluster, settings, tmp_path):
@@ -77,11 +78,6 @@ def test_no_cluster_at_an_address_is_said_in_one_line_within_seconds(address):
     assert time.monotonic() - start < 10  # Ray itself retried for 12 minutes and more
     message = str(err.value)
     assert "\n" not in message and ("no Ray cluster at" in message or "not an address" in message)
-
-
-def test_a_running_head_passes_the_probe(cluster):
-    gcs = ray.get_runtime_context().gcs_address
-    assert runner.cluster_problem(gcs) is None
 
 
 def test_bench_with_no_cluster_exits_with_one_line(capsys, tmp_path):
