@@ -417,8 +417,13 @@ def cmd_train(args, settings) -> int:
 
     def checkpoint(done, figures=None):  # the file a killed run resumes from: written whole or not at all
         if args.curve is not None and figures:
-            with open(args.curve, "a", encoding="utf-8") as fh:
-                fh.writelines(f"{done},{name},{value}\n" for name, value in figures.items())
+            try:
+                with open(args.curve, "a", encoding="utf-8") as fh:
+                    fh.writelines(f"{done},{name},{value}\n" for name, value in figures.items())
+            except OSError as exc:
+                raise CheckpointFailed(f"training stopped at {done:,} games: --curve {args.curve}: could not write "
+                                       f"({exc.strerror or exc}){_kept(path, last_save[1])}; then run the same "
+                                       "command to resume") from None
         if time.monotonic() - last_save[0] >= args.checkpoint_seconds:
             with notices.held() as said:
                 if not agent.save(path):

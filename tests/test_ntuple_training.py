@@ -289,3 +289,24 @@ def test_ctrl_c_on_a_training_on_two_threads_saves_in_a_few_lines_without_a_trac
             proc.kill()
     assert proc.returncode == 130 and "Traceback" not in err, err
     assert "interrupted: saving what it has learnt" in err and read(out, "x") is not None
+
+
+def test_a_curve_file_that_cannot_be_written_stops_the_training_in_one_line(small_settings_file, tmp_path, capsys,
+                                                                           monkeypatch):
+    import builtins
+
+    from arcade import cli
+
+    out, curve = tmp_path / "net.npz", tmp_path / "curve.csv"
+
+    def disk_full(file, *args, **kwargs):  # the disk fills up once the training runs
+        if str(file) == str(curve):
+            raise OSError(28, "No space left on device")
+        return builtins.open(file, *args, **kwargs)
+
+    monkeypatch.setattr(cli, "open", disk_full, raising=False)
+    code = main(["--settings", small_settings_file, "train", "2048", "--agent", "ntuple", "--games", "40000",
+                 "--jobs", "1", "--out", str(out), "--curve", str(curve)])
+    err = [line for line in capsys.readouterr().err.splitlines() if "train 2048" not in line and line.strip()]
+    assert code == 1 and len(err) == 1, err
+    assert f"--curve {curve}: could not write (No space left on device)" in err[0]
