@@ -182,3 +182,24 @@ def test_no_words_of_the_values_caption_are_cut(settings, monkeypatch, game_id, 
             assert cut == [], f"{game_id} with {spec.name}: {cut}"
     finally:
         app.close()
+
+
+def test_a_train_or_learn_key_that_does_nothing_on_a_screen_says_why_in_one_line(app):
+    """`y` on blackjack (its train key: t takes a card) and `l` on tic-tac-toe had no agent to act on and
+    said nothing; now one line says so and where the key does something."""
+    import pygame
+
+    from arcade.screens import open_game
+    from tests.helpers import key
+
+    blackjack = open_game(app, "blackjack")
+    app.push(blackjack)
+    said = []
+    blackjack.say = lambda message, ms=0: said.append(message)
+    key(app, pygame.K_y)
+    assert len(said) == 1 and "y does nothing here: no Blackjack agent trains yet" in said[0] and "ntuple" in said[0]
+    app.pop()
+    tictactoe = open_game(app, "tictactoe")
+    app.push(tictactoe)
+    assert "no Tic-Tac-Toe agent learns while it plays" in tictactoe.idle_key_reason(pygame.K_l)
+    assert tictactoe.idle_key_reason(pygame.K_t) is None  # its td-value trains: t does something there

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import pygame
 
-from agents import Describes, LearnsWhilePlaying, Trains
+from agents import Describes, LearnsWhilePlaying, Trains, agents_for
 from arcade.control import AgentController
-from arcade.games import game_info, make_rules
+from arcade.games import game_ids, game_info, make_rules
 from arcade.progress import ms_text
 from arcade.screens.values import ValueView
 from arcade.seeds import fresh_seed
@@ -516,7 +516,27 @@ class GameScreen(Screen):
             if event.key == self.LEARN_KEY and any(s.can(LearnsWhilePlaying) for s in self.controller.specs):
                 self.toggle_learning()
                 return True
-        return self.handle_game_event(event)
+        if self.handle_game_event(event):
+            return True
+        if event.type == pygame.KEYDOWN and not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
+            why = self.idle_key_reason(event.key)
+            if why:
+                self.say(why, 4000)
+                return True
+        return False
+
+    def idle_key_reason(self, key: int) -> str | None:
+        """Why the train or learn key does nothing on this screen (no agent of this game has that capability),
+        with where it does something; None for any other key."""
+        for wanted, capability, doing in ((self.TRAIN_KEY, Trains, "trains"),
+                                          (self.LEARN_KEY, LearnsWhilePlaying, "learns while it plays")):
+            if key == wanted and not any(s.can(capability) for s in self.controller.specs):
+                elsewhere = [f"{game_info(g).title}'s {s.name}" for g in game_ids() if g != self.game_id
+                             for s in agents_for(g, capability)]
+                where = f" ({', '.join(elsewhere)} {'do' if len(elsewhere) > 1 else 'does'})" if elsewhere else ""
+                return (f"{pygame.key.name(key)} does nothing here: no {self.info.title} agent {doing} yet"
+                        f"{where}")
+        return None
 
     def update(self, dt_ms: float) -> None:
         self._poll_training()
