@@ -1,5 +1,6 @@
 """The dots and boxes screen headless: clicks near lines, keyboard cursor, extra move, sizes, agents."""
 import pygame
+import pytest
 
 from arcade.games.dots import DotsState
 from arcade.screens import open_game
@@ -122,3 +123,20 @@ def test_values_mark_no_line_when_all_tie_and_one_on_a_tight_board(app):
     values = {b: float(b % 3) for b in screen.rules.legal_actions(screen.state)}
     screen.values.values = values
     assert screen.marked_lines(values) == {2}  # tight: only the line it would draw (ties to the first listed)
+
+
+@pytest.mark.parametrize("kept_agent", ["mcts", "alpha-beta"])
+def test_a_kept_big_board_with_its_agent_opens_without_saying_the_agent_was_replaced(app, kept_agent):
+    """Dots kept on 5x5 with mcts (or alpha-beta): every visit said "solver plays boards up to 3x3 ... the
+    agent is now alpha-beta", about the default agent the kept one replaces anyway."""
+    import json
+
+    from arcade.screens import open_game
+
+    path = app.settings.data_dir / "choices.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"dots": {"agent": kept_agent, "delay_ms": 200, "values": False,
+                                         "board": [5, 5], "seat": 0, "opponent": "greedy"}}))
+    screen = open_game(app, "dots")
+    assert (screen.rules.rows, screen.rules.cols) == (5, 5) and screen.controller.name == kept_agent
+    assert screen.toast is None or "is now" not in screen.toast[0]

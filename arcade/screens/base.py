@@ -332,14 +332,16 @@ class GameScreen(Screen):
         if not isinstance(choices, dict):
             self._choices_at_open = self.choices()
             return
+        names = [s.name for s in self.controller.specs]
+        if not agent_given and choices.get("agent") in names:
+            # first, so the variant restored next is checked against the agent that will play it: a default
+            # agent that cannot play it is not announced as replaced by another when the kept one takes over
+            self.controller.select(choices["agent"])
         try:
             self.apply_extra_choices(choices)
         except (ValueError, KeyError, TypeError):
             pass  # a choice this version no longer offers: its default stays
-        names = [s.name for s in self.controller.specs]
-        if not agent_given and choices.get("agent") in names:
-            self.controller.select(choices["agent"])
-            self.keep_playable(self.controller)
+        self.keep_playable(self.controller)
         if choices.get("delay_ms") in DELAY_STEPS_MS:
             self.controller.delay_ms = choices["delay_ms"]
         if isinstance(choices.get("values"), bool):
