@@ -78,3 +78,15 @@ def test_the_policy_strip_shows_while_the_agent_plays(app):
     deck, agent, values = screen.strip_shown()
     assert agent == screen.controller.name and len(values) == screen.rules.mdp.threshold + 1
     ticks(app, 2)  # and it draws
+
+
+def test_an_agent_playing_in_the_agent_process_is_not_called_not_built(app):
+    """mcts decides in the agent process: while it played, the side panel said "mcts: not built yet (Enter
+    starts it)"."""
+    screen = open_table(app)
+    screen.controller.select("mcts")
+    assert screen.controller.spec.process and screen.controller.cached_agent() is None
+    lines = screen._agent_lines(None)
+    assert not any("not built" in line for line in lines) and "agent process" in " ".join(lines)
+    screen.controller.select("q-learning")  # a thread agent not built yet: still told how to start it
+    assert screen._agent_lines(None) == ["q-learning: not built yet (Enter starts it)"]
