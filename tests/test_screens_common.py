@@ -203,3 +203,25 @@ def test_a_train_or_learn_key_that_does_nothing_on_a_screen_says_why_in_one_line
     app.push(tictactoe)
     assert "no Tic-Tac-Toe agent learns while it plays" in tictactoe.idle_key_reason(pygame.K_l)
     assert tictactoe.idle_key_reason(pygame.K_t) is None  # its td-value trains: t does something there
+
+
+@pytest.mark.parametrize("game_id, row_of", [("2048", lambda who: f"{who} (4x4)"),
+                                             ("blackjack", lambda who: f"{who} (small deck)")])
+def test_statistics_show_the_histogram_of_whoever_plays_now(app, game_id, row_of, monkeypatch):
+    """k showed the histogram of the row with most games ("you"), not the agent in control's."""
+    from arcade.screens import open_game
+    from arcade.ui import panels
+
+    screen = open_game(app, game_id)
+    for _ in range(5):
+        screen.stats.record(game_id, row_of("you"), 100, None, "a")
+    screen.stats.record(game_id, row_of(screen.controller.name), 300, None, "b")
+    shown = []
+    monkeypatch.setattr(panels, "draw_statistics", lambda *args: shown.append(args[-1]))
+    screen.overlay = "stats"
+    screen.controller.set_enabled(True)
+    screen.draw(app.surface)
+    screen.controller.set_enabled(False)
+    screen.draw(app.surface)
+    assert shown == [row_of(screen.controller.name), row_of("you")]
+    screen.close()

@@ -189,6 +189,11 @@ class GameScreen(Screen):
     def draw_values(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """Draw self.values on the board (called while `v` is on)."""
 
+    def statistics_player(self) -> str | None:
+        """The statistics row of whoever plays now (you, or the agent in control), as record_game names it;
+        None where the screen names rows otherwise."""
+        return None
+
     def statistics_histogram(self) -> str:
         """What the statistics view's histogram counts (the bucket passed to record_game)."""
         return "histogram"
@@ -588,8 +593,9 @@ class GameScreen(Screen):
         elif self.overlay == "stats":
             tallies = self.stats.of(self.game_id)
             rows = sorted(tallies.items(), key=lambda kv: -kv[1].games)
+            now = self.statistics_player()  # the current player's histogram, where it has games; else the last's
             panels.draw_statistics(surface, self.info.title, rows, self.rules.players == 2,
-                                   self.statistics_histogram(), self.last_player)
+                                   self.statistics_histogram(), now if now in tallies else self.last_player)
 
     def close(self) -> None:
         self.trainer.kill()

@@ -84,9 +84,11 @@ class BlackjackScreen(GameScreen):
         if self.round.over:
             self.sound("lose" if self.round.mdp_state.total > self.rules.mdp.threshold else "win")
             self.rewards.setdefault(self.player, []).append(self.round.reward)
-            self.record_game(f"{self.player} ({self.rules.preset} deck)", self.round.reward,
-                             bucket=f"{self.round.reward:+g}")
+            self.record_game(self.statistics_player(), self.round.reward, bucket=f"{self.round.reward:+g}")
         return True
+
+    def statistics_player(self) -> str:
+        return f"{self.player} ({self.rules.preset} deck)"
 
     # --- values ------------------------------------------------------------
     def animating(self) -> bool:

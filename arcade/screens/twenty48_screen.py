@@ -62,8 +62,14 @@ class Screen2048(GameScreen):
             st = self.game.state
             movers = self.game.movers
             player = max(dict.fromkeys(movers), key=movers.count)  # who played most of it
-            self.record_game(f"{player} ({self.rules.size}x{self.rules.size})", st.score, bucket=str(st.max_tile()))
+            self.record_game(self._row(player), st.score, bucket=str(st.max_tile()))
         return True
+
+    def _row(self, player: str) -> str:
+        return f"{player} ({self.rules.size}x{self.rules.size})"
+
+    def statistics_player(self) -> str:
+        return self._row(self.controller.name if self.controller.enabled else "you")
 
     def close(self) -> None:
         self.best.flush()
