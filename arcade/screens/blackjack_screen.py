@@ -338,7 +338,7 @@ class BlackjackScreen(GameScreen):
     def _agent_lines(self, agent) -> list[str]:
         name = self.controller.name
         if agent is None and self.controller.spec.process:  # (it lives in the agent process, not here)
-            return [f"{name}: {self.controller.spec.summary}", "it decides in the agent process (v: its values)"]
+            return [f"{name} decides in the agent process", "(i: what it is, v: its values)"]
         if agent is None:
             return [f"{name}: not built yet (Enter starts it)"]
         if isinstance(agent, Describes):
