@@ -90,3 +90,18 @@ def test_an_agent_playing_in_the_agent_process_is_not_called_not_built(app):
     assert not any("not built" in line for line in lines) and "agent process" in " ".join(lines)
     screen.controller.select("q-learning")  # a thread agent not built yet: still told how to start it
     assert screen._agent_lines(None) == ["q-learning: not built yet (Enter starts it)"]
+
+
+def test_a_learners_policy_strip_follows_what_it_learns_round_by_round(app):
+    """q-learning's strip read "T 0" in every cell all game: it was asked once per deck, before any learning.
+    Now it is asked again after each round the learner plays, and shows what it has learnt since."""
+    screen = open_table(app)
+    screen.controller.select("q-learning")
+    screen.controller.delay_ms = 0
+    key(app, pygame.K_RETURN)
+    assert wait_for(app, lambda: screen.rounds >= 2 and screen.strip_shown() is not None)
+    first = screen.strip_shown()[2]
+    assert wait_for(app, lambda: screen.rounds >= 30 and screen.strip_shown() is not None
+                    and screen.strip_shown()[2] != first)
+    values = [v for cell in screen.strip_shown()[2] for v in cell.values()]
+    assert any(v != 0 for v in values)

@@ -29,6 +29,7 @@ class BlackjackScreen(GameScreen):
         self.values.on = True  # the table shows Q on its buttons from the start (v hides them)
         self.strip_question = Question(self.controller, follows_moves=False)  # about the deck, not the round
         self.strip: tuple | None = None  # (deck, agent, [{action: value} per hand total]) of the policy strip
+        self._strip_learnt = 0  # the learner's rounds when the strip was asked (see _learning_version)
         self.reset_totals()
         self.new_round()
         self.controller.warm_up()  # solve now, so its Q values show at once
@@ -118,12 +119,23 @@ class BlackjackScreen(GameScreen):
                 self.strip = (deck, agent, f"{type(answer).__name__}: {answer}")
                 return
             self.strip = (deck, agent, answer.value)
-        if (not self.values.on or not self.values.explains or q.pending
-                or not any(self.round.deck) or (self.strip is not None and self.strip[:2] == (self.round.deck, c.name))):
+        learnt = self._learning_version()
+        if (not self.values.on or not self.values.explains or q.pending or not any(self.round.deck)
+                or (self.strip is not None and self.strip[:2] == (self.round.deck, c.name)
+                    and self._strip_learnt == learnt)):
             return
         if c.enabled and self.round.mdp_state.total > 0 and self.strip is not None and self.strip[1] == c.name:
             return  # while the agent plays fast, the strip follows each new round, not each card (a solve each)
+        self._strip_learnt = learnt
         q.ask(self.strip_states(), "explain_all", about=self.round.deck)
+
+    def _learning_version(self) -> int:
+        """Rounds played so far when the agent learns while it plays (its strip is out of date after each one:
+        it showed the first round's "T 0" in every cell all game long), else 0."""
+        agent = self.controller.cached_agent()
+        if isinstance(agent, LearnsWhilePlaying) and agent.is_learning():
+            return sum(len(r) for r in self.rewards.values())
+        return 0
 
     def strip_shown(self):
         """The strip to draw: the selected agent's for the deck as it is; while the agent plays (the strip then
