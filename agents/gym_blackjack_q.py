@@ -24,6 +24,22 @@ def _deck(mdp) -> dict:
             "peek_cost": mdp.peek_cost}
 
 
+_DECKS: dict[tuple, dict | None] = {}  # (path, mtime, size) -> the deck its table was trained on
+
+
+def _deck_of(path: Path) -> dict | None:
+    """The deck the table at `path` was trained on (read once per file version), None if there is none."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    if key not in _DECKS:
+        q = TabularQ.load(path, then="the shipped table plays")
+        _DECKS[key] = q.meta if q is not None else None
+    return _DECKS[key]
+
+
 def _table(data_dir: Path | None):
     """(table, where it came from): the data folder's, else the shipped one; (None, why) if neither."""
     for path, label in ((Path(data_dir) / FILENAME if data_dir else None, "trained"), (SHIPPED, "shipped")):
@@ -40,6 +56,19 @@ def _table(data_dir: Path | None):
                           "largest Q for what the environment would show it.")
 class GymBlackjackQ:
     """Plays a TabularQ trained on PeekingBlackjack-v0 (the data folder's, else the shipped one)."""
+
+    @classmethod
+    def cannot_play(cls, rules) -> str | None:
+        """Why no table it could read was trained on this deck (Tab skips it there), or None. It looks at the
+        shipped table and the one in the arcade's default data folder (a screen asks before it has settings)."""
+        from arcade.settings import Settings
+
+        decks = [deck for deck in (_deck_of(Settings().data_dir / FILENAME), _deck_of(SHIPPED)) if deck]
+        if not decks or _deck(rules.mdp) in decks:
+            return None  # (no table at all: building it says so)
+        return (f"gym-q's table was trained on another deck ({decks[0]['card_values']} x{decks[0]['multiplicity']}, "
+                f"threshold {decks[0]['threshold']}); train it on this one: "
+                f"examples/train_blackjack_q.py --preset {rules.preset}")
 
     def __init__(self, rules, settings):
         mdp = rules.mdp

@@ -105,3 +105,20 @@ def test_a_learners_policy_strip_follows_what_it_learns_round_by_round(app):
                     and screen.strip_shown()[2] != first)
     values = [v for cell in screen.strip_shown()[2] for v in cell.values()]
     assert any(v != 0 for v in values)
+
+
+def test_tab_skips_an_agent_whose_table_is_for_another_deck(app):
+    """gym-q's table is for the small deck: on the large deck Tab used to select it and show a red
+    "ValueError: its table was trained on another deck"; now it is skipped, and a deck change moves off it."""
+    screen = open_table(app)
+    screen.controller.select("gym-q")
+    said = []
+    screen.say = lambda message, ms=0: said.append(message)
+    key(app, pygame.K_2)  # the large deck
+    assert screen.rules.preset == "large" and screen.controller.name != "gym-q"
+    assert any("gym-q's table was trained on another deck" in s for s in said)
+    seen = set()
+    for _ in range(len(screen.controller.specs) + 1):
+        key(app, pygame.K_TAB)
+        seen.add(screen.controller.name)
+    assert "gym-q" not in seen and len(seen) >= 3

@@ -69,6 +69,7 @@ class BlackjackScreen(GameScreen):
     def set_preset(self, name: str) -> None:
         self.rules = make_rules("blackjack", self.settings, preset=name)
         self.controller.set_rules(self.rules)
+        self.keep_playable(self.controller)  # (an agent that cannot play this deck: the next that can, said)
         self.controller.warm_up()
         self.reset_totals()
         self.open_session()
