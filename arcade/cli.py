@@ -195,7 +195,8 @@ def cmd_play(args, settings) -> int:
             find(args.game, args.agent)
         except UnknownAgent as exc:
             raise UserError(str(exc)) from None
-    return open_window(settings, game=args.game, agent=args.agent, seed=args.seed)
+    given = ("board",) if getattr(args, "board", None) is not None else ()  # the command line's win
+    return open_window(settings, game=args.game, agent=args.agent, seed=args.seed, given=given)
 
 
 def _fmt(x, digits=1):
@@ -503,7 +504,8 @@ def no_display_reason() -> str | None:
     return None
 
 
-def open_window(settings, game: str | None = None, agent: str | None = None, seed: int | None = None) -> int:
+def open_window(settings, game: str | None = None, agent: str | None = None, seed: int | None = None,
+                given: tuple[str, ...] = ()) -> int:
     reason = no_display_reason()
     if reason:
         raise UserError(f"{reason}; the window cannot open here. Headless commands work: "
@@ -527,7 +529,7 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
     app.push(LauncherScreen(app))
     agent_process.start_early(settings)
     if game:
-        app.push(open_game(app, game, agent=agent, seed=seed))
+        app.push(open_game(app, game, agent=agent, seed=seed, given=given))
     app.run()
     return 0
 

@@ -140,3 +140,19 @@ def test_a_kept_big_board_with_its_agent_opens_without_saying_the_agent_was_repl
     screen = open_game(app, "dots")
     assert (screen.rules.rows, screen.rules.cols) == (5, 5) and screen.controller.name == kept_agent
     assert screen.toast is None or "is now" not in screen.toast[0]
+
+
+def test_the_command_lines_board_and_agent_win_over_the_kept_ones(app):
+    """`play dots --board 2x4 --agent solver` opened the kept 5x5 board and moved to alpha-beta."""
+    import json
+
+    from arcade.screens import open_game
+
+    path = app.settings.data_dir / "choices.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"dots": {"agent": "mcts", "delay_ms": 200, "values": False, "board": [5, 5],
+                                         "seat": 1, "opponent": "greedy"}}))
+    app.settings = app.settings.with_table("dots", rows=2, cols=4)  # what --board 2x4 does to the settings
+    screen = open_game(app, "dots", agent="solver", given=("board",))
+    assert (screen.rules.rows, screen.rules.cols) == (2, 4) and screen.controller.name == "solver"
+    assert screen.human_seat == 1 and screen.opponent.name == "greedy"  # the other kept choices still come back

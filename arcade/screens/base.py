@@ -327,8 +327,9 @@ class GameScreen(Screen):
         kept[self.game_id] = now
         save_json(self._choices_file(), kept)
 
-    def restore_choices(self, agent_given: bool = False) -> None:
-        """Take back the choices kept when this game's screen last closed (an agent asked for wins)."""
+    def restore_choices(self, agent_given: bool = False, given: tuple[str, ...] = ()) -> None:
+        """Take back the choices kept when this game's screen last closed (an agent asked for wins, and so do
+        the screen's own choices named in `given`: they keep the values the screen opened with)."""
         from arcade.control import DELAY_STEPS_MS
         from arcade.storage import load_json
 
@@ -337,6 +338,7 @@ class GameScreen(Screen):
         if not isinstance(choices, dict):
             self._choices_at_open = self.choices()
             return
+        choices = {**choices, **{k: v for k, v in self.extra_choices().items() if k in given}}
         names = [s.name for s in self.controller.specs]
         if not agent_given and choices.get("agent") in names:
             # first, so the variant restored next is checked against the agent that will play it: a default
