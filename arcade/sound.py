@@ -7,7 +7,9 @@ Without an audio device the arcade is silent and says so once; it never fails.
 """
 from __future__ import annotations
 
+import os
 import sys
+from contextlib import contextmanager
 
 import numpy as np
 import pygame
@@ -45,6 +47,26 @@ def effects() -> dict[str, np.ndarray]:
     }
 
 
+@contextmanager
+def _library_lines_hidden():
+    """While the mixer opens, the C libraries' own lines on stderr (ALSA prints 8 about a missing sound card)
+    go nowhere: the arcade says what matters in one line of its own."""
+    try:
+        saved = os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+    except OSError:  # no stderr to hide: nothing to do
+        yield
+        return
+    sys.stderr.flush()
+    os.dup2(null, 2)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
+
+
 class Sounds:
     """The effects, ready to play; silent (and said once) where no audio device can be opened."""
 
@@ -54,7 +76,8 @@ class Sounds:
             return
         try:
             if not pygame.mixer.get_init():
-                pygame.mixer.init(frequency=RATE, size=-16, channels=1)
+                with _library_lines_hidden():
+                    pygame.mixer.init(frequency=RATE, size=-16, channels=1)
             freq, _, channels = pygame.mixer.get_init()
         except pygame.error as exc:  # one line on stderr; on screen, `m` says so (no red notice for silence)
             print(f"arcade: no sound: the audio device cannot be opened ({exc}); the arcade plays on silently",

@@ -161,3 +161,20 @@ def test_the_window_is_never_smaller_than_640_by_480(app):
 
     resize(app, (500, 300))
     assert app.surface.get_size() == (640, 480)
+
+
+def test_no_sound_card_is_one_line_not_the_sound_librarys_own(tmp_path):
+    """`make run` without a sound card printed 8 ALSA lines before the arcade's one-line notice."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    code = ("import os, sys; sys.path.insert(0, sys.argv[1]); os.environ['PYGAME_HIDE_SUPPORT_PROMPT'] = '1'\n"
+            "from arcade.sound import Sounds\nSounds(0.5)\nprint('after', file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, timeout=60,
+                          env={**__import__("os").environ, "SDL_AUDIODRIVER": "alsa"})
+    lines = done.stderr.strip().splitlines()
+    assert lines[-1] == "after"  # stderr works again after the mixer opened
+    assert len(lines) <= 2 and all("ALSA lib" not in line for line in lines), lines
+    assert len(lines) == 1 or lines[0].startswith("arcade: no sound")
