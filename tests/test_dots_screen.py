@@ -90,7 +90,7 @@ def test_a_finished_game_keeps_who_played_it_and_shows_a_card(app):
     ox, oy, gap = screen._geometry()
     inside_card = (ox + 16, oy + gap * screen.board.rows // 2)  # the card's left margin, halfway down the board
     assert tuple(app.surface.get_at(inside_card))[:3] == tuple(palette.PANEL)
-    assert screen.verdict() in ("a draw", "greedy wins", "random wins")
+    assert screen.verdict() in ("A draw", "greedy wins", "random wins")
     key(app, pygame.K_r)  # a new game: you again
     assert screen.seat_name(screen.human_seat) == "you"
 
@@ -102,7 +102,8 @@ def test_you_win_in_words():
 
     fake = SimpleNamespace(state=SimpleNamespace(scores=(5, 4)), human_seat=0,
                            seat_name=lambda seat: ("you", "random")[seat])
-    assert DotsScreen.verdict(fake) == "you win"
+    fake.seat_label = lambda seat: DotsScreen.seat_label(fake, seat)
+    assert DotsScreen.verdict(fake) == "You win"
     fake.state = SimpleNamespace(scores=(3, 6))
     assert DotsScreen.verdict(fake) == "random wins"
 
@@ -156,3 +157,18 @@ def test_the_command_lines_board_and_agent_win_over_the_kept_ones(app):
     screen = open_game(app, "dots", agent="solver", given=("board",))
     assert (screen.rules.rows, screen.rules.cols) == (2, 4) and screen.controller.name == "solver"
     assert screen.human_seat == 1 and screen.opponent.name == "greedy"  # the other kept choices still come back
+
+
+def test_agent_names_are_written_as_the_agent_list_writes_them(app):
+    """"Alpha-beta: 0" beside "alpha-beta: 0", "Mcts wins": names keep their case, and one agent on both seats
+    is told apart by "(opponent)"."""
+    screen = open_dots(app)
+    screen.controller.select("greedy")
+    screen.opponent.select("greedy")
+    screen.controller.set_enabled(True)
+    assert screen.seat_label(screen.human_seat) == "greedy"
+    assert screen.seat_label(1 - screen.human_seat) == "greedy (opponent)"
+    screen.controller.set_enabled(False)
+    assert screen.seat_label(screen.human_seat) == "You"
+    screen.opponent.select("mcts")
+    assert screen.seat_label(1 - screen.human_seat) == "mcts"

@@ -120,12 +120,22 @@ class DotsScreen(GameScreen):
         return f"{self.board.rows}x{self.board.cols} board   {me} {you} - {them} {other}   {who} to move"
 
     def verdict(self) -> str:
-        """The result of a finished game in words, for the side you play: "you win", "solver wins", "a draw"."""
+        """The result of a finished game in words, for the side you play: "You win", "solver wins", "A draw"."""
         you, them = self.state.scores[self.human_seat], self.state.scores[1 - self.human_seat]
         if you == them:
-            return "a draw"
-        winner = self.seat_name(self.human_seat if you > them else 1 - self.human_seat)
-        return f"{winner} win" if winner == "you" else f"{winner} wins"
+            return "A draw"
+        winner = self.seat_label(self.human_seat if you > them else 1 - self.human_seat)
+        return "You win" if winner == "You" else f"{winner} wins"
+
+    def seat_label(self, seat: int) -> str:
+        """A seat's name as shown: "You", else the agent's name as the agent list writes it (never
+        capitalised: "alpha-beta", "mcts"), the other side's marked "(opponent)" when one agent plays both."""
+        name = self.seat_name(seat)
+        if name == "you":
+            return "You"
+        if seat != self.human_seat and name == self.seat_name(self.human_seat):
+            return f"{name} (opponent)"
+        return name
 
     def control_label(self) -> str:
         side = "first" if self.human_seat == 0 else "second"
@@ -254,8 +264,8 @@ class DotsScreen(GameScreen):
             ox, oy, gap = self._geometry()
             board = pygame.Rect(ox, oy, gap * self.board.cols, gap * self.board.rows)
             you, them = self.state.scores[self.human_seat], self.state.scores[1 - self.human_seat]
-            hud.draw_game_over(surface, board, self.verdict().capitalize(),
-                               f"{self.seat_name(self.human_seat)} {you} - {them} {self.seat_name(1 - self.human_seat)}",
+            hud.draw_game_over(surface, board, self.verdict(),
+                               f"{self.seat_label(self.human_seat)} {you} - {them} {self.seat_label(1 - self.human_seat)}",
                                "r: again    f: side    o: opponent", shade_alpha=110)
 
     def _widths(self) -> tuple[int, int, int]:
@@ -269,8 +279,7 @@ class DotsScreen(GameScreen):
 
     def _draw_panel(self, surface, panel) -> None:
         y = panel.y
-        seats = ((self.human_seat, self.seat_name(self.human_seat).capitalize()),
-                 (1 - self.human_seat, self.opponent.name))
+        seats = ((self.human_seat, self.seat_label(self.human_seat)), (1 - self.human_seat, self.seat_label(1 - self.human_seat)))
         for seat, name in seats:
             colour = palette.SEAT_COLOURS[seat]
             pygame.draw.rect(surface, colour, (panel.x, y + 4, 18, 18), border_radius=4)
