@@ -199,3 +199,28 @@ def test_merges_in_quick_succession_stay_inside_the_score_card(app):
         changed = np.argwhere((drawn[0] != drawn[1]).any(axis=2))  # (x, y) pixels the pop-ups changed
         assert len(changed), "no pop-up drawn"
         assert box.collidepoint(changed.min(axis=0)) and box.collidepoint(changed.max(axis=0)), (panel_h, box)
+
+
+def test_r_on_a_long_game_asks_once_and_a_short_one_restarts_at_once(app, monkeypatch):
+    import pygame
+
+    from arcade.screens import open_game, twenty48_screen
+    from tests.helpers import key
+
+    monkeypatch.setattr(twenty48_screen, "LONG_GAME_MOVES", 6)  # a "long" game any seed reaches
+    screen = open_game(app, "2048", seed=5)
+    app.push(screen)
+    screen.do_move(0)
+    key(app, pygame.K_r)
+    assert screen.game.moves == 0  # a short game: restarted without a question
+    while screen.game.moves < 6:
+        legal = screen.rules.legal_actions(screen.game.state)
+        screen.do_move(legal[0])
+    said = []
+    screen.say = lambda message, ms=0: said.append(message)
+    key(app, pygame.K_r)
+    assert screen.game.moves == 6 and "6 moves" in said[-1] and "press r again" in said[-1]
+    key(app, pygame.K_4)  # another key: asks for itself, does not confirm r
+    assert screen.game.moves == 6 and "press 4 again" in said[-1]
+    key(app, pygame.K_4)
+    assert screen.game.moves == 0

@@ -16,6 +16,8 @@ SIZE_KEYS = {pygame.K_3: 3, pygame.K_4: 4, pygame.K_5: 5, pygame.K_6: 6, pygame.
 DIRECTION_NAMES = {UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right"}
 VALUE_ROOM = 64  # px kept around the board for the value arrows while `v` is on
 POPUP_MS = 900  # a merge's "+N" rises from the score card and fades in this time
+LONG_GAME_MOVES = 100  # r (or a size key) on a game this long asks once before throwing it away
+CONFIRM_MS = 3000  # ...and the same key again within this time starts the new game
 
 
 class Screen2048(GameScreen):
@@ -28,6 +30,7 @@ class Screen2048(GameScreen):
         self.anim_ms = self.settings.game2048.animation_ms
         self.anim = None  # (paths, previous state, elapsed ms)
         self.popups: list[list] = []  # ["+N", ms left] of the last merges
+        self._restart_asked: tuple[int, int] | None = None  # (key, ticks) of a restart that asked to be sure
         self.new_game()
         self.try_resume(seed is not None)
 
@@ -134,6 +137,21 @@ class Screen2048(GameScreen):
     def apply_agent_action(self, action) -> None:
         self.do_move(int(action), by_agent=True)
 
+    def _confirmed_restart(self, key: int) -> bool:
+        """Whether a key that starts a new game may throw this one away: at once for a short or finished game;
+        a long one (LONG_GAME_MOVES moves or more) asks once, and the same key again within CONFIRM_MS does it."""
+        moves = self.game.moves
+        if self.game.over or moves < LONG_GAME_MOVES:
+            return True
+        now = pygame.time.get_ticks()
+        if self._restart_asked is not None and self._restart_asked[0] == key and now - self._restart_asked[1] <= CONFIRM_MS:
+            self._restart_asked = None
+            return True
+        self._restart_asked = (key, now)
+        self.say(f"this game has {moves} moves and {self.game.state.score:,} points: press {pygame.key.name(key)} "
+                 "again to start a new one", CONFIRM_MS)
+        return False
+
     def handle_game_event(self, event) -> bool:
         if event.type != pygame.KEYDOWN:
             return False
@@ -146,12 +164,10 @@ class Screen2048(GameScreen):
             return True
         if event.key == pygame.K_u:
             self.undo()
-        elif event.key == pygame.K_r:
-            self.next_seed()
-            self.new_game()
-        elif event.key in SIZE_KEYS:
-            self.next_seed()
-            self.new_game(SIZE_KEYS[event.key])
+        elif event.key == pygame.K_r or event.key in SIZE_KEYS:
+            if self._confirmed_restart(event.key):
+                self.next_seed()
+                self.new_game(SIZE_KEYS.get(event.key))
         elif event.key == pygame.K_g:
             self.grayscale = not self.grayscale
         elif event.key == pygame.K_e:
