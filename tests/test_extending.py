@@ -121,7 +121,7 @@ def test_t_trains_any_trainer_with_a_learning_curve_on_a_screen_that_names_none(
         assert screen.trainer.curve[0][1] == {"won v random": 0.25, "lost v random": 0.0}  # the trainer's own figures
         assert [s.label for s in curve_series(screen.trainer.curve)][:2] == ["won v random", "lost v random"]
         assert (settings.data_dir / "nim_trainer.json").exists()
-        assert "trained 400 episodes" in screen.toast[0]
+        assert "trained 400 games" in screen.toast[0]
         screen.controller.select("nim-trainer")
         assert wait_for(app, lambda: screen.controller.cached_agent(build=True).trained == 400, 10)
         screen.draw(app.surface)

@@ -238,3 +238,18 @@ def test_block_takes_smaller_type_before_cutting_and_cuts_only_the_last_line():
     assert size == 18 and step == 20 and not any(line.endswith("…") for line in lines)
     size, step, lines = text.block([words], 300, 2 * 16)  # three lines even at 14 px, room for two: the last cut
     assert size == 14 and len(lines) == 2 and lines[-1].endswith("…") and not lines[0].endswith("…")
+
+
+def test_a_learning_curve_axis_says_what_its_ends_are(monkeypatch):
+    """It read "1" and "0" beside a mean score drawn against its own top; now "top"/"0" where a score is
+    drawn, "100%"/"0%" where only shares are, and the x axis counts games."""
+    import pygame
+
+    from arcade.ui import panels
+
+    seen = []
+    monkeypatch.setattr(panels, "draw_lines", lambda *args, **kw: seen.append((kw["axis"], kw["x_label"])))
+    surface = pygame.Surface((400, 300))
+    panels.draw_curve(surface, surface.get_rect(), [(100, {"mean score": 900.0}), (200, {"mean score": 1500.0})])
+    panels.draw_curve(surface, surface.get_rect(), [(100, {"won v random": 0.4}), (200, {"won v random": 0.6})])
+    assert seen == [(("top", "0"), "games 0-200"), (("100%", "0%"), "games 0-200")]

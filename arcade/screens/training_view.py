@@ -42,7 +42,7 @@ class TrainingView:
         self.rules = rules
         self.curve = []
         start = "from scratch" if from_scratch else "from what it knows"
-        return f"training {spec.name} {start}: {episodes:,} episodes ({key} stops)"
+        return f"training {spec.name} {start}: {episodes:,} games ({key} stops)"
 
     def poll(self) -> tuple[bool, str] | None:
         """Take in what the training reported; once it has ended, (saved, the line to show), else None."""
@@ -54,7 +54,7 @@ class TrainingView:
             return None
         job, self.job = self.job, None
         saved, message = job.result
-        return (True, f"{job.name} trained {job.done:,} episodes; {message}") if saved else \
+        return (True, f"{job.name} trained {job.done:,} games; {message}") if saved else \
             (False, f"training failed: {message}")
 
     def draw(self, surface, rect: pygame.Rect, keep_curve: bool, key: str, room: pygame.Rect | None = None) -> None:

@@ -99,11 +99,13 @@ def draw_bars(surface, rect: pygame.Rect, labels: list[str], counts: list[int], 
 
 
 def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], tuple]], lo: float, hi: float,
-               x_label: str = "", flat: list[tuple[str, float, tuple]] = (), legend_values: bool = True) -> None:
+               x_label: str = "", flat: list[tuple[str, float, tuple]] = (), legend_values: bool = True,
+               axis: tuple[str, str] | None = None) -> None:
     """A line chart of several series over the same x (their index), scaled to [lo, hi]; `flat` adds
     horizontal reference lines (e.g. an optimum). A legend goes on the top lines (with each series' last
     value unless legend_values is False: the labels carry it; each reference line with its value), the
-    axis' numbers in a gutter left of the plot: no text is written over the lines."""
+    axis' numbers in a gutter left of the plot (or `axis`: its top and bottom words): no text is written over
+    the lines."""
     pygame.draw.rect(surface, palette.BACKGROUND, rect, border_radius=6)
     pygame.draw.rect(surface, palette.BORDER, rect, 1, border_radius=6)
     # the legend flows over as many lines as it needs; the plot takes the rest
@@ -117,7 +119,7 @@ def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], 
             x, y = rect.x + 10, y + 19
         x = text.draw(surface, item, (x, y), 17, colour).right + 14
     # the axis' numbers stand in a gutter of their own, left of the plot, never on its lines
-    top_label, bottom_label = f"{hi:.3g}", f"{lo:.3g}"
+    top_label, bottom_label = axis or (f"{hi:.3g}", f"{lo:.3g}")
     gutter = max(text.font(15).size(t)[0] for t in (top_label, bottom_label)) + 8
     plot = pygame.Rect(rect.x + 6 + gutter, y + 26, rect.w - 16 - gutter, rect.bottom - 22 - (y + 26))
     span = (hi - lo) or 1.0
@@ -213,7 +215,11 @@ def draw_curve(surface, rect: pygame.Rect, points: list[tuple[int, dict]]) -> No
             lines.append((f"{s.label} {text.number(s.values[-1])} (top of chart {text.number(top)})",
                           [v / top for v in s.values], CURVE_COLOURS[k % 4]))
     done = points[-1][0] if points else 0
-    draw_lines(surface, rect, lines, 0.0, 1.0, x_label=f"episodes 0-{done:,}", legend_values=False)
+    # the axis says what its ends are: shares run 0-100%; a score is drawn against its own top (its legend
+    # gives that top), so a "1" beside scores would say something untrue
+    scaled = any(not s.share for s in curve_series(points))
+    draw_lines(surface, rect, lines, 0.0, 1.0, x_label=f"games 0-{done:,}", legend_values=False,
+               axis=("top", "0") if scaled else ("100%", "0%"))
 
 
 def draw_waiting(surface, rect: pygame.Rect, message: str) -> None:
