@@ -34,6 +34,7 @@ class App:
         self._windowed_size = self.surface.get_size()
         self._notices_seen = notices.count()  # notices from start-up are on the launcher already
         self.stack: list[Screen] = []
+        self.finishing: list = []  # trainings whose screen closed: stopping and saving, said when done
         self.running = True
         self.frames = 0
         self._drawn_busy = True  # the last frame drawn showed something moving (a bar, an animation)
@@ -80,6 +81,18 @@ class App:
             notices.notice(f"full screen is not available here ({exc}); the window stays as it is")
         self.surface = pygame.display.get_surface()
 
+    def keep_finishing(self, training) -> None:
+        """Take over a training (arcade.screens.training_view.TrainingView) whose screen is closing: it was
+        asked to stop and is saving; when it has, a notice says what was saved."""
+        self.finishing.append(training)
+
+    def _poll_finishing(self) -> None:
+        for training in list(self.finishing):
+            ended = training.poll()
+            if ended is not None:
+                self.finishing.remove(training)
+                notices.notice(ended[1])
+
     def _show_new_notices(self) -> None:
         if notices.count() != self._notices_seen:
             self._notices_seen = notices.count()
@@ -93,6 +106,7 @@ class App:
         Waiting after drawing makes frames appear one period apart however long the drawing took
         (within a period); the update gets the previous frame's length. dt_ms given: no waiting (tests).
         """
+        self._poll_finishing()
         if dt_ms is None and not self.top.busy() and not self._drawn_busy:
             # nothing moves: sleep until the next input, no spinning; with no input and no news the frame on
             # screen still stands, so nothing is drawn again (the window system keeps it)
@@ -133,6 +147,8 @@ class App:
     def close(self) -> None:
         while self.stack:
             self.stack.pop().close()
+        for training in self.finishing:  # quitting: a training still saving ends here (its last checkpoint stays)
+            training.kill()
         agent_process.shutdown()  # an agent deep in a long decision must not hold up quitting
         text.font.cache_clear()  # fonts die with pygame.quit(); a later App must load new ones
         pygame.mixer.quit()

@@ -133,3 +133,27 @@ def test_the_side_tables_come_back_with_the_screen(app):
     key(app, pygame.K_ESCAPE)
     again = open_ttt(app)
     assert again.tally == played
+
+
+def test_esc_during_a_training_asks_then_the_training_stops_saves_and_says_so(app):
+    """Esc during a training (tic-tac-toe t) killed it without a word and the curve was gone. Now the first Esc
+    asks; the second leaves, and the training stops, saves what it learnt and a line says so."""
+    import pygame
+
+    from arcade import notices
+    from arcade.screens import open_game
+    from tests.helpers import key, wait_for
+
+    screen = open_game(app, "tictactoe")
+    app.push(screen)
+    said = []
+    screen.say = lambda message, ms=0: said.append(message)
+    key(app, pygame.K_t)
+    assert screen.trainer.running
+    key(app, pygame.K_ESCAPE)
+    assert app.top is screen and "Esc again leaves" in said[-1]
+    key(app, pygame.K_ESCAPE)
+    assert app.top is not screen and len(app.finishing) == 1
+    assert wait_for(app, lambda: not app.finishing)
+    assert any("td-value trained" in n and "saved to" in n for n in notices.recent())
+    assert (app.settings.data_dir / "tictactoe_td.npz").exists()

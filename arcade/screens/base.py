@@ -47,6 +47,7 @@ SHELL_KEYS = [  # (keys, what they do, the word on the help line or "" for the o
 
 HELP_LINE_SIZE = 17  # the footer's key line is never drawn smaller than this: entries go first
 ALWAYS_SHOWN = ("h or ?", "Esc")  # what the shortest help line still says
+LEAVE_CONFIRM_MS = 3000  # Esc while a training runs asks; Esc again within this time leaves
 
 
 def help_line_of(keys: list[tuple], max_width: int | None = None) -> str:
@@ -111,6 +112,7 @@ class GameScreen(Screen):
         self.toast: tuple[str, float] | None = None  # message, ms left
         self.session: GameSession | None = None  # the game in progress, where the screen keeps one
         self.trainer = TrainingView()  # `t`: a training in the background and its learning curve
+        self._leave_asked: int | None = None  # when Esc during a training asked to be sure
         configured = self.settings.seeds.game
         self.seed = seed if seed is not None else (fresh_seed() if configured < 0 else configured)
         self.fixed_seed = seed is not None or configured >= 0
@@ -476,7 +478,26 @@ class GameScreen(Screen):
     def say(self, message: str, ms: float = 2500) -> None:
         self.toast = (message, ms)
 
+    def _leaving_while_training(self) -> bool:
+        """Esc while a training runs: the first asks (one line); the second, within LEAVE_CONFIRM_MS, hands the
+        training to the app, which stops it, lets it save and says what was saved (it was killed unsaid, its
+        curve gone). True when the screen may close."""
+        now = pygame.time.get_ticks()
+        if self._leave_asked is None or now - self._leave_asked > LEAVE_CONFIRM_MS:
+            self._leave_asked = now
+            key = pygame.key.name(self.TRAIN_KEY)
+            self.say(f"a training is running: Esc again leaves, and it stops and saves what it learnt (a line says "
+                     f"when); {key} stops it here and keeps the curve", LEAVE_CONFIRM_MS)
+            return False
+        self.trainer.job.stop()
+        self.app.keep_finishing(self.trainer)
+        self.trainer = TrainingView()
+        return True
+
     def handle_event(self, event) -> bool:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE and self.trainer.running \
+                and not (self.show_help or self.overlay):
+            return not self._leaving_while_training()  # (not consumed: the app leaves the screen)
         if event.type == pygame.KEYDOWN:
             if self.show_help or self.overlay:
                 self.show_help, self.overlay = False, None
