@@ -64,15 +64,14 @@ def warm(steps) -> None:
     def heartbeat() -> None:
         while not done.wait(1.0):
             k, started = at
-            report_progress(TASK, k, len(steps), f"{time.monotonic() - started:.0f} s; the first time takes a while "
-                                                  "(then it is kept on disk)")
+            report_progress(TASK, k, len(steps), f"{time.monotonic() - started:.0f} s (the first time only)")
 
     beat = threading.Thread(target=heartbeat, name="compile-progress", daemon=True)
     beat.start()
     try:
         for k, step in enumerate(steps):
             at[:] = [k, time.monotonic()]
-            report_progress(TASK, k, len(steps), "the first time takes a while (then it is kept on disk)")
+            report_progress(TASK, k, len(steps), "the first time only")
             step()
     finally:
         done.set()

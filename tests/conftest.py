@@ -49,3 +49,15 @@ def cli_data_in_tmp(tmp_path_factory, monkeypatch):
     copy = folder / "settings.toml"
     copy.write_text(text.replace('folder = "data"', f'folder = "{folder / "data"}"', 1), encoding="utf-8")
     monkeypatch.setattr(cli, "DEFAULT_SETTINGS", copy)
+
+
+# The longest tests (over ten seconds on an idle 2-core machine): started first, so that on every core
+# (pytest-xdist) they run beside the many short ones instead of making a tail after them.
+LONG_FIRST = ("test_twenty_thousand_random_events", "test_a_killed_training_leaves_a_whole_checkpoint",
+              "test_the_wheel_installs_and_runs", "test_the_example_trains_and_its_agent_plays",
+              "test_values_come_back_after_the_opponent_replies", "test_bench_dots_strong_stops_on_sigint",
+              "test_a_learners_policy_strip_follows", "test_an_editable_install_runs")
+
+
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: not item.name.startswith(LONG_FIRST))  # (a stable sort: the rest keep their order)

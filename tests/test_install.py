@@ -46,9 +46,12 @@ def test_the_wheel_installs_and_runs_from_an_empty_folder(tmp_path):
     assert listed.returncode == 0 and "expectimax" in listed.stdout, listed.stderr
     window = _run([venv / "bin" / "arcade"], empty, env)
     assert window.returncode == 2 and "no display" in window.stderr and len(window.stderr.splitlines()) == 1
-    played = _run([venv / "bin" / "arcade", "bench", "2048", "--agent", "ntuple", "--games", "1", "--jobs", "1"],
+    played = _run([venv / "bin" / "arcade", "bench", "2048", "--agent", "greedy", "--games", "1", "--jobs", "1"],
                   empty, env)
-    assert played.returncode == 0 and "2048: ntuple, 1 games" in played.stdout, played.stderr
+    assert played.returncode == 0 and "2048: greedy, 1 games" in played.stdout, played.stderr
+    shipped = _run([python, "-c", "from agents.ntuple import read\nfrom arcade.storage import ASSETS\n"
+                    "print(read(ASSETS / 'ntuple_2048_p0.1.npz', 'x').meta['games'])"], empty, env)
+    assert shipped.returncode == 0 and int(shipped.stdout) > 100_000, shipped.stderr  # the network, from the wheel
     step = _run([python, "-c", "import gymnasium as gym, arcade.envs\n"
                  "env = gym.make('arcade/2048-v0'); env.reset(seed=0); print(env.step(0)[1] >= 0)"], empty, env)
     assert step.returncode == 0 and step.stdout.strip() == "True", step.stderr

@@ -41,7 +41,7 @@ def train_command(settings_file, out, games):
 def test_a_killed_training_leaves_a_whole_checkpoint_and_the_same_command_resumes_to_the_games_asked(
         small_settings_file, tmp_path):
     out = tmp_path / "net.npz"
-    games = 40_000  # (about 13 s of this small network's games on one idle core: the kill comes after 1-3 s)
+    games = 20_000  # (about 7 s of this small network's games on one idle core: the kill comes after 1-3 s)
     proc = subprocess.Popen(train_command(small_settings_file, out, games), cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
