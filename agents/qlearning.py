@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from agents.base import register
-from agents.value_iteration import ValueIteration
+from agents.value_iteration import solved
 from arcade.games.blackjack import ACTIONS, QUIT, BlackjackMDP
 from arcade.games.mdp import Uniforms
 
@@ -164,7 +164,7 @@ class QLearningAgent:
         (solved once per deck), so a learning curve can be drawn against it."""
         if self._optimum is None:
             mdp = self.rules.mdp
-            self._optimum = ValueIteration().solve(mdp, self.tolerance).V[mdp.start_state()]
+            self._optimum = solved(mdp, self.tolerance).V[mdp.start_state()]
         return {"updates": self.ql.updates, "weights": len(self.ql.weights), "optimum": self._optimum}
 
     def explain(self, state) -> dict[str, float]:
@@ -212,7 +212,7 @@ class FixedThresholdAgent:
         mdp = rules.mdp
         self.solved_threshold = max(1, mdp.threshold - 5)
         other = BlackjackMDP(mdp.card_values, mdp.multiplicity, self.solved_threshold, mdp.peek_cost)
-        self.fixed = FixedRLAlgorithm(ValueIteration().solve(other, settings.blackjack.tolerance).pi)
+        self.fixed = FixedRLAlgorithm(solved(other, settings.blackjack.tolerance).pi)
 
     def describe(self) -> list[str]:
         return [f"policy solved for threshold {self.solved_threshold}",

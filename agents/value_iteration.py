@@ -82,6 +82,19 @@ def _enumerate(mdp):
             np.array(nxt, dtype=np.intp), np.array(prob, dtype=float), np.array(reward, dtype=float))
 
 
+_SOLVED: dict[tuple, ValueIteration] = {}  # a deck's rules and the tolerance -> its solution, in this process
+
+
+def solved(mdp, tolerance: float) -> ValueIteration:
+    """Value iteration's solution of `mdp` (a deck: its card values, multiplicity, threshold and peek cost),
+    solved once a process for each deck and tolerance: a player switching decks back and forth (or an
+    agent rebuilt for new rules) does not solve the same MDP again. Read only."""
+    key = (tuple(mdp.card_values), mdp.multiplicity, mdp.threshold, mdp.peek_cost, float(tolerance))
+    if key not in _SOLVED:
+        _SOLVED[key] = ValueIteration().solve(mdp, tolerance)
+    return _SOLVED[key]
+
+
 @register("value-iteration", ("blackjack",), "the optimal policy of the MDP, solved by value iteration", order=10,
           about="Value iteration: sweep over every state of the MDP, setting V(s) to the best expected reward "
                 "plus V of what follows, until nothing moves more than the tolerance. The policy then takes "
@@ -96,7 +109,7 @@ class ValueIterationAgent:
         self.rules = rules
         self.mdp = rules.mdp
         self.tolerance = settings.blackjack.tolerance
-        self.solution = ValueIteration().solve(self.mdp, self.tolerance)
+        self.solution = solved(self.mdp, self.tolerance)
         self._extra: dict = {}  # Q of states off the start's reach, solved on demand
 
     def explain(self, state) -> dict[str, float]:

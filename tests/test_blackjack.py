@@ -214,3 +214,19 @@ def test_value_iteration_describes_itself_not_the_screen():
     rules = make_rules("blackjack", Settings())
     lines = find("blackjack", "value-iteration").create(rules, Settings()).describe()
     assert lines[0] == "value iteration: the optimal Q(s,a)" and not any("shown" in line for line in lines)
+
+
+def test_a_decks_value_iteration_is_solved_once_a_process_and_is_the_plain_solve(settings):
+    """Switching decks back and forth rebuilt value-iteration and solved the same MDP again each time."""
+    from agents import find, value_iteration
+    from agents.value_iteration import ValueIteration
+    from arcade.games import make_rules
+
+    rules = make_rules("blackjack", settings.with_table("blackjack", preset="large"))
+    first = find("blackjack", "value-iteration").create(rules, settings)
+    again = find("blackjack", "value-iteration").create(make_rules("blackjack", settings.with_table(
+        "blackjack", preset="large")), settings)
+    assert again.solution is first.solution  # not solved a second time
+    plain = ValueIteration().solve(rules.mdp, settings.blackjack.tolerance)
+    assert plain.V == first.solution.V and plain.pi == first.solution.pi
+    assert len(value_iteration._SOLVED) >= 1
