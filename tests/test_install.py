@@ -16,22 +16,29 @@ def _run(argv, cwd, env, timeout=300):
     return subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
 
 
-def test_the_wheel_installs_and_runs_from_an_empty_folder(tmp_path):
-    source = tmp_path / "source"  # (a copy: building writes build/ and egg-info beside the sources)
+def _copy_and_venv(tmp_path) -> tuple[Path, Path, Path]:
+    """A copy of this checkout (building writes build/ and egg-info beside the sources) and a throwaway venv
+    that reaches the pinned dependencies of this environment through a .pth (installing them again would
+    download them): (the copy, the venv's python, its site-packages)."""
+    source = tmp_path / "source"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*LEFT_OUT))
-    dist = tmp_path / "dist"
-    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", dist, source],
-                 tmp_path, None)
-    assert built.returncode == 0, built.stderr
-    (wheel,) = dist.glob("agents_arcade-*.whl")
-
     venv = tmp_path / "venv"
     assert _run([sys.executable, "-m", "venv", "--without-pip", venv], tmp_path, None).returncode == 0
     python = venv / "bin" / "python"
     site = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], tmp_path,
                      None).stdout.strip())
-    # the pinned dependencies from this environment (installing them again would download them)
     (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    return source, python, site
+
+
+def test_the_wheel_installs_and_runs_from_an_empty_folder(tmp_path):
+    source, python, site = _copy_and_venv(tmp_path)
+    venv = python.parent.parent
+    dist = tmp_path / "dist"
+    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", dist, source],
+                 tmp_path, None)
+    assert built.returncode == 0, built.stderr
+    (wheel,) = dist.glob("agents_arcade-*.whl")
     installed = _run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q",
                       wheel], tmp_path, None)
     assert installed.returncode == 0, installed.stderr
@@ -63,14 +70,8 @@ def test_the_wheel_installs_and_runs_from_an_empty_folder(tmp_path):
 
 def test_an_editable_install_runs_this_checkout(tmp_path):
     """`pip install -e .` (a developer's install): the command runs the checkout's own modules."""
-    source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*LEFT_OUT))
-    venv = tmp_path / "venv"
-    assert _run([sys.executable, "-m", "venv", "--without-pip", venv], tmp_path, None).returncode == 0
-    python = venv / "bin" / "python"
-    site = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], tmp_path,
-                     None).stdout.strip())
-    (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    source, python, _ = _copy_and_venv(tmp_path)
+    venv = python.parent.parent
     installed = _run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-build-isolation",
                       "-q", "-e", source], tmp_path, None)
     assert installed.returncode == 0, installed.stderr

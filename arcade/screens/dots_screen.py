@@ -129,7 +129,7 @@ class DotsScreen(GameScreen):
 
     def seat_label(self, seat: int) -> str:
         """A seat's name as shown: "You", else the agent's name as the agent list writes it (never
-        capitalised: "alpha-beta", "mcts"), the other side's marked "(opponent)" when one agent plays both."""
+        capitalised), the other side's marked "(opponent)" when one agent plays both."""
         name = self.seat_name(seat)
         if name == "you":
             return "You"
