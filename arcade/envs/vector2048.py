@@ -101,7 +101,8 @@ class Vector2048Env(VectorEnv):
         """The single environment's info keys, batched as Gymnasium's sync vector batches them (each key's
         array and its `_key` presence array), so code can switch between the two."""
         info = {"action_mask": self._legal.T.astype(np.int8), "score": self.scores.copy(),
-                "max_tile": np.left_shift(1, board64.max_exponent(self.boards).astype(np.int64)), **more}
+                "max_tile": np.left_shift(1, board64.max_exponent(self.boards, self._codes[0]).astype(np.int64)),
+                **more}
         present = np.ones(self.num_envs, dtype=bool)
         return {**info, **{f"_{k}": present for k in info}}
 
