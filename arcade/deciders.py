@@ -36,13 +36,19 @@ class ThreadDecider:
         self._lock = threading.Lock()
 
     def agent(self, spec):
-        """The built instance of `spec`, built now if it is not yet."""
+        """The built instance of `spec`, built now if it is not yet.
+
+        Built outside the lock: new rules (`reset`, on the window's thread) must not wait for a build of the
+        old ones; that build is then kept by nobody.
+        """
         with self._lock:
-            agent = self._instances.get(spec.name)
-            if agent is None:
-                agent = spec.create(self.rules, self.settings)
-                self._instances[spec.name] = agent
-            return agent
+            instances, rules = self._instances, self.rules
+            agent = instances.get(spec.name)
+        if agent is None:
+            built = spec.create(rules, self.settings)
+            with self._lock:
+                agent = instances.setdefault(spec.name, built)
+        return agent
 
     def run(self, spec, method: str, state, rng) -> Future:
         return self._executor.submit(lambda: call(self.agent(spec), method, state, rng, self.rules))
@@ -58,7 +64,7 @@ class ThreadDecider:
     def reset(self, rules) -> None:
         with self._lock:
             self.rules = rules
-            self._instances.clear()
+            self._instances = {}
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from arcade.games.twenty48 import (DOWN, LEFT, RIGHT, UP, Rules2048, from_values, move_all, move_batch,
-                                   move_gains, slide_paths)
+                                   move_gains, slide_paths, State2048)
 
 
 def values_after(rows, direction):
@@ -77,6 +77,17 @@ def test_game_over_when_no_move():
     rules = Rules2048(size=3)
     state = from_values([[2, 4, 2], [4, 2, 4], [2, 4, 2]])
     assert rules.legal_actions(state) == [] and rules.is_terminal(state)
+
+
+@hsettings(max_examples=400, deadline=None)
+@given(size=st.integers(3, 5), data=st.data())
+def test_the_game_is_over_exactly_when_no_move_changes_the_board(size, data):
+    """is_terminal reads the board (no empty cell, no equal neighbours); legal_actions slides it four ways."""
+    cells = data.draw(st.lists(st.integers(0, 8), min_size=size * size, max_size=size * size)
+                      .filter(any))  # a game's board always holds a tile
+    state = State2048(np.array(cells, dtype=np.uint8).reshape(size, size), 0)
+    rules = Rules2048(size=size)
+    assert rules.is_terminal(state) == (rules.legal_actions(state) == [])
 
 
 def test_chance_outcomes_sum_to_one():

@@ -275,3 +275,37 @@ def test_a_build_that_takes_a_while_is_shown_as_getting_ready(settings):
     finally:
         release.set()
         unregister("slow-to-build", "2048")
+
+
+def test_new_rules_do_not_wait_for_an_agent_still_building_for_the_old_ones(settings):
+    """The window's thread changes the rules (another board size) while the worker builds an agent: the change
+    is immediate, and the next decision is made by an agent built for the new rules."""
+    import threading
+
+    from arcade.deciders import ThreadDecider
+
+    started, release = threading.Event(), threading.Event()
+    built_for = []
+
+    def create(rules, settings):
+        built_for.append(rules)
+        started.set()
+        if len(built_for) == 1:
+            release.wait(30)
+        return SlowAgent(0.0)
+
+    spec = AgentSpec("slow", ("2048",), "test", create)
+    decider = ThreadDecider("2048", "old rules", settings)
+    try:
+        decider.run(spec, "act", 1, None)
+        assert started.wait(30)
+        t0 = time.perf_counter()
+        decider.reset("new rules")
+        assert time.perf_counter() - t0 < 1.0  # it used to wait for the build (a frame's stall per size change)
+        release.set()
+        assert decider.run(spec, "act", 1, None).result(30) is not None
+        assert built_for == ["old rules", "new rules"]
+        assert decider.instance(spec) is not None
+    finally:
+        release.set()
+        decider.close()

@@ -211,9 +211,9 @@ def test_values_come_back_after_the_opponent_replies_while_the_window_rests(sett
         return condition()
 
     for cell in (pygame.K_1, pygame.K_6):
-        rest_until(lambda: False, 2.0)
+        rest_until(lambda: False, 1.0)
         key(app, cell, pygame.key.name(cell))
-    rest_until(lambda: False, 3.0)
+    rest_until(lambda: False, 1.0)
     assert rest_until(lambda: screen.shown_state() is None or (screen.rules.to_move(screen.shown_state()) == 1
                                                                and screen.values.current(screen.shown_state())))
     state = screen.shown_state()
