@@ -151,7 +151,7 @@ def test_the_example_trains_and_its_agent_plays_like_value_iteration(tmp_path, c
     rules = make_rules("blackjack", settings)
     gym_q = find("blackjack", "gym-q").create(rules, settings)  # the shipped table (the data folder has none)
     vi = find("blackjack", "value-iteration").create(rules, settings)
-    means = [summarize(play_games(rules, a, games=2000, seed=0))["score"]["mean"] for a in (gym_q, vi)]  # same seeds
+    means = [summarize(play_games(rules, a, games=1000, seed=0))["score"]["mean"] for a in (gym_q, vi)]  # same seeds
     assert means[0] == pytest.approx(means[1], abs=0.25)
     larger = make_rules("blackjack", settings, preset="large")
     with pytest.raises(ValueError, match="trained on another deck"):

@@ -503,6 +503,7 @@ def test_reading_a_network_file_reports_its_progress_and_a_cached_one_does_not(s
 
     settings = small(settings)
     agent = NTupleAgent(Rules2048(spawn_four_probability=0.1), settings)
+    agent.net = NTupleNetwork("3x4")  # a small file (the shipped network's would take seconds to write)
     path = tmp_path / "n.npz"
     assert agent.save(path)
     seen = []
