@@ -1,5 +1,6 @@
 """Test set-up: SDL runs headless (dummy video and audio), and every test gets its own data folder."""
 import os
+from pathlib import Path
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
@@ -61,3 +62,30 @@ LONG_FIRST = ("test_twenty_thousand_random_events", "test_a_killed_training_leav
 
 def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: not item.name.startswith(LONG_FIRST))  # (a stable sort: the rest keep their order)
+
+
+# The checkout's own data folder is the user's: a test that writes there (a settings file naming no data
+# folder keeps its data beside settings.toml) fails the run, named by what it left.
+_CHECKOUT_DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def _data_files() -> dict[str, int]:
+    if not _CHECKOUT_DATA.is_dir():
+        return {}
+    return {str(p.relative_to(_CHECKOUT_DATA)): p.stat().st_mtime_ns for p in _CHECKOUT_DATA.rglob("*")
+            if p.is_file()}
+
+
+def pytest_sessionstart(session):
+    session.config._data_before = _data_files()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if hasattr(session.config, "workerinput"):
+        return  # the controller checks once, after every worker
+    before, after = session.config._data_before, _data_files()
+    touched = sorted(name for name, mtime in after.items() if before.get(name) != mtime)
+    if touched:
+        session.config.pluginmanager.get_plugin("terminalreporter").write_line(
+            f"the suite wrote into the checkout's data folder {_CHECKOUT_DATA}: {', '.join(touched[:5])}", red=True)
+        session.exitstatus = 1

@@ -180,7 +180,7 @@ def test_rules_round_and_state_text():
 
 def test_decide_and_bench_blackjack(capsys, tmp_path):
     path = tmp_path / "s.toml"
-    path.write_text('[blackjack]\npreset = "peeking"\n')
+    path.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[blackjack]\npreset = "peeking"\n')
     assert main(["--settings", str(path), "decide", "blackjack", "--state", "3|3|2,1,2,2", "--agent",
                  "value-iteration", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
