@@ -13,7 +13,9 @@ import sys
 from pathlib import Path
 
 from agents import Explains, Trains, UnknownAgent, agents_for, find
-from arcade.games import GAMES, UnknownGame, game_ids, make_rules
+from arcade.games import (GAMES, UnknownGame, VariantError, format_variant, game_ids, game_info, make_rules,
+                          parse_variant, variant_label)
+from arcade.games.declare import checked_parameters, describe_parameters, split_variant
 from arcade.games.base import FitsState, Summarizes
 from arcade.progress import Progress, ms_text
 from arcade.settings import DEFAULT_SETTINGS, SettingsError, load_settings
@@ -54,23 +56,6 @@ def _int_in(name: str, lo: int, hi: int):
     return parse
 
 
-def _float_in(name: str, lo: float, hi: float):
-    """An argparse type: a number from lo to hi, else one line naming the option and the range."""
-
-    def parse(text: str) -> float:
-        try:
-            if not text.strip().isascii():
-                raise ValueError(text)
-            value = float(text.strip())
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
-        if not lo <= value <= hi:  # NaN fails this too
-            raise argparse.ArgumentTypeError(f"{name} must be {lo:g} to {hi:g}, got {text.strip()}")
-        return value
-
-    return parse
-
-
 def _name(option: str):
     def parse(text: str) -> str:
         if not text.strip():
@@ -80,30 +65,43 @@ def _name(option: str):
     return parse
 
 
+def _game_help() -> str:
+    example = next((g for g in GAMES if g.parameters), None)
+    shown = ""
+    if example is not None:
+        table = example.settings()
+        shown = ", e.g. " + format_variant(example.id, {p: getattr(table, p) for p in example.parameters})
+    return (f"one of {', '.join(game_ids())}; a variant names its rules parameters, "
+            f"id(name=value,...){shown} (python main.py agents lists them)")
+
+
+GAME_HELP = _game_help()
+BOARD_HELP = "the same as the variant's rows=R,cols=C: rows x columns (e.g. 4x4)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="main.py", description="Arcade: five games, classic AI agents. With no command, opens the window.")
     p.add_argument("--settings", default=str(DEFAULT_SETTINGS), help="settings file (default: settings.toml)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     play = sub.add_parser("play", help="open one game directly")
-    play.add_argument("game", help=f"one of {', '.join(game_ids())}")
+    play.add_argument("game", help=GAME_HELP)
     play.add_argument("--agent", type=_name("--agent"), help="agent in control from the start")
     play.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), help="seed of the first game")
-    play.add_argument("--board", help="dots: the board in boxes, rows x columns, 1x1 to 5x5 (e.g. 4x4)")
+    play.add_argument("--board", help=BOARD_HELP)
 
     sub.add_parser("agents", help="list the agents registered for each game")
 
     bench = sub.add_parser("bench", help="play N games headless and print figures",
                            description="Games run on every core by default (--jobs), or on a Ray cluster (--ray); "
                                        "each finished game is appended to a log that --resume continues.")
-    bench.add_argument("game", nargs="?", help=f"one of {', '.join(game_ids())} (not needed with --resume)")
+    bench.add_argument("game", nargs="?", help=GAME_HELP + " (not needed with --resume)")
     bench.add_argument("--agent", type=_name("--agent"), help="the agent measured")
     bench.add_argument("--opponent", type=_name("--opponent"), help="the other side in two-player games (default: random)")
     bench.add_argument("--games", type=_int_in("--games", 1, MAX_GAMES), default=20)
     bench.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED - MAX_GAMES), default=0)
     bench.add_argument("--json", action="store_true", help="print one JSON object on stdout")
-    bench.add_argument("--board", help="dots: the board in boxes, rows x columns, 1x1 to 5x5 (e.g. 4x4)")
-    bench.add_argument("--report", action="store_true", help="the game's own experiment report, where it has one")
+    bench.add_argument("--board", help=BOARD_HELP)
     bench.add_argument("--jobs", type=_int_in("--jobs", 1, 4096),
                        help="games played at once on local processes (default: all cores; 1 plays in this process)")
     bench.add_argument("--ray", metavar="ADDRESS", nargs="?", const="auto",
@@ -118,17 +116,17 @@ def build_parser() -> argparse.ArgumentParser:
                        "and seed); the games it holds are not played again")
 
     decide = sub.add_parser("decide", help="what an agent would do in a given state")
-    decide.add_argument("game")
+    decide.add_argument("game", help=GAME_HELP)
     decide.add_argument("--agent", type=_name("--agent"), required=True)
     decide.add_argument("--state", required=True, help="the state in the game's text format (--state=-... if it "
                         "starts with '-')")
     decide.add_argument("--score", type=_int_in("--score", 0, 10**15), help="2048: the score the state already has")
     decide.add_argument("--turns-left", type=_int_in("--turns-left", 1, 1000), help="match3: turns left in the game")
     decide.add_argument("--json", action="store_true")
-    decide.add_argument("--board", help="dots: the board in boxes, rows x columns, 1x1 to 5x5 (e.g. 4x4)")
+    decide.add_argument("--board", help=BOARD_HELP)
 
     train = sub.add_parser("train", help="train a learning agent and save it")
-    train.add_argument("game")
+    train.add_argument("game", help=GAME_HELP)
     train.add_argument("--agent", type=_name("--agent"), required=True)
     train.add_argument("--episodes", "--games", dest="episodes", type=_int_in("--episodes", 1, MAX_EPISODES),
                        help="episodes (games) to train (default: the agent's settings)")
@@ -142,8 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="save what it has learnt this often (a killed run resumes from there)")
     train.add_argument("--curve", metavar="CSV", help="append the learning curve's points (games, series, value) "
                                                       "to this file as they come (trainers that measure themselves)")
-    train.add_argument("--spawn-four-probability", type=_float_in("--spawn-four-probability", 0.0, 1.0),
-                       help="2048: the rules to train for (0.1 the standard rules, 0 the course's)")
+    train.add_argument("--spawn-four-probability", help="the same as the variant's spawn_four_probability=P")
     return p
 
 
@@ -167,22 +164,42 @@ def _agent(game: str, name: str | None, rules, settings):
     return spec.create(rules, settings)
 
 
-def _with_board(args, settings):
-    """Settings whose dots board is --board (checked: dots only, 1x1 to 5x5)."""
-    from arcade.games.dots import parse_size
-
-    if args.game != "dots":
-        raise UserError(f"--board is the dots board size (e.g. 4x4); {args.game} has none")
+def _variant(args, settings):
+    """The settings with the rules parameters of the game's variant (`dots(rows=4,cols=4)`, the one way a
+    variant is named) in place; args.game becomes the bare id and args.variant the parameters given. The
+    older options say the same: --board RxC is rows=R,cols=C, --spawn-four-probability P is
+    spawn_four_probability=P. UserError: one line naming the problem."""
+    args.variant = {}
+    if getattr(args, "game", None) is None:
+        return settings
     try:
-        rows, cols = parse_size(args.board)
-    except ValueError as exc:
-        raise UserError(f"--board: {exc}") from None
-    return settings.with_table("dots", rows=rows, cols=cols)
+        game_id, params = split_variant(args.game)
+        info = game_info(game_id)
+        aliases = {}
+        if getattr(args, "board", None) is not None:
+            rows, x, cols = args.board.strip().lower().partition("x")
+            if not x:
+                raise VariantError(f"--board takes rows x columns, e.g. 4x4; got '{args.board}'")
+            aliases.update(rows=rows, cols=cols)
+        if getattr(args, "spawn_four_probability", None) is not None:
+            aliases["spawn_four_probability"] = args.spawn_four_probability
+        for name in aliases:
+            if name not in info.parameters:
+                option = "--board" if name in ("rows", "cols") else "--" + name.replace("_", "-")
+                raise VariantError(f"{option} sets {name}; {game_id} has no such rules parameter (its parameters: "
+                                   f"{', '.join(info.parameters) or 'none'})")
+        params = checked_parameters(info, {**params, **aliases})
+    except (UnknownGame, VariantError) as exc:
+        raise UserError(str(exc)) from None
+    args.game, args.variant = game_id, params
+    return settings.with_table(info.attr, **params) if params else settings
 
 
 def cmd_agents(args, settings) -> int:
     for game in GAMES:
         print(f"{game.id}  ({game.title})")
+        if game.parameters:
+            print(f"  rules parameters: {'; '.join(describe_parameters(game))}")
         for spec in agents_for(game.id):
             print(f"  {spec.name:<18} {spec.summary}")
     return 0
@@ -195,21 +212,12 @@ def cmd_play(args, settings) -> int:
             find(args.game, args.agent)
         except UnknownAgent as exc:
             raise UserError(str(exc)) from None
-    given = ("board",) if getattr(args, "board", None) is not None else ()  # the command line's win
-    return open_window(settings, game=args.game, agent=args.agent, seed=args.seed, given=given)
+    # the command line's variant wins over the one the screen kept from its last visit
+    return open_window(settings, game=args.game, agent=args.agent, seed=args.seed, given=tuple(args.variant))
 
 
 def _fmt(x, digits=1):
     return "-" if x is None else f"{x:.{digits}f}"
-
-
-def _board_name(text: str) -> str:
-    from arcade.games.dots import parse_size
-
-    try:
-        return "x".join(map(str, parse_size(text)))
-    except ValueError as exc:
-        raise UserError(f"--board: {exc}") from None
 
 
 def _bench_run(args, settings):
@@ -229,12 +237,14 @@ def _bench_run(args, settings):
     if log.skipped_line():
         print(log.skipped_line(), file=sys.stderr)
     spec = log.spec
-    given = {"game": args.game, "agent": args.agent, "opponent": args.opponent,
-             "board": _board_name(args.board) if args.board else None}
+    given = {"game": args.game, "agent": args.agent, "opponent": args.opponent}
     for key, value in given.items():
         if value is not None and value != getattr(spec, key):
-            raise UserError(f"--resume: {args.resume} is a run of {spec.describe()}; --{key} {value} does not match "
+            raise UserError(f"--resume: {args.resume} is a run of {spec.describe()}; {key} {value} does not match "
                             f"(leave it out to continue that run)")
+    if args.variant and spec.variant and format_variant(args.game, args.variant) not in spec.variant:
+        raise UserError(f"--resume: {args.resume} is a run of {spec.describe()}; "
+                        f"{format_variant(args.game, args.variant)} does not match (leave it out to continue that run)")
     return log
 
 
@@ -242,18 +252,18 @@ def cmd_bench(args, settings) -> int:
     from arcade import runner
     from arcade.headless import summarize
 
-    if args.report:
-        raise UserError("the course's blackjack experiments moved out of the arcade: run "
-                        "python examples/blackjack_report.py [--settings FILE] [--json]")
     log = _bench_run(args, settings)
     if args.budget_clock:
         settings = settings.with_table("search", budget_clock=args.budget_clock)
     if log is not None:  # the run as it was started
         args.game, args.agent, args.opponent = log.spec.game, log.spec.agent, log.spec.opponent
         args.games, args.seed = log.spec.games, log.spec.seed
-        if log.spec.board:
-            args.board = log.spec.board
-            settings = _with_board(args, settings)
+        try:
+            variant = parse_variant(log.spec.variant)[1] if log.spec.variant else {}
+        except (UnknownGame, VariantError):
+            variant = {}  # a benchmark's label (a set of openings), not a variant: its settings are the file's
+        if variant:
+            settings = settings.with_table(game_info(args.game).attr, **variant)
     rules = _rules(args.game, settings)
     agent = _agent(args.game, args.agent, rules, settings)
     opponent = None
@@ -262,7 +272,7 @@ def cmd_bench(args, settings) -> int:
     elif args.opponent:
         raise UserError(f"{args.game} is a one-player game; --opponent does not apply")
     spec = runner.RunSpec.of(args.game, agent.name, opponent.name if opponent else None, args.games, args.seed,
-                             settings, f"{settings.dots.rows}x{settings.dots.cols}" if args.game == "dots" else None)
+                             settings)
     if log is not None:
         relation = log.spec.stands_to(spec, rules.players)
         if relation is None:
@@ -297,8 +307,8 @@ def cmd_bench(args, settings) -> int:
         return 130
     records = [runner.as_record(r) for r in result.records]
     summary = summarize(records, rules)
-    head = {"game": args.game, "agent": agent.name, "opponent": opponent.name if opponent else None,
-            "seed": args.seed}
+    head = {"game": args.game, "variant": spec.variant, "agent": agent.name,
+            "opponent": opponent.name if opponent else None, "seed": args.seed}
     if args.json:
         per_game = [{"seed": r["seed"], "agent_seat": r["agent_seat"], "score": r["score"], "result": r["result"],
                      "moves": r["moves"], "outcome": r["outcome"],
@@ -319,7 +329,8 @@ def _median(xs):
 
 def format_summary(head: dict, s: dict, rules) -> str:
     vs = f" vs {head['opponent']}" if head["opponent"] else ""
-    lines = [f"{head['game']}: {head['agent']}{vs}, {s['games']} games from seed {head['seed']}",
+    lines = [f"{variant_label(head['game'], head.get('variant'))}: {head['agent']}{vs}, {s['games']} games from seed "
+             f"{head['seed']}",
              f"  {'':<14}{'mean':>10}{'median':>10}{'min':>10}{'max':>10}"]
     for key in ("score", "margin", "moves"):
         if key not in s:
@@ -344,13 +355,13 @@ def format_summary(head: dict, s: dict, rules) -> str:
 def cmd_decide(args, settings) -> int:
     rules = _rules(args.game, settings)
     options = {k: v for k, v in (("score", args.score), ("turns_left", args.turns_left)) if v is not None}
-    if args.board is not None:  # the state's bit count must match the board asked for
-        options["board"] = (settings.dots.rows, settings.dots.cols)
     try:  # the state first: a bad one is said before an agent builds its tables
         state = rules.parse_state(args.state, **options)
     except ValueError as exc:
         raise UserError(f"--state: {exc}") from None
     if isinstance(rules, FitsState):
+        if args.variant and rules.for_state(state) != rules:  # the variant asked for must be the state's
+            raise UserError(f"--state: that state is not one of {format_variant(args.game, args.variant)}")
         rules = rules.for_state(state)
     if rules.is_terminal(state) or not rules.legal_actions(state):
         raise UserError("--state: the game is over in that state; there is nothing to decide")
@@ -385,10 +396,6 @@ def cmd_decide(args, settings) -> int:
 
 
 def cmd_train(args, settings) -> int:
-    if args.spawn_four_probability is not None:
-        if args.game != "2048":
-            raise UserError(f"--spawn-four-probability is a 2048 rule; {args.game} has no such setting")
-        settings = settings.with_table("game2048", spawn_four_probability=args.spawn_four_probability)
     rules = _rules(args.game, settings)
     agent = _agent(args.game, args.agent, rules, settings)
     if not isinstance(agent, Trains):
@@ -557,8 +564,7 @@ def main(argv: list[str] | None = None) -> int:
         from arcade.progress import TaskBars
 
         set_progress_sink(TaskBars())  # long work inside an agent (a table built) shows on stderr
-        if getattr(args, "board", None) is not None:
-            settings = _with_board(args, settings)
+        settings = _variant(args, settings)
         return COMMANDS[args.command](args, settings)
     except (UserError, SettingsError) as exc:
         print(f"main.py: error: {exc}", file=sys.stderr)

@@ -59,17 +59,23 @@ class RunSpec:
     seed: int
     agent_seed: int
     settings_key: str  # a fingerprint of the settings the agents were built with (settings_key)
-    board: str | None = None  # dots: rows x cols
+    # the game with its rules parameters, e.g. dots(rows=4,cols=4) (a benchmark may name a set of openings
+    # instead); None in a log from before variants (its settings fingerprint pins the rules)
+    variant: str | None = None
     # the fingerprint the first runner made of the same settings (every table): how a log it wrote is recognised
     first_key: str = field(default="", compare=False, repr=False)
 
     @classmethod
     def of(cls, game: str, agent: str, opponent: str | None, games: int, seed: int, settings,
-           board: str | None = None, agent_seed: int | None = None) -> RunSpec:
+           variant: str | None = None, agent_seed: int | None = None) -> RunSpec:
         """The run of `games` games from `seed` (game i from seed + i), its agents built from `settings` (and
-        seeded by their seeds.agent unless `agent_seed` is given)."""
+        seeded by their seeds.agent unless `agent_seed` is given); variant: the game's variant from the
+        settings unless given."""
+        from arcade.games import settings_variant
+
         return cls(game, agent, opponent, games, seed, settings.seeds.agent if agent_seed is None else agent_seed,
-                   settings_key(settings, game), board, first_key=_first_settings_key(settings))
+                   settings_key(settings, game), variant or settings_variant(game, settings),
+                   first_key=_first_settings_key(settings))
 
     def header(self) -> dict:
         run = asdict(self)
@@ -82,6 +88,8 @@ class RunSpec:
         played unchanged, under either fingerprint: one-player runs only, game i is seed + i whatever the
         count, while in a two-player run the count decides the seats); None: another run."""
         logged = replace(self, settings_key=run.settings_key) if self.settings_key == run.first_key else self
+        if logged.variant is None:  # logged before variants: the settings fingerprint pins the rules
+            logged = replace(logged, variant=run.variant)
         if logged == run:
             return "same" if logged is self else "same settings"
         if players == 1 and run.games > logged.games and replace(logged, games=run.games) == run:
@@ -89,9 +97,10 @@ class RunSpec:
         return None
 
     def describe(self) -> str:
+        from arcade.games import variant_label
+
         vs = f" vs {self.opponent}" if self.opponent else ""
-        board = f" {self.board}" if self.board else ""
-        return f"{self.game}{board}: {self.agent}{vs}, {self.games} games from seed {self.seed}"
+        return f"{variant_label(self.game, self.variant)}: {self.agent}{vs}, {self.games} games from seed {self.seed}"
 
 
 @dataclass(frozen=True)
@@ -265,7 +274,17 @@ class GameLog:
 
 
 _SPEC_TYPES = {"game": str, "agent": str, "opponent": (str, type(None)), "games": int, "seed": int,
-               "agent_seed": int, "settings_key": str, "board": (str, type(None))}
+               "agent_seed": int, "settings_key": str, "variant": (str, type(None))}
+
+
+def _variant_of_board(run: dict) -> dict:
+    run = dict(run)
+    board = run.pop("board")
+    rows, x, cols = board.partition("x") if isinstance(board, str) else ("", "", "")
+    if run.get("game") == "dots" and rows.isdigit() and cols.isdigit():
+        board = f"dots(rows={rows},cols={cols})"
+    run["variant"] = board
+    return run
 
 
 def _header_spec(line: bytes, path: Path) -> RunSpec:
@@ -275,6 +294,8 @@ def _header_spec(line: bytes, path: Path) -> RunSpec:
     try:
         head = json.loads(line.decode("utf-8"))
         run = head["run"]
+        if "board" in run:  # a log written before variants: dots boards were "RxC"
+            run = _variant_of_board(run)
         spec = RunSpec(**run)
     except (UnicodeDecodeError, ValueError, KeyError, TypeError):
         raise RunError(not_a_log) from None
@@ -603,8 +624,9 @@ def play_games(rules, agent, opponent=None, games: int = 10, seed: int = 0, prog
 def default_log_path(data_dir: Path, spec: RunSpec) -> Path:
     """data/runs/<game>-<agent>[-vs-<opponent>]-seed<seed>-<games>.jsonl, numbered if that exists."""
     vs = f"-vs-{spec.opponent}" if spec.opponent else ""
-    board = f"-{spec.board}" if spec.board else ""
-    stem = f"{spec.game}{board}-{spec.agent}{vs}-seed{spec.seed}-{spec.games}"
+    from arcade.games import variant_slug
+
+    stem = f"{variant_slug(spec.game, spec.variant)}-{spec.agent}{vs}-seed{spec.seed}-{spec.games}"
     path = Path(data_dir) / "runs" / f"{stem}.jsonl"
     n = 2
     while path.exists():

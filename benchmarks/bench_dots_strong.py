@@ -18,6 +18,7 @@ stopped run (Ctrl-C stops it, says what finished and prints no figures of a matc
 """
 from __future__ import annotations
 
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -39,7 +40,8 @@ LOGS = ROOT / "data" / "runs"
 def played(players_, spec, backend, log_dir, label: str, jobs=None) -> list[dict] | None:
     """The match's games from its log in `log_dir` (the missing ones played first), or None when the log holds
     another run (said). KeyboardInterrupt when it was stopped, after saying what finished."""
-    name = f"dots_strong_{spec.board}_{spec.opponent}_{spec.agent}_{spec.games}_seed{spec.seed}.jsonl"
+    board = re.sub(r"dots\(rows=(\d+),cols=(\d+)\)", r"\1x\2", spec.variant)  # the names of the logs so far
+    name = f"dots_strong_{board}_{spec.opponent}_{spec.agent}_{spec.games}_seed{spec.seed}.jsonl"
     ran = run_logged(players_, spec, Path(log_dir) / name, backend, label, jobs)
     if ran is not None and not ran[1]:
         raise KeyboardInterrupt
@@ -114,7 +116,7 @@ def won_games(count: int, seed: int, backend, log_dir) -> None:
         mine = [job for job in jobs if job[3] == opp]
         games = [runner.GameJob(k, seed + k, me, DEFAULTS.seeds.agent, start=state)
                  for k, (state, me, _, _) in enumerate(mine)]
-        spec = runner.RunSpec.of("dots", "alpha-beta", opp, len(mine), seed, DEFAULTS, board="3x3-won-openings")
+        spec = runner.RunSpec.of("dots", "alpha-beta", opp, len(mine), seed, DEFAULTS, variant="3x3-won-openings")
         logged = played(players((3, 3), opp), spec, backend, log_dir, f"3x3 won openings vs {opp}", games)
         if logged is None:
             continue
@@ -128,7 +130,7 @@ def won_games(count: int, seed: int, backend, log_dir) -> None:
 
 
 def matches(size: tuple[int, int], opponent: str, games: int, backend, seed: int, log_dir) -> None:
-    spec = runner.RunSpec.of("dots", "alpha-beta", opponent, games, seed, DEFAULTS, board=f"{size[0]}x{size[1]}")
+    spec = runner.RunSpec.of("dots", "alpha-beta", opponent, games, seed, DEFAULTS, variant=f"dots(rows={size[0]},cols={size[1]})")
     results = played(players(size, opponent), spec, backend, log_dir, f"{size[0]}x{size[1]} vs {opponent}")
     if results is None:
         return

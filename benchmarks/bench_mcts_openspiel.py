@@ -179,7 +179,7 @@ def main(argv=None) -> int:
     rules = DotsRules(rows, cols)
     players = runner.Players(rules, MCTS(rules, settings), OpenSpielMCTS(rows, cols, args.simulations,
                                                                          args.exploration))
-    spec = runner.RunSpec.of("dots", "mcts", "openspiel-mcts", args.games, args.seed, settings, board=f"{rows}x{cols}")
+    spec = runner.RunSpec.of("dots", "mcts", "openspiel-mcts", args.games, args.seed, settings, variant=f"dots(rows={rows},cols={cols})")
     log = Path(args.log or ROOT / "data" / "runs" / f"mcts_openspiel_{rows}x{cols}_batch{args.batch}_{args.games}.jsonl")
     backend = runner.backend_of(args.jobs, args.ray)
     ran = run_logged(players, spec, log, backend, "mcts vs OpenSpiel")

@@ -193,7 +193,7 @@ def test_decide_and_bench_blackjack(capsys, tmp_path):
 
 
 def test_the_course_experiment_report(capsys, tmp_path):
-    """The course's experiments run from examples/ (out of the framework package); the old CLI option says where."""
+    """The course's experiments run from examples/ (out of the framework package)."""
     from examples.blackjack_report import main as report_main
 
     path = tmp_path / "s.toml"
@@ -201,8 +201,6 @@ def test_the_course_experiment_report(capsys, tmp_path):
     assert report_main(["--settings", str(path)]) == 0
     out = capsys.readouterr().out
     assert "300 trials each" in out and "What it means" in out and "threshold 15" in out
-    assert main(["--settings", str(path), "bench", "blackjack", "--report"]) == 2
-    assert "examples/blackjack_report.py" in capsys.readouterr().err
 
 
 def test_value_iteration_describes_itself_not_the_screen():

@@ -7,9 +7,9 @@ import pytest
 from agents import Explains, agents_for, register
 from agents.base import best_action, unregister
 from arcade.cli import main
-from arcade.games import GAMES, GameInfo, add_game, make_rules, remove_game
+from arcade.games import GAMES, add_game, make_rules, remove_game
 from arcade.settings import Settings, parse_settings
-from tests.extra_game.nim import NimSettings
+from tests.extra_game.nim import GAME as NIM, NimSettings
 from arcade.storage import load_json
 from tests.helpers import key, wait_for
 
@@ -32,8 +32,7 @@ class TakeOne:
 
 @pytest.fixture
 def nim():
-    add_game(GameInfo("nim", "Nim", "Take 1-3 stones; the last one wins.", 2, NimSettings,
-                      rules="tests.extra_game.nim", screen="tests.extra_game.nim_screen"))
+    add_game(NIM)
     register("take-one", ("nim",), "takes one stone, always")(TakeOne)
     yield
     unregister("take-one", "nim")

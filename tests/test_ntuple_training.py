@@ -89,8 +89,8 @@ def test_a_terminated_training_saves_what_it_learnt_first(small_settings_file, t
 
 def test_train_options_say_what_is_wrong_in_one_line(capsys, small_settings_file):
     for argv, words in ((["train", "tictactoe", "--agent", "td-value", "--spawn-four-probability", "0.1"],
-                         "2048 rule"),
-                        (["train", "2048", "--agent", "ntuple", "--spawn-four-probability", "1.5"], "0 to 1"),
+                         "tictactoe has no such rules parameter"),
+                        (["train", "2048", "--agent", "ntuple", "--spawn-four-probability", "1.5"], "from 0.0 to 1.0"),
                         (["train", "2048", "--agent", "ntuple", "--games", "0"], "--episodes must be"),
                         (["train", "2048", "--agent", "expectimax"], "does not learn"),
                         (["decide", "2048", "--agent", "ntuple", "--state", "2,2,0/0,4,0/0,0,0"], "4x4 boards only"),

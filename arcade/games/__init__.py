@@ -1,71 +1,31 @@
-"""The catalogue of games and the loader of their rules. RULES ONLY below here: no pygame.
+"""The catalogue of games: the list of their declarations, and the loader of their rules. RULES ONLY.
 
-One `GameInfo` entry per game drives everything that lists games: the launcher's
-cards and number keys, its previews, the settings tables, the CLI's choices and
-the conformance tests. A game's rules live in the module `GameInfo.rules`
-(default `arcade.games.<id>`), which exposes `make_rules(settings, **overrides)`
-returning an object that follows `arcade.games.base.Rules`; its screen lives in
-`GameInfo.screen` and exposes `SCREEN`. Every entry must name modules that exist:
-`tests/test_catalogue.py` imports both of every entry, so a misspelt path fails
-there, loudly, not on a player's screen.
+Each game declares itself at the end of its rules module (`GAME = declare(GameType(...))`, see
+`arcade.games.declare`): id, title, players and seats, chance, its settings table and which of its fields
+are rules parameters, its view. Everything that lists games reads this list: the launcher's cards and
+number keys, the settings tables, the CLI's choices, the conformance tests. `tests/test_catalogue.py`
+imports every game's rules and view, so a misspelt path fails there, loudly, not on a player's screen.
 
-Adding a game: its rules module, its screen module, and one `add_game(GameInfo(...))`
-(or an entry in `GAMES` below for the arcade's own games).
+Adding a game: its rules module ending in its declaration, its view, and its module in `_MODULES` below
+(or `add_game(GAME)` from outside the arcade, as tests/extra_game's Nim does).
 """
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 
-from arcade.games.blackjack import BlackjackSettings
-from arcade.games.dots import DotsSettings
-from arcade.games.match3 import Match3Settings
-from arcade.games.tictactoe import TicTacToeSettings
-from arcade.games.twenty48 import Game2048Settings
+from arcade.games import blackjack, dots, match3, tictactoe, twenty48
+from arcade.games.declare import (GameType, VariantError, checked_parameters, format_variant,
+                                  split_variant)
 
-
-@dataclass(frozen=True)
-class GameInfo:
-    """One game of the catalogue.
-
-    id: the CLI name and the key of everything per game. title / blurb: the launcher card.
-    rules / screen: module paths. players: 1 or 2. settings: the dataclass of its settings table
-    (its defaults are the defaults); table: that table's name in settings.toml (default: id);
-    attr: the attribute on Settings (default: id).
-    """
-
-    id: str
-    title: str
-    blurb: str
-    players: int
-    settings: type | None = None
-    rules: str = ""
-    screen: str = ""
-    table: str = ""
-    attr: str = ""
-
-    def __post_init__(self):
-        for name, default in (("rules", f"arcade.games.{self.id}"), ("screen", f"arcade.screens.{self.id}_screen"),
-                              ("table", self.id), ("attr", self.id)):
-            if not getattr(self, name):
-                object.__setattr__(self, name, default)
-
-
-GAMES: list[GameInfo] = [
-    GameInfo("2048", "2048", "Slide and merge tiles; expectimax looks ahead.", 1, Game2048Settings,
-             rules="arcade.games.twenty48", screen="arcade.screens.twenty48_screen", attr="game2048"),
-    GameInfo("tictactoe", "Tic-Tac-Toe", "Three in a row; a TD agent learns by self-play.", 2, TicTacToeSettings),
-    GameInfo("dots", "Dots and Boxes", "Close boxes, move again; policy iteration.", 2, DotsSettings),
-    GameInfo("match3", "Match-3", "Swap gems into lines; Q-learning from rollouts.", 1, Match3Settings),
-    GameInfo("blackjack", "Blackjack", "Take, peek or quit; value iteration solves it.", 1, BlackjackSettings),
-]
+_MODULES = (twenty48, tictactoe, dots, match3, blackjack)  # the launcher's order
+GAMES: list[GameType] = [m.GAME for m in _MODULES]
 
 
 class UnknownGame(ValueError):
     pass
 
 
-def add_game(info: GameInfo) -> None:
+def add_game(info: GameType) -> None:
     """Put a game in the catalogue (after the arcade's own); its id must be new."""
     if any(g.id == info.id for g in GAMES):
         raise ValueError(f"a game with id '{info.id}' is already in the catalogue")
@@ -81,7 +41,7 @@ def game_ids() -> tuple[str, ...]:
     return tuple(g.id for g in GAMES)
 
 
-def game_info(game_id: str) -> GameInfo:
+def game_info(game_id: str) -> GameType:
     for g in GAMES:
         if g.id == game_id:
             return g
@@ -93,6 +53,51 @@ def rules_module(game_id: str):
     return importlib.import_module(game_info(game_id).rules)
 
 
-def make_rules(game_id: str, settings, **overrides):
-    """Build the rules object of a game from settings (UnknownGame for an id not in the catalogue)."""
-    return rules_module(game_id).make_rules(settings, **overrides)
+def make_rules(game_id: str, settings, **params):
+    """The rules object of a game: its settings table's rules parameters, with `params` (a variant's, e.g.
+    rows=4, cols=4) in their place. UnknownGame for an id not in the catalogue, VariantError for a
+    parameter the game has not or a value out of its range."""
+    info = game_info(game_id)
+    params = {k: v for k, v in params.items() if v is not None}  # None: the settings' value
+    if params:
+        settings = settings.with_table(info.attr, **checked_parameters(info, params))
+    return rules_module(game_id).make_rules(settings)
+
+
+def parse_variant(text: str) -> tuple[str, dict]:
+    """'dots(rows=4,cols=4)' -> ('dots', {'rows': 4, 'cols': 4}), checked against the game's declaration
+    (UnknownGame, VariantError: one line naming the problem)."""
+    game_id, params = split_variant(text)
+    return game_id, checked_parameters(game_info(game_id), params)
+
+
+def settings_variant(game_id: str, settings) -> str:
+    """The variant the settings play: the game with every rules parameter, e.g. 'dots(rows=2,cols=2)'."""
+    info = game_info(game_id)
+    table = settings.for_game(game_id)
+    return format_variant(game_id, {name: getattr(table, name) for name in info.parameters})
+
+
+def variant_label(game_id: str, variant: str | None) -> str:
+    """How a run names its game in a report: the id when it plays the game's defaults, else the variant."""
+    return game_id if variant_slug(game_id, variant) == game_id else variant
+
+
+def variant_slug(game_id: str, variant: str | None) -> str:
+    """A file-name form of a variant naming only what differs from the game's defaults: 'dots-rows4-cols4',
+    '2048' (a label that is no variant, e.g. '3x3-won-openings', is appended as it is)."""
+    if not variant:
+        return game_id
+    try:
+        _, params = parse_variant(variant)
+    except (UnknownGame, VariantError):
+        return f"{game_id}-{variant}"
+    defaults = game_info(game_id).settings()
+    changed = [f"{k}{v:g}" if isinstance(v, float) else f"{k}{v}" for k, v in params.items()
+               if getattr(defaults, k) != v]
+    return "-".join([game_id, *changed])
+
+
+__all__ = ["GAMES", "GameType", "UnknownGame", "VariantError", "add_game", "format_variant", "game_ids",
+           "game_info", "make_rules", "parse_variant", "remove_game", "rules_module", "settings_variant", "variant_label",
+           "variant_slug"]

@@ -17,6 +17,7 @@ import numpy as np
 
 from arcade.games.base import no_options
 from arcade.setting_fields import one_of, ranged
+from arcade.games.declare import GameType, declare
 
 
 @dataclass(frozen=True)
@@ -235,11 +236,6 @@ def format_state_text(state) -> str:
 class BlackjackRules:
     """A round of the MDP as an arcade game (one player; the score is the round's reward)."""
 
-    game_id = "blackjack"
-    players = 1
-    seat_names = ("player",)
-    has_chance = True  # the card a Take draws, the card a Peek shows
-
     def __init__(self, mdp: BlackjackMDP, preset: str = "small"):
         self.mdp = mdp
         self.preset = preset
@@ -304,6 +300,12 @@ class BlackjackRules:
                 "deck": np.array(state.deck, dtype=np.int64)}
 
 
-def make_rules(settings, preset: str | None = None) -> BlackjackRules:
-    name = preset or settings.blackjack.preset
+def make_rules(settings) -> BlackjackRules:
+    name = settings.blackjack.preset
     return BlackjackRules(PRESETS[name][1](), name)
+
+
+GAME = declare(GameType(id="blackjack", title="Blackjack", blurb="Take, peek or quit; value iteration solves it.",
+               players=1, seat_names=("player",), has_chance=True,  # the card a Take draws, the card a Peek shows
+               settings=BlackjackSettings, parameters=("preset",), rules_class=BlackjackRules,
+               view="arcade.screens.blackjack_screen"))

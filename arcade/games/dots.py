@@ -16,6 +16,7 @@ import numpy as np
 
 from arcade.games.base import no_options
 from arcade.setting_fields import ranged
+from arcade.games.declare import GameType, declare
 
 
 @dataclass(frozen=True)
@@ -199,10 +200,6 @@ class DotsRules:
 
     rows: int = 2
     cols: int = 2
-    game_id: str = "dots"
-    players: int = 2
-    seat_names: tuple[str, str] = ("first", "second")
-    has_chance: bool = False
 
     def __post_init__(self):
         if not (1 <= self.rows <= MAX_BOXES and 1 <= self.cols <= MAX_BOXES):
@@ -236,8 +233,11 @@ class DotsRules:
         return {"winner": None if a == b else (0 if a > b else 1), "scores": (a, b)}
 
     def parse_state(self, text: str, board: tuple[int, int] | None = None, **options) -> DotsState:
-        """A state from its line bits; `board` (rows, cols) when the bit count alone is not enough."""
+        """A state from its line bits: of `board` (rows, cols) if given, else of these rules' board if the bit
+        count is its, else of the offered board with that many lines."""
         no_options("dots", options)
+        if board is None and len(text.strip()) == Board(self.rows, self.cols).n_lines:
+            board = (self.rows, self.cols)
         board, lines = parse_lines(text, board)
         return DotsState(board.rows, board.cols, lines, (0, 0), 0)
 
@@ -253,9 +253,8 @@ class DotsRules:
         return str(action)
 
 
-def make_rules(settings, size: tuple[int, int] | None = None) -> DotsRules:
-    rows, cols = size or (settings.dots.rows, settings.dots.cols)
-    return DotsRules(rows, cols)
+def make_rules(settings) -> DotsRules:
+    return DotsRules(settings.dots.rows, settings.dots.cols)
 
 
 @functools.lru_cache(maxsize=4)
@@ -277,3 +276,7 @@ def transition_tables(rows: int, cols: int):
     return nxt, gains, free
 
 
+GAME = declare(GameType(id="dots", title="Dots and Boxes", blurb="Close boxes, move again; policy iteration.",
+               players=2, seat_names=("first", "second"), has_chance=False,
+               settings=DotsSettings, parameters=("rows", "cols"), rules_class=DotsRules,
+               view="arcade.screens.dots_screen"))

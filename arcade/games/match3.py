@@ -17,6 +17,7 @@ import numpy as np
 
 from arcade.games.base import no_options, read_only
 from arcade.setting_fields import ranged
+from arcade.games.declare import GameType, declare
 
 
 @dataclass(frozen=True)
@@ -258,10 +259,6 @@ class Match3Rules:
     size: int = 9
     colours: int = 5
     turns: int = 50
-    game_id: str = "match3"
-    players: int = 1
-    seat_names: tuple[str, ...] = ("player",)
-    has_chance: bool = True  # the gems that fall in; too many to list
 
     def new_state(self, rng: np.random.Generator) -> Match3State:
         return Match3State(random_board(self.size, self.colours, rng), self.turns, 0, 0, self.colours)
@@ -351,3 +348,9 @@ class Match3Rules:
 def make_rules(settings) -> Match3Rules:
     t = settings.match3
     return Match3Rules(t.size, t.colours, t.turns)
+
+
+GAME = declare(GameType(id="match3", title="Match-3", blurb="Swap gems into lines; Q-learning from rollouts.",
+               players=1, seat_names=("player",), has_chance=True,  # the gems that fall in; too many to list
+               settings=Match3Settings, parameters=("size", "colours", "turns"), rules_class=Match3Rules,
+               view="arcade.screens.match3_screen"))

@@ -15,6 +15,7 @@ import numpy as np
 
 from arcade.games.base import no_options
 from arcade.setting_fields import ranged
+from arcade.games.declare import GameType, declare
 
 
 @dataclass(frozen=True)
@@ -125,10 +126,6 @@ def format_board(state: int) -> str:
 
 @dataclass(frozen=True)
 class TicTacToeRules:
-    game_id: str = "tictactoe"
-    players: int = 2
-    seat_names: tuple[str, str] = ("X", "O")
-    has_chance: bool = False
 
     def new_state(self, rng=None) -> int:
         return 0
@@ -172,3 +169,9 @@ class TicTacToeRules:
 
 def make_rules(settings=None) -> TicTacToeRules:
     return TicTacToeRules()
+
+
+GAME = declare(GameType(id="tictactoe", title="Tic-Tac-Toe", blurb="Three in a row; a TD agent learns by self-play.",
+               players=2, seat_names=("X", "O"), has_chance=False,
+               settings=TicTacToeSettings, parameters=(), rules_class=TicTacToeRules,
+               view="arcade.screens.tictactoe_screen"))

@@ -17,6 +17,7 @@ import numpy as np
 
 from arcade.games.base import no_options, read_only
 from arcade.setting_fields import one_of, ranged
+from arcade.games.declare import GameType, declare
 
 
 @dataclass(frozen=True)
@@ -314,10 +315,6 @@ def max_tile(size: int) -> int:
 class Rules2048:
     size: int = 4
     spawn_four_probability: float = 0.0
-    game_id: str = "2048"
-    players: int = 1
-    seat_names: tuple[str, ...] = ("player",)
-    has_chance: bool = True
 
     def for_state(self, state: State2048) -> "Rules2048":
         """The rules of the state's board size (a state parsed from text may be of another size)."""
@@ -411,6 +408,12 @@ class Rules2048:
         return ["largest tile reached  " + "  ".join(parts)]
 
 
-def make_rules(settings, size: int | None = None) -> Rules2048:
+def make_rules(settings) -> Rules2048:
     table = settings.game2048
-    return Rules2048(size=size or table.size, spawn_four_probability=table.spawn_four_probability)
+    return Rules2048(size=table.size, spawn_four_probability=table.spawn_four_probability)
+
+
+GAME = declare(GameType(id="2048", title="2048", blurb="Slide and merge tiles; expectimax looks ahead.",
+               players=1, seat_names=("player",), has_chance=True,  # a tile spawns after every move
+               settings=Game2048Settings, parameters=("size", "spawn_four_probability"), rules_class=Rules2048,
+               view="arcade.screens.twenty48_screen", attr="game2048"))

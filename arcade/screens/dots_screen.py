@@ -36,7 +36,7 @@ class DotsScreen(GameScreen):
     # --- game flow -----------------------------------------------------------
     def restart(self, size: tuple[int, int] | None = None) -> None:
         if size is not None and size != (self.rules.rows, self.rules.cols):
-            self.rules = make_rules("dots", self.settings, size=size)
+            self.rules = make_rules("dots", self.settings, rows=size[0], cols=size[1])
             self.controller.set_rules(self.rules)
             self.opponent.set_rules(self.rules)
             self.keep_playable(self.controller)
@@ -308,7 +308,7 @@ class DotsScreen(GameScreen):
     def show_state(self, state, line_owner: dict | None = None, box_owner: dict | None = None) -> None:
         """The position, and (where known) which seat drew each line and took each box."""
         if (state.rows, state.cols) != (self.rules.rows, self.rules.cols):
-            self.rules = make_rules("dots", self.settings, size=(state.rows, state.cols))
+            self.rules = make_rules("dots", self.settings, rows=state.rows, cols=state.cols)
             self.open_session()
         self.session.show(state)
         self.line_owner, self.box_owner = dict(line_owner or {}), dict(box_owner or {})

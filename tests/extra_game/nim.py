@@ -1,11 +1,12 @@
-"""A tiny game used by tests/test_extending.py to show that adding a game is a catalogue entry plus
-its rules and screen: Nim, two players take 1 to 3 stones from one heap; who takes the last wins.
-Rules only: no pygame here, like every rules module."""
+"""A tiny game used by tests/test_extending.py to show that adding a game is its rules module (ending
+in its declaration), its view and one catalogue line: Nim, two players take 1 to 3 stones from one heap;
+who takes the last wins. Rules only: no pygame here, like every rules module."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from arcade.games.base import no_options
+from arcade.games.declare import GameType, declare
 from arcade.setting_fields import ranged
 
 
@@ -24,10 +25,6 @@ class NimState:
 @dataclass(frozen=True)
 class NimRules:
     heap: int = 10
-    game_id: str = "nim"
-    players: int = 2
-    seat_names: tuple[str, str] = ("first", "second")
-    has_chance: bool = False
 
     def new_state(self, rng=None) -> NimState:
         return NimState(self.heap)
@@ -65,3 +62,9 @@ class NimRules:
 
 def make_rules(settings) -> NimRules:
     return NimRules(settings.for_game("nim").heap)
+
+
+# not in the arcade's catalogue: tests/test_extending.py adds it with add_game(GAME)
+GAME = declare(GameType(id="nim", title="Nim", blurb="Take 1-3 stones; the last one wins.", players=2,
+                        seat_names=("first", "second"), settings=NimSettings, parameters=("heap",),
+                        rules_class=NimRules, view="tests.extra_game.nim_screen"))
