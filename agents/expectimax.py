@@ -138,7 +138,7 @@ class Expectimax3:
         values = state.score + np.asarray(gains) + expected
         spawns = 2 if 0 < self.rules.spawn_four_probability else 1
         self._figures = {"plies": 3, "positions": len(dirs) + len(parent) * spawns * 5}  # move, tile, 4 replies
-        return {d: float(v) for d, v in zip(dirs, values)}
+        return {d: float(v) for d, v in zip(dirs, values, strict=True)}
 
     def figures(self) -> dict:
         """Of the last decision: plies searched and positions evaluated (root moves, tile placements,

@@ -56,7 +56,7 @@ class Expectiminimax:
         total = None
         for nxt, p in outcomes:
             v = self._value(nxt, depth, rng, deadline)
-            total = [p * x for x in v] if total is None else [t + p * x for t, x in zip(total, v)]
+            total = [p * x for x in v] if total is None else [t + p * x for t, x in zip(total, v, strict=True)]
         return tuple(total)
 
     def _value(self, state, depth: int, rng, deadline: float) -> tuple[float, ...]:

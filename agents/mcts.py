@@ -19,6 +19,7 @@ fast engine plugs in its random playout (agents/game_search.register_playout), n
 """
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -168,7 +169,7 @@ class MCTS:
                     waiting.append((path, current))
             if waiting:
                 results = playout_returns(rules, [s for _, s in waiting], rng, self.rollout_moves)
-                for (path, _), returns in zip(waiting, results):
+                for (path, _), returns in zip(waiting, results, strict=True):
                     self._backup(path, returns, self._scale(returns, low_high), low_high, finals, solve)
             done += size
             if self.clock() > deadline:
@@ -184,7 +185,7 @@ class MCTS:
         loss (-1 on each node it entered, its visit already counted) is taken back as the result goes in."""
         if self.rules.players == 1:
             finals.append((path, returns[0]))
-        for parent, child in zip(path, path[1:]):
+        for parent, child in itertools.pairwise(path):
             child.total += result[parent.mover] + 1.0
             if child.proven is None:
                 parent.q[child.slot] = child.total / child.visits

@@ -80,7 +80,7 @@ class MonteCarlo:
                 break
         swaps = state.swaps().tolist()
         self._figures = {"rollouts per swap": count, "depth": self.depth, "swaps": len(swaps)}
-        return {tuple(sw): float(s / count) for sw, s in zip(swaps, sums)}
+        return {tuple(sw): float(s / count) for sw, s in zip(swaps, sums, strict=True)}
 
     def figures(self) -> dict:
         """Of the last decision: rollouts per swap, greedy turns after the swap, swaps compared."""

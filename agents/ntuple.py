@@ -232,7 +232,7 @@ class NTupleAgent:
         gains = board64.all_gains(codes)[:, 0]
         legal = np.flatnonzero(moved != x[0])
         values = self.net.value(moved[legal]) + gains[legal]
-        return {int(d): float(v) for d, v in zip(legal, values)}
+        return {int(d): float(v) for d, v in zip(legal, values, strict=True)}
 
     def act(self, state, rng=None) -> int:
         return best_action(self.explain(state))

@@ -60,5 +60,5 @@ class TabularQ:
             return None
         values = arrays["values"]
         q = cls(values.shape[1] if values.ndim == 2 else 0, json.loads(str(arrays["meta"])))
-        q.table = {str(k): row.astype(float) for k, row in zip(arrays["keys"], values)}
+        q.table = {str(k): row.astype(float) for k, row in zip(arrays["keys"], values, strict=True)}
         return q

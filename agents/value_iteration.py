@@ -43,7 +43,7 @@ class ValueIteration:
         q = np.bincount(rows, weights=prob * (reward + gamma * V[nxt]), minlength=n_sa)
         self.seconds = time.perf_counter() - t0
         self.states = states
-        self.V = {s: float(v) for s, v in zip(states, V)}
+        self.V = {s: float(v) for s, v in zip(states, V, strict=True)}
         self.Q = {}
         for k in range(n_sa):
             self.Q.setdefault(states[sa_state[k]], {})[sa_action[k]] = float(q[k])

@@ -155,7 +155,7 @@ def submit(key: tuple, game_id: str, name: str, rules, settings, method: str, st
 def _submit(fn, *args) -> Future:
     """fn(*args) in the worker process, started first if it is not running (or died)."""
     global _pool, _progress_queue
-    for attempt in range(2):
+    for _attempt in range(2):
         if _pool is None:
             ctx = multiprocessing.get_context("spawn")
             _progress_queue = ctx.Queue(maxsize=1000)

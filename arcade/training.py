@@ -44,7 +44,7 @@ def measure_results(game_id: str, name: str, rules, settings, agent, seed: int):
         out = {}
         for opp_name, opp in opponents.items():
             r = summarize(play_games(rules, agent, opp, CURVE_GAMES, seed + done, agent_seed=seed + done))["results"]
-            for label, key in zip(RESULTS, ("win", "draw", "loss")):
+            for label, key in zip(RESULTS, ("win", "draw", "loss"), strict=True):
                 out[f"{label} v {opp_name}"] = r[key] / CURVE_GAMES
         return out
 

@@ -254,7 +254,7 @@ def course_agent(args) -> None:
                 run.append(time.perf_counter() - t0)
             runs[name].append(run)
     timings = {name: np.min(r, axis=0) for name, r in runs.items()}  # the best run of each state
-    agree = {name: sum(a == b for a, b in zip(decisions[name], decisions["vectorised"])) for name in ("obvious", "tight")}
+    agree = {name: sum(a == b for a, b in zip(decisions[name], decisions["vectorised"], strict=True)) for name in ("obvious", "tight")}
     print(f"  vectorised expectimax-3:              {ms_stats(timings['vectorised'])}")
     print(f"  obvious recursive (per-tile engine):  {ms_stats(timings['obvious'])}")
     print(f"  tight pure-Python recursive:          {ms_stats(timings['tight'])}")

@@ -82,9 +82,9 @@ def main() -> None:
                 totals = {"compiled": [0, 0.0], "C++": [0, 0.0]}
                 moves = {"compiled": [], "C++": []}
                 for i, board in enumerate(boards):
-                    sides = [("compiled", lambda: ours(search, board, depth))]
+                    sides = [("compiled", lambda board=board, depth=depth: ours(search, board, depth))]
                     if cpp:
-                        sides.append(("C++", lambda: cpp.search(int(board64.pack(board)), depth)))
+                        sides.append(("C++", lambda board=board, depth=depth: cpp.search(int(board64.pack(board)), depth)))
                     if (i + r) % 2:
                         sides.reverse()
                     for name, run in sides:
@@ -97,7 +97,7 @@ def main() -> None:
                         rates[name].append(n / seconds)
                 if cpp:
                     ratios.append(totals["C++"][1] / totals["compiled"][1])
-                    same = sum(a == b for a, b in zip(moves["compiled"], moves["C++"]))
+                    same = sum(a == b for a, b in zip(moves["compiled"], moves["C++"], strict=True))
             print(f"-- depth {depth}")
             for name, r in rates.items():
                 if r:

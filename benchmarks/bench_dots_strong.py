@@ -139,7 +139,7 @@ def matches(size: tuple[int, int], opponent: str, games: int, backend, seed: int
     draws = sum(m == 0 for m in margins_)
     lo, hi = wilson(wins, games)
     target = 0.95 if opponent == "greedy" else 0.80
-    by_side = [sum(m > 0 for m, r in zip(margins_, results) if r["agent_seat"] == s) for s in (0, 1)]
+    by_side = [sum(m > 0 for m, r in zip(margins_, results, strict=True) if r["agent_seat"] == s) for s in (0, 1)]
     n_side = [sum(r["agent_seat"] == s for r in results) for s in (0, 1)]
     mean, ci = mean_ci(margins_)
     ab = [t / 1000 for r in results for t in r["decision_ms"]]

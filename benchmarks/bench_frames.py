@@ -64,7 +64,7 @@ def cpu_steal_percent(before=None):
         return None
     if before is None:
         return fields
-    delta = [a - b for a, b in zip(fields, before)]
+    delta = [a - b for a, b in zip(fields, before, strict=True)]
     return 100.0 * delta[7] / max(1, sum(delta))
 
 

@@ -18,6 +18,7 @@ a stopped run without playing its finished games again (Ctrl-C stops and prints 
 """
 from __future__ import annotations
 
+import itertools
 import time
 from pathlib import Path
 
@@ -127,7 +128,7 @@ def report(agents: list[str], records: dict[str, list[dict]], seconds: float | N
         mean, ci = mean_ci([scores[name][s] for s in played])
         print(f"  {name:<24} mean score {mean:8.1f} +- {ci:6.1f}  ({len(played)} games)")
     print("  paired differences (same seeds), mean +- 95% interval:")
-    pairs = list(zip(agents, agents[1:])) + [(n, "greedy-cascade") for n in agents if n.startswith(("q-", "monte"))]
+    pairs = list(itertools.pairwise(agents)) + [(n, "greedy-cascade") for n in agents if n.startswith(("q-", "monte"))]
     pairs += [("q-rollouts", "q-rollouts-sequential")]
     for a, b in dict.fromkeys(pairs):
         if a == b or a not in scores or b not in scores:

@@ -121,7 +121,7 @@ def cores_scaling(rounds: int, seconds: float) -> None:
             net = NTupleNetwork(loaded.net.tuple_set, np.array(loaded.net.weights))
             deadline = time.perf_counter() + seconds
             figures = train(net, 10**9, P_FOUR, 0.1, np.random.default_rng(r), jobs=jobs,
-                            report=Report(stop=lambda: time.perf_counter() > deadline))
+                            report=Report(stop=lambda deadline=deadline: time.perf_counter() > deadline))
             rates[jobs].append(figures["moves"] / figures["seconds"])
     one, many = np.array(rates[1]), np.array(rates[cores])
     print(f"-- training on every core: {rounds} rounds of {seconds:g} s, alternated (finished games' moves, wall)")
@@ -275,7 +275,7 @@ def read_curve(path: str) -> tuple[np.ndarray, np.ndarray]:
         sys.exit(f"--curves {path}: cannot read it ({exc.strerror})")
     if not points:
         sys.exit(f"--curves {path}: no 'mean score' points (a file written by main.py train --curve)")
-    games, means = zip(*points)
+    games, means = zip(*points, strict=True)
     return np.array(games), np.array(means)
 
 
@@ -294,7 +294,7 @@ def curves(paths: list[str]) -> None:
     reach = [games[-1] + (np.diff(games).max() if games.size > 1 else games[0]) / 2 for games, _ in read]
     for g in marks:
         row = []
-        for (games, means), last in zip(read, reach):
+        for (games, means), last in zip(read, reach, strict=True):
             at = int(np.abs(games - g).argmin())
             row.append(f"{means[at]:>{w},.0f}" if g <= last else f"{'-':>{w}}")
         print(f"  {g:>9,}" + "".join(row))

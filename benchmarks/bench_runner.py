@@ -129,7 +129,7 @@ def ray_two_nodes(games: int) -> None:
         t_ray = time.perf_counter() - t0
         cluster.shutdown()
         untimed = [[{k: v for k, v in r.items() if k not in ("decision_ms", "opponent_ms")} for r in rs] for rs in (serial, on_ray)]
-        same = sum(a == b for a, b in zip(*untimed))
+        same = sum(a == b for a, b in zip(*untimed, strict=True))
         print(f"  cluster: {cluster.name}")
         print(f"  per-game results equal to the serial run: {same}/{games} (target: all)")
         print(f"  wall time: serial {t_serial:.1f} s, Ray {t_ray:.1f} s (its workers' start-up included)")

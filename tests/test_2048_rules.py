@@ -56,7 +56,7 @@ def test_large_boards_use_the_array_path_and_agree(monkeypatch):
     monkeypatch.setattr("arcade.games.twenty48._TABLE_MAX_SIZE", 0)
     for d in range(4):
         plain = move_batch(boards, d)
-        for a, b in zip(table[d], plain):
+        for a, b in zip(table[d], plain, strict=True):
             assert np.array_equal(a, b)
 
 
@@ -99,7 +99,7 @@ def test_chance_outcomes_sum_to_one():
         for kid, p in outs:
             values = kid.values()
             assert values[:, 0].tolist() == [2, 4, 8] and kid.score == 0
-            (r, c), = zip(*np.nonzero(values[:, 1:]))
+            (r, c), = zip(*np.nonzero(values[:, 1:]), strict=True)
             placed.add(((int(r), int(c) + 1), int(values[r, c + 1])))
             assert p == pytest.approx((1 - p4 if values[r, c + 1] == 2 else p4) / 6)
         assert {cell for cell, _ in placed} == {(r, c) for r in range(3) for c in (1, 2)}

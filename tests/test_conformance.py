@@ -67,7 +67,7 @@ def test_equal_seeds_replay_equal_games(game_id):
     rules = make_rules(game_id, Settings())
     for seed in (0, 7):
         first, second = _playout(rules, seed), _playout(rules, seed)
-        assert len(first) == len(second) and all(_same(a, b) for a, b in zip(first, second))
+        assert len(first) == len(second) and all(_same(a, b) for a, b in zip(first, second, strict=True))
 
 
 @pytest.mark.parametrize("game_id", PLAYABLE)

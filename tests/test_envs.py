@@ -59,7 +59,7 @@ def test_pettingzoo_api_test_passes(make):
 @pytest.mark.parametrize("env_id", IDS)
 def test_the_same_seed_gives_the_same_episode(env_id):
     first, second = (_episode(gym.make(env_id), seed=5) for _ in range(2))
-    assert len(first[0]) == len(second[0]) and all(_same(a, b) for a, b in zip(first[0], second[0]))
+    assert len(first[0]) == len(second[0]) and all(_same(a, b) for a, b in zip(first[0], second[0], strict=True))
     assert first[1] == second[1]
 
 
@@ -268,7 +268,7 @@ def test_a_seed_replays_the_same_episode_against_a_searching_opponent_however_lo
         hurried = episode()
     finally:
         racing.undo()
-    assert len(calm) == len(hurried) and all(np.array_equal(a, b) for a, b in zip(calm, hurried))
+    assert len(calm) == len(hurried) and all(np.array_equal(a, b) for a, b in zip(calm, hurried, strict=True))
 
 
 @pytest.mark.parametrize("env_id, kwargs, message", [

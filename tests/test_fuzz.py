@@ -64,7 +64,7 @@ def check_blackjack(screen):
     if counts is None:  # the round is over
         return
     assert len(counts) == len(mdp.card_values) and all(0 <= c <= mdp.multiplicity for c in counts)
-    drawn = sum(v * (mdp.multiplicity - c) for v, c in zip(mdp.card_values, counts))
+    drawn = sum(v * (mdp.multiplicity - c) for v, c in zip(mdp.card_values, counts, strict=True))
     assert total == drawn <= mdp.threshold
     assert peeked is None or counts[peeked] > 0
 

@@ -112,7 +112,7 @@ def test_a_seeded_game_replays_identically():
 
     s1, b1 = game(11)
     s2, b2 = game(11)
-    assert s1 == s2 and all(np.array_equal(x, y) for x, y in zip(b1, b2))
+    assert s1 == s2 and all(np.array_equal(x, y) for x, y in zip(b1, b2, strict=True))
     assert s1 > 0 and len(b1) == 50
 
 

@@ -18,7 +18,7 @@ def test_legal_masks_are_the_plain_swap_test_on_hundreds_of_boards(size, colours
     boards = np.stack([random_board(size, colours, rng) for _ in range(200)])
     mask = mb.legal_mask(boards)
     swaps = all_swaps(size)
-    for board, row in zip(boards, mask):
+    for board, row in zip(boards, mask, strict=True):
         plain = has_line(swapped_stack(board, swaps))  # every swap made on a copy, then tested for a line
         assert np.array_equal(row, plain)
         assert np.array_equal(legal_swaps(board), swaps[row])
@@ -78,7 +78,7 @@ def test_batched_greedy_cascade_is_the_agents_choice():
     states = [rules.new_state(rng) for _ in range(40)]
     boards = np.stack([s.board for s in states])
     choice, score = mb.greedy_cascade(boards, mb.legal_mask(boards))
-    for s, c, sc in zip(states, choice, score):
+    for s, c, sc in zip(states, choice, score, strict=True):
         values = agent.explain(s)
         assert sc == max(values.values()) and values[tuple(all_swaps(9)[c])] == sc
 

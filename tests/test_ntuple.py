@@ -59,7 +59,7 @@ def test_value_is_the_sum_of_the_weights_read():
     net = NTupleNetwork("3x4", rng.normal(size=NTupleNetwork.size_of("3x4")).astype(np.float32))
     boards = random_boards(rng, 20)
     values = net.value(board64.pack(boards))
-    for board, v in zip(boards, values):
+    for board, v in zip(boards, values, strict=True):
         assert v == pytest.approx(sum(float(net.weights[i]) for i in plain_features(net, board)), rel=1e-9)
 
 

@@ -152,7 +152,7 @@ def _placements(rules, board):
     from arcade.games.twenty48 import spawn_children
 
     kids, _, probs = spawn_children(board[None], rules.spawn_four_probability)
-    return list(zip(kids, probs))
+    return list(zip(kids, probs, strict=True))
 
 
 @pytest.mark.parametrize("depth", [0, 1, 2])

@@ -182,7 +182,7 @@ def test_the_dots_batch_playouts_score_as_the_rules_play_the_lines_in_key_order(
     keys = rng.random((len(states), states[0].board.n_lines))
     got = playout_scores(size[0], size[1], np.array([s.lines for s in states], dtype=np.int64),
                          np.array([s.scores for s in states]), np.array([s.mover for s in states]), keys)
-    for state, k, scores in zip(states, keys, got):
+    for state, k, scores in zip(states, keys, got, strict=True):
         for line in sorted(rules.legal_actions(state), key=lambda b: k[b]):
             state = rules.step(state, line)
         assert rules.is_terminal(state) and tuple(scores) == state.scores

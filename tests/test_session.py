@@ -32,7 +32,7 @@ def test_snapshot_through_json_continues_the_same_game(game_id):
     again = GameSession.restore(rules, data)
     assert again.moves == session.moves and again.movers == session.movers and again.seed == 7
     assert rules.format_state(again.state) == rules.format_state(session.state)
-    for a, b in zip(again.history, session.history):
+    for a, b in zip(again.history, session.history, strict=True):
         assert rules.format_state(a) == rules.format_state(b)
     # the same generator state: the same next move gives the same chance outcome
     action = session.legal_actions()[0]

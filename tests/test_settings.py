@@ -1,4 +1,5 @@
 """settings.toml validation: good file, every kind of bad value, syntax errors, missing file."""
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -89,7 +90,7 @@ def test_missing_file_means_defaults(tmp_path):
 
 def test_settings_are_frozen():
     s = Settings()
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         s.window.width = 3
 
 

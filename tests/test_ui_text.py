@@ -1,4 +1,6 @@
 """Text helpers: fitting and wrapping with an ellipsis where text is cut."""
+import itertools
+
 import pygame
 import pytest
 
@@ -69,7 +71,7 @@ def test_a_two_line_message_grows_its_bar_instead_of_being_clipped():
     pixels = pygame.surfarray.array3d(surface).transpose(1, 0, 2).astype(int)
     bar_top = next(y for y in range(480) if pixels[y, 5].sum() > 0)  # the bar's coloured top edge
     text_rows = [y for y in range(bar_top + 3, 480) if (pixels[y, 14:620].sum(axis=1) > 600).any()]
-    bands = sum(1 for a, b in zip(text_rows, text_rows[1:]) if b > a + 1) + 1
+    bands = sum(1 for a, b in itertools.pairwise(text_rows) if b > a + 1) + 1
     assert bands == 2 and text_rows[0] > bar_top + 2 and text_rows[-1] < 479  # two lines, both whole
     assert not (pixels[:bar_top] > 0).any()  # nothing drawn above the bar
 

@@ -105,7 +105,7 @@ def test_each_boards_uniforms_are_its_own_generators_in_order():
         boards = np.flatnonzero(rng.random(2) < 0.7)
         count = int(rng.integers(1, 5))
         if boards.size:
-            for b, row in zip(boards, streams.take(boards, count)):
+            for b, row in zip(boards, streams.take(boards, count), strict=True):
                 got[b].extend(row)
     for b in (0, 1):
         assert np.array_equal(got[b], plain[b][:len(got[b])])

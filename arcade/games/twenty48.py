@@ -326,7 +326,7 @@ class Rules2048:
         probability (the probabilities sum to 1)."""
         moved = self.after_move(state, action)
         kids, _, probs = spawn_children(moved.board[None], self.spawn_four_probability)
-        return [(State2048(kid, moved.score), float(p)) for kid, p in zip(kids, probs)]
+        return [(State2048(kid, moved.score), float(p)) for kid, p in zip(kids, probs, strict=True)]
 
     def spawn(self, board: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """The board with the computer's tile on it. Two uniform draws a tile, whatever the rules: the

@@ -15,7 +15,7 @@ from arcade.games.dots import SIZES, Board, completed_by
 from arcade.screens.base import GameScreen
 from arcade.ui import boards, hud, palette, text
 
-SIZE_KEYS = dict(zip((pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5), SIZES))
+SIZE_KEYS = dict(zip((pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5), SIZES, strict=True))
 ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, -1), pygame.K_DOWN: (0, 1)}
 HOVER_PX = 24
 

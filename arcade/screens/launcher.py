@@ -89,7 +89,7 @@ class LauncherScreen(Screen):
         text.draw(surface, "ARCADE", (w // 2, 22), 64, palette.ACCENT, anchor="midtop", bold=True)
         text.draw(surface, "play by hand, or press Enter in a game to watch an AI agent play",
                   (w // 2, 74), 24, palette.MUTED, anchor="midtop")
-        for i, (game, rect) in enumerate(zip(GAMES, card_rects((w, h)))):
+        for i, (game, rect) in enumerate(zip(GAMES, card_rects((w, h)), strict=True)):
             self._draw_card(surface, rect, game, i == self.selected)
         keys = f"1-{min(len(GAMES), 9)}" if len(GAMES) > 1 else "1"
         text.draw(surface, f"arrows: choose   Enter or click: open   {keys}: open   F11: full screen   Esc: quit",

@@ -70,7 +70,7 @@ class Fall:
     def pose(self, t: float) -> Pose:
         src = self.stage.source
         rows, cols = np.nonzero(src != np.arange(src.shape[0])[:, None])
-        return Pose(self.stage.after, {(int(r), int(c)): ((src[r, c] - r) * (1 - t), 0) for r, c in zip(rows, cols)})
+        return Pose(self.stage.after, {(int(r), int(c)): ((src[r, c] - r) * (1 - t), 0) for r, c in zip(rows, cols, strict=True)})
 
 
 def turn_phases(board_before: np.ndarray, swap, stages) -> list:

@@ -324,7 +324,7 @@ class Match3Screen(GameScreen):
         self._figures_bottom = y  # the values' caption goes below
         for k, (msg, left) in enumerate(self.popups[-4:]):
             alpha = min(1.0, left / 400)
-            colour = tuple(int(v * alpha + b * (1 - alpha)) for v, b in zip(palette.ACCENT, palette.BACKGROUND))
+            colour = tuple(int(v * alpha + b * (1 - alpha)) for v, b in zip(palette.ACCENT, palette.BACKGROUND, strict=True))
             text.draw(surface, msg, (panel.x, y + 10 + 34 * k), 34, colour, bold=True)
 
 

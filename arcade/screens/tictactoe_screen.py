@@ -246,12 +246,12 @@ class TicTacToeScreen(GameScreen):
         xs = [panel.x, panel.x + name_w, panel.x + name_w + 65, panel.x + name_w + 130]
         text.draw(surface, title, (xs[0], y), 22, palette.MUTED, max_width=panel.w)
         y += 24  # the column heads under the title: a narrow panel has no room beside it
-        for x, label in zip(xs[1:], columns):
+        for x, label in zip(xs[1:], columns, strict=True):
             text.draw(surface, label, (x, y), 20, palette.MUTED)
         y += 24
         for name, counts in sorted(rows.items()):
             text.draw(surface, name, (xs[0], y), 22, palette.TEXT, max_width=name_w - 10, min_size=15)
-            for x, n in zip(xs[1:], counts):
+            for x, n in zip(xs[1:], counts, strict=True):
                 text.draw(surface, str(n), (x, y), 22, palette.TEXT)
             y += 24
         return y

@@ -234,7 +234,7 @@ class Screen2048(GameScreen):
             if label == "SCORE":  # the merges' "+N", rising inside the score card and fading
                 for k, (msg, left) in enumerate(list(reversed(self.popups))[:1 if small else 3]):
                     t = left / POPUP_MS
-                    colour = tuple(int(v * t + b * (1 - t)) for v, b in zip(palette.ACCENT, palette.PANEL))
+                    colour = tuple(int(v * t + b * (1 - t)) for v, b in zip(palette.ACCENT, palette.PANEL, strict=True))
                     top = box.y + (4 if small else 30) - int((0 if small else 18) * (1 - t)) + 20 * k
                     size = 22 if small else 26 - 4 * k
                     if top + text.font(size, bold=True).get_ascent() > box.bottom - 2:

@@ -151,7 +151,7 @@ def draw_gem(surface, colour_index: int, centre, radius: float, alpha: float = 1
         return
     colour = palette.GEMS[colour_index % len(palette.GEMS)]
     if alpha < 1:
-        colour = tuple(int(v * alpha + b * (1 - alpha)) for v, b in zip(colour, palette.PANEL))
+        colour = tuple(int(v * alpha + b * (1 - alpha)) for v, b in zip(colour, palette.PANEL, strict=True))
     shape = GEM_SHAPES[colour_index % len(GEM_SHAPES)]  # each colour its own shape: colour-blind players
     x, y = centre
     if shape == "circle":
@@ -230,7 +230,7 @@ def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int], r
     room = table.bottom - (y + 30) - 30 - reserve  # height left for the stacks and their counts
     # equal values are one stack (the standard-like deck has four 10s): value -> cards left, in order
     stacks: dict[int, int] = {}
-    for value, c in zip(mdp.card_values, state.deck):
+    for value, c in zip(mdp.card_values, state.deck, strict=True):
         stacks[value] = stacks.get(value, 0) + c
     tallest = max(sum(m == v for m in mdp.card_values) * mdp.multiplicity for v in stacks)
     sw = min(70, (table.w - 60) // max(1, len(stacks)))

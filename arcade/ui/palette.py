@@ -32,7 +32,7 @@ def value_colour(t: float) -> tuple[int, int, int]:
     """A colour for a value scaled to [0, 1] (0 worst, 1 best), on a scale readable in grayscale too."""
     t = min(max(t, 0.0), 1.0)
     lo, hi, u = (VALUE_SCALE[0], VALUE_SCALE[1], t * 2) if t < 0.5 else (VALUE_SCALE[1], VALUE_SCALE[2], t * 2 - 1)
-    return tuple(int(a + (b - a) * u) for a, b in zip(lo, hi))
+    return tuple(int(a + (b - a) * u) for a, b in zip(lo, hi, strict=True))
 
 
 def tile_colours(value: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:

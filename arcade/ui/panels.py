@@ -89,7 +89,7 @@ def draw_bars(surface, rect: pygame.Rect, labels: list[str], counts: list[int], 
     gap = 6
     bw = max(4, min(90, (rect.w - gap * (n - 1)) // n))
     x0 = rect.x + (rect.w - (bw * n + gap * (n - 1))) // 2  # a few bars stand in the middle, not stretched
-    for i, (label, c) in enumerate(zip(labels, counts)):
+    for i, (label, c) in enumerate(zip(labels, counts, strict=True)):
         h = int((rect.h - 40) * c / top)
         bar = pygame.Rect(x0 + i * (bw + gap), rect.bottom - 20 - h, bw, h)
         pygame.draw.rect(surface, colour, bar, border_radius=3)
@@ -162,7 +162,7 @@ def draw_statistics(surface: pygame.Surface, title: str, rows: list[tuple[str, o
     step = min(80, max(58, (width - 200) // (len(cols) - 1)))  # the figures' columns fit a 640 window
     name_w = width - step * (len(cols) - 1)
     xs = [x] + [x + name_w + step * k for k in range(len(cols) - 1)]
-    for cx, label in zip(xs, cols):
+    for cx, label in zip(xs, cols, strict=True):
         text.draw(surface, label, (cx, y), 20, palette.MUTED)
     y += 26
     for player, t in rows[:8]:
@@ -171,7 +171,7 @@ def draw_statistics(surface: pygame.Surface, title: str, rows: list[tuple[str, o
                  f"{t.best:g}" if t.best is not None else "-"]
         if has_results:
             cells += [str(t.wins), str(t.draws), str(t.losses)]
-        for cx, cell in zip(xs, cells):
+        for cx, cell in zip(xs, cells, strict=True):
             # a long name gets smaller before it is cut ("policy-iteration vs random (2x3)")
             text.draw(surface, cell, (cx, y), 22, colour, max_width=name_w - 10 if cx == x else step - 4,
                       min_size=13 if cx == x else 16)
