@@ -165,7 +165,7 @@ def _agent(game: str, name: str | None, rules, settings):
 
 
 def _variant(args, settings):
-    """The settings with the rules parameters of the game's variant (`dots(rows=4,cols=4)`, the one way a
+    """The settings with the rules parameters of the game's variant (`nim(heap=21)`, the one way a
     variant is named) in place; args.game becomes the bare id and args.variant the parameters given. The
     older options say the same: --board RxC is rows=R,cols=C, --spawn-four-probability P is
     spawn_four_probability=P. UserError: one line naming the problem."""

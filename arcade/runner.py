@@ -59,7 +59,7 @@ class RunSpec:
     seed: int
     agent_seed: int
     settings_key: str  # a fingerprint of the settings the agents were built with (settings_key)
-    # the game with its rules parameters, e.g. dots(rows=4,cols=4) (a benchmark may name a set of openings
+    # the game with its rules parameters, e.g. nim(heap=21) (a benchmark may name a set of openings
     # instead); None in a log from before variants (its settings fingerprint pins the rules)
     variant: str | None = None
     # the fingerprint the first runner made of the same settings (every table): how a log it wrote is recognised
@@ -281,8 +281,8 @@ def _variant_of_board(run: dict) -> dict:
     run = dict(run)
     board = run.pop("board")
     rows, x, cols = board.partition("x") if isinstance(board, str) else ("", "", "")
-    if run.get("game") == "dots" and rows.isdigit() and cols.isdigit():
-        board = f"dots(rows={rows},cols={cols})"
+    if rows.isdigit() and cols.isdigit():  # a board of rows x columns: the game's rows and cols parameters
+        board = f"{run.get('game')}(rows={rows},cols={cols})"
     run["variant"] = board
     return run
 

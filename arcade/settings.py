@@ -161,7 +161,7 @@ class Settings:
             object.__setattr__(self, name, value)
 
     def for_game(self, game_id: str):
-        """The parameter table of one game (e.g. '2048' -> Game2048Settings); its defaults if not set."""
+        """The parameter table of one game (its settings dataclass, by the game's id); its defaults if not set."""
         for gid, table in self.games:
             if gid == game_id:
                 return table
@@ -179,7 +179,7 @@ class Settings:
         raise AttributeError(f"Settings has no table '{name}'")
 
     def with_table(self, attr: str, **changes) -> "Settings":
-        """A copy with some fields of one table (by attribute, e.g. "match3") changed."""
+        """A copy with some fields of one table (by its attribute on Settings) changed."""
         return dataclasses.replace(self, **{attr: dataclasses.replace(getattr(self, attr), **changes)})
 
     @property
@@ -237,49 +237,6 @@ def _toml_repr(value: Any) -> str:
 
 _PY_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 
-# Settings that were renamed: (table, old key) -> (table, new key, how an old value converts). Read from
-# files still, with one line asking for the new name.
-RENAMED = {
-    ("2048", "strong_time_budget_ms"): ("2048", "time_budget_ms", None),
-    ("dots", "alphabeta_ms"): ("dots", "time_budget_ms", None),
-    ("match3", "mc_budget_ms"): ("match3", "time_budget_ms", None),
-    ("blackjack", "exploration_prob"): ("blackjack", "epsilon", None),
-    ("dots", "mcts_simulations"): ("search", "mcts_simulations", None),
-    # the old dots mcts counted results in [0, 1]; on [-1, 1] the same search has twice the constant
-    ("dots", "mcts_exploration"): ("search", "mcts_exploration", lambda v: v * 2 if isinstance(v, (int, float)) else v),
-}
-
-
-# Settings no longer read: (table, key) -> why. Still accepted in files, with one line saying so.
-RETIRED = {
-    ("2048", "ntuple_parallel_games"): "the compiled n-tuple learner plays one game after another on each process",
-}
-
-
-def _rename_old_keys(raw: dict, name: str, warnings: list[str]) -> None:
-    """Move settings given under an old name to the new one (unless that is given too), one line each;
-    drop retired ones, one line each."""
-    for (table, key), why in RETIRED.items():
-        old = raw.get(table)
-        if isinstance(old, dict) and key in old:
-            old.pop(key)
-            warnings.append(f"{name}: [{table}] {key} is no longer used ({why}); delete the line")
-    for (table, key), (new_table, new_key, convert) in RENAMED.items():
-        old = raw.get(table)
-        if not isinstance(old, dict) or key not in old:
-            continue
-        value = old.pop(key)
-        target = raw.setdefault(new_table, {})
-        if not isinstance(target, dict) or new_key in target:
-            warnings.append(f"{name}: [{table}] {key} is now [{new_table}] {new_key}, which is given too; "
-                            f"the old line is ignored (delete it)")
-            continue
-        target[new_key] = convert(value) if convert else value
-        note = " (x2: results are now in [-1, 1])" if convert else ""
-        warnings.append(f"{name}: [{table}] {key} is now [{new_table}] {new_key}; read as that{note} "
-                        f"(rename it in the file)")
-
-
 def _build_table(name: str, table: str, cls: type, raw: Any, warnings: list[str], strict: bool):
     if not isinstance(raw, dict):
         problem = f"{name}: [{table}] should be a table of settings, found {_toml_repr(raw)}"
@@ -328,7 +285,6 @@ def parse_settings(text: str, name: str = "settings.toml", base_dir: str = ".", 
         return _unusable_file(f"{name}: TOML syntax error: {exc}; fix that line or delete the file to use the defaults",
                               name, base_dir, strict)
     warnings: list[str] = []
-    _rename_old_keys(raw, name, warnings)
     parts = {}
     known = tables()
     for table, value in raw.items():

@@ -204,7 +204,8 @@ def test_merges_in_quick_succession_stay_inside_the_score_card(app):
 def test_r_on_a_long_game_asks_once_and_a_short_one_restarts_at_once(app, monkeypatch):
     import pygame
 
-    from arcade.screens import open_game, twenty48_screen
+    from arcade.screens import open_game
+    from arcade.screens.twenty48 import screen as twenty48_screen
     from tests.helpers import key
 
     monkeypatch.setattr(twenty48_screen, "LONG_GAME_MOVES", 6)  # a "long" game any seed reaches

@@ -9,10 +9,11 @@ from arcade.settings import Settings
 
 
 @pytest.mark.parametrize("info", GAMES, ids=lambda g: g.id)
-def test_each_entry_names_a_rules_module_and_a_screen_module(info):
+def test_each_entry_names_a_rules_module_and_a_view_with_a_screen_a_painter_and_a_sketch(info):
     rules = importlib.import_module(info.rules)
-    screen = importlib.import_module(info.view)
-    assert callable(rules.make_rules) and hasattr(screen, "SCREEN")
+    view = {part: importlib.import_module(f"{info.view}.{part}") for part in ("screen", "painter", "sketch")}
+    assert callable(rules.make_rules) and hasattr(view["screen"], "SCREEN")
+    assert callable(view["painter"].paint) and callable(view["sketch"].sketch)
     built = make_rules(info.id, Settings())
     assert built.game_id == info.id and built.players == info.players
 
@@ -29,3 +30,19 @@ def test_a_misspelt_module_path_is_an_error_not_a_quiet_placeholder(settings):
             open_game(None, "typo")
     finally:
         remove_game("typo")
+
+
+def test_no_shared_module_names_a_game():
+    """A game is a plugin: outside its rules module, its view folder, its environments and the agents made
+    for it, no module compares or quotes a game's id (the catalogue lists the games' modules, by module)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    shared = [*root.glob("arcade/*.py"), *root.glob("arcade/ui/*.py"), *root.glob("arcade/screens/*.py"),
+              *(root / "arcade/games" / f for f in ("__init__.py", "base.py", "declare.py")),
+              *(root / "agents" / f for f in ("__init__.py", "base.py", "mcts.py", "game_search.py",
+                                             "expectiminimax.py", "baselines.py", "compiled.py", "tabular_q.py"))]
+    quoted = re.compile(r"""["'](%s)["']""" % "|".join(re.escape(g.id) for g in GAMES))
+    named = {str(p.relative_to(root)): quoted.findall(p.read_text()) for p in shared}
+    assert len(named) > 25 and not {p: ids for p, ids in named.items() if ids}

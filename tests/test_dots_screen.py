@@ -98,7 +98,7 @@ def test_a_finished_game_keeps_who_played_it_and_shows_a_card(app):
 def test_you_win_in_words():
     from types import SimpleNamespace
 
-    from arcade.screens.dots_screen import DotsScreen
+    from arcade.screens.dots.screen import DotsScreen
 
     fake = SimpleNamespace(state=SimpleNamespace(scores=(5, 4)), human_seat=0,
                            seat_name=lambda seat: ("you", "random")[seat])

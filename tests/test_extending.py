@@ -112,7 +112,10 @@ def test_t_trains_any_trainer_with_a_learning_curve_on_a_screen_that_names_none(
         screen.controller.select("nim-learner")  # not a trainer: t trains the game's trainer all the same
         key(app, pygame.K_t)
         assert screen.trainer.job is not None and screen.trainer.job.name == "nim-trainer" and screen.busy()
-        assert wait_for(app, lambda: screen.trainer.job is None, 120)
+        watched = []  # the training games drawn beside the curve, by Nim's painter (the frames draw them)
+        assert wait_for(app, lambda: watched.append(getattr(screen.trainer.job, "watched", None))
+                        or screen.trainer.job is None, 120)
+        assert any(s is not None and s.stones < 10 for s in watched)
         assert len(screen.trainer.curve) == 4 and [p[0] for p in screen.trainer.curve] == [100, 200, 300, 400]
         measured = screen.trainer.curve[1][1]  # at 200 the host played 40 games against the weakest and strongest
         assert {"won v random", "drawn v random", "lost v random"} < set(measured) and len(measured) == 6
@@ -201,3 +204,25 @@ def test_the_algorithms_written_once_solve_the_new_game(nim, settings):
     state = rules.new_state()
     assert find("nim", "expectiminimax").create(rules, deep).act(state, None) == 2
     assert find("nim", "mcts").create(rules, deep).act(state, np.random.default_rng(0)) == 2
+
+
+def test_an_environment_renders_the_new_game_with_its_painter(nim):
+    """Its view's painter draws the frame, as on its screen: a game that forgets its painter fails here."""
+    import numpy as np
+
+    from arcade.envs.render import ScreenRenderer
+    from arcade.screens import paint_state
+
+    rules = make_rules("nim", Settings())
+    renderer = ScreenRenderer("nim", rules, "rgb_array")
+    full, fewer = renderer.frame(rules.new_state()), renderer.frame(rules.step(rules.new_state(), 3))
+    assert full.shape[2] == 3 and full.dtype == np.uint8
+    assert (full != fewer).any(axis=2).sum() > 100  # three stones fewer are drawn
+    import dataclasses
+
+    add_game(dataclasses.replace(NIM, id="nim2", view="tests.extra_game"))  # a view folder without a painter
+    try:
+        with pytest.raises(ModuleNotFoundError, match="tests.extra_game.painter"):
+            paint_state(pygame.Surface((100, 100)), pygame.Rect(0, 0, 100, 100), "nim2", rules, rules.new_state())
+    finally:
+        remove_game("nim2")

@@ -94,18 +94,10 @@ def test_settings_are_frozen():
         s.window.width = 3
 
 
-def test_old_names_are_read_with_one_line_each():
-    """Settings renamed to one name per idea (time_budget_ms, epsilon, [search]) still read from old files."""
-    s = parse_settings("[2048]\nstrong_time_budget_ms = 250\n[dots]\nalphabeta_ms = 700\nmcts_simulations = 50\n"
-                       "mcts_exploration = 1.4\n[match3]\nmc_budget_ms = 90\n[blackjack]\nexploration_prob = 0.3\n",
-                       strict=False)
-    assert s.game2048.time_budget_ms == 250 and s.dots.time_budget_ms == 700 and s.match3.time_budget_ms == 90
-    assert s.blackjack.epsilon == 0.3 and s.search.mcts_simulations == 50
-    assert s.search.mcts_exploration == 2.8  # [0, 1] results then, [-1, 1] now
-    assert len(s.warnings) == 6 and all("\n" not in w and "rename it in the file" in w for w in s.warnings)
-    assert "[dots] alphabeta_ms is now [dots] time_budget_ms" in s.warnings[1]
-    both = parse_settings("[dots]\nalphabeta_ms = 700\ntime_budget_ms = 900\n", strict=False)
-    assert both.dots.time_budget_ms == 900 and "the old line is ignored" in both.warnings[0]
+def test_a_key_no_longer_read_is_one_line_naming_it():
+    """The previous round's renamed keys are not read any more (their notes were tombstones): one line each."""
+    s = parse_settings("[dots]\nalphabeta_ms = 700\n", strict=False)
+    assert s.dots.time_budget_ms == 1000 and len(s.warnings) == 1 and "alphabeta_ms" in s.warnings[0]
 
 
 def test_a_settings_file_that_names_no_data_folder_uses_the_arcades_not_one_beside_it(tmp_path):

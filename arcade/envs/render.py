@@ -1,5 +1,5 @@
-"""Rendering for the environments: one frame drawn from the state with the boards the screens draw
-(arcade/ui/boards.py), and nothing else: no game screen, agent controller, thread or file.
+"""Rendering for the environments: one frame drawn from the state with the painter the game's screen draws
+its board with (its view folder's painter.py), and nothing else: no game screen, agent controller, thread or file.
 
 `ScreenRenderer(game_id, rules, mode)` draws on an off-screen surface (render_mode "rgb_array") or in a
 window of its own ("human"), and `frame(state, **extra)` returns the picture as an H x W x 3 uint8 array
@@ -79,15 +79,16 @@ class ScreenRenderer:
     def draw(self, state, hand=None, line_owner=None, box_owner=None) -> None:
         """The title, a caption line and the board of `state` on the renderer's surface."""
         pygame = self.pygame
-        from arcade.ui import boards, palette, text
+        from arcade.screens import paint_state
+        from arcade.ui import palette, text
 
         surface, rules = self.surface, self.rules
         surface.fill(palette.BACKGROUND)
         text.draw(surface, self.title, (16, 8), 30, palette.ACCENT, bold=True)
         text.draw(surface, caption(rules, state), (16, 36), 18, palette.TEXT, max_width=surface.get_width() - 32)
         area = pygame.Rect(16, CAPTION_H + 8, surface.get_width() - 32, surface.get_height() - CAPTION_H - 24)
-        boards.draw_state(surface, area, self.game_id, rules, state, hand=hand, line_owner=line_owner,
-                          box_owner=box_owner)
+        paint_state(surface, area, self.game_id, rules, state, hand=hand, line_owner=line_owner,
+                    box_owner=box_owner)
 
     def frame(self, state, **extra) -> np.ndarray | None:
         """Draw `state`; an RGB array (rgb_array), or None after showing it in the window (human)."""

@@ -65,14 +65,14 @@ def make_rules(game_id: str, settings, **params):
 
 
 def parse_variant(text: str) -> tuple[str, dict]:
-    """'dots(rows=4,cols=4)' -> ('dots', {'rows': 4, 'cols': 4}), checked against the game's declaration
+    """'nim(heap=21)' -> ('nim', {'heap': 21}), checked against the game's declaration
     (UnknownGame, VariantError: one line naming the problem)."""
     game_id, params = split_variant(text)
     return game_id, checked_parameters(game_info(game_id), params)
 
 
 def settings_variant(game_id: str, settings) -> str:
-    """The variant the settings play: the game with every rules parameter, e.g. 'dots(rows=2,cols=2)'."""
+    """The variant the settings play: the game with every rules parameter, e.g. 'nim(heap=10)'."""
     info = game_info(game_id)
     table = settings.for_game(game_id)
     return format_variant(game_id, {name: getattr(table, name) for name in info.parameters})
@@ -85,7 +85,7 @@ def variant_label(game_id: str, variant: str | None) -> str:
 
 def variant_slug(game_id: str, variant: str | None) -> str:
     """A file-name form of a variant naming only what differs from the game's defaults: 'dots-rows4-cols4',
-    '2048' (a label that is no variant, e.g. '3x3-won-openings', is appended as it is)."""
+    the bare id for the defaults (a label that is no variant, e.g. '3x3-won-openings', is appended as it is)."""
     if not variant:
         return game_id
     try:

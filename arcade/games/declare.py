@@ -2,9 +2,9 @@
 
 A rules module ends by declaring its game, as OpenSpiel's games end with `register_game`:
 
-    GAME = declare(GameType(id="dots", title="Dots and Boxes", blurb="...", players=2,
-                            seat_names=("first", "second"), has_chance=False, settings=DotsSettings,
-                            parameters=("rows", "cols"), rules_class=DotsRules, view="arcade.screens.dots"))
+    GAME = declare(GameType(id="nim", title="Nim", blurb="...", players=2, seat_names=("first", "second"),
+                            has_chance=False, settings=NimSettings, parameters=("heap",), rules_class=NimRules,
+                            view="arcade.screens.nim"))
 
 The declaration is the one place these facts are written: the rules class reads its id, players, seat
 names and chance from it (`declare` sets them on the class), the catalogue (`arcade.games`) is the list of
@@ -13,8 +13,8 @@ the same names (`arcade.setting_fields`), so a limit is written once.
 
 A variant is named one way wherever a game is named (the CLI, run logs):
 
-    parse_variant("dots(rows=4,cols=4)")  -> ("dots", {"rows": 4, "cols": 4})
-    format_variant("dots", {"rows": 4, "cols": 4}) -> "dots(rows=4,cols=4)"
+    parse_variant("nim(heap=21)")  -> ("nim", {"heap": 21})
+    format_variant("nim", {"heap": 21}) -> "nim(heap=21)"
 """
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ class VariantError(ValueError):
 
 
 def split_variant(text: str) -> tuple[str, dict[str, str]]:
-    """'dots(rows=4,cols=4)' -> ('dots', {'rows': '4', 'cols': '4'}): the names, values still text."""
+    """'nim(heap=21)' -> ('nim', {'heap': '21'}): the names, values still text."""
     match = _VARIANT.match(text or "")
     if not match:
         raise VariantError(f"'{text}' is not a game: give its id, with rules parameters if any: "
@@ -154,7 +154,7 @@ def describe_parameters(game: GameType) -> list[str]:
 
 
 def format_variant(game_id: str, params: dict) -> str:
-    """The text of a variant: 'dots' or 'dots(rows=4,cols=4)' (checked_parameters puts them in one order)."""
+    """The text of a variant: 'nim' or 'nim(heap=21)' (checked_parameters puts them in one order)."""
     if not params:
         return game_id
     return f"{game_id}({','.join(f'{k}={v:g}' if isinstance(v, float) else f'{k}={v}' for k, v in params.items())})"

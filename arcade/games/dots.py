@@ -279,4 +279,4 @@ def transition_tables(rows: int, cols: int):
 GAME = declare(GameType(id="dots", title="Dots and Boxes", blurb="Close boxes, move again; policy iteration.",
                players=2, seat_names=("first", "second"), has_chance=False,
                settings=DotsSettings, parameters=("rows", "cols"), rules_class=DotsRules,
-               view="arcade.screens.dots_screen"))
+               view="arcade.screens.dots"))

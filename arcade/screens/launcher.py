@@ -8,7 +8,8 @@ from arcade.games import GAMES
 from arcade.notices import recent
 from arcade.screens import open_game
 from arcade.screens.base import ENTER_KEYS, Screen
-from arcade.ui import hud, palette, previews, text
+from arcade.screens import draw_sketch, sketch_is_wide
+from arcade.ui import hud, palette, text
 
 COLUMNS = 3
 
@@ -106,9 +107,9 @@ class LauncherScreen(Screen):
         pic_h = rect.h - (104 if compact else 120)
         pic = pygame.Rect(rect.x + 18, rect.y + 14, rect.w - 36, pic_h)
         side = min(pic.w, pic.h)
-        wide = previews.is_wide(game.id)
+        wide = sketch_is_wide(game.id)
         pic = pygame.Rect(pic.x if wide else pic.centerx - side // 2, pic.y, pic.w if wide else side, side)
-        previews.draw_preview(game.id, surface, pic)
+        draw_sketch(game.id, surface, pic)
         y = rect.bottom - (86 if compact else 100)
         text.draw(surface, game.title, (rect.x + 16, y), 32 if not compact else 26, palette.TEXT, bold=True,
                   max_width=rect.w - 32, min_size=20)

@@ -7,7 +7,8 @@ import pygame
 
 from agents import Trains
 from arcade.training import TrainingJob
-from arcade.ui import boards, palette, panels, text
+from arcade.screens import paint_state
+from arcade.ui import palette, panels, text
 
 
 class TrainingView:
@@ -76,7 +77,7 @@ class TrainingView:
             side = min(chart.h - 20, chart.w // 2)
             game = pygame.Rect(chart.x, chart.y + 18, side, side)
             text.draw(surface, "a training game", (game.x, chart.y), 15, palette.MUTED, max_width=side, min_size=12)
-            boards.draw_state(surface, game, self.rules.game_id, self.rules, self.job.watched)
+            paint_state(surface, game, self.rules.game_id, self.rules, self.job.watched)
             chart = pygame.Rect(game.right + 10, chart.y, chart.right - game.right - 10, chart.h)
         if self.curve:
             panels.draw_curve(surface, chart, self.curve)

@@ -48,6 +48,9 @@ class NimTrainer:
             if stop is not None and stop.is_set():
                 break
             self.trained += 50
+            if watch is not None:  # a training game to draw beside the curve (by Nim's painter)
+                state = self.rules.new_state()
+                watch(self.rules.step(state, 1 + done // 50 % 3))
             time.sleep(0.02)  # a trainer that takes a moment, so the screen shows it working
             if progress:
                 progress(done)

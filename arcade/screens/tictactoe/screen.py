@@ -11,7 +11,8 @@ import pygame
 
 from arcade.games.tictactoe import O, X, tables
 from arcade.screens.base import GameScreen
-from arcade.ui import boards, hud, palette, text
+from arcade.ui import hud, palette, text
+from arcade.screens.tictactoe import painter
 
 NUMPAD = {pygame.K_7: 0, pygame.K_8: 1, pygame.K_9: 2, pygame.K_4: 3, pygame.K_5: 4, pygame.K_6: 5,
           pygame.K_1: 6, pygame.K_2: 7, pygame.K_3: 8, pygame.K_KP7: 0, pygame.K_KP8: 1, pygame.K_KP9: 2,
@@ -183,7 +184,7 @@ class TicTacToeScreen(GameScreen):
 
     def draw_game(self, surface, rect) -> None:
         board, cell = self._layout(rect)
-        boards.draw_tictactoe(surface, board, self.state)
+        painter.draw_tictactoe(surface, board, self.state)
         self._draw_panel(surface, self._panel_rect(rect, board))
         if self.over:
             hud.draw_game_over(surface, board, self.result_title(), None,

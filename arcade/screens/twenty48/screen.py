@@ -6,7 +6,8 @@ import pygame
 from arcade.games.twenty48 import DOWN, LEFT, RIGHT, UP, slide_paths
 from arcade.screens.base import GameScreen
 from arcade.storage import BestScores
-from arcade.ui import boards, hud, palette, text
+from arcade.ui import hud, palette, text
+from arcade.screens.twenty48 import painter
 
 MOVE_KEYS = {
     pygame.K_UP: UP, pygame.K_w: UP, pygame.K_DOWN: DOWN, pygame.K_s: DOWN,
@@ -194,19 +195,19 @@ class Screen2048(GameScreen):
         room = VALUE_ROOM if self.values.on else 0
         side = min(rect.h - 2 * room, rect.w - 260 - 2 * room)
         board = pygame.Rect(rect.x + (rect.w - 260 - side) // 2, rect.y + (rect.h - side) // 2, side, side)
-        return (board, *boards.grid_2048(board, s))
+        return (board, *painter.grid_2048(board, s))
 
     def draw_game(self, surface, rect) -> None:
         board, gap, cell = self._layout(rect)
         s = self.rules.size
-        boards.draw_2048(surface, board, None if self.anim else self.game.state.values(), s, self.grayscale)
+        painter.draw_2048(surface, board, None if self.anim else self.game.state.values(), s, self.grayscale)
         if self.anim:
             paths, _, elapsed = self.anim
             t = min(1.0, elapsed / self.anim_ms)
             t = 1 - (1 - t) ** 2  # ease out
             for (r0, c0), (r1, c1), exponent, _merged in paths:
-                pos = boards.cell_rect_2048(board, gap, cell, r0 + (r1 - r0) * t, c0 + (c1 - c0) * t)
-                boards.draw_tile(surface, pos, 1 << exponent, self.grayscale)
+                pos = painter.cell_rect_2048(board, gap, cell, r0 + (r1 - r0) * t, c0 + (c1 - c0) * t)
+                painter.draw_tile(surface, pos, 1 << exponent, self.grayscale)
         room = VALUE_ROOM if self.values.on else 0
         self._draw_panel(surface, pygame.Rect(board.right + 30 + room, board.y - room, 230, board.h + 2 * room))
         if self.game.over and not self.anim:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 
 from arcade.screens.base import GameScreen
-from arcade.ui import palette
+from tests.extra_game.nim_view import painter
 
 
 class NimScreen(GameScreen):
@@ -40,8 +40,7 @@ class NimScreen(GameScreen):
         return False
 
     def draw_game(self, surface, rect) -> None:
-        for k in range(self.state.stones):
-            pygame.draw.circle(surface, palette.ACCENT, (rect.x + 40 + k * 40, rect.centery), 15)
+        painter.paint(surface, rect, self.rules, self.state)
 
 
 SCREEN = NimScreen

@@ -6,9 +6,10 @@ import pygame
 
 from arcade.control import Question
 from arcade.screens.base import GameScreen
-from arcade.screens.match3_phases import Wobble, turn_phases
+from arcade.screens.match3.phases import Wobble, turn_phases
 from arcade.storage import BestScores
-from arcade.ui import boards, hud, palette, text
+from arcade.ui import hud, palette, text
+from arcade.screens.match3 import painter
 
 POPUP_MS = 1100
 VALUE_ARROWS = 5  # swaps drawn with their values while `v` is on
@@ -30,7 +31,7 @@ class Match3Screen(GameScreen):
         self.selected: tuple[int, int] | None = None
         self.cursor = (self.rules.size // 2, self.rules.size // 2)
         self.drag_from: tuple[int, int] | None = None
-        self.phases: list = []  # animation phases still to show (arcade.screens.match3_phases)
+        self.phases: list = []  # animation phases still to show (arcade.screens.match3.phases)
         self.phase_ms = 0.0
         self.popups: list[list] = []  # [text, ms left]
         self.hint = None
@@ -288,9 +289,9 @@ class Match3Screen(GameScreen):
                 dr, dc = offsets.get((r, c), (0, 0))
                 x, y = centre(r + dr, c + dc)
                 if fade is not None and fade[r, c]:
-                    boards.draw_gem(surface, int(board[r, c]), (x, y), radius * (1 + 0.3 * t), alpha=1 - t)
+                    painter.draw_gem(surface, int(board[r, c]), (x, y), radius * (1 + 0.3 * t), alpha=1 - t)
                 else:
-                    boards.draw_gem(surface, int(board[r, c]), (x, y), radius)
+                    painter.draw_gem(surface, int(board[r, c]), (x, y), radius)
         surface.set_clip(clip)
         marks = [(self.cursor, palette.TEXT, 2)] + ([(self.selected, palette.ACCENT, 4)] if self.selected else [])
         for (r, c), colour, width in marks:

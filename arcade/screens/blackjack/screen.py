@@ -11,7 +11,8 @@ from arcade.games.blackjack import MDPState, RoundState
 from arcade.games import make_rules
 from arcade.games.blackjack import ACTIONS, PEEK, PRESETS, QUIT, TAKE
 from arcade.screens.base import GameScreen
-from arcade.ui import boards, hud, palette, panels, text
+from arcade.ui import hud, palette, panels, text
+from arcade.screens.blackjack import painter
 
 ACTION_KEYS = {pygame.K_t: TAKE, pygame.K_p: PEEK, pygame.K_q: QUIT}
 PRESET_KEYS = {pygame.K_1: "small", pygame.K_2: "large", pygame.K_3: "standard", pygame.K_4: "peeking"}
@@ -225,7 +226,7 @@ class BlackjackScreen(GameScreen):
     def draw_game(self, surface, rect) -> None:
         table = self._table()
         compact = not self._strip_fits(table)  # the strip's one-line form goes under the deck
-        deck_bottom = self._deck_bottom = boards.draw_blackjack(surface, table, self.rules, self.round, self.hand,
+        deck_bottom = self._deck_bottom = painter.draw_blackjack(surface, table, self.rules, self.round, self.hand,
                                                                 reserve=22 if compact and self.values.on else 0)
         if deck_bottom <= table.bottom - 70:  # a small table leaves these to the HUD line
             mean = self.total_reward / self.rounds if self.rounds else 0.0
@@ -308,7 +309,7 @@ class BlackjackScreen(GameScreen):
                 continue
             action = max(values, key=values.get)
             pygame.draw.rect(surface, colours[action], cell, 0 if t == total else 2, border_radius=4)
-            ink = boards.FELT_DARK if t == total else palette.TEXT
+            ink = painter.FELT_DARK if t == total else palette.TEXT
             text.draw(surface, str(t), (cell.centerx, cell.y + 3), 16, ink, anchor="midtop")
             text.draw(surface, action[0], (cell.centerx, cell.centery + 2), 22, ink, anchor="center", bold=True)
             if w >= 34:  # room for the value in the cell; else it is on the line below for your total

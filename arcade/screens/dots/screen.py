@@ -13,7 +13,8 @@ from arcade.control import AgentController
 from arcade.games import make_rules
 from arcade.games.dots import SIZES, Board, completed_by
 from arcade.screens.base import GameScreen
-from arcade.ui import boards, hud, palette, text
+from arcade.ui import hud, palette, text
+from arcade.screens.dots import painter
 
 SIZE_KEYS = dict(zip((pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5), SIZES, strict=True))
 ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, -1), pygame.K_DOWN: (0, 1)}
@@ -205,7 +206,7 @@ class DotsScreen(GameScreen):
         return pygame.Rect(area.x + 36, area.y + 24, area.w - 372, area.h - 48)  # room for the value labels
 
     def _geometry(self):
-        return boards.dots_geometry(self._usable(), self.board.rows, self.board.cols)
+        return painter.dots_geometry(self._usable(), self.board.rows, self.board.cols)
 
     def _dot(self, r: int, c: int):
         ox, oy, gap = self._geometry()
@@ -249,7 +250,7 @@ class DotsScreen(GameScreen):
 
     # --- drawing -------------------------------------------------------------
     def draw_game(self, surface, rect) -> None:
-        boards.draw_dots(surface, self._usable(), self.state, self.line_owner, self.box_owner,
+        painter.draw_dots(surface, self._usable(), self.state, self.line_owner, self.box_owner,
                          (self.seat_name(0), self.seat_name(1)), self.hover if self.human_may_move else None)
         if self.human_may_move:  # the keyboard cursor: the whole line, outlined, and a ring at its middle
             (r1, c1), (r2, c2) = self.board.line_ends(self.cursor)
@@ -269,7 +270,7 @@ class DotsScreen(GameScreen):
                                "r: again    f: side    o: opponent", shade_alpha=110)
 
     def _widths(self) -> tuple[int, int, int]:
-        return boards.dots_widths(self._geometry()[2])
+        return painter.dots_widths(self._geometry()[2])
 
     def _draw_dots(self, surface) -> None:
         radius = self._widths()[0]

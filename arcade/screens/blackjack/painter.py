@@ -1,0 +1,97 @@
+"""The blackjack board drawn from its state alone: pure functions of (surface, rect, state), no screen,
+no agent, no files. The screen draws its board with these (adding what is its own: animations, the cursor,
+values), and the environments and the training view draw a frame with `paint`."""
+from __future__ import annotations
+
+import pygame
+
+from arcade.ui import palette, text
+
+FELT = (22, 104, 60)
+FELT_DARK = (16, 80, 46)
+CARD = (250, 248, 240)
+
+
+def draw_card(surface, rect: pygame.Rect, value=None, face_down: bool = False) -> None:
+    if face_down:
+        pygame.draw.rect(surface, (150, 40, 50), rect, border_radius=8)
+        pygame.draw.rect(surface, (240, 230, 230), rect, 2, border_radius=8)
+        return
+    pygame.draw.rect(surface, CARD, rect, border_radius=8)
+    pygame.draw.rect(surface, (40, 40, 40), rect, 2, border_radius=8)
+    colour = (180, 30, 40) if value is not None and value % 2 else (30, 30, 30)
+    text.draw(surface, str(value), (rect.x + 8, rect.y + 6), max(20, rect.h // 4), colour, bold=True)
+    text.draw(surface, str(value), rect.center, max(28, rect.h // 2), colour, anchor="center", bold=True)
+
+
+def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int], reserve: int = 0) -> int:
+    """The felt table of a round: the deck's description, the hand and its total, the cards left of each value,
+    the draw pile (the peeked card face up), leaving `reserve` pixels free at the bottom. Returns the y below
+    the deck (what is left is the caller's)."""
+    from arcade.games.blackjack import PRESETS
+
+    pygame.draw.rect(surface, FELT, table, border_radius=18)
+    pygame.draw.rect(surface, FELT_DARK, table, 6, border_radius=18)
+    mdp = rules.mdp
+    total, peeked, counts = state.mdp_state
+    name = PRESETS[rules.preset][0] if rules.preset in PRESETS else f"a {rules.preset} deck"
+    title = (f"{name}: values {mdp.card_values} x{mdp.multiplicity}, threshold {mdp.threshold}, "
+             f"peek costs {mdp.peek_cost}")
+    extra = 0
+    if text.font(18).size(title)[0] <= table.w - 40:
+        text.draw(surface, title, (table.x + 20, table.y + 14), 22, palette.TEXT, max_width=table.w - 40, min_size=18)
+    else:  # a narrow table: the deck's description on two lines rather than cut
+        for k, line in enumerate(text.wrap(title, 16, table.w - 40)):
+            text.draw(surface, line, (table.x + 20, table.y + 10 + 17 * k), 16, palette.TEXT)
+        extra = 8
+    # top to bottom: the hand, its total, the deck; sizes follow the table's height
+    ch = int(min(118, table.h * (0.2 if table.h >= 420 else 0.16)))
+    cw = int(ch * 0.71)
+    y = table.y + 46 + extra
+    text.draw(surface, "YOUR HAND", (table.x + 24, y), 22, (200, 230, 210), bold=True)
+    shown = hand[-9:]
+    room = table.w - 220 - cw  # left of the draw pile
+    step = min(cw + 10, room // max(1, len(shown) - 1)) if len(shown) > 1 else 0
+    for k, value in enumerate(shown):  # side by side while they fit; overlapping, their corner still shows
+        draw_card(surface, pygame.Rect(table.x + 24 + k * step, y + 26, cw, ch), value)
+    y += 26 + ch + 14
+    bust = state.over and total > mdp.threshold
+    verdict = " - BUST" if bust else (" - collected" if state.over else "")
+    text.draw(surface, f"total {total} / {mdp.threshold}{verdict}", (table.x + 24, y), 34,
+              palette.BAD if bust else palette.TEXT, bold=True)
+    y += 48
+    text.draw(surface, "THE DECK (cards left of each value)", (table.x + 24, y), 22, (200, 230, 210), bold=True)
+    room = table.bottom - (y + 30) - 30 - reserve  # height left for the stacks and their counts
+    # equal values are one stack (the standard-like deck has four 10s): value -> cards left, in order
+    stacks: dict[int, int] = {}
+    for value, c in zip(mdp.card_values, state.deck, strict=True):
+        stacks[value] = stacks.get(value, 0) + c
+    tallest = max(sum(m == v for m in mdp.card_values) * mdp.multiplicity for v in stacks)
+    sw = min(70, (table.w - 60) // max(1, len(stacks)))
+    card_h = max(20, min(int((sw - 10) * 1.35), room - 8 * (tallest - 1)))
+    for i, (value, c) in enumerate(stacks.items()):
+        x = table.x + 24 + i * sw
+        for j in range(c):
+            draw_card(surface, pygame.Rect(x, y + 30 + j * 8, sw - 10, card_h), value)
+        if c == 0:
+            pygame.draw.rect(surface, FELT_DARK, (x, y + 30, sw - 10, card_h), 2, border_radius=8)
+        text.draw(surface, f"x{c}", (x + (sw - 10) // 2, y + 36 + card_h + 8 * max(c - 1, 0)), 20,
+                  palette.TEXT, anchor="midtop")
+    # the draw pile (the peeked card face up), and the round's figures under it
+    pile = pygame.Rect(table.right - cw - 40, table.y + 72, cw, ch)
+    if counts is not None:
+        for k in range(3, 0, -1):
+            draw_card(surface, pile.move(k * 3, -k * 3), face_down=True)
+        if peeked is not None:
+            draw_card(surface, pile, mdp.card_values[peeked])
+            text.draw(surface, "peeked: next card", (pile.centerx, pile.bottom + 6), 20, palette.ACCENT,
+                      anchor="midtop")
+        else:
+            draw_card(surface, pile, face_down=True)
+    deck_bottom = y + 60 + card_h + 8 * max(tallest - 1, 0)
+    return deck_bottom
+
+
+def paint(surface, area: pygame.Rect, rules, state, hand=None, **display) -> None:
+    """The table of `state` in `area`, with the hand's cards where known (the state holds the total)."""
+    draw_blackjack(surface, area, rules, state, list(hand or []))

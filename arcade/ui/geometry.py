@@ -1,0 +1,18 @@
+"""Shared layout arithmetic of the drawn boards and sketches: where a square board or a grid of cells goes."""
+from __future__ import annotations
+
+import pygame
+
+
+def top_square(area: pygame.Rect) -> pygame.Rect:
+    """The largest square in `area`, centred across it and at its top."""
+    side = min(area.w, area.h)
+    return pygame.Rect(area.centerx - side // 2, area.y, side, side)
+
+
+def grid(rect: pygame.Rect, n_rows: int, n_cols: int, pad: int = 4) -> tuple[int, int, int]:
+    """(cell size, x, y of the first cell) of square cells filling `rect`, centred."""
+    cell = min((rect.w - pad) // n_cols, (rect.h - pad) // n_rows)
+    ox = rect.x + (rect.w - cell * n_cols) // 2
+    oy = rect.y + (rect.h - cell * n_rows) // 2
+    return cell, ox, oy
