@@ -153,8 +153,8 @@ def test_the_command_lines_board_and_agent_win_over_the_kept_ones(app):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"dots": {"agent": "mcts", "delay_ms": 200, "values": False, "board": [5, 5],
                                          "seat": 1, "opponent": "greedy"}}))
-    app.settings = app.settings.with_table("dots", rows=2, cols=4)  # what --board 2x4 does to the settings
-    screen = open_game(app, "dots", agent="solver", given=("board",))
+    app.settings = app.settings.with_table("dots", rows=2, cols=4)  # what dots(rows=2,cols=4) does to the settings
+    screen = open_game(app, "dots", agent="solver", given=("rows", "cols"))  # the rules parameters it gave
     assert (screen.rules.rows, screen.rules.cols) == (2, 4) and screen.controller.name == "solver"
     assert screen.human_seat == 1 and screen.opponent.name == "greedy"  # the other kept choices still come back
 

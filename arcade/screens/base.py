@@ -95,6 +95,7 @@ class GameScreen(Screen):
     game_id = ""
     TRAIN_KEY = pygame.K_t  # a screen whose game uses t (blackjack's take) names another
     LEARN_KEY = pygame.K_l
+    VARIANT_CHOICES: tuple[str, ...] = ()  # the kept choices (extra_choices) that hold the game's variant
 
     def __init__(self, app, agent: str | None = None, seed: int | None = None, **rule_overrides):
         self.app = app
@@ -340,6 +341,8 @@ class GameScreen(Screen):
         if not isinstance(choices, dict):
             self._choices_at_open = self.choices()
             return
+        if given:  # rules parameters from the command line: the screen's choices that hold the variant give way
+            given = (*given, *self.VARIANT_CHOICES)
         choices = {**choices, **{k: v for k, v in self.extra_choices().items() if k in given}}
         names = [s.name for s in self.controller.specs]
         if not agent_given and choices.get("agent") in names:

@@ -23,6 +23,7 @@ HOVER_PX = 24
 
 class DotsScreen(GameScreen):
     game_id = "dots"
+    VARIANT_CHOICES = ("board",)  # rows x cols
 
     def __init__(self, app, agent=None, seed=None, size=None):
         super().__init__(app, agent=agent, seed=seed, size=size)
