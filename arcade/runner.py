@@ -26,7 +26,7 @@ import os
 import pickle
 import signal
 import socket
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -62,8 +62,6 @@ class RunSpec:
     # the game with its rules parameters, e.g. nim(heap=21) (a benchmark may name a set of openings
     # instead); None in a log from before variants (its settings fingerprint pins the rules)
     variant: str | None = None
-    # the fingerprint the first runner made of the same settings (every table): how a log it wrote is recognised
-    first_key: str = field(default="", compare=False, repr=False)
 
     @classmethod
     def of(cls, game: str, agent: str, opponent: str | None, games: int, seed: int, settings,
@@ -74,20 +72,17 @@ class RunSpec:
         from arcade.games import settings_variant
 
         return cls(game, agent, opponent, games, seed, settings.seeds.agent if agent_seed is None else agent_seed,
-                   settings_key(settings, game), variant or settings_variant(game, settings),
-                   first_key=_first_settings_key(settings))
+                   settings_key(settings, game), variant or settings_variant(game, settings))
 
     def header(self) -> dict:
-        run = asdict(self)
-        del run["first_key"]
-        return {"run": run, "version": LOG_VERSION}
+        return {"run": asdict(self), "version": LOG_VERSION}
 
     def stands_to(self, run: RunSpec, players: int) -> str | None:
-        """How this logged run stands to `run`: "same"; "same settings" (logged under the first runner's
-        fingerprint, which `run`'s settings also make); "grows" (`run` is it with more games, every game it
-        played unchanged, under either fingerprint: one-player runs only, game i is seed + i whatever the
-        count, while in a two-player run the count decides the seats); None: another run."""
-        logged = replace(self, settings_key=run.settings_key) if self.settings_key == run.first_key else self
+        """How this logged run stands to `run`: "same"; "same settings" (the same run, logged before runs
+        named their variant: its header is written anew); "grows" (`run` is it with more games, every game it
+        played unchanged: one-player runs only, game i is seed + i whatever the count, while in a two-player
+        run the count decides the seats); None: another run."""
+        logged = self
         if logged.variant is None:  # logged before variants: the settings fingerprint pins the rules
             logged = replace(logged, variant=run.variant)
         if logged == run:
@@ -132,13 +127,6 @@ def settings_key(settings, game: str) -> str:
     else:
         kept["game"] = None
     return hashlib.sha1(json.dumps(kept, sort_keys=True, default=str).encode()).hexdigest()[:12]
-
-
-def _first_settings_key(settings) -> str:
-    """The first runner's fingerprint: every table but the window, sound and pacing (a log it wrote is
-    recognised by it)."""
-    tables = {k: v for k, v in asdict(settings).items() if k not in {"window", "audio", "agents", "warnings"}}
-    return hashlib.sha1(json.dumps(tables, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
 @dataclass

@@ -110,9 +110,7 @@ def test_a_finished_one_player_log_grows_into_a_longer_run_keeping_its_games(set
     assert _without_times(again.records) == _without_times(whole)
 
 
-def test_a_run_s_key_reads_only_its_own_game_s_settings_and_a_log_of_the_first_key_still_continues(settings):
-    from dataclasses import replace
-
+def test_a_run_s_key_reads_only_its_own_game_s_settings(settings):
     spec = RunSpec.of("2048", "greedy", None, 3, 40, settings)
     other_game = RunSpec.of("2048", "greedy", None, 3, 40, settings.with_table("match3", time_budget_ms=7))
     assert other_game == spec  # another game's table changed: the same run
@@ -123,12 +121,6 @@ def test_a_run_s_key_reads_only_its_own_game_s_settings_and_a_log_of_the_first_k
                                   ntuple_restart_tile=2048, ntuple_restart_share=0.1)
     assert RunSpec.of("2048", "greedy", None, 3, 40, trained) == spec
     assert RunSpec.of("2048", "greedy", None, 3, 40, settings.with_table("game2048", ntuple_tuples="3x4")) != spec
-    # a log the first runner wrote (every table in its key) is this run when these settings make that key
-    first = replace(spec, settings_key=spec.first_key)
-    assert first.stands_to(spec, 1) == "same settings"
-    assert first.stands_to(other_game, 1) is None  # (made of other settings: not provably the same run)
-    assert first.stands_to(replace(spec, games=5), 1) == "grows"  # and such a log grows like any other
-    assert "first_key" not in spec.header()["run"]
 
 
 def test_the_log_holds_every_game_and_a_resumed_run_plays_only_the_rest(settings, tmp_path):
