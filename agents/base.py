@@ -230,11 +230,10 @@ def discover() -> None:
     global _discovered
     if _discovered:
         return
-    import agents as package
-
-    for mod in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+    # the modules beside this one, found by folder (importing the package from here would be a hidden circle)
+    for mod in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda m: m.name):
         if mod.name != "base" and not mod.name.startswith("_"):
-            importlib.import_module(f"agents.{mod.name}")
+            importlib.import_module(f"{__package__}.{mod.name}")
     _discovered = True
 
 

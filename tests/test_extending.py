@@ -102,7 +102,7 @@ def test_t_trains_any_trainer_with_a_learning_curve_on_a_screen_that_names_none(
     """The Nim screen has no training code: t, the bar and the curve come from the shared screen, the curve
     mixes points the host measured with the trainer's own figures, and the new table plays afterwards."""
     from arcade.app import App
-    from arcade.training import curve_series
+    from arcade.ui.curve_series import curve_series
 
     app = App(settings, size=(1024, 720))
     try:

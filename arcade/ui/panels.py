@@ -5,6 +5,7 @@ from __future__ import annotations
 import pygame
 
 from arcade.ui import palette, text
+from arcade.ui.curve_series import curve_series
 
 
 def _box(surface: pygame.Surface, w: int, h: int) -> pygame.Rect:
@@ -202,10 +203,8 @@ CURVE_COLOURS = (palette.GOOD, palette.BAD, palette.INFO, palette.ACCENT)
 
 
 def draw_curve(surface, rect: pygame.Rect, points: list[tuple[int, dict]]) -> None:
-    """A learning curve from training checkpoints (arcade.training): shares on a 0-1 axis, other figures
-    (a mean score) scaled to their own largest value, each legend entry with its latest value."""
-    from arcade.training import curve_series
-
+    """A learning curve from training checkpoints (arcade.training): the series curve_series picks, shares on a
+    0-1 axis, other figures (a mean score) scaled to their own largest value, each with its latest value."""
     lines = []
     for k, s in enumerate(curve_series(points)):
         if s.share:
