@@ -18,9 +18,10 @@ load (what an environment's opponent needs: the same seed, the same game).
 """
 from __future__ import annotations
 
+import math
 import time
 
-from agents.base import budget_clock, register
+from agents.base import Deadline, OutOfTime, budget_clock, register
 from agents.dots_engine import Position, geometry, loony_value, simple_loony
 from arcade.games.dots import line_symmetries, map_lines
 
@@ -31,10 +32,6 @@ TABLE_LIMIT = 400_000  # positions kept between moves (about 60 MB); past it the
 PARITY_WEIGHT = 2  # a horizon's value: + for the side that should draw the last safe line, - for the other
 
 
-class OutOfTime(Exception):
-    pass
-
-
 class Search:
     """One board's search state: the transposition table survives from move to move."""
 
@@ -43,9 +40,8 @@ class Search:
         self.symmetries = line_symmetries(rows, cols)
         self.table: dict[int, tuple[int, int, int, int]] = {}  # lines -> (depth, flag, value, best line)
         self.nodes = 0
-        self.deadline = float("inf")
+        self.deadline = Deadline(time.perf_counter, math.inf)
         self.node_limit = float("inf")  # positions a move may visit (a budget in positions, not time)
-        self.clock = time.perf_counter
 
     def _ordered(self, pos: Position, free: list[int], first: int) -> list[int]:
         geo, sides = pos.geo, pos.sides
@@ -71,7 +67,7 @@ class Search:
         """Negamax value (margin for the player to move over the open boxes), searched `depth` more
         non-forced lines; outside (alpha, beta) only a bound."""
         self.nodes += 1
-        if self.nodes % CHECK_EVERY == 0 and (self.nodes > self.node_limit or self.clock() > self.deadline):
+        if self.nodes % CHECK_EVERY == 0 and (self.nodes > self.node_limit or self.deadline.passed()):
             raise OutOfTime
         lines = pos.lines
         free = pos.free_lines()
@@ -190,11 +186,11 @@ class AlphaBetaDots:
 
     def _deepen(self, state, every: bool) -> dict[int, float]:
         search = self._search(state)
-        clock = search.clock = self.clock
-        start = clock()
+        clock = self.clock
         counted = self.positions > 0
-        search.deadline = float("inf") if counted else start + self.budget  # a deeper pass still running then
-        search.node_limit = self.positions if counted else float("inf")  # is dropped
+        # a deeper pass still running at the deadline (or past the positions) is dropped
+        deadline = search.deadline = Deadline(clock, math.inf if counted else self.budget)
+        search.node_limit = self.positions if counted else float("inf")
         search.nodes = 0
         n_free = search.geo.n_lines - state.lines.bit_count()
         values, best, depth, last = {}, -1, 0, 0.0
@@ -210,7 +206,7 @@ class AlphaBetaDots:
             took = search.nodes - n0 if counted else clock() - t0  # this depth's cost, in positions or seconds
             growth = took / last if last > (20 if counted else 0.002) else 3.0
             last = took
-            spent = search.nodes if counted else clock() - start
+            spent = search.nodes if counted else deadline.elapsed()
             if spent + took * max(growth, 1.5) > (self.positions if counted else self.budget):
                 break
         self._figures = {"depth": depth, "exact": "yes" if depth >= n_free else "no", "positions": search.nodes,

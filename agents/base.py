@@ -258,6 +258,35 @@ def find(game_id: str, name: str) -> AgentSpec:
     return choose(agents_for(game_id), name, game_id)
 
 
+class OutOfTime(Exception):
+    """A timed search ran past its deadline: the last complete answer stands."""
+
+
+class Deadline:
+    """The time one decision may spend, on the budget clock (budget_clock): made when the decision starts.
+
+    The one deadline of every timed agent: `passed()` between steps, `check()` deep inside a search (raises
+    OutOfTime), `left()` to judge whether another pass fits, `elapsed()` for what was spent."""
+
+    def __init__(self, clock: Callable[[], float], seconds: float):
+        self.clock, self.seconds = clock, seconds
+        self.start = clock()
+        self.at = self.start + seconds
+
+    def elapsed(self) -> float:
+        return self.clock() - self.start
+
+    def left(self) -> float:
+        return self.at - self.clock()
+
+    def passed(self) -> bool:
+        return self.clock() > self.at
+
+    def check(self) -> None:
+        if self.clock() > self.at:
+            raise OutOfTime
+
+
 def budget_clock(settings) -> Callable[[], float]:
     """The clock a timed search spends its budget on ([search] budget_clock): wall-clock seconds, or the
     CPU seconds of the searching thread (so a busy machine does not make the search shallower)."""

@@ -21,7 +21,7 @@ import functools
 import numpy as np
 
 from agents import compiled
-from agents.base import best_action, budget_clock, register
+from agents.base import Deadline, best_action, budget_clock, register
 from agents.ntuple import best_network
 from arcade.games import board64
 
@@ -216,8 +216,7 @@ class StrongExpectimax:
         if board.shape != (4, 4):
             raise ValueError(self.only_4x4(board.shape[0]))
         clock = self.clock
-        start = clock()
-        deadline = start + self.budget
+        deadline = Deadline(clock, self.budget)
         target = self.depth_for(board)
         values, depth, stopped = {}, 0, False
         searched: list[int] = []  # positions of each finished pass
@@ -226,7 +225,7 @@ class StrongExpectimax:
             cap = None
             if d > 1:
                 growth = searched[-1] / searched[-2] if len(searched) > 1 and searched[-2] > 100 else FIRST_GROWTH
-                left = deadline - clock()
+                left = deadline.left()
                 if searched[-1] * growth * self.per_position > START_SHARE * left:
                     break
                 cap = int(SLACK * left / self.per_position)

@@ -11,14 +11,12 @@ pass cut by the deadline is dropped and the last complete depth answers.
 """
 from __future__ import annotations
 
+import math
 
-from agents.base import ANY_GAME, best_action, budget_clock, register
+
+from agents.base import ANY_GAME, Deadline, OutOfTime, best_action, budget_clock, register
 from agents.game_search import decision_rng, leaf_values, terminal_returns
 from arcade.games.base import ListsChance, has_chance
-
-
-class OutOfTime(Exception):
-    pass
 
 
 @register("expectiminimax", ANY_GAME, "depth-limited search: max for the mover, expectation over chance, "
@@ -44,7 +42,7 @@ class Expectiminimax:
         self.chance = has_chance(rules)
         self._figures: dict = {}
 
-    def _after(self, state, action, depth: int, rng, deadline: float) -> tuple[float, ...]:
+    def _after(self, state, action, depth: int, rng, deadline: Deadline) -> tuple[float, ...]:
         """The value of playing `action` in `state` (chance averaged), searching `depth` more decisions."""
         rules = self.rules
         if not self.chance:
@@ -59,15 +57,14 @@ class Expectiminimax:
             total = [p * x for x in v] if total is None else [t + p * x for t, x in zip(total, v, strict=True)]
         return tuple(total)
 
-    def _value(self, state, depth: int, rng, deadline: float) -> tuple[float, ...]:
+    def _value(self, state, depth: int, rng, deadline: Deadline) -> tuple[float, ...]:
         rules = self.rules
         self._positions += 1
         if rules.is_terminal(state):
             return terminal_returns(rules, state)
         if depth == 0:
             return leaf_values(rules, state)
-        if self.clock() > deadline:
-            raise OutOfTime
+        deadline.check()
         seat = rules.to_move(state)
         best = None
         for a in rules.legal_actions(state):
@@ -76,22 +73,22 @@ class Expectiminimax:
                 best = v
         return best
 
-    def _root(self, state, depth: int, rng, deadline: float) -> dict:
+    def _root(self, state, depth: int, rng, deadline: Deadline) -> dict:
         seat = self.rules.to_move(state)
         return {a: self._after(state, a, depth - 1, rng, deadline)[seat] for a in self.rules.legal_actions(state)}
 
     def explain(self, state, rng=None) -> dict:
         """{move: its value for the side to move at the deepest depth completed in the time budget}."""
         rng = decision_rng(rng, self.rules, state)
-        deadline = self.clock() + self.budget
+        deadline, unlimited = Deadline(self.clock, self.budget), Deadline(self.clock, math.inf)
         self._positions = 0
         values, reached = None, 0
         for depth in range(1, self.max_depth + 1):
             try:
-                values, reached = self._root(state, depth, rng, deadline if values is not None else float("inf")), depth
+                values, reached = self._root(state, depth, rng, deadline if values is not None else unlimited), depth
             except OutOfTime:
                 break
-            if self.clock() > deadline:
+            if deadline.passed():
                 break
         self._figures = {"depth": reached, "positions": self._positions}
         return values

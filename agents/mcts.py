@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from agents.base import ANY_GAME, budget_clock, register
+from agents.base import ANY_GAME, Deadline, budget_clock, register
 from agents.game_search import decision_rng, playout_returns, terminal_returns
 from arcade.games.base import has_chance
 
@@ -101,7 +101,7 @@ class MCTS:
         rng = decision_rng(rng, rules, state)
         chance = has_chance(rules)
         root = Node(None if chance else state, rules.legal_actions(state), rules.to_move(state))
-        c, deadline, log, sqrt = self.c, self.clock() + self.budget, math.log, math.sqrt
+        c, deadline, log, sqrt = self.c, Deadline(self.clock, self.budget), math.log, math.sqrt
         finals: list = []  # one player: every final score, rescaled once the range is known
         low_high = [math.inf, -math.inf]
         done = 0
@@ -172,7 +172,7 @@ class MCTS:
                 for (path, _), returns in zip(waiting, results, strict=True):
                     self._backup(path, returns, self._scale(returns, low_high), low_high, finals, solve)
             done += size
-            if self.clock() > deadline:
+            if deadline.passed():
                 break
         if rules.players == 1 and finals:
             self._rescale(root, finals, low_high)

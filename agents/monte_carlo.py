@@ -12,11 +12,10 @@ never sees the game's own future gems.
 """
 from __future__ import annotations
 
-import time
 
 import numpy as np
 
-from agents.base import best_action, register
+from agents.base import Deadline, best_action, budget_clock, register
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State
 
@@ -39,7 +38,8 @@ class MonteCarlo:
     def __init__(self, rules, settings):
         t = settings.match3
         self.rules = rules
-        self.rollouts, self.depth, self.budget_s = t.mc_rollouts, t.mc_depth, t.time_budget_ms / 1000
+        self.rollouts, self.depth, self.budget = t.mc_rollouts, t.mc_depth, t.time_budget_ms / 1000
+        self.clock = budget_clock(settings)
         self._last: tuple | None = None  # (state key, {swap: mean}) of the last decision
         self._figures: dict = {}
 
@@ -64,19 +64,17 @@ class MonteCarlo:
     def values(self, state: Match3State, rng: np.random.Generator, batches: int | None = None) -> dict[tuple, float]:
         """{swap: mean points} over as many batches of rollouts as the time budget allows (one at least), or
         over exactly `batches` batches (then the same Generator gives the same values on any machine)."""
-        start = time.perf_counter()
-        sums, count, batches = None, 0, 0
+        deadline = Deadline(self.clock, self.budget)
+        sums, count = None, 0
         while True:
-            t0 = time.perf_counter()
+            t0 = deadline.elapsed()
             totals = self.sample(state, rng, self.rollouts)
             sums = totals.sum(axis=1) if sums is None else sums + totals.sum(axis=1)
             count += self.rollouts
-            batches += 1
-            now = time.perf_counter()
             if batches is not None:
                 if count >= batches * self.rollouts:
                     break
-            elif now - start + (now - t0) > self.budget_s:  # another batch would run past the budget
+            elif deadline.left() < deadline.elapsed() - t0:  # another batch would run past the budget
                 break
         swaps = state.swaps().tolist()
         self._figures = {"rollouts per swap": count, "depth": self.depth, "swaps": len(swaps)}

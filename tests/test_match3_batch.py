@@ -98,10 +98,22 @@ def test_monte_carlo_is_fixed_by_its_seed_and_explains_with_means():
     settings = DEFAULTS.with_table("match3", mc_rollouts=4, mc_depth=1, time_budget_ms=10)
     state = rules.new_state(np.random.default_rng(2))
     agent = MonteCarlo(rules, settings)
+    fixed = agent.values(state, np.random.default_rng(3), batches=2)  # a count of batches, not a time
+    assert fixed == MonteCarlo(rules, settings).values(state, np.random.default_rng(3), batches=2)
     first = agent.act(state, np.random.default_rng(3))
-    again = MonteCarlo(rules, settings).act(state, np.random.default_rng(3))
     values = agent.explain(state)
-    assert first == again and first == max(values, key=values.get)
+    assert first == max(values, key=values.get)
     assert set(values) == set(rules.legal_actions(state)) and min(values.values()) > 0  # every swap scores
     totals = agent.sample(state, np.random.default_rng(0), 3)
     assert totals.shape == (len(values), 3) and (totals > 0).all()
+
+
+def test_monte_carlo_runs_batches_while_its_time_lasts():
+    """A decision used to stop after one batch whatever its budget (the batch counter took the name of the
+    batches asked for): it now runs batches until another would not fit."""
+    rules = Match3Rules()
+    settings = DEFAULTS.with_table("match3", mc_rollouts=2, mc_depth=0, time_budget_ms=300)
+    state = rules.new_state(np.random.default_rng(2))
+    agent = MonteCarlo(rules, settings)
+    agent.act(state, np.random.default_rng(3))
+    assert agent.figures()["rollouts per swap"] >= 3 * 2
