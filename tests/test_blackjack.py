@@ -228,3 +228,21 @@ def test_a_decks_value_iteration_is_solved_once_a_process_and_is_the_plain_solve
     plain = ValueIteration().solve(rules.mdp, settings.blackjack.tolerance)
     assert plain.V == first.solution.V and plain.pi == first.solution.pi
     assert len(value_iteration._SOLVED) >= 1
+
+
+def test_the_cards_in_hand_are_read_off_the_rounds_states():
+    from arcade.games import make_rules
+    from arcade.games.blackjack import PEEK, TAKE, hand
+    from arcade.settings import Settings
+
+    rules = make_rules("blackjack", Settings())
+    rng = np.random.default_rng(1)
+    state, states, cards = rules.new_state(), [], []
+    for action in (PEEK, TAKE, TAKE):
+        if action not in rules.legal_actions(state):
+            break
+        states.append(state)
+        state = rules.step(state, action, rng)
+        if state.drawn is not None:
+            cards.append(rules.mdp.card_values[state.drawn])
+    assert hand(rules, [*states, state]) == cards and sum(cards) == state.mdp_state.total and len(cards) >= 1

@@ -237,3 +237,23 @@ def test_the_2x3_policy_iteration_is_kept_in_the_data_folder_and_read_back_equal
     monkeypatch.setattr(pi, "_SOLVED", {})
     with pytest.raises(pytest.fail.Exception):  # another tolerance: solved again, not read
         pi.solve_kept(2, 3, 1e-6, tmp_path)
+
+
+def test_who_drew_each_line_and_took_each_box_is_read_off_the_games_states():
+    """The display facts a state lacks come from the session's states (a resumed game and an environment's
+    frame have them too): each seat's boxes as owned equal its score, every drawn line has its drawer."""
+    from arcade.games.dots import DotsRules, completed_by, owners
+
+    rules = DotsRules(3, 3)
+    rng = np.random.default_rng(4)
+    state, states, drawn_by, took = rules.new_state(), [], {}, {}
+    while not rules.is_terminal(state):
+        states.append(state)
+        line = int(rng.choice(rules.legal_actions(state)))
+        drawn_by[line] = state.mover
+        took.update({box: state.mover for box in completed_by(state.board, state.lines, line)})
+        state = rules.step(state, line, rng)
+    line_owner, box_owner = owners([*states, state])
+    assert line_owner == drawn_by and box_owner == took
+    assert [sum(1 for s in box_owner.values() if s == seat) for seat in (0, 1)] == list(state.scores)
+    assert owners([state]) == ({}, {})  # a position put on the board: nobody's lines

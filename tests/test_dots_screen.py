@@ -24,7 +24,7 @@ def near(screen, bit, dx=6, dy=5):
 def test_click_near_a_line_draws_it_and_the_opponent_replies(app):
     screen = open_dots(app)
     click(app, near(screen, 0))
-    assert screen.state.lines & 1 and screen.line_owner[0] == 0
+    assert screen.state.lines & 1 and screen.owners()[0][0] == 0
     assert wait_for(app, lambda: bin(screen.state.lines).count("1") == 2)  # the opponent drew one
 
 
@@ -40,7 +40,7 @@ def test_completing_a_box_gives_another_move(app):
     screen.opponent.delay_ms = 10_000  # keep the opponent quiet
     screen.show_state(DotsState(2, 2, 325 & ~1, (0, 0), 0))
     click(app, near(screen, 0))
-    assert screen.state.scores == (1, 0) and screen.state.mover == 0 and screen.box_owner == {0: 0}
+    assert screen.state.scores == (1, 0) and screen.state.mover == 0 and screen.owners()[1] == {0: 0}
 
 
 def test_keyboard_cursor_and_space(app):
@@ -71,7 +71,7 @@ def test_the_agent_plays_a_whole_game(app):
     screen.controller.select("policy-iteration")
     key(app, pygame.K_RETURN)
     assert wait_for(app, lambda: screen.over)
-    assert sum(screen.state.scores) == 4 and len(screen.line_owner) == 12
+    assert sum(screen.state.scores) == 4 and len(screen.owners()[0]) == 12
 
 
 def test_a_finished_game_keeps_who_played_it_and_shows_a_card(app):

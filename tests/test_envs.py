@@ -317,7 +317,7 @@ def test_human_rendering_is_paced_at_render_fps_and_aec_reset_renders(monkeypatc
     assert time.perf_counter() - start >= 4 / 20 * 0.9  # never faster than render_fps
     env.close()
     frames = []
-    monkeypatch.setattr(render_module.ScreenRenderer, "frame", lambda self, state, **extra: frames.append(state))
+    monkeypatch.setattr(render_module.ScreenRenderer, "frame", lambda self, state, history=(): frames.append(state))
     aec = tictactoe_v0.env(render_mode="human")
     aec.reset(seed=0)
     assert len(frames) == 1
@@ -365,3 +365,20 @@ def _racing(clock):
     """`clock`, running 100 times as fast from now."""
     start = clock()
     return lambda: start + (clock() - start) * 100
+
+
+def test_a_frame_shows_whose_lines_and_cards_the_session_holds():
+    """The dots owners' colours and the cards in a blackjack hand come from the session's states, as on the
+    screens: a frame of the same state without its history lacks them."""
+    from arcade.envs.render import ScreenRenderer
+
+    for env_id, moves in (("arcade/DotsAndBoxes-v0", 4), ("arcade/PeekingBlackjack-v0", 1)):
+        env = gym.make(env_id, render_mode="rgb_array")
+        env.reset(seed=5)
+        for _ in range(moves):
+            mask = env.unwrapped.legal_mask()
+            env.step(int(np.flatnonzero(mask)[0]))
+        inner = env.unwrapped
+        bare = ScreenRenderer(inner.game_id, inner.rules, "rgb_array").frame(inner.state)
+        assert inner.session.history and not np.array_equal(env.render(), bare), env_id
+        env.close()

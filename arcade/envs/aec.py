@@ -104,7 +104,7 @@ class ArcadeAEC(AECEnv):
     def render(self):
         from arcade.envs.render import render
 
-        return render(self, self.state)
+        return render(self, self.state, () if self.session is None else self.session.history)
 
     def close(self):
         if self._renderer is not None:

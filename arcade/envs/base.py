@@ -80,9 +80,6 @@ class ArcadeEnv(gym.Env):
     def _extra_info(self) -> dict:
         return {}
 
-    def _render_extra(self) -> dict:
-        return {}
-
     # --- the Gymnasium API -------------------------------------------------------
     def legal_mask(self, state=None) -> np.ndarray:
         """1 for each legal action index of `state` (default: the current state), else 0 (int8)."""
@@ -131,7 +128,7 @@ class ArcadeEnv(gym.Env):
     def render(self):
         from arcade.envs.render import render
 
-        return render(self, self.state, **self._render_extra())
+        return render(self, self.state, self.session.history)
 
     def close(self):
         if self._renderer is not None:

@@ -38,7 +38,7 @@ def ansi(rules, state) -> str:
     return board + "\n" + caption(rules, state) + "\n"
 
 
-def render(env, state, **extra):
+def render(env, state, history=()):
     """What an environment's render() returns in its render_mode: None (with Gymnasium's warning) without
     one, the text form for "ansi", a frame for "rgb_array", or None after showing the frame ("human",
     paced at the environment's render_fps). The renderer is made on the first call and kept on the env."""
@@ -53,7 +53,7 @@ def render(env, state, **extra):
         return ansi(env.rules, state)
     if env._renderer is None:
         env._renderer = ScreenRenderer(env.game_id, env.rules, mode, fps=env.metadata.get("render_fps", 4))
-    return env._renderer.frame(state, **extra)
+    return env._renderer.frame(state, history)
 
 
 class ScreenRenderer:
@@ -76,7 +76,7 @@ class ScreenRenderer:
             pygame.display.set_caption(f"Arcade environment: {self.title}")
         self.surface = pygame.Surface(size)
 
-    def draw(self, state, hand=None, line_owner=None, box_owner=None) -> None:
+    def draw(self, state, history=()) -> None:
         """The title, a caption line and the board of `state` on the renderer's surface."""
         pygame = self.pygame
         from arcade.screens import paint_state
@@ -87,12 +87,12 @@ class ScreenRenderer:
         text.draw(surface, self.title, (16, 8), 30, palette.ACCENT, bold=True)
         text.draw(surface, caption(rules, state), (16, 36), 18, palette.TEXT, max_width=surface.get_width() - 32)
         area = pygame.Rect(16, CAPTION_H + 8, surface.get_width() - 32, surface.get_height() - CAPTION_H - 24)
-        paint_state(surface, area, self.game_id, rules, state, hand=hand, line_owner=line_owner,
-                    box_owner=box_owner)
+        paint_state(surface, area, self.game_id, rules, state, history)
 
-    def frame(self, state, **extra) -> np.ndarray | None:
-        """Draw `state`; an RGB array (rgb_array), or None after showing it in the window (human)."""
-        self.draw(state, **extra)
+    def frame(self, state, history=()) -> np.ndarray | None:
+        """Draw `state` (`history`: the states of its game before it); an RGB array (rgb_array), or None after
+        showing it in the window (human)."""
+        self.draw(state, history)
         if self.mode == "human":
             self.pygame.event.pump()
             self.window.blit(self.surface, (0, 0))

@@ -290,18 +290,5 @@ class PeekingBlackjackEnv(ArcadeEnv):
     def score_of(self, state) -> float:
         return state.reward
 
-    def _start(self) -> None:
-        self.hand: list[int] = []  # the cards drawn this round, for render()
-        super()._start()
-
-    def _play(self, action) -> float:
-        reward = super()._play(action)
-        if self.state.drawn is not None:
-            self.hand.append(self.rules.mdp.card_values[self.state.drawn])
-        return reward
-
     def _extra_info(self) -> dict:
         return {"round_reward": float(self.state.reward)}
-
-    def _render_extra(self) -> dict:
-        return {"hand": self.hand}

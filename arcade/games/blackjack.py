@@ -233,6 +233,12 @@ def format_state_text(state) -> str:
     return f"{total}|{'-' if peeked is None else peeked}|{','.join(map(str, counts))}"
 
 
+def hand(rules, states) -> list[int]:
+    """The values of the cards in hand, read off the round's states in order (the session's history and its
+    state): each Take's card. A state alone holds the hand's total, not its cards."""
+    return [rules.mdp.card_values[s.drawn] for s in list(states)[1:] if s.drawn is not None]
+
+
 class BlackjackRules:
     """A round of the MDP as an arcade game (one player; the score is the round's reward)."""
 

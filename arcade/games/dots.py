@@ -10,6 +10,7 @@ ends when every line is drawn.
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -180,6 +181,22 @@ def completed_by(board: Board, lines: int, bit: int) -> list[int]:
     """Indices of the boxes that drawing the free line `bit` on `lines` completes (zero, one or two)."""
     after = lines | 1 << bit
     return [i for i, m in board.line_boxes[bit] if (after & m) == m]
+
+
+def owners(states) -> tuple[dict[int, int], dict[int, int]]:
+    """Who drew each line and who took each box, read off a game's states in order (the session's history
+    and its state): {line: seat}, {box: seat}. A state alone holds the lines, not their owners."""
+    line_owner: dict[int, int] = {}
+    box_owner: dict[int, int] = {}
+    for before, after in itertools.pairwise(states):
+        new = after.lines & ~before.lines
+        if (before.rows, before.cols) != (after.rows, after.cols) or new.bit_count() != 1:
+            continue  # not one move of one game (a new game, a position put on the board)
+        bit = new.bit_length() - 1
+        line_owner[bit] = before.mover
+        for box in completed_by(before.board, before.lines, bit):
+            box_owner[box] = before.mover
+    return line_owner, box_owner
 
 
 def gain(board: Board, lines: int, bit: int) -> int:

@@ -1,7 +1,7 @@
 """The launcher, the shared GameScreen, and the door to each game's view folder.
 
 A game's declaration names its view (a package, e.g. arcade/screens/dots/) holding `screen.SCREEN`, its
-board painter `painter.paint(surface, area, rules, state, **display)` and, optionally, its launcher sketch
+board painter `painter.paint(surface, area, rules, state, history)` and, optionally, its launcher sketch
 `sketch.sketch(surface, rect)` (`sketch.WIDE`: drawn across the card). Shared code reaches a game's view
 only through these functions, by the game's id: it never names a game.
 """
@@ -36,11 +36,11 @@ def open_game(app, game_id: str, agent: str | None = None, seed: int | None = No
     return screen
 
 
-def paint_state(surface, area: pygame.Rect, game_id: str, rules, state, **display) -> None:
+def paint_state(surface, area: pygame.Rect, game_id: str, rules, state, history=()) -> None:
     """The board of any game's `state` in `area`, by its view's painter: what an environment's frame and a
-    training game beside a learning curve show. `display`: what the state alone does not say and the session
-    knows (the blackjack hand's cards, who drew each dots line); a painter takes what it uses."""
-    _view_part(game_id, "painter").paint(surface, area, rules, state, **display)
+    training game beside a learning curve show. `history`: the game's states before it (a session's), from
+    which a painter reads what the state alone does not say (who drew each dots line, the cards in hand)."""
+    _view_part(game_id, "painter").paint(surface, area, rules, state, history)
 
 
 def sketch_is_wide(game_id: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pygame
 
+from arcade.games.blackjack import hand
 from arcade.ui import palette, text
 
 FELT = (22, 104, 60)
@@ -92,6 +93,7 @@ def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int], r
     return deck_bottom
 
 
-def paint(surface, area: pygame.Rect, rules, state, hand=None, **display) -> None:
-    """The table of `state` in `area`, with the hand's cards where known (the state holds the total)."""
-    draw_blackjack(surface, area, rules, state, list(hand or []))
+def paint(surface, area: pygame.Rect, rules, state, history=()) -> None:
+    """The table of `state` in `area`, with the hand's cards read off the round's states before it (`history`,
+    the session's: the state holds the total, not the cards)."""
+    draw_blackjack(surface, area, rules, state, hand(rules, [*history, state]))

@@ -9,7 +9,7 @@ from arcade.control import Question
 from arcade.games.blackjack import MDPState, RoundState
 
 from arcade.games import make_rules
-from arcade.games.blackjack import ACTIONS, PEEK, PRESETS, QUIT, TAKE
+from arcade.games.blackjack import ACTIONS, PEEK, PRESETS, QUIT, TAKE, hand
 from arcade.screens.base import GameScreen
 from arcade.ui import hud, palette, panels, text
 from arcade.screens.blackjack import painter
@@ -57,8 +57,12 @@ class BlackjackScreen(GameScreen):
 
     def new_round(self) -> None:
         self.session.next_game()
-        self.hand: list[int] = []
         self.controller.invalidate()
+
+    @property
+    def hand(self) -> list[int]:
+        """The cards in hand, read off the round's states (the session's)."""
+        return hand(self.rules, [*self.session.history, self.round])
 
     def extra_choices(self) -> dict:
         return {"preset": self.rules.preset}
@@ -82,7 +86,6 @@ class BlackjackScreen(GameScreen):
         if not self.session.play(action, self.mover_name(by_agent)):
             return False
         if self.round.drawn is not None:
-            self.hand.append(self.rules.mdp.card_values[self.round.drawn])
             self.sound("card")
         if self.round.over:
             self.sound("lose" if self.round.mdp_state.total > self.rules.mdp.threshold else "win")
@@ -97,10 +100,9 @@ class BlackjackScreen(GameScreen):
     def animating(self) -> bool:
         return self.strip_question.pending
 
-    def show_state(self, state, hand: list[int] | None = None) -> None:
-        """The round, and the cards in hand where known."""
+    def show_state(self, state) -> None:
+        """The round as it is (no moves before it: no cards in hand yet)."""
         self.session.show(state)
-        self.hand = list(hand or [])
 
     def statistics_histogram(self) -> str:
         return "reward per round"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pygame
 
+from arcade.games.dots import owners
 from arcade.ui import palette, text
 
 
@@ -52,8 +53,8 @@ def draw_dots(surface, area: pygame.Rect, state, line_owner: dict, box_owner: di
             pygame.draw.circle(surface, palette.TEXT, dot(r, c), radius)
 
 
-def paint(surface, area: pygame.Rect, rules, state, line_owner=None, box_owner=None, **display) -> None:
-    """The board of `state` in `area`, with who drew each line and closed each box where known (the state
-    holds the lines, not their owners)."""
-    draw_dots(surface, area.inflate(-40, -40), state, dict(line_owner or {}), dict(box_owner or {}),
-              rules.seat_names)
+def paint(surface, area: pygame.Rect, rules, state, history=()) -> None:
+    """The board of `state` in `area`, with who drew each line and closed each box, read off the states before
+    it (`history`, the session's: the state holds the lines, not their owners)."""
+    line_owner, box_owner = owners([*history, state])
+    draw_dots(surface, area.inflate(-40, -40), state, line_owner, box_owner, rules.seat_names)

@@ -11,7 +11,7 @@ import pygame
 
 from arcade.control import AgentController
 from arcade.games import make_rules
-from arcade.games.dots import SIZES, Board, completed_by
+from arcade.games.dots import SIZES, Board, completed_by, owners
 from arcade.screens.base import GameScreen
 from arcade.ui import hud, palette, text
 from arcade.screens.dots import painter
@@ -45,8 +45,6 @@ class DotsScreen(GameScreen):
             self.keep_playable(self.opponent, "opponent")
         self.open_session()
         self.final_names: tuple[str, str] | None = None  # who played each seat of the finished game
-        self.line_owner: dict[int, int] = {}
-        self.box_owner: dict[int, int] = {}
         self.cursor = 0
         self.controller.invalidate()
         self.opponent.invalidate()
@@ -66,13 +64,11 @@ class DotsScreen(GameScreen):
     def draw_line(self, bit: int, by: str = "you") -> bool:
         if self.over or (self.state.lines >> bit) & 1:
             return False
-        mover, before = self.state.mover, self.state.lines
+        before = self.state.lines
         if not self.session.play(bit, by):
             return False
-        for i in completed_by(self.board, before, bit):
-            self.box_owner[i] = mover
+        if completed_by(self.board, before, bit):
             self.sound("box")
-        self.line_owner[bit] = mover
         if self.over:
             self.final_names = (self.seat_name(0), self.seat_name(1))
             mine, theirs = self.state.scores[self.human_seat], self.state.scores[1 - self.human_seat]
@@ -251,7 +247,7 @@ class DotsScreen(GameScreen):
 
     # --- drawing -------------------------------------------------------------
     def draw_game(self, surface, rect) -> None:
-        painter.draw_dots(surface, self._usable(), self.state, self.line_owner, self.box_owner,
+        painter.draw_dots(surface, self._usable(), self.state, *self.owners(),
                          (self.seat_name(0), self.seat_name(1)), self.hover if self.human_may_move else None)
         if self.human_may_move:  # the keyboard cursor: the whole line, outlined, and a ring at its middle
             (r1, c1), (r2, c2) = self.board.line_ends(self.cursor)
@@ -307,13 +303,19 @@ class DotsScreen(GameScreen):
     def animating(self) -> bool:
         return not self.over and self.state.mover != self.human_seat  # the opponent's turn
 
-    def show_state(self, state, line_owner: dict | None = None, box_owner: dict | None = None) -> None:
-        """The position, and (where known) which seat drew each line and took each box."""
+    def owners(self) -> tuple[dict[int, int], dict[int, int]]:
+        """Who drew each line and took each box, read off the session (one reading per move: drawn each frame)."""
+        key = (id(self.session), len(self.session.history), self.state)
+        if getattr(self, "_owners", (None,))[0] != key:
+            self._owners = (key, owners([*self.session.history, self.state]))
+        return self._owners[1]
+
+    def show_state(self, state) -> None:
+        """The position as it is (no moves before it: nobody owns its lines yet)."""
         if (state.rows, state.cols) != (self.rules.rows, self.rules.cols):
             self.rules = make_rules("dots", self.settings, rows=state.rows, cols=state.cols)
             self.open_session()
         self.session.show(state)
-        self.line_owner, self.box_owner = dict(line_owner or {}), dict(box_owner or {})
 
     def statistics_histogram(self) -> str:
         return "box margin at the end (yours minus the opponent's)"

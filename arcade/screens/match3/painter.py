@@ -60,7 +60,7 @@ def draw_match3(surface, area: pygame.Rect, board: np.ndarray) -> tuple[int, int
     return ox, oy, cell
 
 
-def paint(surface, area: pygame.Rect, rules, state, **display) -> None:
+def paint(surface, area: pygame.Rect, rules, state, history=()) -> None:
     """The board of `state` in `area` (square, centred at its top): an environment's frame, a training game."""
     square = top_square(area)
     draw_match3(surface, pygame.Rect(square.x - 20, square.y, square.w, square.h), state.board)

@@ -36,6 +36,6 @@ def draw_tictactoe(surface, board: pygame.Rect, state: int) -> None:
         pygame.draw.line(surface, palette.ACCENT, a, b, 10)
 
 
-def paint(surface, area: pygame.Rect, rules, state, **display) -> None:
+def paint(surface, area: pygame.Rect, rules, state, history=()) -> None:
     """The board of `state` in `area` (square, centred at its top): an environment's frame, a training game."""
     draw_tictactoe(surface, top_square(area), int(state))

@@ -49,6 +49,6 @@ def draw_2048(surface, board: pygame.Rect, values: np.ndarray | None, size: int,
                 draw_tile(surface, cell_rect_2048(board, gap, cell, r, c), int(values[r, c]), grayscale)
 
 
-def paint(surface, area: pygame.Rect, rules, state, **display) -> None:
+def paint(surface, area: pygame.Rect, rules, state, history=()) -> None:
     """The board of `state` in `area` (square, centred at its top): an environment's frame, a training game."""
     draw_2048(surface, top_square(area), state.values(), rules.size)
