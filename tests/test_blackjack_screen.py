@@ -122,3 +122,30 @@ def test_tab_skips_an_agent_whose_table_is_for_another_deck(app):
         key(app, pygame.K_TAB)
         seen.add(screen.controller.name)
     assert "gym-q" not in seen and len(seen) >= 3
+
+
+def test_the_agents_first_move_does_not_wait_behind_the_policy_strip(app):
+    """Issue 41: with the large deck mcts's strip (54 hand totals, a search each) was one task in the agent
+    process, and the first move queued behind it for 17-21 s. The strip now asks one total at a time, yours
+    first, none while a move is being worked out: the move waits for one search at most (its budget is 1 s),
+    and the strip fills in as the answers come."""
+    import time
+
+    screen = open_table(app)
+    screen.set_preset("large")
+    screen.controller.select("mcts")
+    if not screen.values.on:
+        key(app, pygame.K_v)
+
+    def known():
+        strip = screen.strip
+        return set() if strip is None or isinstance(strip[2], str) else {t for t, v in enumerate(strip[2]) if v}
+
+    assert wait_for(app, lambda: len(known()) >= 2, 120)
+    assert known() <= {0, 1, 2, 3}  # yours first (0 at the start), then its neighbours
+    start = time.perf_counter()
+    key(app, pygame.K_RETURN)
+    assert wait_for(app, lambda: screen.session.history or screen.round.over, 120)
+    took = time.perf_counter() - start
+    assert took < 5, took  # (the whole strip first: 54 searches, 7 s and more)
+    assert wait_for(app, lambda: len(known()) >= 6, 120)  # and the strip goes on filling

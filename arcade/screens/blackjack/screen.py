@@ -107,31 +107,42 @@ class BlackjackScreen(GameScreen):
     def statistics_histogram(self) -> str:
         return "reward per round"
 
-    def strip_states(self) -> list:
-        """The states of the policy strip: every hand total with the deck as it is now, nothing peeked."""
-        deck = self.round.deck
+    def strip_states(self, deck=None) -> list:
+        """The states of the policy strip: every hand total with `deck` (default: as it is now), nothing peeked."""
+        deck = self.round.deck if deck is None else deck
         return [RoundState(MDPState(t, None, deck), deck=deck) for t in range(self.rules.mdp.threshold + 1)]
 
     def _refresh_strip(self) -> None:
-        """Ask the agent, off the frame loop, what it would do at each hand total (when the deck or agent changes)."""
+        """Ask the agent, off the frame loop, what it would do at each hand total (when the deck or agent
+        changes): one total at a time, yours first, and none while its move is being worked out, so a
+        searching agent's move never waits behind the strip (the strip fills in as the answers come)."""
         c, q = self.controller, self.strip_question
-        agent = q.agent
         got = q.poll()
         if got is not None:
-            answer, deck = got
-            if isinstance(answer, Exception):  # shown in the strip's place; the game goes on
+            answer, (deck, agent, total) = got
+            if self.strip is None or self.strip[:2] != (deck, agent) or isinstance(self.strip[2], str):
+                pass  # the strip moved on meanwhile
+            elif isinstance(answer, Exception):  # shown in the strip's place; the game goes on
                 self.strip = (deck, agent, f"{type(answer).__name__}: {answer}")
-                return
-            self.strip = (deck, agent, answer.value)
+            else:
+                self.strip[2][total] = answer.value
         learnt = self._learning_version()
-        if (not self.values.on or not self.values.explains or q.pending or not any(self.round.deck)
-                or (self.strip is not None and self.strip[:2] == (self.round.deck, c.name)
-                    and self._strip_learnt == learnt)):
+        if not self.values.on or not self.values.explains or q.pending or not any(self.round.deck):
             return
-        if c.enabled and self.round.mdp_state.total > 0 and self.strip is not None and self.strip[1] == c.name:
-            return  # while the agent plays fast, the strip follows each new round, not each card (a solve each)
-        self._strip_learnt = learnt
-        q.ask(self.strip_states(), "explain_all", about=self.round.deck)
+        stale = self.strip is None or self.strip[:2] != (self.round.deck, c.name) or self._strip_learnt != learnt
+        # while the agent plays, the strip follows each new round, not each card (it goes on filling meanwhile)
+        playing = c.enabled and self.round.mdp_state.total > 0 and self.strip is not None and self.strip[1] == c.name
+        if stale and not playing:
+            self._strip_learnt = learnt
+            self.strip = (self.round.deck, c.name, [{} for _ in range(self.rules.mdp.threshold + 1)])
+        values = self.strip[2]
+        if isinstance(values, str) or c.thinking:
+            return
+        now = self.round.mdp_state.total if self.strip[0] == self.round.deck else 0
+        missing = sorted((t for t, v in enumerate(values) if not v), key=lambda t: (abs(t - now), t))
+        if missing:
+            states = self.strip_states(self.strip[0])
+            q.ask(states[missing[0]], "explain", about=(self.strip[0], c.name, missing[0]))
 
     def _learning_version(self) -> int:
         """Rounds played so far when the agent learns while it plays (its strip is out of date after each one:
