@@ -1,18 +1,15 @@
-"""A small drawn picture of match-3 for its launcher card (no game state, just a sketch)."""
+"""A small drawn picture of match-3 for its launcher card (no game state, just a sketch): the game's own gems,
+each colour in its own shape, as the board draws them."""
 from __future__ import annotations
 
-import pygame
-
-from arcade.ui import palette
+from arcade.screens.match3.painter import draw_gem
 from arcade.ui.geometry import grid
 
-def sketch(surface, rect):
-    pattern = ["01230", "12301", "22041", "30412", "04120"]
-    cell, ox, oy = grid(rect, 5, 5)
-    for r, row in enumerate(pattern):
+PATTERN = ("01230", "12301", "22041", "30412", "04120")
+
+
+def sketch(surface, rect) -> None:
+    cell, ox, oy = grid(rect, len(PATTERN), len(PATTERN[0]))
+    for r, row in enumerate(PATTERN):
         for c, ch in enumerate(row):
-            colour = palette.GEMS[int(ch)]
-            centre = (ox + c * cell + cell // 2, oy + r * cell + cell // 2)
-            pygame.draw.circle(surface, colour, centre, cell // 2 - 3)
-            pygame.draw.circle(surface, (255, 255, 255), (centre[0] - cell // 8, centre[1] - cell // 8),
-                               max(2, cell // 10))
+            draw_gem(surface, int(ch), (ox + c * cell + cell // 2, oy + r * cell + cell // 2), cell / 2 - 3)
