@@ -161,11 +161,32 @@ def test_a_merge_shows_its_points_rising_and_fading(app):
     screen = open_2048(app)
     screen.show_state(from_values([[2, 2, 0, 0], [4, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], score=0))
     assert screen.do_move(LEFT)
-    assert screen.popups == [["+12", 900]] and screen.busy()
+    wait = screen.anim_ms  # it rises when the slide lands
+    assert screen.popups == [["+12", 900 + wait]] and screen.busy()
     ticks(app, 3)
-    assert 0 < screen.popups[0][1] < 900
-    ticks(app, 80)  # 80 frames of 16 ms: gone
+    assert 0 < screen.popups[0][1] < 900 + wait
+    ticks(app, 80 + wait // 16)  # 80 frames of 16 ms after the slide: gone
     assert screen.popups == []
+
+
+def test_the_score_changes_when_the_slide_lands_then_merged_tiles_pop_and_the_new_tile_zooms_in(app):
+    """Issue 42 #12, as the original game: the score and "+N" change when the slide lands (they changed before
+    it started), then the merged tiles grow and settle back and the new tile grows from nothing."""
+    from arcade.games.twenty48 import LEFT, from_values
+    from arcade.screens.twenty48.screen import POP_MS
+
+    screen = open_2048(app)
+    screen.show_state(from_values([[2, 2, 0, 0], [4, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], score=0))
+    assert screen.do_move(LEFT)
+    (new,) = screen.anim[4]
+    assert screen.shown_score() == 0 and screen.tile_scale((0, 0)) == 1.0  # sliding
+    screen.update(screen.anim_ms + POP_MS / 2)  # landed, half way through the pop
+    assert screen.shown_score() == 12
+    assert screen.tile_scale((0, 0)) > 1.15 and screen.tile_scale((1, 0)) > 1.15  # the two merged tiles
+    assert 0.3 < screen.tile_scale(new) < 0.7 and screen.tile_scale((3, 3) if new != (3, 3) else (2, 3)) == 1.0
+    screen.draw(app.surface)
+    screen.update(POP_MS)
+    assert screen.anim is None and screen.tile_scale((0, 0)) == 1.0 and screen.tile_scale(new) == 1.0
 
 
 def test_all_five_cards_stay_at_640_with_values_on(app):

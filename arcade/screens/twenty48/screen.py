@@ -1,6 +1,9 @@
 """The 2048 screen: board with slide animation, undo, sizes 3-7, grayscale, best score per size."""
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pygame
 
 from arcade.games.twenty48 import DOWN, LEFT, RIGHT, UP, slide_paths
@@ -16,7 +19,9 @@ MOVE_KEYS = {
 SIZE_KEYS = {pygame.K_3: 3, pygame.K_4: 4, pygame.K_5: 5, pygame.K_6: 6, pygame.K_7: 7}
 DIRECTION_NAMES = {UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right"}
 VALUE_ROOM = 64  # px kept around the board for the value arrows while `v` is on
-POPUP_MS = 900  # a merge's "+N" rises from the score card and fades in this time
+POPUP_MS = 900  # a merge's "+N" rises from the score card and fades in this time, once the slide has landed
+POP_MS = 120  # after the slide: merged tiles pop (grow and settle back), the new tile zooms in
+POP_GROWTH = 0.2  # a merged tile's largest size in the pop: this much over a cell
 LONG_GAME_MOVES = 100  # r (or a size key) on a game this long asks once before throwing it away
 CONFIRM_MS = 3000  # ...and the same key again within this time starts the new game
 
@@ -29,7 +34,7 @@ class Screen2048(GameScreen):
         self.grayscale = False
         self.best = BestScores(self.settings.data_dir)
         self.anim_ms = self.settings.game2048.animation_ms
-        self.anim = None  # (paths, previous state, elapsed ms)
+        self.anim = None  # (paths, previous state, elapsed ms, merged cells, the new tile's cells): slide then pop
         self.popups: list[list] = []  # ["+N", ms left] of the last merges
         self._restart_asked: tuple[int, int] | None = None  # (key, ticks) of a restart that asked to be sure
         self.new_game()
@@ -55,10 +60,11 @@ class Screen2048(GameScreen):
         before = self.game.state
         if not self.game.play(direction, self.mover_name(by_agent)):
             return False
-        self.anim = (slide_paths(before.board, direction), before, 0.0) if self.anim_ms > 0 else None
+        self.anim = self._slide(before, direction) if self.anim_ms > 0 else None
         if self.game.state.score > before.score:
             self.sound("merge")
-            self.popups = (self.popups + [[f"+{self.game.state.score - before.score}", POPUP_MS]])[-3:]
+            wait = self.anim_ms if self.anim is not None else 0  # the "+N" comes when the slide lands
+            self.popups = (self.popups + [[f"+{self.game.state.score - before.score}", POPUP_MS + wait]])[-3:]
         if self.best.after_move(self.best_key, self.game.state.score, self.game.over):
             self.say("new best score!")
             self.sound("best")
@@ -98,6 +104,32 @@ class Screen2048(GameScreen):
             raise ValueError(f"a board of size {size}")
         self.new_game(size)
 
+    def _slide(self, before, direction: int):
+        paths = slide_paths(before.board, direction)
+        merged = tuple({to for _, to, _, joined in paths if joined})
+        slid = self.rules.after_move(before, direction).board
+        spawned = tuple((int(r), int(c)) for r, c in np.argwhere(self.game.state.board != slid))
+        return paths, before, 0.0, merged, spawned
+
+    def shown_score(self) -> int:
+        """The score the panel shows: the one before the move until its slide lands."""
+        if self.anim is not None and self.anim[2] < self.anim_ms:
+            return self.anim[1].score
+        return self.game.state.score
+
+    def tile_scale(self, cell: tuple[int, int]) -> float:
+        """The size of the tile at `cell` now, as a share of a cell: a merged tile pops above 1 after the slide,
+        the new tile grows from 0; 1 otherwise."""
+        if self.anim is None or self.anim[2] < self.anim_ms:
+            return 1.0
+        _, _, elapsed, merged, spawned = self.anim
+        u = min(1.0, (elapsed - self.anim_ms) / POP_MS)
+        if cell in spawned:
+            return u
+        if cell in merged:
+            return 1.0 + POP_GROWTH * math.sin(math.pi * u)
+        return 1.0
+
     @property
     def best_key(self) -> str:
         return f"2048/{self.rules.size}x{self.rules.size}"
@@ -123,7 +155,7 @@ class Screen2048(GameScreen):
     def status_text(self) -> str:
         st = self.game.state
         over = "   GAME OVER" if self.game.over else ""
-        return f"score {st.score}   best {int(self.best.get(self.best_key))}   largest {st.max_tile()}{over}"
+        return f"score {self.shown_score()}   best {int(self.best.get(self.best_key))}   largest {st.max_tile()}{over}"
 
     def animating(self) -> bool:
         return self.anim is not None or bool(self.popups)
@@ -182,9 +214,9 @@ class Screen2048(GameScreen):
 
     def update_game(self, dt_ms: float) -> None:
         if self.anim:
-            paths, before, elapsed = self.anim
+            paths, before, elapsed, merged, spawned = self.anim
             elapsed += dt_ms
-            self.anim = None if elapsed >= self.anim_ms else (paths, before, elapsed)
+            self.anim = None if elapsed >= self.anim_ms + POP_MS else (paths, before, elapsed, merged, spawned)
         for p in self.popups:
             p[1] -= dt_ms
         self.popups = [p for p in self.popups if p[1] > 0]
@@ -200,14 +232,27 @@ class Screen2048(GameScreen):
     def draw_game(self, surface, rect) -> None:
         board, gap, cell = self._layout(rect)
         s = self.rules.size
-        painter.draw_2048(surface, board, None if self.anim else self.game.state.values(), s, self.grayscale)
-        if self.anim:
-            paths, _, elapsed = self.anim
+        sliding = self.anim is not None and self.anim[2] < self.anim_ms
+        values = self.game.state.values()
+        if self.anim is not None and not sliding:  # landed: the popping and zooming tiles are drawn on top
+            values = values.copy()
+            for at in self.anim[3] + self.anim[4]:
+                values[at] = 0
+        painter.draw_2048(surface, board, None if sliding else values, s, self.grayscale)
+        if sliding:
+            paths, _, elapsed, _, _ = self.anim
             t = min(1.0, elapsed / self.anim_ms)
             t = 1 - (1 - t) ** 2  # ease out
             for (r0, c0), (r1, c1), exponent, _merged in paths:
                 pos = painter.cell_rect_2048(board, gap, cell, r0 + (r1 - r0) * t, c0 + (c1 - c0) * t)
                 painter.draw_tile(surface, pos, 1 << exponent, self.grayscale)
+        elif self.anim is not None:
+            for at in self.anim[3] + self.anim[4]:
+                scale = self.tile_scale(at)
+                if scale > 0.05:
+                    pos = painter.cell_rect_2048(board, gap, cell, *at)
+                    pos = pos.inflate(round(pos.w * (scale - 1)), round(pos.h * (scale - 1)))
+                    painter.draw_tile(surface, pos, int(self.game.state.values()[at]), self.grayscale)
         room = VALUE_ROOM if self.values.on else 0
         self._draw_panel(surface, pygame.Rect(board.right + 30 + room, board.y - room, 230, board.h + 2 * room))
         if self.game.over and not self.anim:
@@ -220,7 +265,7 @@ class Screen2048(GameScreen):
 
     def _draw_panel(self, surface, panel: pygame.Rect) -> None:
         st = self.game.state
-        rows = [("SCORE", str(st.score)), ("BEST", str(int(self.best.get(self.best_key)))),
+        rows = [("SCORE", str(self.shown_score())), ("BEST", str(int(self.best.get(self.best_key)))),
                 ("LARGEST", str(st.max_tile())), ("BOARD", f"{self.rules.size} x {self.rules.size}"),
                 ("MOVES", str(len(self.game.history)))]
         box_h = self.card_height(panel.h, len(rows))
@@ -233,7 +278,8 @@ class Screen2048(GameScreen):
             text.draw(surface, value, (box.x + 12, box.y + (18 if small else 28)), 24 if small else 32, palette.TEXT,
                       bold=True)
             if label == "SCORE":  # the merges' "+N", rising inside the score card and fading
-                for k, (msg, left) in enumerate(list(reversed(self.popups))[:1 if small else 3]):
+                shown = [p for p in reversed(self.popups) if p[1] <= POPUP_MS]  # (the slide has landed)
+                for k, (msg, left) in enumerate(shown[:1 if small else 3]):
                     t = left / POPUP_MS
                     colour = tuple(int(v * t + b * (1 - t)) for v, b in zip(palette.ACCENT, palette.PANEL, strict=True))
                     top = box.y + (4 if small else 30) - int((0 if small else 18) * (1 - t)) + 20 * k
