@@ -174,10 +174,12 @@ class MCTS:
             done += size
             if deadline.passed():
                 break
-        if rules.players == 1 and finals:
-            self._rescale(root, finals, low_high)
         most = max((ch.visits for ch in root.children.values()), default=0)
         self._figures = {"simulations": done, "most visited": most}
+        self._scores = tuple(low_high)  # one player: the final scores' range, the scale explain reads back
+        if rules.players == 1 and finals:
+            self._rescale(root, finals, low_high)
+            self._figures.update({"lowest final score": low_high[0], "highest final score": low_high[1]})
         return root
 
     def _backup(self, path: list, returns, result, low_high, finals: list, solve: bool) -> None:
@@ -231,12 +233,20 @@ class MCTS:
                 n.total += value
 
     def explain(self, state, rng=None) -> dict:
-        """{move: for the side to move, its proven result where the solver knows it, else the mean result of
-        the simulations through it, in [-1, 1]}."""
+        """{move: its value for the side to move}. Two players: its proven result where the solver knows it,
+        else the mean result of the simulations through it, in [-1, 1] (a win +1, a draw 0, a loss -1). One
+        player: on the game's own scale, the mean final score of the simulations through it (the search
+        itself compares results scaled to [-1, 1] by the range of the scores it saw)."""
         root = self.search(state, rng)
         seat = root.mover
-        return {a: ch.proven[seat] if ch.proven is not None else ch.total / ch.visits
-                for a, ch in root.children.items() if ch.visits or ch.proven is not None}
+        values = {a: ch.proven[seat] if ch.proven is not None else ch.total / ch.visits
+                  for a, ch in root.children.items() if ch.visits or ch.proven is not None}
+        if self.rules.players == 1:
+            low, high = self._scores
+            if not math.isfinite(low):  # no simulation finished: nothing seen to scale by
+                return values
+            values = {a: low + (v + 1.0) * (high - low) / 2.0 for a, v in values.items()}
+        return values
 
     def act(self, state, rng=None):
         """A proven win if there is one, else the most visited move (UCT's robust choice), as OpenSpiel's bot
@@ -253,5 +263,5 @@ class MCTS:
         if self.rules.players == 2:
             return (f"The numbers: mcts's mean result for {mover} over its imagined games through that move "
                     "(+1 a win, 0 a draw, -1 a loss; random play to the end).")
-        return ("The numbers: mcts's mean result of its imagined games through that move, from -1 (the "
-                "lowest score it saw) to +1 (the highest); random play to the end.")
+        return ("The numbers: the mean final score (the game's own points) of mcts's imagined games through "
+                "that move, with random play after it.")

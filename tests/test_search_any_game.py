@@ -28,9 +28,11 @@ def test_both_are_registered_for_every_game_and_play_a_legal_move(game_id):
         assert action in rules.legal_actions(state)
         values = agent.explain(state)
         assert set(values) <= set(rules.legal_actions(state)) and values
-        if cls is MCTS:
-            assert all(-1.0 - 1e-9 <= v <= 1.0 + 1e-9 for v in values.values())
-            assert agent.figures()["simulations"] == 60
+        if cls is MCTS:  # two players: results in [-1, 1]; one player: mean final scores, on the game's scale
+            f = agent.figures()
+            low, high = (-1.0, 1.0) if rules.players == 2 else (f["lowest final score"], f["highest final score"])
+            assert all(low - 1e-9 <= v <= high + 1e-9 for v in values.values())
+            assert f["simulations"] == 60
 
 
 def _board(text):
@@ -108,13 +110,15 @@ def test_mcts_replays_with_a_seed_and_explain_is_seeded_by_the_position():
     assert agent.explain(state) == agent.explain(state)
 
 
-def test_mcts_on_one_player_games_keeps_results_in_range_and_prefers_the_merge():
+def test_mcts_on_one_player_games_values_moves_in_points_and_prefers_the_merge():
     rules = make_rules("2048", Settings())
     state = rules.parse_state("1024,1024,0,0/2,4,8,16/0,0,0,0/0,0,0,0", score=0)
     agent = MCTS(rules, Settings().with_table("search", mcts_simulations=400, rollout_moves=20, time_budget_ms=60_000))
     values = agent.explain(state, np.random.default_rng(0))
-    assert all(-1 <= v <= 1 for v in values.values())
+    f = agent.figures()
+    assert all(f["lowest final score"] <= v <= f["highest final score"] for v in values.values())
     assert max(values, key=values.get) in (2, 3)  # left or right merges the two 1024s (2048 points)
+    assert min(values[2], values[3]) >= 2048  # their games' final scores hold those points
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -262,3 +266,11 @@ def test_dots_playouts_cut_short_fall_back_to_one_by_one_and_value_the_margin_so
     values = agent.explain(state, np.random.default_rng(1))
     assert values and all(-1.0 <= v <= 1.0 for v in values.values())
     assert agent.act(state, np.random.default_rng(1)) in rules.legal_actions(state)
+
+
+def test_mcts_values_blackjack_moves_in_the_rounds_own_return():
+    """Quitting at a total of 5 ends the round with 5 points: every imagined game through Quit says exactly 5."""
+    rules = make_rules("blackjack", Settings(), preset="small")
+    state = rules.parse_state("5|-|2,2")
+    values = MCTS(rules, FAST).explain(state, np.random.default_rng(0))
+    assert values["Quit"] == pytest.approx(5.0) and set(values) == set(rules.legal_actions(state))
