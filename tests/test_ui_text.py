@@ -255,3 +255,13 @@ def test_a_learning_curve_axis_says_what_its_ends_are(monkeypatch):
     panels.draw_curve(surface, surface.get_rect(), [(100, {"mean score": 900.0}), (200, {"mean score": 1500.0})])
     panels.draw_curve(surface, surface.get_rect(), [(100, {"won v random": 0.4}), (200, {"won v random": 0.6})])
     assert seen == [(("top", "0"), "games 0-200"), (("100%", "0%"), "games 0-200")]
+
+
+def test_a_number_and_its_unit_stay_on_one_line():
+    """Issue 42 #17: a figure was wrapped mid-number ("waiting (last 19" / "ms)")."""
+    line = "agent mcts: waiting (last 19 ms)"
+    for width in range(40, 400, 3):
+        lines = text.wrap(line, 18, width, max_lines=3)
+        assert not any(a.endswith("19") and b.startswith("ms") for a, b in itertools.pairwise(lines)), lines
+    assert text.wrap("a b", 18, 1000) == ["a b"] and text.wrap("took 2.4 s, then 10 ms", 18, 1000) == [
+        "took 2.4 s, then 10 ms"]

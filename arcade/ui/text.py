@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import re
 
 import pygame
 
@@ -38,10 +39,18 @@ def draw(surface, text: str, pos, size: int = 24, color=palette.TEXT, anchor: st
     return rect
 
 
+_UNIT = re.compile(r"(ms|s|MB|GB|KB|px|x|%)[),.;:]*")
+
+
 def wrap(text: str, size: int, max_width: int, max_lines: int = 2, bold: bool = False) -> list[str]:
     """Greedy word wrap into at most max_lines lines; the last line gets an ellipsis if the text is cut."""
     f = font(size, bold)
-    words = text.split()
+    words: list[str] = []
+    for word in text.split():  # a number keeps its unit on its line: never "last 19 / ms"
+        if words and _UNIT.fullmatch(word) and words[-1][-1:].isdigit():
+            words[-1] += " " + word
+        else:
+            words.append(word)
     lines: list[str] = []
     current = ""
     for i, word in enumerate(words):
