@@ -15,10 +15,8 @@ Training a learner from a screen (`t`) runs in a process of its own too
 from __future__ import annotations
 
 import atexit
-import multiprocessing
 import os
 import queue
-import sys
 import threading
 import time
 from collections import OrderedDict
@@ -26,6 +24,8 @@ from dataclasses import dataclass
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 
 import numpy as np
+
+from arcade import workers
 
 KEEP_AGENTS = 4  # built agents kept in the process (a 3x3 dots solver holds ~200 MB)
 
@@ -62,30 +62,12 @@ class TaskProgress:
         return f"{self.task}{where}: {self.fraction:.0%}{left}"
 
 
-def _end_with_parent(parent: int) -> None:
-    """On Linux, ask the kernel to stop this process when the arcade ends, even by kill -9 (no orphan
-    keeps a core busy); elsewhere, or if the parent is already gone, nothing to arrange / end now."""
-    try:
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the parent died before the request took hold
-        os._exit(0)
-
-
 def init_worker(progress_queue=None, parent: int | None = None) -> None:
     """The frame loop must win a contended core: the agent process runs at a lower priority, and ends with
     the arcade. Progress of long work goes back through the queue (a full queue drops a line)."""
-    if parent is not None and sys.platform.startswith("linux"):
-        _end_with_parent(parent)
-    try:
-        os.nice(5)
-    except (AttributeError, OSError):  # not on this platform, or not allowed
-        pass
+    if parent is not None:
+        workers.end_with_parent(parent)
+    workers.lower_priority()
     if progress_queue is not None:
         from agents.base import set_progress_sink
 
@@ -157,7 +139,7 @@ def _submit(fn, *args) -> Future:
     global _pool, _progress_queue
     for _attempt in range(2):
         if _pool is None:
-            ctx = multiprocessing.get_context("spawn")
+            ctx = workers.context()
             _progress_queue = ctx.Queue(maxsize=1000)
             _pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=init_worker,
                                         initargs=(_progress_queue, os.getpid()))

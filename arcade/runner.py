@@ -35,6 +35,7 @@ import numpy as np
 from arcade.headless import GameRecord, play_game
 from arcade.setting_fields import trains_only_fields
 from arcade.storage import atomic_write_bytes, json_default
+from arcade import workers
 
 LOG_VERSION = 1
 RAY_REQUIREMENTS = "requirements-ray.txt"
@@ -353,20 +354,10 @@ class Serial(Backend):
 _WORKER_PLAYERS: Players | None = None
 
 
-def _die_with_parent() -> None:
-    """Linux: this process gets SIGTERM when its parent dies, so a killed run leaves no worker playing on."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # not Linux: the pool's own clean-up is all there is
-        pass
-
-
-def _start_worker(blob: bytes) -> None:
+def _start_worker(blob: bytes, parent: int) -> None:
     global _WORKER_PLAYERS
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
-    _die_with_parent()
+    workers.end_with_parent(parent)
     _WORKER_PLAYERS = pickle.loads(blob)
 
 
@@ -383,11 +374,11 @@ class LocalProcesses(Backend):
         self.pool = None
 
     def run(self, players: Players, jobs: list[GameJob]) -> Iterator[dict]:
-        import multiprocessing
 
         blob = pickle.dumps(players)
-        ctx = multiprocessing.get_context("spawn")  # a clean interpreter: no pygame, threads or locks inherited
-        self.pool = ctx.Pool(min(self.jobs, max(1, len(jobs))), initializer=_start_worker, initargs=(blob,))
+        ctx = workers.context()
+        self.pool = ctx.Pool(min(self.jobs, max(1, len(jobs))), initializer=_start_worker,
+                             initargs=(blob, os.getpid()))
         try:
             yield from self.pool.imap_unordered(_play_in_worker, jobs, chunksize=1)
             self.pool.close()

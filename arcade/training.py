@@ -14,11 +14,12 @@ games on each side; in one-player games its mean score.
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import queue
+
 import numpy as np
 
+from arcade import workers
 from arcade.ui.curve_series import RESULTS
 
 CURVE_GAMES = 40  # games at each point of a measured learning curve (two players: per opponent, half a side)
@@ -103,7 +104,7 @@ class TrainingJob:
     from the initial values. Out (as it goes): done, curve, watched; at the end result = (saved, message)."""
 
     def __init__(self, spec, rules, settings, episodes: int, seed: int, from_scratch: bool = False):
-        ctx = multiprocessing.get_context("spawn")
+        ctx = workers.context()
         self.name = name = spec.name
         self.total = episodes
         self.done = 0
