@@ -29,6 +29,18 @@ from agents.game_search import decision_rng, playout_returns, terminal_returns
 from arcade.games.base import has_chance
 
 
+class RandomRollouts:
+    """The leaf evaluator of OpenSpiel's MCTSBot (its RandomRolloutEvaluator): uniformly random moves to the
+    end (at most `max_moves`), each leaf's result per seat; the game's batched engine plays them where it
+    has one (agents/game_search.playout_returns). Another evaluator (a learnt value) is passed to MCTS."""
+
+    def __init__(self, rules, max_moves: int):
+        self.rules, self.max_moves = rules, max_moves
+
+    def evaluate(self, states: list, rng) -> list[tuple[float, ...]]:
+        return playout_returns(self.rules, states, rng, self.max_moves)
+
+
 class Node:
     """A position in the tree. Its children's statistics are also kept in two arrays by slot, so that
     choosing among them is one numpy expression: q (the child's mean result for this node's mover, or its
@@ -72,7 +84,8 @@ class MCTS:
 
     name = "mcts"
 
-    def __init__(self, rules, settings):
+    def __init__(self, rules, settings, evaluator=None):
+        """evaluator: what gives a leaf its results (default: random playouts of [search] rollout_moves)."""
         self.rules = rules
         table = settings.search
         self.simulations = table.mcts_simulations
@@ -81,6 +94,7 @@ class MCTS:
         self.rollout_moves = table.rollout_moves
         self.budget = table.time_budget_ms / 1000.0
         self.clock = budget_clock(settings)
+        self.evaluator = evaluator if evaluator is not None else RandomRollouts(rules, self.rollout_moves)
         self._figures: dict = {}
 
     def _scale(self, returns, low_high: list) -> tuple[float, ...]:
@@ -93,72 +107,27 @@ class MCTS:
         return (0.0 if span == 0 else 2.0 * (score - low_high[0]) / span - 1.0,)
 
     def search(self, state, rng=None) -> Node:
-        """Simulations in batches of [search] mcts_batch: each walks down by UCT with a virtual loss on the
-        nodes it passes (so the batch's later walks spread out), the batch's playouts run in one call of the
-        game's playouts (a numpy batch where the game has one), then every result is backed up in order.
-        A batch of 1 is plain sequential UCT."""
+        """Simulations in batches of [search] mcts_batch, in OpenSpiel's three steps: each walk selects down
+        by UCT with a virtual loss on the nodes it passes and expands one new node (so the batch's later walks
+        spread out); the evaluator gives the batch's leaves their results in one call (random playouts, a
+        numpy batch where the game has one); then every result is backed up in order. A batch of 1 is plain
+        sequential UCT."""
         rules = self.rules
         rng = decision_rng(rng, rules, state)
-        chance = has_chance(rules)
-        root = Node(None if chance else state, rules.legal_actions(state), rules.to_move(state))
-        c, deadline, log, sqrt = self.c, Deadline(self.clock, self.budget), math.log, math.sqrt
+        self._chance = has_chance(rules)
+        root = Node(None if self._chance else state, rules.legal_actions(state), rules.to_move(state))
+        deadline = Deadline(self.clock, self.budget)
         finals: list = []  # one player: every final score, rescaled once the range is known
         low_high = [math.inf, -math.inf]
         done = 0
-        solve = rules.players == 2 and not chance
+        solve = rules.players == 2 and not self._chance
         while done < self.simulations and root.proven is None:
             size = min(self.batch, self.simulations - done)
             draws = rng.random(size).tolist()  # which untried move each walk expands
-            waiting: list = []  # (path, state) of the walks whose leaf needs a playout
+            waiting: list = []  # (path, state) of the walks whose leaf needs an evaluation
             for k in range(size):
-                node, current, path, over = root, state, [root], False
-                root.visits += 1
-                # selection: down nodes whose every (sampled-legal) move has a child; each step a virtual loss
-                while node.proven is None:
-                    if chance:
-                        legal = rules.legal_actions(current) if not rules.is_terminal(current) else []
-                        untried = [a for a in legal if a not in node.children]
-                        if untried or not legal:
-                            over = not legal
-                            break
-                        slots = [node.children[a].slot for a in legal]
-                        at = np.array(slots)
-                        j = int((node.w[at] * sqrt(log(node.visits)) + node.q[at]).argmax())
-                        i, action = slots[j], legal[j]
-                    else:
-                        untried = node.untried
-                        if untried or not node.kids:
-                            over = not untried  # no move at all: the game is over here
-                            break
-                        i = int((node.w * sqrt(log(node.visits)) + node.q).argmax())
-                    parent, node = node, node.kids[i]
-                    node.visits += 1
-                    node.total -= 1.0
-                    if node.proven is None:
-                        parent.q[i] = node.total / node.visits
-                        parent.w[i] = c / sqrt(node.visits)
-                    current = node.state if not chance else rules.step(current, action, rng)
-                    path.append(node)
-                # expansion: one new child, entered with the same virtual loss
-                if node.proven is None and untried:
-                    j = int(draws[k] * len(untried))
-                    action = untried[j]
-                    if not chance:
-                        untried[j] = untried[-1]
-                        untried.pop()
-                    current = rules.step(current, action, rng)
-                    over = terminal = rules.is_terminal(current)
-                    child = Node(None if chance else current, () if terminal or chance else rules.legal_actions(current),
-                                 0 if terminal else rules.to_move(current))
-                    node.add(action, child)
-                    child.visits, child.total = 1, -1.0
-                    if terminal and solve:
-                        child.proven = terminal_returns(rules, current)
-                        node.q[child.slot] = child.proven[node.mover]
-                    else:
-                        node.q[child.slot], node.w[child.slot] = -1.0, c
-                    node = child
-                    path.append(node)
+                path, current, over = self._select_and_expand(root, state, rng, draws[k], solve)
+                node = path[-1]
                 # a proven node's result is exact: no playout; a finished game's is its result
                 if node.proven is not None:
                     self._backup(path, node.proven, node.proven, low_high, finals, solve)
@@ -168,7 +137,7 @@ class MCTS:
                 else:
                     waiting.append((path, current))
             if waiting:
-                results = playout_returns(rules, [s for _, s in waiting], rng, self.rollout_moves)
+                results = self.evaluator.evaluate([s for _, s in waiting], rng)
                 for (path, _), returns in zip(waiting, results, strict=True):
                     self._backup(path, returns, self._scale(returns, low_high), low_high, finals, solve)
             done += size
@@ -181,6 +150,58 @@ class MCTS:
             self._rescale(root, finals, low_high)
             self._figures.update({"lowest final score": low_high[0], "highest final score": low_high[1]})
         return root
+
+    def _select_and_expand(self, root: Node, state, rng, draw: float, solve: bool):
+        """One walk: down by UCT through nodes whose every (sampled-legal) move has a child, a virtual loss on
+        each node entered, then one new child. Returns (path, the state at its end, whether the game is over)."""
+        rules, chance, c = self.rules, self._chance, self.c
+        log, sqrt = math.log, math.sqrt
+        node, current, path, over, untried = root, state, [root], False, []
+        root.visits += 1
+        while node.proven is None:
+            if chance:
+                legal = rules.legal_actions(current) if not rules.is_terminal(current) else []
+                untried = [a for a in legal if a not in node.children]
+                if untried or not legal:
+                    over = not legal
+                    break
+                slots = [node.children[a].slot for a in legal]
+                at = np.array(slots)
+                j = int((node.w[at] * sqrt(log(node.visits)) + node.q[at]).argmax())
+                i, action = slots[j], legal[j]
+            else:
+                untried = node.untried
+                if untried or not node.kids:
+                    over = not untried  # no move at all: the game is over here
+                    break
+                i = int((node.w * sqrt(log(node.visits)) + node.q).argmax())
+            parent, node = node, node.kids[i]
+            node.visits += 1
+            node.total -= 1.0
+            if node.proven is None:
+                parent.q[i] = node.total / node.visits
+                parent.w[i] = c / sqrt(node.visits)
+            current = node.state if not chance else rules.step(current, action, rng)
+            path.append(node)
+        if node.proven is None and untried:  # expansion: one new child, entered with the same virtual loss
+            j = int(draw * len(untried))
+            action = untried[j]
+            if not chance:
+                untried[j] = untried[-1]
+                untried.pop()
+            current = rules.step(current, action, rng)
+            over = terminal = rules.is_terminal(current)
+            child = Node(None if chance else current, () if terminal or chance else rules.legal_actions(current),
+                         0 if terminal else rules.to_move(current))
+            node.add(action, child)
+            child.visits, child.total = 1, -1.0
+            if terminal and solve:
+                child.proven = terminal_returns(rules, current)
+                node.q[child.slot] = child.proven[node.mover]
+            else:
+                node.q[child.slot], node.w[child.slot] = -1.0, c
+            path.append(child)
+        return path, current, over
 
     def _backup(self, path: list, returns, result, low_high, finals: list, solve: bool) -> None:
         """A node keeps the results of the player who moved into it (its parent's mover); the walk's virtual
