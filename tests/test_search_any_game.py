@@ -274,3 +274,20 @@ def test_mcts_values_blackjack_moves_in_the_rounds_own_return():
     state = rules.parse_state("5|-|2,2")
     values = MCTS(rules, FAST).explain(state, np.random.default_rng(0))
     assert values["Quit"] == pytest.approx(5.0) and set(values) == set(rules.legal_actions(state))
+
+
+def test_mcts_takes_its_leaf_evaluator_as_given():
+    """OpenSpiel's shape: the evaluator is passed in. One that calls every leaf a win for X makes every move
+    of X at the start look won (no game ends within the simulations' few moves)."""
+    rules = make_rules("tictactoe", Settings())
+    state = rules.new_state(np.random.default_rng(0))
+    seen = []
+
+    class XWins:
+        def evaluate(self, states, rng):
+            seen.extend(states)
+            return [(1.0, -1.0)] * len(states)
+
+    agent = MCTS(rules, FAST.with_table("search", mcts_simulations=100), evaluator=XWins())
+    values = agent.explain(state, np.random.default_rng(1))
+    assert len(seen) == 100 and all(v == pytest.approx(1.0) for v in values.values())
