@@ -14,6 +14,7 @@ file is read once per process and shared read-only by every agent made from it; 
 """
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -153,14 +154,31 @@ def only_4x4(agent: str, size: int) -> str:
     return f"{agent} plays 4x4 boards only (its network reads 64-bit boards); this board is {size}x{size}"
 
 
+def games_in(path: Path) -> int:
+    """The games the network in `path` learnt from (0 if it is missing or says nothing): its record only,
+    not its weights (a second to decode), so files can be compared cheaply."""
+    try:
+        with np.load(path, allow_pickle=False) as arrays:
+            return int(arrays["games"]) if "games" in arrays.files else 0
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return 0
+
+
+def _by_games(trained: Path, shipped: Path) -> list[tuple[Path, str]]:
+    """The data folder's and the shipped network of one rule set, the one that learnt from more games first
+    (a short training from scratch must not hide the shipped network; ties: the data folder's)."""
+    pair = [(trained, "trained"), (shipped, "shipped")]
+    return pair if games_in(trained) >= games_in(shipped) else pair[::-1]
+
+
 def best_network(p_four: float, data_dir: Path, tuple_set: str):
-    """(network, its record, where it came from) for rules with this probability of a 4: the data folder's
-    for these rules, the shipped one for these rules, then the same two for the other rules (standard or
-    the course's), else an empty network of `tuple_set`."""
+    """(network, its record, where it came from) for rules with this probability of a 4: of the data
+    folder's and the shipped network for these rules, the one that learnt from more games; then the same two
+    for the other rules (standard or the course's); else an empty network of `tuple_set`."""
     then = "another network plays"
     other = 0.1 if p_four == 0 else 0.0
-    for path, label in ((Path(data_dir) / filename(p_four), "trained"), (ASSETS / filename(p_four), "shipped"),
-                        (Path(data_dir) / filename(other), "trained"), (ASSETS / filename(other), "shipped")):
+    for path, label in (*_by_games(Path(data_dir) / filename(p_four), ASSETS / filename(p_four)),
+                        *_by_games(Path(data_dir) / filename(other), ASSETS / filename(other))):
         loaded = read(path, then)
         if loaded is not None:
             return loaded.net, dict(loaded.meta), f"{label} ({path.name})"
@@ -261,7 +279,13 @@ class NTupleAgent:
         return settings.game2048.ntuple_games
 
     def default_path(self) -> Path:
-        return self.data_path
+        """Where a training saves: the data folder's network for these rules, unless the network there (or
+        the shipped one) learnt from more games than this one: then a file of its own beside it, named by
+        its games (nothing better is replaced; the better one goes on playing, and `i` says which plays)."""
+        mine = int(self.meta.get("games", 0))
+        if max(games_in(self.data_path), games_in(ASSETS / self.data_path.name)) <= mine:
+            return self.data_path
+        return self.data_path.with_name(f"{self.data_path.stem}_{mine}games.npz")
 
     def resumes(self, episodes: int) -> bool:
         """Whether the network it plays is a checkpoint of a stopped run of `episodes` games (train goes on)."""

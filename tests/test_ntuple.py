@@ -423,13 +423,24 @@ def test_sparse_file_round_trip_keeps_the_moves(tmp_path):
     assert (choices(net) == choices(restored)).mean() > 0.97
 
 
+@pytest.fixture
+def no_shipped(tmp_path, monkeypatch):
+    """No shipped network: the data folder's small networks are the ones that play (a shipped one of more
+    games would, see test_a_short_training_never_replaces_a_network_of_more_games_and_never_hides_it)."""
+    import agents.ntuple as ntuple
+
+    empty = tmp_path / "no_assets"
+    empty.mkdir()
+    monkeypatch.setattr(ntuple, "ASSETS", empty)
+
+
 def small(settings, **changes):
     table = dict(ntuple_tuples="3x4", ntuple_games=400, spawn_four_probability=0.1)
     table.update(changes)
     return settings.with_table("game2048", **table)
 
 
-def test_agent_explains_reward_plus_value_and_says_what_it_learnt_for(settings):
+def test_agent_explains_reward_plus_value_and_says_what_it_learnt_for(settings, no_shipped):
     settings = small(settings)
     rules = Rules2048(spawn_four_probability=0.1)
     agent = NTupleAgent(rules, settings)
@@ -451,7 +462,7 @@ def test_agent_explains_reward_plus_value_and_says_what_it_learnt_for(settings):
     assert NTupleAgent.cannot_play(Rules2048(size=3))
 
 
-def test_training_a_staged_set_over_its_base_network_keeps_what_it_knew(settings):
+def test_training_a_staged_set_over_its_base_network_keeps_what_it_knew(settings, no_shipped):
     """[2048] ntuple_tuples "3x4/16384" over a saved "3x4" network: late tables copied from it (a file holds
     their differences from the first tables: nonzero only where either learnt since), the record carried on,
     `i` says so."""
@@ -527,7 +538,7 @@ def test_reading_a_network_file_reports_its_progress_and_a_cached_one_does_not(s
     assert seen[-1][1:] == (2, 2)  # a file set aside ends the task too: no bar left on the screen
 
 
-def test_a_garbage_network_file_is_set_aside_and_an_empty_network_plays(settings):
+def test_a_garbage_network_file_is_set_aside_and_an_empty_network_plays(settings, no_shipped):
     settings = small(settings)
     path = settings.data_dir / "ntuple_2048_p0.1.npz"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -657,3 +668,36 @@ def test_the_cli_plays_on_past_a_damaged_network(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "Traceback" not in err and "net.npz: not a readable table (error" in err
     assert out.exists() and (tmp_path / "net.npz.corrupt").exists()
+
+
+def test_a_short_training_never_replaces_a_network_of_more_games_and_never_hides_it(settings, tmp_path,
+                                                                                    monkeypatch):
+    """Issue 42 #10: Shift+t (from scratch) on 2048 saved a few-thousand-game network over the data folder's
+    file, which then played instead of the shipped 1.26M-game one. Now a network of fewer games than the one
+    there (or the shipped one) is saved beside it, named by its games, and the one of more games plays."""
+    import agents.ntuple as ntuple
+
+    shipped = tmp_path / "assets"
+    shipped.mkdir()
+    monkeypatch.setattr(ntuple, "ASSETS", shipped)
+    settings = small(settings)
+    rules = Rules2048(spawn_four_probability=0.1)
+    big = NTupleAgent(rules, settings)
+    big.net, big.meta = NTupleNetwork("3x4"), {"games": 50_000, "moves": 9}
+    assert big.save(shipped / ntuple.filename(0.1))  # "the shipped network": 50,000 games
+    agent = NTupleAgent(rules, settings)
+    assert agent.source.startswith("shipped") and agent.meta["games"] == 50_000
+    agent.train(40, np.random.default_rng(0), from_scratch=True)
+    assert agent.meta["games"] == 40
+    own = agent.default_path()
+    assert own.name == "ntuple_2048_p0.1_40games.npz" and own.parent == settings.data_dir
+    assert agent.save() and own.exists() and not (settings.data_dir / ntuple.filename(0.1)).exists()
+    # a weak network already in the data folder (the old behaviour's damage) does not hide the shipped one
+    weak = NTupleAgent(rules, settings)
+    weak.net, weak.meta = NTupleNetwork("3x4"), {"games": 40, "moves": 9}
+    assert weak.save(settings.data_dir / ntuple.filename(0.1))
+    again = NTupleAgent(rules, settings)
+    assert again.source.startswith("shipped") and again.meta["games"] == 50_000
+    # and a network trained on from the better one (more games) goes where it plays
+    again.meta["games"] = 50_040
+    assert again.default_path() == settings.data_dir / ntuple.filename(0.1)
