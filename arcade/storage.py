@@ -197,6 +197,29 @@ def save_json(path: str | Path, value: Any) -> bool:
     return True
 
 
+class PerGame:
+    """One JSON file in the data folder holding an entry per game id (the game in progress, the player's
+    choices): what the screens keep across visits and runs, written whole (temp file and rename)."""
+
+    def __init__(self, data_dir: str | Path, name: str):
+        self.path = Path(data_dir) / name
+
+    def get(self, game_id: str):
+        """The game's entry, or None (no file, no entry)."""
+        return load_json(self.path, {}).get(game_id)
+
+    def put(self, game_id: str, value) -> None:
+        """Keep `value` as the game's entry; None drops it (nothing written if there was none)."""
+        kept = load_json(self.path, {})
+        if value is None and game_id not in kept:
+            return
+        if value is None:
+            kept.pop(game_id)
+        else:
+            kept[game_id] = value
+        save_json(self.path, kept)
+
+
 class BestScores:
     """Best score per key (e.g. '2048/4x4'), kept in one JSON file in the data folder.
 

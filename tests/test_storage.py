@@ -112,3 +112,18 @@ def test_best_scores_with_wrong_json_type(tmp_path):
     (tmp_path / "best_scores.json").write_text("[1, 2]")
     assert BestScores(tmp_path).get("x") == 0
     assert (tmp_path / "best_scores.json.corrupt").exists()
+
+
+def test_an_entry_per_game_is_kept_read_and_dropped(tmp_path):
+    from arcade.storage import PerGame
+
+    kept = PerGame(tmp_path, "in_progress.json")
+    kept.put("dots", None)
+    assert not kept.path.exists()  # nothing to drop: nothing written
+    kept.put("dots", {"seed": 3})
+    kept.put("2048", [1, 2])
+    assert kept.get("dots") == {"seed": 3} and kept.get("2048") == [1, 2] and kept.get("match3") is None
+    kept.put("dots", None)
+    assert kept.get("dots") is None and kept.get("2048") == [1, 2]
+    kept.path.write_text("[1, 2]")  # not a table of games: set aside, nothing kept
+    assert kept.get("2048") is None

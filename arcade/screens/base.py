@@ -25,6 +25,7 @@ from arcade.screens.training_view import TrainingView
 from arcade.session import GameSession
 from arcade.settings import course_value
 from arcade.statistics import Statistics
+from arcade.storage import PerGame
 from arcade.ui import hud, palette, panels
 
 ENTER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
@@ -48,6 +49,7 @@ SHELL_KEYS = [  # (keys, what they do, the word on the help line or "" for the o
 HELP_LINE_SIZE = 17  # the footer's key line is never drawn smaller than this: entries go first
 ALWAYS_SHOWN = ("h or ?", "Esc")  # what the shortest help line still says
 LEAVE_CONFIRM_MS = 3000  # Esc while a training runs asks; Esc again within this time leaves
+PROGRESS_FILE, CHOICES_FILE = "in_progress.json", "choices.json"  # in the data folder, an entry per game
 
 
 def help_line_of(keys: list[tuple], max_width: int | None = None) -> str:
@@ -269,30 +271,15 @@ class GameScreen(Screen):
     def rules_for_snapshot(self, snapshot: dict) -> None:
         """Set the screen's rules to those of a kept game (e.g. its board size) before it is restored."""
 
-    def _progress_file(self):
-        return self.settings.data_dir / "in_progress.json"
-
     def keep_progress(self) -> None:
         """Write this game's snapshot to the data folder (or drop it when the game is over)."""
-        from arcade.storage import load_json, save_json
-
-        kept = load_json(self._progress_file(), {})
-        snapshot = self.progress_snapshot()
-        if snapshot is None:
-            if self.game_id not in kept:
-                return
-            kept.pop(self.game_id)
-        else:
-            kept[self.game_id] = snapshot
-        save_json(self._progress_file(), kept)
+        PerGame(self.settings.data_dir, PROGRESS_FILE).put(self.game_id, self.progress_snapshot())
 
     def try_resume(self, seed_given: bool) -> None:
         """Resume the kept game, unless a seed was asked for (a replay must start afresh)."""
         if seed_given or self.settings.seeds.game >= 0:
             return
-        from arcade.storage import load_json
-
-        snapshot = load_json(self._progress_file(), {}).get(self.game_id)
+        snapshot = PerGame(self.settings.data_dir, PROGRESS_FILE).get(self.game_id)
         if not isinstance(snapshot, dict):
             return
         try:
@@ -303,9 +290,6 @@ class GameScreen(Screen):
         self.say("your game is back where you left it (r starts a new one)", 3500)
 
     # --- the player's choices (agent, delay, the screen's own), kept per game across screens and runs ------
-    def _choices_file(self):
-        return self.settings.data_dir / "choices.json"
-
     def extra_choices(self) -> dict:
         """The screen's own choices worth keeping (a board size, a side, a deck) as JSON-able data."""
         return {}
@@ -319,25 +303,16 @@ class GameScreen(Screen):
 
     def keep_choices(self) -> None:
         """Write this game's choices to the data folder when the screen closes, if they changed."""
-        from arcade.storage import load_json, save_json
-
         now = self.choices()
-        if now == getattr(self, "_choices_at_open", None):
-            return
-        kept = load_json(self._choices_file(), {})
-        if not isinstance(kept, dict):
-            kept = {}
-        kept[self.game_id] = now
-        save_json(self._choices_file(), kept)
+        if now != getattr(self, "_choices_at_open", None):
+            PerGame(self.settings.data_dir, CHOICES_FILE).put(self.game_id, now)
 
     def restore_choices(self, agent_given: bool = False, given: tuple[str, ...] = ()) -> None:
         """Take back the choices kept when this game's screen last closed (an agent asked for wins, and so do
         the screen's own choices named in `given`: they keep the values the screen opened with)."""
         from arcade.control import DELAY_STEPS_MS
-        from arcade.storage import load_json
 
-        kept = load_json(self._choices_file(), {})
-        choices = kept.get(self.game_id) if isinstance(kept, dict) else None
+        choices = PerGame(self.settings.data_dir, CHOICES_FILE).get(self.game_id)
         if not isinstance(choices, dict):
             self._choices_at_open = self.choices()
             return
