@@ -86,6 +86,7 @@ def main(argv=None) -> int:
     ap.add_argument("--preset", help="the deck (default: the settings' [blackjack] preset)")
     ap.add_argument("--episodes", type=int, default=40_000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--eval-rounds", type=int, default=20_000, help="rounds the greedy policy is measured on")
     ap.add_argument("--out", help="where to save the table (default: the settings' data folder)")
     args = ap.parse_args(argv)
     settings = load_settings(args.settings)
@@ -95,9 +96,9 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     q = train(env, args.episodes, args.seed)
     seconds = time.perf_counter() - t0
-    mean = evaluate(env, q, 20_000, args.seed + 1)
+    mean = evaluate(env, q, args.eval_rounds, args.seed + 1)
     print(f"trained {args.episodes} episodes on the {args.preset} deck in {seconds:.1f} s; {len(q.table)} states")
-    print(f"greedy policy: mean reward {mean:.3f} per round over 20000 rounds; value iteration's optimum "
+    print(f"greedy policy: mean reward {mean:.3f} per round over {args.eval_rounds} rounds; value iteration's optimum "
           f"{optimum(env):.3f}")
     if not q.save(args.out):
         return 1

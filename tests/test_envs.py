@@ -139,7 +139,7 @@ def test_the_example_trains_and_its_agent_plays_like_value_iteration(tmp_path, c
     import train_blackjack_q
 
     out = tmp_path / "q.npz"
-    assert train_blackjack_q.main(["--episodes", "3000", "--out", str(out)]) == 0
+    assert train_blackjack_q.main(["--episodes", "3000", "--eval-rounds", "2000", "--out", str(out)]) == 0
     assert "value iteration's optimum" in capsys.readouterr().out and out.exists()
 
     from agents import find

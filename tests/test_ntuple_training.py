@@ -41,7 +41,7 @@ def train_command(settings_file, out, games):
 def test_a_killed_training_leaves_a_whole_checkpoint_and_the_same_command_resumes_to_the_games_asked(
         small_settings_file, tmp_path):
     out = tmp_path / "net.npz"
-    games = 20_000  # (about 7 s of this small network's games on one idle core: the kill comes after 1-3 s)
+    games = 12_000  # (about 4 s of this small network's games on one idle core: the kill comes after 1-3 s)
     proc = subprocess.Popen(train_command(small_settings_file, out, games), cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
@@ -160,7 +160,7 @@ def test_the_search_with_the_network_is_the_plain_expectimax_of_points_plus_valu
     rng = np.random.default_rng(5)
     net = NTupleNetwork("3x4", rng.normal(100, 40, NTupleNetwork.size_of("3x4")).astype(np.float32))
     rules = Rules2048(spawn_four_probability=0.1)
-    for _ in range(4):
+    for _ in range(4 if depth < 2 else 2):  # (the plain search at depth 2 is slow: two boards)
         board = rng.integers(0, 7, (4, 4)).astype(np.uint8)
         board[rng.random((4, 4)) < 0.6] = 0
         state = State2048(board, 0)
