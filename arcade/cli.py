@@ -242,10 +242,20 @@ def _bench_run(args, settings):
         if value is not None and value != getattr(spec, key):
             raise UserError(f"--resume: {args.resume} is a run of {spec.describe()}; {key} {value} does not match "
                             f"(leave it out to continue that run)")
-    if args.variant and spec.variant and format_variant(args.game, args.variant) not in spec.variant:
+    logged = _logged_variant(spec)
+    if logged and any(logged.get(k) != v for k, v in args.variant.items()):
         raise UserError(f"--resume: {args.resume} is a run of {spec.describe()}; "
                         f"{format_variant(args.game, args.variant)} does not match (leave it out to continue that run)")
     return log
+
+
+def _logged_variant(spec) -> dict:
+    """The rules parameters a run log names: {} for a log of before variants, or a benchmark's label (a set of
+    openings) in its place, whose settings are the file's."""
+    try:
+        return parse_variant(spec.variant)[1] if spec.variant else {}
+    except (UnknownGame, VariantError):
+        return {}
 
 
 def cmd_bench(args, settings) -> int:
@@ -258,10 +268,7 @@ def cmd_bench(args, settings) -> int:
     if log is not None:  # the run as it was started
         args.game, args.agent, args.opponent = log.spec.game, log.spec.agent, log.spec.opponent
         args.games, args.seed = log.spec.games, log.spec.seed
-        try:
-            variant = parse_variant(log.spec.variant)[1] if log.spec.variant else {}
-        except (UnknownGame, VariantError):
-            variant = {}  # a benchmark's label (a set of openings), not a variant: its settings are the file's
+        variant = _logged_variant(log.spec)
         if variant:
             settings = settings.with_table(game_info(args.game).attr, **variant)
     rules = _rules(args.game, settings)

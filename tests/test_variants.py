@@ -73,6 +73,8 @@ def test_the_command_line_takes_a_variant_wherever_a_game_is_named(capsys, tmp_p
     assert "0 to play (2 already in the log)" in capsys.readouterr().err
     assert main(base + ["bench", "match3(turns=4)", "--resume", str(log)]) == 2
     assert "match3(turns=4) does not match" in capsys.readouterr().err
+    assert main(base + ["bench", "match3(turns=3)", "--resume", str(log), "--jobs", "1"]) == 0  # part of it: agrees
+    capsys.readouterr()
     assert main(base + ["decide", "2048(size=3)", "--agent", "greedy", "--state", "2,2,0/0,0,0/0,0,0", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["action"] == "left"
     assert main(base + ["agents"]) == 0
