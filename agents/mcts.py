@@ -94,6 +94,7 @@ class MCTS:
         self.rollout_moves = table.rollout_moves
         self.budget = table.time_budget_ms / 1000.0
         self.clock = budget_clock(settings)
+        self.chance = has_chance(rules)  # open-loop tree: nodes keep no state, chance is sampled on each walk
         self.evaluator = evaluator if evaluator is not None else RandomRollouts(rules, self.rollout_moves)
         self._figures: dict = {}
 
@@ -114,13 +115,12 @@ class MCTS:
         sequential UCT."""
         rules = self.rules
         rng = decision_rng(rng, rules, state)
-        self._chance = has_chance(rules)
-        root = Node(None if self._chance else state, rules.legal_actions(state), rules.to_move(state))
+        root = Node(None if self.chance else state, rules.legal_actions(state), rules.to_move(state))
         deadline = Deadline(self.clock, self.budget)
         finals: list = []  # one player: every final score, rescaled once the range is known
         low_high = [math.inf, -math.inf]
         done = 0
-        solve = rules.players == 2 and not self._chance
+        solve = rules.players == 2 and not self.chance
         while done < self.simulations and root.proven is None:
             size = min(self.batch, self.simulations - done)
             draws = rng.random(size).tolist()  # which untried move each walk expands
@@ -154,7 +154,7 @@ class MCTS:
     def _select_and_expand(self, root: Node, state, rng, draw: float, solve: bool):
         """One walk: down by UCT through nodes whose every (sampled-legal) move has a child, a virtual loss on
         each node entered, then one new child. Returns (path, the state at its end, whether the game is over)."""
-        rules, chance, c = self.rules, self._chance, self.c
+        rules, chance, c = self.rules, self.chance, self.c
         log, sqrt = math.log, math.sqrt
         node, current, path, over, untried = root, state, [root], False, []
         root.visits += 1

@@ -14,8 +14,8 @@ from __future__ import annotations
 import importlib
 
 from arcade.games import blackjack, dots, match3, tictactoe, twenty48
-from arcade.games.declare import (GameType, VariantError, checked_parameters, format_variant,
-                                  split_variant)
+from arcade.games.declare import (GameType, VariantError, checked_parameters, format_variant, split_variant,
+                                  value_text)
 
 _MODULES = (twenty48, tictactoe, dots, match3, blackjack)  # the launcher's order
 GAMES: list[GameType] = [m.GAME for m in _MODULES]
@@ -93,11 +93,10 @@ def variant_slug(game_id: str, variant: str | None) -> str:
     except (UnknownGame, VariantError):
         return f"{game_id}-{variant}"
     defaults = game_info(game_id).settings()
-    changed = [f"{k}{v:g}" if isinstance(v, float) else f"{k}{v}" for k, v in params.items()
-               if getattr(defaults, k) != v]
+    changed = [f"{k}{value_text(v)}" for k, v in params.items() if getattr(defaults, k) != v]
     return "-".join([game_id, *changed])
 
 
 __all__ = ["GAMES", "GameType", "UnknownGame", "VariantError", "add_game", "format_variant", "game_ids",
-           "game_info", "make_rules", "parse_variant", "remove_game", "rules_module", "settings_variant", "variant_label",
-           "variant_slug"]
+           "game_info", "make_rules", "parse_variant", "remove_game", "rules_module", "settings_variant",
+           "variant_label", "variant_slug"]

@@ -153,8 +153,13 @@ def describe_parameters(game: GameType) -> list[str]:
     return out
 
 
+def value_text(value) -> str:
+    """A parameter's value as a variant writes it (0.1, not 0.1000; 4, not 4.0)."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def format_variant(game_id: str, params: dict) -> str:
     """The text of a variant: 'nim' or 'nim(heap=21)' (checked_parameters puts them in one order)."""
     if not params:
         return game_id
-    return f"{game_id}({','.join(f'{k}={v:g}' if isinstance(v, float) else f'{k}={v}' for k, v in params.items())})"
+    return f"{game_id}({','.join(f'{k}={value_text(v)}' for k, v in params.items())})"

@@ -233,9 +233,10 @@ class Screen2048(GameScreen):
         board, gap, cell = self._layout(rect)
         s = self.rules.size
         sliding = self.anim is not None and self.anim[2] < self.anim_ms
-        values = self.game.state.values()
+        tiles = self.game.state.values()
+        values = tiles
         if self.anim is not None and not sliding:  # landed: the popping and zooming tiles are drawn on top
-            values = values.copy()
+            values = tiles.copy()
             for at in self.anim[3] + self.anim[4]:
                 values[at] = 0
         painter.draw_2048(surface, board, None if sliding else values, s, self.grayscale)
@@ -252,7 +253,7 @@ class Screen2048(GameScreen):
                 if scale > 0.05:
                     pos = painter.cell_rect_2048(board, gap, cell, *at)
                     pos = pos.inflate(round(pos.w * (scale - 1)), round(pos.h * (scale - 1)))
-                    painter.draw_tile(surface, pos, int(self.game.state.values()[at]), self.grayscale)
+                    painter.draw_tile(surface, pos, int(tiles[at]), self.grayscale)
         room = VALUE_ROOM if self.values.on else 0
         self._draw_panel(surface, pygame.Rect(board.right + 30 + room, board.y - room, 230, board.h + 2 * room))
         if self.game.over and not self.anim:
