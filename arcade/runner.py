@@ -7,8 +7,9 @@ starts every game from the state it had when the run began (so does a search's c
 record is the same whichever worker plays it and in whatever order: serial, `--jobs N` and Ray give equal
 per-game results.
 
-Records are plain JSON objects. Each finished game is appended to the run's log (one line) as it finishes;
-the summary is read from the log's records; `resume` continues a stopped run without replaying its games.
+Records are plain JSON objects. Each finished game is appended to the run's log (arcade/run_log.py, whose
+names this module also offers) as it finishes; the summary is read from the log's records; `resume`
+continues a stopped run without replaying its games.
 
 Where the games run (a `Backend`):
 - `Serial()`: in this process.
@@ -20,114 +21,25 @@ Where the games run (a `Backend`):
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import os
 import pickle
 import signal
 import socket
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
 import numpy as np
 
 from arcade.headless import GameRecord, play_game
-from arcade.setting_fields import trains_only_fields
-from arcade.storage import atomic_write_bytes, json_default
+from arcade.storage import json_default
 from arcade import workers
+from arcade.run_log import (LOG_VERSION, GameJob, GameLog, RunError, RunSpec, default_log_path,  # noqa: F401
+                             jobs_of, settings_key)
 
-LOG_VERSION = 1
 RAY_REQUIREMENTS = "requirements-ray.txt"
 ROOT = Path(__file__).resolve().parent.parent
-
-
-class RunError(Exception):
-    """A problem with a run the user can fix (a log that does not match, Ray missing); one line."""
-
-
-# --- the run and its games ------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class RunSpec:
-    """What a run plays: enough to check that a log belongs to it and to rebuild its list of games.
-    RunSpec.of builds one from the settings."""
-
-    game: str
-    agent: str
-    opponent: str | None
-    games: int
-    seed: int
-    agent_seed: int
-    settings_key: str  # a fingerprint of the settings the agents were built with (settings_key)
-    # the game with its rules parameters, e.g. nim(heap=21) (a benchmark may name a set of openings
-    # instead); None in a log from before variants (its settings fingerprint pins the rules)
-    variant: str | None = None
-
-    @classmethod
-    def of(cls, game: str, agent: str, opponent: str | None, games: int, seed: int, settings,
-           variant: str | None = None, agent_seed: int | None = None) -> RunSpec:
-        """The run of `games` games from `seed` (game i from seed + i), its agents built from `settings` (and
-        seeded by their seeds.agent unless `agent_seed` is given); variant: the game's variant from the
-        settings unless given."""
-        from arcade.games import settings_variant
-
-        return cls(game, agent, opponent, games, seed, settings.seeds.agent if agent_seed is None else agent_seed,
-                   settings_key(settings, game), variant or settings_variant(game, settings))
-
-    def header(self) -> dict:
-        return {"run": asdict(self), "version": LOG_VERSION}
-
-    def stands_to(self, run: RunSpec, players: int) -> str | None:
-        """How this logged run stands to `run`: "same"; "same settings" (the same run, logged before runs
-        named their variant: its header is written anew); "grows" (`run` is it with more games, every game it
-        played unchanged: one-player runs only, game i is seed + i whatever the count, while in a two-player
-        run the count decides the seats); None: another run."""
-        logged = self
-        if logged.variant is None:  # logged before variants: the settings fingerprint pins the rules
-            logged = replace(logged, variant=run.variant)
-        if logged == run:
-            return "same" if logged is self else "same settings"
-        if players == 1 and run.games > logged.games and replace(logged, games=run.games) == run:
-            return "grows"
-        return None
-
-    def describe(self) -> str:
-        from arcade.games import variant_label
-
-        vs = f" vs {self.opponent}" if self.opponent else ""
-        return f"{variant_label(self.game, self.variant)}: {self.agent}{vs}, {self.games} games from seed {self.seed}"
-
-
-@dataclass(frozen=True)
-class GameJob:
-    index: int
-    game_seed: int
-    agent_seat: int
-    agent_seed: int
-    start: object = None  # a state to play on from (a benchmark's opening); None: the game's first
-
-
-def jobs_of(spec: RunSpec, players: int) -> list[GameJob]:
-    """The run's games in order; in two-player runs the agent takes seat 0 in the first half, seat 1 after."""
-    half = (spec.games + 1) // 2
-    return [GameJob(i, spec.seed + i, 0 if players == 1 or i < half else 1, spec.agent_seed)
-            for i in range(spec.games)]
-
-
-def settings_key(settings, game: str) -> str:
-    """A short fingerprint of the settings a run of `game` builds its agents from: that game's table and the
-    seeds, search and data tables (not the other games' tables, the window, sound or pacing, nor where the
-    settings were read from, nor the game's settings only training reads: changing those leaves a logged
-    run continuable)."""
-    kept = {k: asdict(getattr(settings, k)) for k in ("seeds", "search", "data")}
-    table = settings.for_game(game)  # (its defaults when the settings do not set it)
-    if table is not None:
-        skipped = trains_only_fields(table)
-        kept["game"] = {k: v for k, v in asdict(table).items() if k not in skipped}
-    else:
-        kept["game"] = None
-    return hashlib.sha1(json.dumps(kept, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
 @dataclass
@@ -168,159 +80,6 @@ def as_record(d: dict) -> GameRecord:
 
 
 # --- the log --------------------------------------------------------------------------------------------
-
-class GameLog:
-    """A run's log: a header line, then one JSON line per finished game, appended as games finish."""
-
-    def __init__(self, path: Path, spec: RunSpec, records: list[dict]):
-        self.path, self.spec, self.records = path, spec, records
-        self.skipped = 0  # lines open() left out
-
-    @classmethod
-    def create(cls, path: str | Path, spec: RunSpec) -> GameLog:
-        """A new log; refuses to touch a file that is already there (that is a run to --resume)."""
-        path = Path(path)
-        if path.exists():
-            raise RunError(f"the log {path} exists; continue that run with --resume {path}, or give another --log")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "x", encoding="utf-8") as f:
-                f.write(json.dumps(spec.header()) + "\n")
-        except OSError as exc:
-            raise RunError(f"the log {path} cannot be written ({exc.strerror or exc}); give another --log") from None
-        return cls(path, spec, [])
-
-    @classmethod
-    def open(cls, path: str | Path) -> GameLog:
-        """A log to continue: its run and the games it holds. Lines that are not a game of this run (damaged,
-        a record missing a field or with a wrong type, an index outside the run, a game logged twice) are
-        left out and counted in `skipped`; a last line cut short by a kill is left out and not counted."""
-        path = Path(path)
-        if not path.is_file():
-            raise RunError(f"no log at {path}; start a run with --log {path} (or without --resume)")
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise RunError(f"{path} cannot be read ({exc.strerror or exc})") from None
-        lines = raw.split(b"\n")
-        spec = _header_spec(lines[0], path)
-        cut_short = bool(lines[-1].strip()) and not raw.endswith(b"\n")
-        records, seen, skipped = [], set(), 0
-        for k, line in enumerate(lines[1:], start=1):
-            if not line.strip():
-                continue
-            record = _game_record(line, spec)
-            if record is None or record["index"] in seen:
-                skipped += not (cut_short and k == len(lines) - 1)
-                continue
-            seen.add(record["index"])
-            records.append(record)
-        log = cls(path, spec, records)
-        log.skipped = skipped
-        return log
-
-    def skipped_line(self) -> str | None:
-        """One line saying how many lines open() left out, or None."""
-        if not self.skipped:
-            return None
-        return (f"{self.path}: {self.skipped} line{'s' * (self.skipped != 1)} left out (damaged, not a game of "
-                f"this run, or a game logged twice); {len(self.records)} games read")
-
-    def append(self, record: dict) -> None:
-        """Add a finished game at the end; RunError (one line) when the file cannot take it (a full disk):
-        the games before it stay as they were."""
-        try:
-            self._append(record)
-        except OSError as exc:
-            raise RunError(f"the log {self.path} cannot be written ({exc.strerror or exc}): the run stopped with "
-                           f"{len(self.records)} games in it; free space, then continue it with "
-                           f"python main.py bench --resume {self.path}") from None
-        self.records.append(record)
-
-    def _append(self, record: dict) -> None:
-        with open(self.path, "a+b") as f:
-            end = f.seek(0, os.SEEK_END)
-            if end:
-                f.seek(end - 1)
-                if f.read(1) != b"\n":
-                    f.write(b"\n")  # after a line cut short: start a fresh one, keep what is there
-            f.write((json.dumps(record) + "\n").encode())
-
-    def become(self, spec: RunSpec) -> None:
-        """Make this log the run `spec`, which its own run grows into or is under another fingerprint
-        (RunSpec.stands_to): a new header, the games it holds kept. Written to a temp file and renamed, so
-        a kill leaves the old log or the new one whole."""
-        try:
-            lines = self.path.read_bytes().splitlines(keepends=True)
-            atomic_write_bytes(self.path, (json.dumps(spec.header()) + "\n").encode() + b"".join(lines[1:]))
-        except OSError as exc:
-            raise RunError(f"the log {self.path} cannot be rewritten ({exc.strerror or exc}); it is unchanged") from None
-        self.spec = spec
-
-    def missing(self, players: int) -> list[GameJob]:
-        done = {r["index"] for r in self.records}
-        return [j for j in jobs_of(self.spec, players) if j.index not in done]
-
-
-_SPEC_TYPES = {"game": str, "agent": str, "opponent": (str, type(None)), "games": int, "seed": int,
-               "agent_seed": int, "settings_key": str, "variant": (str, type(None))}
-
-
-def _variant_of_board(run: dict) -> dict:
-    run = dict(run)
-    board = run.pop("board")
-    rows, x, cols = board.partition("x") if isinstance(board, str) else ("", "", "")
-    if rows.isdigit() and cols.isdigit():  # a board of rows x columns: the game's rows and cols parameters
-        board = f"{run.get('game')}(rows={rows},cols={cols})"
-    run["variant"] = board
-    return run
-
-
-def _header_spec(line: bytes, path: Path) -> RunSpec:
-    """The run a log's first line names; RunError when it names none (not JSON, a field missing or of the
-    wrong type)."""
-    not_a_log = f"{path} is not a run log (its first line is not a run header)"
-    try:
-        head = json.loads(line.decode("utf-8"))
-        run = head["run"]
-        if "board" in run:  # a log written before variants: dots boards were "RxC"
-            run = _variant_of_board(run)
-        spec = RunSpec(**run)
-    except (UnicodeDecodeError, ValueError, KeyError, TypeError):
-        raise RunError(not_a_log) from None
-    bad = [k for k, kind in _SPEC_TYPES.items() if not isinstance(run.get(k), kind) or isinstance(run.get(k), bool)]
-    if bad or spec.games < 1:
-        raise RunError(f"{not_a_log}: {', '.join(bad) or 'games'} is not what a run header holds")
-    if head.get("version") != LOG_VERSION:
-        raise RunError(f"{path} was written by another version of the runner ({head.get('version')}); "
-                       "start a new run")
-    return spec
-
-
-def _is_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and np.isfinite(x)
-
-
-def _game_record(line: bytes, spec: RunSpec) -> dict | None:
-    """A log line as a game of the run `spec`, or None: not JSON, a field missing or of the wrong type, or an
-    index outside the run."""
-    try:
-        d = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return None
-    if not isinstance(d, dict):
-        return None
-    index = d.get("index")
-    ok = (isinstance(index, int) and not isinstance(index, bool) and 0 <= index < spec.games
-          and all(isinstance(d.get(k), int) and not isinstance(d.get(k), bool) for k in ("seed", "agent_seat", "moves"))
-          and _is_number(d.get("score")) and isinstance(d.get("outcome"), dict) and "result" in d
-          and isinstance(d.get("decision_ms"), list) and all(_is_number(t) for t in d["decision_ms"])
-          and isinstance(d.get("opponent_ms", []), list) and all(_is_number(t) for t in d.get("opponent_ms", []))
-          and isinstance(d.get("figures", {}), dict))
-    return d if ok else None
-
-
-# --- where games run ------------------------------------------------------------------------------------
 
 class Backend:
     """Where a run's games are played: connect() before the games (a problem is said at once, as RunError),
@@ -598,18 +357,4 @@ def play_games(rules, agent, opponent=None, games: int = 10, seed: int = 0, prog
     if not result.complete:
         raise KeyboardInterrupt
     return [as_record(r) for r in result.records]
-
-
-def default_log_path(data_dir: Path, spec: RunSpec) -> Path:
-    """data/runs/<game>-<agent>[-vs-<opponent>]-seed<seed>-<games>.jsonl, numbered if that exists."""
-    vs = f"-vs-{spec.opponent}" if spec.opponent else ""
-    from arcade.games import variant_slug
-
-    stem = f"{variant_slug(spec.game, spec.variant)}-{spec.agent}{vs}-seed{spec.seed}-{spec.games}"
-    path = Path(data_dir) / "runs" / f"{stem}.jsonl"
-    n = 2
-    while path.exists():
-        path = path.with_name(f"{stem}-{n}.jsonl")
-        n += 1
-    return path
 
