@@ -20,6 +20,7 @@ from arcade.control import AgentController
 from arcade.games import game_ids, game_info, make_rules
 from arcade.progress import ms_text
 from arcade.screens.values import ValueView
+from arcade.seats import Seats
 from arcade.seeds import fresh_seed
 from arcade.screens.training_view import TrainingView
 from arcade.session import GameSession
@@ -105,6 +106,7 @@ class GameScreen(Screen):
         self.info = game_info(self.game_id)
         self.rules = make_rules(self.game_id, self.settings, **rule_overrides)
         self.controller = AgentController(self.game_id, self.rules, self.settings, agent=agent)
+        self.seats = Seats(self.controller)  # two-player screens name the opponent and the person's seat
         self.values = ValueView(self.controller)
         self.stats = Statistics(self.settings.data_dir)
         self.last_player: str | None = None  # who played the last recorded game (the statistics view marks it)
@@ -224,14 +226,16 @@ class GameScreen(Screen):
         if isinstance(agent, LearnsWhilePlaying):
             agent.observe(state)
 
-    def mover_name(self, by_agent: bool) -> str:
-        """Who plays a move, as the session records it."""
-        return self.controller.name if by_agent else "you"
-
     # --- shared behaviour ----------------------------------------------------
+    def refusal(self) -> str | None:
+        """Why the person may not move now, or None (the seats' one guard, on the session's game)."""
+        if self.session is None:
+            return None
+        return self.seats.refusal(self.session.over, self.session.to_move)
+
     @property
     def human_may_move(self) -> bool:
-        return not self.controller.enabled
+        return self.refusal() is None
 
     def next_seed(self) -> int:
         """The seed of the next game: the next number for a fixed seed, else a fresh one."""

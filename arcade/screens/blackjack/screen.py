@@ -11,6 +11,7 @@ from arcade.games.blackjack import MDPState, RoundState
 from arcade.games import make_rules
 from arcade.games.blackjack import ACTIONS, PEEK, PRESETS, QUIT, TAKE, hand
 from arcade.screens.base import GameScreen
+from arcade.seats import Seats
 from arcade.ui import hud, palette, panels, text
 from arcade.screens.blackjack import painter
 
@@ -26,6 +27,7 @@ class BlackjackScreen(GameScreen):
 
     def __init__(self, app, agent=None, seed=None):
         super().__init__(app, agent=agent, seed=seed)
+        self.seats = Seats(self.controller, over_line="the round is over: space deals the next one")
         self.open_session()
         self.values.on = True  # the table shows Q on its buttons from the start (v hides them)
         self.strip_question = Question(self.controller, follows_moves=False)  # about the deck, not the round
@@ -40,7 +42,7 @@ class BlackjackScreen(GameScreen):
 
     @property
     def player(self) -> str:
-        return self.controller.name if self.controller.enabled else "you"
+        return self.seats.name(self.seats.person)
 
     @property
     def rounds(self) -> int:
@@ -83,7 +85,7 @@ class BlackjackScreen(GameScreen):
                  f"threshold {self.rules.mdp.threshold}", 4000)
 
     def do(self, action: str, by_agent: bool = False) -> bool:
-        if not self.session.play(action, self.mover_name(by_agent)):
+        if not self.session.play(action, self.seats.mover_name(by_agent)):
             return False
         if self.round.drawn is not None:
             self.sound("card")
@@ -207,10 +209,9 @@ class BlackjackScreen(GameScreen):
             else:
                 self.say("finish the round first (q quits and collects)")
             return
-        if self.controller.enabled:
-            self.say("the agent is playing: Enter takes control back")
-        elif self.round.over:
-            self.say("the round is over: space deals the next one")
+        why = self.refusal()
+        if why:
+            self.say(why)
         elif not self.do(action):
             self.say("you cannot peek twice in a row" if action == PEEK else f"{action} is not possible now")
 

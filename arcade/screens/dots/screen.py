@@ -13,6 +13,7 @@ from arcade.control import AgentController
 from arcade.games import make_rules
 from arcade.games.dots import SIZES, Board, completed_by, owners
 from arcade.screens.base import GameScreen
+from arcade.seats import Seats
 from arcade.ui import hud, palette, text
 from arcade.screens.dots import painter
 
@@ -30,7 +31,7 @@ class DotsScreen(GameScreen):
         self.opponent = AgentController("dots", self.rules, self.settings)
         self.opponent.select(self.opponent.specs[-1].name)  # the weakest (the registry lists the strongest first)
         self.opponent.set_enabled(True)  # the opponent always plays its side
-        self.human_seat = 0
+        self.seats = Seats(self.controller, self.opponent)
         self.hover: int | None = None
         self.cursor = 0
         self.restart()
@@ -48,6 +49,14 @@ class DotsScreen(GameScreen):
         self.cursor = 0
         self.controller.invalidate()
         self.opponent.invalidate()
+
+    @property
+    def human_seat(self) -> int:
+        return self.seats.person
+
+    @human_seat.setter
+    def human_seat(self, seat: int) -> None:
+        self.seats.person = seat
 
     @property
     def state(self):
@@ -93,9 +102,7 @@ class DotsScreen(GameScreen):
         who played it (taking control back afterwards does not relabel a finished game)."""
         if self.over and self.final_names:
             return self.final_names[seat]
-        if seat != self.human_seat:
-            return self.opponent.name
-        return self.controller.name if self.controller.enabled else "you"
+        return self.seats.name(seat)
 
     # --- GameScreen hooks ----------------------------------------------------
     def game_keys(self):
@@ -151,10 +158,6 @@ class DotsScreen(GameScreen):
             if action is not None:
                 self.draw_line(int(action), self.opponent.name)
 
-    @property
-    def human_may_move(self) -> bool:
-        return not self.controller.enabled and not self.over and self.state.mover == self.human_seat
-
     def handle_game_event(self, event) -> bool:
         if event.type == pygame.MOUSEMOTION:
             self.hover = self._line_near(event.pos)
@@ -188,12 +191,9 @@ class DotsScreen(GameScreen):
         return True
 
     def _human_draw(self, line: int) -> None:
-        if self.over:
-            self.say("the game is over: r plays again")
-        elif self.controller.enabled:
-            self.say("the agent plays your side: Enter takes it back")
-        elif self.state.mover != self.human_seat:
-            self.say(f"wait: it is {self.opponent.name}'s turn")
+        why = self.refusal()
+        if why:
+            self.say(why)
         elif not self.draw_line(line):
             self.say("that line is already drawn")
 

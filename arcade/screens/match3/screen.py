@@ -57,7 +57,7 @@ class Match3Screen(GameScreen):
 
     def play(self, swap, by_agent: bool = False) -> None:
         before = self.state
-        if not self.session.play(tuple(swap), self.mover_name(by_agent)):
+        if not self.session.play(tuple(swap), self.seats.mover_name(by_agent)):
             return
         result = self.session.details
         self.hint = None
@@ -175,7 +175,6 @@ class Match3Screen(GameScreen):
             y += step
 
     def handle_game_event(self, event) -> bool:
-        over = self.rules.is_terminal(self.state)
         if event.type == pygame.KEYDOWN:
             self.skip_animation()
             if event.key == pygame.K_r:
@@ -185,9 +184,10 @@ class Match3Screen(GameScreen):
             if event.key == pygame.K_n:
                 self._ask_hint()
                 return True
-            if over or not self.human_may_move:
+            why = self.refusal()
+            if why:
                 if event.key in ARROWS or event.key == pygame.K_SPACE:
-                    self.say("the game is over: r plays again" if over else "the agent is playing: Enter stops it")
+                    self.say(why)
                 return event.key in ARROWS or event.key == pygame.K_SPACE
             if event.key in ARROWS:
                 dr, dc = ARROWS[event.key]
@@ -205,7 +205,7 @@ class Match3Screen(GameScreen):
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.skip_animation()
             cell = self._cell_at(event.pos)
-            if cell is None or over or not self.human_may_move:
+            if cell is None or not self.human_may_move:
                 return cell is not None
             if self.selected is not None and self.selected != cell:
                 if abs(self.selected[0] - cell[0]) + abs(self.selected[1] - cell[1]) == 1:
@@ -219,7 +219,7 @@ class Match3Screen(GameScreen):
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.drag_from is not None:
             cell = self._cell_at(event.pos)
             start, self.drag_from = self.drag_from, None
-            if cell is not None and cell != start and self.human_may_move and not over:
+            if cell is not None and cell != start and self.human_may_move:
                 self.try_swap(start, cell)
                 self.selected = None
             return True

@@ -11,6 +11,7 @@ import pygame
 
 from arcade.games.tictactoe import O, X, tables
 from arcade.screens.base import GameScreen
+from arcade.seats import Seats
 from arcade.ui import hud, palette, text
 from arcade.screens.tictactoe import painter
 
@@ -26,7 +27,7 @@ class TicTacToeScreen(GameScreen):
 
     def __init__(self, app, agent=None, seed=None):
         super().__init__(app, agent=agent, seed=seed)
-        self.human_mark = X
+        self.seats = Seats(self.controller, self.controller)  # the selected agent is the opponent
         self.tally: dict[str, list[int]] = {}  # agent -> [your wins, draws, your losses] against it
         self.selfplay: dict[str, list[int]] = {}  # agent -> [X wins, draws, O wins] playing itself
         self._tables_from_statistics()
@@ -56,6 +57,14 @@ class TicTacToeScreen(GameScreen):
         self.controller.invalidate()
 
     @property
+    def human_mark(self) -> int:
+        return X if self.seats.person == 0 else O
+
+    @human_mark.setter
+    def human_mark(self, mark: int) -> None:
+        self.seats.person = 0 if mark == X else 1
+
+    @property
     def state(self) -> int:
         return self.session.state
 
@@ -72,7 +81,7 @@ class TicTacToeScreen(GameScreen):
         return self.rules.is_terminal(self.state)
 
     def play(self, cell: int, by_human: bool) -> bool:
-        if not self.session.play(cell, self.mover_name(not by_human)):
+        if not self.session.play(cell, self.seats.mover_name(not by_human)):
             return False
         if self.over:
             self._record_result()
@@ -123,14 +132,10 @@ class TicTacToeScreen(GameScreen):
         return f"You ({you}) vs {self.controller.name}"
 
     def agent_active(self) -> bool:
-        return self.controller.enabled or self.mark_to_move != self.human_mark
+        return self.seats.stand_in_plays(self.session.to_move)
 
     def apply_agent_action(self, action) -> None:
         self.play(int(action), by_human=False)
-
-    @property
-    def human_may_move(self) -> bool:
-        return not self.controller.enabled and not self.over and self.mark_to_move == self.human_mark
 
     def handle_game_event(self, event) -> bool:
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -154,12 +159,9 @@ class TicTacToeScreen(GameScreen):
         return True
 
     def _human_play(self, cell: int) -> None:
-        if self.over:
-            self.say("the game is over: r plays again")
-        elif self.controller.enabled:
-            self.say("the agent plays both sides: Enter takes your side back")
-        elif self.mark_to_move != self.human_mark:
-            self.say(f"wait: it is {self.controller.name}'s turn")
+        why = self.refusal()
+        if why:
+            self.say(why)
         elif not self.play(cell, by_human=True):
             self.say("that cell is taken")
 

@@ -58,7 +58,7 @@ class Screen2048(GameScreen):
 
     def do_move(self, direction: int, by_agent: bool = False) -> bool:
         before = self.game.state
-        if not self.game.play(direction, self.mover_name(by_agent)):
+        if not self.game.play(direction, self.seats.mover_name(by_agent)):
             return False
         self.anim = self._slide(before, direction) if self.anim_ms > 0 else None
         if self.game.state.score > before.score:
@@ -190,10 +190,11 @@ class Screen2048(GameScreen):
             return False
         self.anim = None  # a key finishes any animation at once
         if event.key in MOVE_KEYS:
-            if self.human_may_move:
-                self.do_move(MOVE_KEYS[event.key])
+            why = self.refusal()
+            if why:
+                self.say(why)
             else:
-                self.say("the agent is playing: Enter takes control back")
+                self.do_move(MOVE_KEYS[event.key])
             return True
         if event.key == pygame.K_u:
             self.undo()
