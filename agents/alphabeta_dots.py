@@ -32,6 +32,18 @@ TABLE_LIMIT = 400_000  # positions kept between moves (about 60 MB); past it the
 PARITY_WEIGHT = 2  # a horizon's value: + for the side that should draw the last safe line, - for the other
 
 
+
+def table_cut(entry: tuple, depth: int, alpha: int, beta: int) -> int | None:
+    """The value a transposition-table entry (depth, flag, value, best line) settles for a search of `depth`
+    in (alpha, beta): searched deep enough, and exact or a bound outside the window; else None."""
+    e_depth, flag, e_value, _ = entry
+    if e_depth < depth:
+        return None
+    if flag == EXACT or (flag == LOWER and e_value >= beta) or (flag == UPPER and e_value <= alpha):
+        return e_value
+    return None
+
+
 class Search:
     """One board's search state: the transposition table survives from move to move."""
 
@@ -77,14 +89,10 @@ class Search:
         entry = self.table.get(lines)
         first = -1
         if entry is not None:
-            e_depth, flag, e_value, first = entry
-            if e_depth >= depth:
-                if flag == EXACT:
-                    return e_value
-                if flag == LOWER and e_value >= beta:
-                    return e_value
-                if flag == UPPER and e_value <= alpha:
-                    return e_value
+            known = table_cut(entry, depth, alpha, beta)
+            if known is not None:
+                return known
+            first = entry[3]
         forced = pos.capture_choices()
         if forced is None:
             components = pos.loony_components()

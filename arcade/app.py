@@ -11,7 +11,7 @@ import pygame
 from arcade import agent_process, notices
 from arcade.pacing import FramePacer
 from arcade.sound import Sounds
-from arcade.screens.base import Screen
+from arcade.screens.stacked import Screen
 from arcade.ui import text
 
 MIN_SIZE = (640, 480)  # the smallest window every screen is laid out for (settings: [window] minimum too)

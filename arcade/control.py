@@ -170,6 +170,20 @@ class AgentController:
         self._warming = self.ask(None, "build")
         return self._warming
 
+    def warm_up_if_heavy(self) -> None:
+        """Agents that decide in the agent process start there now (a table loads before the first move)."""
+        if self.spec.process:
+            self.warm_up()
+
+    def keep_playable(self, rules, role: str = "agent") -> str | None:
+        """After new rules: if the selected agent cannot play them, select the next one that can and return the
+        line that says why (None when it could); a heavy agent starts loading now, not on its first move."""
+        why = self.spec.cannot_play(rules)
+        if why:
+            self.cycle(1)
+        self.warm_up_if_heavy()
+        return f"{why}; the {role} is now {self.name}" if why else None
+
     @property
     def getting_ready(self) -> float | None:
         """Seconds the selected agent has been building, if its build is still running."""

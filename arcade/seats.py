@@ -45,6 +45,11 @@ class Seats:
         controller = self.controller_of(seat)
         return PERSON if controller is None else controller.name
 
+    def controllers(self) -> list:
+        """Every controller that plays a seat (the stand-in first)."""
+        others = [] if self.opponent is None or self.opponent is self.stand_in else [self.opponent]
+        return [self.stand_in, *others]
+
     def mover_name(self, by_agent: bool) -> str:
         """Who played a move, as the session records it: the stand-in's name or "you"."""
         return self.stand_in.name if by_agent else PERSON

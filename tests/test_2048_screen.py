@@ -3,6 +3,7 @@ import numpy as np
 import pygame
 
 from arcade.screens import open_game
+from arcade.screens.overlays import agent_panel_lines
 from tests.helpers import key, ticks, wait_for
 
 
@@ -144,7 +145,7 @@ def test_e_says_what_it_did_whether_or_not_the_agent_plays(app):
     key(app, pygame.K_e)
     assert screen.controller.name == screen.controller.specs[0].name and "it plays now" in screen.toast[0]
     screen.controller.last_figures = {"depth": 3, "ms": 5.2}
-    assert screen.agent_panel_lines()[3] == "depth 3, 5.2 ms"
+    assert agent_panel_lines(screen)[3] == "depth 3, 5.2 ms"
 
 
 def test_one_green_arrow_even_when_values_tie(app):

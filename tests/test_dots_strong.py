@@ -188,8 +188,8 @@ def test_screen_sizes_4x4_and_5x5_with_alpha_beta_values(app):
     assert screen.controller.name != "solver"  # it cannot play 5x5: the screen moved on and said why
     screen.controller.select("alpha-beta")
     key(app, pygame.K_v)
-    assert wait_for(app, lambda: screen.values_for(screen.state))
-    values = screen.values_for(screen.state)
+    assert wait_for(app, lambda: screen.values.shown(screen.state))
+    values = screen.values.shown(screen.state)
     assert set(values) == set(DotsRules(5, 5).legal_actions(screen.state))
     key(app, pygame.K_4)
     assert (screen.state.rows, screen.state.cols) == (4, 4)

@@ -11,6 +11,8 @@ from arcade.games import GAMES, add_game, make_rules, remove_game
 from arcade.settings import Settings, parse_settings
 from tests.extra_game.nim import GAME as NIM, NimSettings
 from arcade.storage import load_json
+from arcade.screens.overlays import agent_panel_lines
+from arcade.screens.shell_keys import help_line_of
 from tests.helpers import key, wait_for
 
 
@@ -107,8 +109,8 @@ def test_t_trains_any_trainer_with_a_learning_curve_on_a_screen_that_names_none(
     app = App(settings, size=(1024, 720))
     try:
         screen = _open_nim(app)
-        assert "t: train" in screen.help_line() and "l: learning" in screen.help_line()
-        assert any("train" in k[1] for k in screen.shared_keys())
+        assert "t: train" in help_line_of(screen.all_keys()) and "l: learning" in help_line_of(screen.all_keys())
+        assert any("train" in k[1] for k in screen.all_keys())
         screen.controller.select("nim-learner")  # not a trainer: t trains the game's trainer all the same
         key(app, pygame.K_t)
         assert screen.trainer.job is not None and screen.trainer.job.name == "nim-trainer" and screen.busy()
@@ -163,7 +165,7 @@ def test_l_and_i_work_for_a_learner_on_a_screen_that_names_none(nim_learners, se
         assert agent.seen and agent.seen[0].stones == 8  # 10 stones, you took 2
         assert wait_for(app, lambda: screen.state.mover == 0 and len(agent.seen) >= 2, 30)  # its reply too
         key(app, pygame.K_i)
-        assert screen.agent_panel_lines()[4] == [f"states seen while learning: {len(agent.seen)}"]
+        assert agent_panel_lines(screen)[4] == [f"states seen while learning: {len(agent.seen)}"]
         screen.draw(app.surface)
         key(app, pygame.K_ESCAPE)  # closes the panel
         key(app, pygame.K_l)
@@ -184,7 +186,7 @@ def test_a_screen_without_trainers_shows_no_t_and_the_help_line_is_built_once(ni
     app = App(settings, size=(1024, 720))
     try:
         screen = _open_nim(app)
-        line = screen.help_line()
+        line = help_line_of(screen.all_keys())
         assert line.startswith("1/2/3: take") and "t: train" not in line and "Esc: back" in line
         key(app, pygame.K_t)
         assert screen.trainer.job is None

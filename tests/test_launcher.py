@@ -4,6 +4,7 @@ import pytest
 
 from arcade.games import GAMES
 from arcade.screens.launcher import LauncherScreen, card_rects
+from arcade.screens.overlays import KeyHelp
 from tests.helpers import click, key, ticks
 
 
@@ -63,9 +64,9 @@ def test_window_close_quits(app):
 def test_help_overlay_closes_with_escape_without_leaving(app):
     key(app, pygame.K_RETURN, frames=2)
     key(app, pygame.K_h)
-    assert app.top.show_help
+    assert isinstance(app.top, KeyHelp)
     key(app, pygame.K_ESCAPE)  # closes the help, does not leave
-    assert not app.top.show_help and len(app.stack) == 2
+    assert not isinstance(app.top, KeyHelp) and len(app.stack) == 2
 
 
 def test_up_on_the_top_row_and_down_on_the_bottom_row_stay(app):

@@ -4,6 +4,8 @@ import pytest
 
 from arcade.games import GAMES
 from arcade.screens import open_game
+from arcade.screens.overlays import AgentPanel, KeyHelp, StatisticsView
+from arcade.screens.shell_keys import help_line_of
 from tests.helpers import key, record_cuts, ticks, wait_for
 
 PLAYABLE = [g.id for g in GAMES]
@@ -31,9 +33,9 @@ def test_enter_tab_and_delay_keys(app, game_id):
     key(app, pygame.K_MINUS, unicode="-")
     assert screen.controller.delay_ms == delay
     key(app, pygame.K_h)
-    assert screen.show_help
+    assert isinstance(app.top, KeyHelp) and app.top.under is screen
     key(app, pygame.K_SPACE)
-    assert not screen.show_help
+    assert app.top is screen
     key(app, pygame.K_RETURN)
     assert not screen.controller.enabled
 
@@ -113,14 +115,14 @@ def test_the_screens_own_choices_come_back_too(app):
 def test_the_key_line_is_readable_at_640(app, game_id):
     """Issue 25 #11: at 640x480 the footer's key line shrank to about 7 px; now entries are left out (h shows
     them all) so it fits at 17 px, and help and back are always there."""
-    from arcade.screens.base import HELP_LINE_SIZE
+    from arcade.screens.shell_keys import HELP_LINE_SIZE
     from arcade.ui import text
 
     screen = open_game(app, game_id, seed=1)
-    line = screen.help_line(640 - 28)
+    line = help_line_of(screen.all_keys(), 640 - 28)
     assert text.font(HELP_LINE_SIZE).size(line)[0] <= 640 - 28
     assert "h or ?: help" in line and "Esc: back" in line
-    assert len(line) < len(screen.help_line())  # something was left out to fit
+    assert len(line) < len(help_line_of(screen.all_keys()))  # something was left out to fit
     screen.close()
 
 
@@ -138,11 +140,9 @@ def test_no_words_are_cut_with_any_agent(settings, monkeypatch, game_id, size):
         surface = pygame.Surface(size)
         for spec in agents_for(game_id):
             screen = open_game(app, game_id, agent=spec.name, seed=1)
-            for overlay in (None, "panel", "stats"):
-                screen.overlay = overlay
-                screen.draw(surface)
-            screen.show_help = True
             screen.draw(surface)
+            for overlay in (AgentPanel, StatisticsView, KeyHelp):
+                overlay(app, screen).draw(surface)
             screen.close()
             assert cut == [], f"{game_id} with {spec.name}: {cut}"
     finally:
@@ -201,8 +201,8 @@ def test_a_train_or_learn_key_that_does_nothing_on_a_screen_says_why_in_one_line
     app.pop()
     tictactoe = open_game(app, "tictactoe")
     app.push(tictactoe)
-    assert "no Tic-Tac-Toe agent learns while it plays" in tictactoe.idle_key_reason(pygame.K_l)
-    assert tictactoe.idle_key_reason(pygame.K_t) is None  # its td-value trains: t does something there
+    assert "no Tic-Tac-Toe agent learns while it plays" in tictactoe.trainer.idle_key_reason(pygame.K_l)
+    assert tictactoe.trainer.idle_key_reason(pygame.K_t) is None  # its td-value trains: t does something there
 
 
 @pytest.mark.parametrize("game_id, row_of", [("2048", lambda who: f"{who} (4x4)"),
@@ -218,10 +218,10 @@ def test_statistics_show_the_histogram_of_whoever_plays_now(app, game_id, row_of
     screen.stats.record(game_id, row_of(screen.controller.name), 300, None, "b")
     shown = []
     monkeypatch.setattr(panels, "draw_statistics", lambda *args: shown.append(args[-1]))
-    screen.overlay = "stats"
+    view = StatisticsView(app, screen)
     screen.controller.set_enabled(True)
-    screen.draw(app.surface)
+    view.draw(app.surface)
     screen.controller.set_enabled(False)
-    screen.draw(app.surface)
+    view.draw(app.surface)
     assert shown == [row_of(screen.controller.name), row_of("you")]
     screen.close()

@@ -71,7 +71,7 @@ def test_tally_counts_a_game_against_you(app):
     screen = open_ttt(app)
     screen.controller.select("minimax")
     while not screen.over:
-        assert wait_for(app, lambda: screen.human_may_move or screen.over)
+        assert wait_for(app, lambda: screen.refusal() is None or screen.over)
         if not screen.over:
             free = [k for k in range(9) if decode(screen.state)[k] == 0]
             key(app, CELL_KEYS[free[0]])
@@ -110,7 +110,7 @@ def test_playing_o_the_values_speak_of_o(app):
     screen = open_ttt(app)
     screen.controller.select("minimax")
     key(app, pygame.K_o)  # you play O: minimax opens as X
-    assert wait_for(app, lambda: screen.human_may_move)
+    assert wait_for(app, lambda: screen.refusal() is None)
     key(app, pygame.K_v)
     assert wait_for(app, lambda: screen.values.current(screen.state) is not None)
     assert "for O" in screen.values.legend
@@ -124,7 +124,7 @@ def test_the_side_tables_come_back_with_the_screen(app):
     screen = open_ttt(app)
     screen.controller.select("random")
     while not screen.over:  # your moves (the first free cell) until the game ends
-        assert wait_for(app, lambda: screen.human_may_move or screen.over)
+        assert wait_for(app, lambda: screen.refusal() is None or screen.over)
         if not screen.over:
             key(app, CELL_KEYS[screen.rules.legal_actions(screen.state)[0]])
     ticks(app)

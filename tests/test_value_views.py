@@ -12,6 +12,7 @@ from arcade.games import GAMES
 from arcade.games.tictactoe import X, decode
 from arcade.screens import open_game
 from arcade.settings import load_settings
+from arcade.screens.overlays import AgentPanel, StatisticsView, agent_panel_lines
 from arcade.statistics import Statistics
 from tests.helpers import key, ticks, wait_for
 
@@ -65,7 +66,7 @@ def test_value_view_draws_the_numbers_decide_prints(window, file_settings, capsy
     key(window, pygame.K_v)
     state = screen.shown_state()
     assert screen.values.on and state is not None
-    assert wait_for(window, lambda: screen.values.current(state) is not None, seconds=180), screen.value_status()
+    assert wait_for(window, lambda: screen.values.current(state) is not None, seconds=180), screen.values.status(screen.shown_state())
     ticks(window, 2)
     after = pygame.surfarray.array3d(window.surface)
     assert (before != after).any(axis=2).sum() > 500  # the values are drawn, not just known
@@ -81,7 +82,7 @@ def test_an_agent_without_values_says_so(window):
     screen.controller.select("random")
     key(window, pygame.K_v)
     ticks(window, 3)
-    assert "has no values" in screen.value_status() and screen.values.values is None
+    assert "has no values" in screen.values.status(screen.shown_state()) and screen.values.values is None
 
 
 @pytest.mark.parametrize("game", ["2048", "match3", "tictactoe"])
@@ -103,15 +104,15 @@ def test_agent_panel_and_statistics_view_draw(window):
     window.push(screen)
     screen.controller.select("q-rollouts")
     key(window, pygame.K_i)
-    assert screen.overlay == "panel"
-    name, about, params, _, _ = screen.agent_panel_lines()
+    assert isinstance(window.top, AgentPanel) and window.top.under is screen
+    name, about, params, _, _ = agent_panel_lines(screen)
     assert name == "q-rollouts" and "rollouts" in about
     assert ("[match3] rollouts", "25", True) in params  # the course's value, marked as such
     ticks(window, 2)
     key(window, pygame.K_SPACE)  # any key closes it
-    assert screen.overlay is None
+    assert window.top is screen
     key(window, pygame.K_k)
-    assert screen.overlay == "stats"
+    assert isinstance(window.top, StatisticsView)
     ticks(window, 2)
 
 
@@ -160,7 +161,7 @@ def test_values_after_the_game_say_it_is_over(window):
     screen.show_state(DotsState(2, 2, (1 << 12) - 1, (3, 1), 0))
     key(window, pygame.K_v)
     ticks(window, 3)
-    assert "nothing is left to decide" in screen.value_status()
+    assert "nothing is left to decide" in screen.values.status(screen.shown_state())
 
 
 def test_after_tab_no_figures_of_the_previous_agent_are_shown(window):
@@ -175,11 +176,11 @@ def test_after_tab_no_figures_of_the_previous_agent_are_shown(window):
     key(window, pygame.K_TAB, mod=pygame.KMOD_SHIFT)  # back to expectiminimax, which explains too
     assert screen.controller.name == "expectiminimax"
     assert screen.controller.last_ms is None and screen.controller.last_figures == {}
-    status = screen.value_status()
+    status = screen.values.status(screen.shown_state())
     assert status.startswith("expectiminimax") and "greedy" not in status
     assert status == "expectiminimax is working out its values..." or screen.values.agent == "expectiminimax"
     assert wait_for(window, lambda: screen.values.agent == "expectiminimax")
-    assert "depth" in screen.value_status()  # now its own figures
+    assert "depth" in screen.values.status(screen.shown_state())  # now its own figures
 
 
 def test_values_come_back_after_the_opponent_replies_while_the_window_rests(settings):

@@ -80,7 +80,7 @@ def test_the_frame_after_the_last_busy_one_is_drawn_before_the_window_sleeps(app
     screen if the window sleeps before drawing the frame without it."""
     import time
 
-    from arcade.screens.base import Screen
+    from arcade.screens.stacked import Screen
 
     class Work(Screen):
         """Busy (a red bar) until a moment passes, by the clock, not by its own updates."""

@@ -372,7 +372,7 @@ def chance_value(x, depth, prob, conf, scores, moves_t, gains_t, weights, runs, 
     if stats[POSITIONS] > stats[CAP]:
         stats[STOPPED] = 1
         return 0.0
-    learnt = weights is not None
+    points = 1.0 if weights is not None else 0.0  # a move's points count where the network values boards
     empty = empty_cells(x)
     n = count_bits(empty)
     total = 0.0
@@ -397,8 +397,7 @@ def chance_value(x, depth, prob, conf, scores, moves_t, gains_t, weights, runs, 
                 else:
                     v = chance_value(moved, depth - 1, prob * p, conf, scores, moves_t, gains_t, weights, runs,
                                      tt, stats, feats, after, gains)
-                if learnt:
-                    v += gained
+                v += points * gained
                 if v > best:
                     best = v
             total += p * (conf[LOST] if best == -np.inf else best)

@@ -309,6 +309,8 @@ class Match3Rules:
         state = Match3State(board, int(data["turns_left"]), int(data["score"]), int(data["shuffles"]), self.colours)
         if not 0 <= state.turns_left <= self.turns:
             raise ValueError("saved turns out of range")
+        if state.turns_left > 0 and not len(state.swaps()):
+            raise ValueError("a saved board with no swap left (the game reshuffles such a board)")
         return state
 
     def is_terminal(self, state: Match3State) -> bool:

@@ -31,8 +31,8 @@ def open_game(app, game_id: str, agent: str | None = None, seed: int | None = No
     from its last visit are taken back, except the agent when `agent` is given and the rules parameters named
     in `given` (the command line's variant wins over the kept one)."""
     screen = _view_part(game_id, "screen").SCREEN(app, agent=agent, seed=seed)
-    if app is not None and hasattr(screen, "restore_choices"):
-        screen.restore_choices(agent_given=agent is not None, given=given)
+    if app is not None and hasattr(screen, "kept"):
+        screen.kept.restore_choices(agent_given=agent is not None, given=given)
     return screen
 
 

@@ -7,7 +7,8 @@ from agents import agents_for
 from arcade.games import GAMES
 from arcade.notices import recent
 from arcade.screens import open_game
-from arcade.screens.base import ENTER_KEYS, Screen
+from arcade.screens.shell_keys import ENTER_KEYS
+from arcade.screens.stacked import Screen
 from arcade.screens import draw_sketch, sketch_is_wide
 from arcade.ui import hud, palette, text
 

@@ -1,6 +1,6 @@
 """The training panel every game screen shares: `t` starts or stops a training of the game's trainer in the
 background (arcade.training), and the panel draws its progress bar and its learning curve. The screen
-says where (GameScreen.training_rect) and whether the curve stays after the training ends."""
+says where (arcade.screens.training_keys: its place) and whether the curve stays after the training ends."""
 from __future__ import annotations
 
 import pygame

@@ -108,6 +108,24 @@ class ValueView:
             parts.append(ms_text(self.ms))
         return ", ".join(parts)
 
+    def shown(self, state) -> dict | None:
+        """The values of `state` to draw: known and the view on, else None."""
+        return self.current(state) if self.on else None
+
+    def status(self, shown_state) -> str:
+        """One line about the values shown for `shown_state` (None: nothing is left to decide): their figures,
+        or why there are none."""
+        name = self.controller.name
+        if not self.explains:
+            return f"{name} has no values to show (it does not explain its moves)"
+        if self.error:
+            return self.error
+        if shown_state is None:
+            return f"{name}: no values, nothing is left to decide (the game or round is over)"
+        if self.values is None or self.agent != name:
+            return f"{name} is working out its values..."  # never the previous agent's figures
+        return f"{name}: {self.caption()}"
+
     def forget(self) -> None:
         """Drop what is known (after new rules, a retrained table): the next refresh asks again."""
         self.values, self.state, self.agent, self.error = None, None, None, None

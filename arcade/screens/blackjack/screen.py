@@ -23,6 +23,7 @@ CURVE_WINDOW = 50  # rounds in the moving average of the learning curve
 
 class BlackjackScreen(GameScreen):
     game_id = "blackjack"
+    HISTOGRAM = "reward per round"
     TRAIN_KEY = pygame.K_y  # t takes a card here
 
     def __init__(self, app, agent=None, seed=None):
@@ -76,7 +77,7 @@ class BlackjackScreen(GameScreen):
     def set_preset(self, name: str) -> None:
         self.rules = make_rules("blackjack", self.settings, preset=name)
         self.controller.set_rules(self.rules)
-        self.keep_playable(self.controller)  # (an agent that cannot play this deck: the next that can, said)
+        self.say(self.controller.keep_playable(self.rules), 4500)  # (an agent that cannot play this deck: the next that can, said)
         self.controller.warm_up()
         self.reset_totals()
         self.open_session()
@@ -105,9 +106,6 @@ class BlackjackScreen(GameScreen):
     def show_state(self, state) -> None:
         """The round as it is (no moves before it: no cards in hand yet)."""
         self.session.show(state)
-
-    def statistics_histogram(self) -> str:
-        return "reward per round"
 
     def strip_states(self, deck=None) -> list:
         """The states of the policy strip: every hand total with `deck` (default: as it is now), nothing peeked."""
@@ -254,7 +252,7 @@ class BlackjackScreen(GameScreen):
     def _draw_buttons(self, surface) -> None:
         legal = set(self.rules.legal_actions(self.round))
         agent = self.controller.cached_agent()
-        values = (self.values_for(self.round) or {}) if not self.round.over else {}
+        values = (self.values.shown(self.round) or {}) if not self.round.over else {}
         best = self.values.best() if values else set()
         keys = {TAKE: "t", PEEK: "p", QUIT: "q", "next": "space"}
         for action, rect in self._buttons().items():
@@ -338,7 +336,7 @@ class BlackjackScreen(GameScreen):
         """Why there is no policy to show (an error, no values, still working), or None if there is one."""
         if known is not None and not isinstance(known[2], str):
             return None
-        return known[2] if known else (self.value_status() if not self.values.explains else "working it out...")
+        return known[2] if known else (self.values.status(self.shown_state()) if not self.values.explains else "working it out...")
 
     def _draw_policy_line(self, surface, table: pygame.Rect, known) -> None:
         """The strip's policy as runs of hand totals ("T 0-30  P 31-35  Q 36-40"), under the deck."""

@@ -24,6 +24,7 @@ HOVER_PX = 24
 
 class DotsScreen(GameScreen):
     game_id = "dots"
+    HISTOGRAM = "box margin at the end (yours minus the opponent's)"
     VARIANT_CHOICES = ("board",)  # rows x cols
 
     def __init__(self, app, agent=None, seed=None, size=None):
@@ -42,8 +43,8 @@ class DotsScreen(GameScreen):
             self.rules = make_rules("dots", self.settings, rows=size[0], cols=size[1])
             self.controller.set_rules(self.rules)
             self.opponent.set_rules(self.rules)
-            self.keep_playable(self.controller)
-            self.keep_playable(self.opponent, "opponent")
+            self.say(self.controller.keep_playable(self.rules), 4500)
+            self.say(self.opponent.keep_playable(self.rules, "opponent"), 4500)
         self.open_session()
         self.final_names: tuple[str, str] | None = None  # who played each seat of the finished game
         self.cursor = 0
@@ -95,7 +96,7 @@ class DotsScreen(GameScreen):
         if choices.get("opponent") in [s.name for s in self.opponent.specs]:
             self.opponent.select(choices["opponent"])
         self.restart((rows, cols) if (rows, cols) != (self.rules.rows, self.rules.cols) else None)
-        self.keep_playable(self.opponent, "opponent")
+        self.say(self.opponent.keep_playable(self.rules, "opponent"), 4500)
 
     def seat_name(self, seat: int) -> str:
         """Who plays a seat: you, or the agent you handed your side to, or the opponent; once the game is over,
@@ -248,8 +249,8 @@ class DotsScreen(GameScreen):
     # --- drawing -------------------------------------------------------------
     def draw_game(self, surface, rect) -> None:
         painter.draw_dots(surface, self._usable(), self.state, *self.owners(),
-                         (self.seat_name(0), self.seat_name(1)), self.hover if self.human_may_move else None)
-        if self.human_may_move:  # the keyboard cursor: the whole line, outlined, and a ring at its middle
+                         (self.seat_name(0), self.seat_name(1)), self.hover if self.refusal() is None else None)
+        if self.refusal() is None:  # the keyboard cursor: the whole line, outlined, and a ring at its middle
             (r1, c1), (r2, c2) = self.board.line_ends(self.cursor)
             a, z = self._dot(r1, c1), self._dot(r2, c2)
             radius, drawn_w, _ = self._widths()
@@ -293,9 +294,6 @@ class DotsScreen(GameScreen):
         text.draw(surface, f"boxes left: {left}", (panel.x, y), 20, palette.MUTED)
         self._panel_bottom = y + 22  # the values' caption goes below
 
-    def controllers(self) -> list:
-        return [self.controller, self.opponent]
-
     # --- values ------------------------------------------------------------
     def shown_state(self):
         return None if self.over else self.state
@@ -317,9 +315,6 @@ class DotsScreen(GameScreen):
             self.open_session()
         self.session.show(state)
 
-    def statistics_histogram(self) -> str:
-        return "box margin at the end (yours minus the opponent's)"
-
     def marked_lines(self, values: dict) -> set:
         """The lines drawn thick and labelled: the best ones; none when every line is alike (a board of thick
         yellow hid the drawn lines); on a tight board only the one it would draw, so labels do not overlap."""
@@ -330,7 +325,7 @@ class DotsScreen(GameScreen):
     def draw_values(self, surface, rect) -> None:
         """Every undrawn line coloured from purple (worst) to yellow (best) by the agent's value for the side
         to move; the best lines thick and marked, with their numbers and the hovered line's."""
-        values = self.values_for(self.state) if not self.over else None
+        values = self.values.shown(self.state) if not self.over else None
         panel = pygame.Rect(rect.right - 280, rect.bottom - 140, 270, 130)  # (the caption may grow upward)
         if values:
             drawn_w = self._widths()[1]
@@ -352,7 +347,7 @@ class DotsScreen(GameScreen):
             self._draw_dots(surface)  # over the coloured lines
         # under the side panel's scores, down to the board's bottom: smaller type before anything is left out
         top = getattr(self, "_panel_bottom", panel.y) + 16
-        size, step, lines = text.block([self.value_status()] + ([self.values.legend] if values else []),
+        size, step, lines = text.block([self.values.status(self.shown_state())] + ([self.values.legend] if values else []),
                                        panel.w, panel.bottom - top)
         y = max(top, panel.bottom - step * len(lines))
         for part in lines:

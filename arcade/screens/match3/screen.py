@@ -18,12 +18,13 @@ ARROWS = {pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1), pygame.K_UP: (-1, 0), 
 
 class Match3Screen(GameScreen):
     game_id = "match3"
+    HISTOGRAM = "points per game"
 
     def __init__(self, app, agent=None, seed=None):
         super().__init__(app, agent=agent, seed=seed)
         self.best = BestScores(self.settings.data_dir)
         self.new_game()
-        self.try_resume(seed is not None)
+        self.kept.try_resume(seed is not None)
 
     def new_game(self) -> None:
         self.best.start_game("match3")
@@ -79,13 +80,8 @@ class Match3Screen(GameScreen):
 
     def close(self) -> None:
         self.best.flush()
-        self.keep_progress()
+        self.kept.keep_progress()
         super().close()
-
-    def resume_from(self, snapshot: dict) -> None:
-        super().resume_from(snapshot)
-        if self.state.turns_left <= 0 or not len(self.state.swaps()):
-            raise ValueError("turns or swaps out of range")
 
     @property
     def gems_moving(self) -> bool:
@@ -122,9 +118,6 @@ class Match3Screen(GameScreen):
         self.session.show(state)
         self.phases, self.hint, self.selected = [], None, None
 
-    def statistics_histogram(self) -> str:
-        return "points per game"
-
     def describe_swap(self, swap) -> str:
         """A swap in words: 'swap the red gem in row 5, column 4 with the blue gem below it'."""
         r1, c1, r2, c2 = swap
@@ -155,7 +148,7 @@ class Match3Screen(GameScreen):
 
     def draw_values(self, surface, rect) -> None:
         """The best few swaps as arrows with the agent's values; the one it would choose highlighted."""
-        values = self.values_for(self.state) if not self.phases else None
+        values = self.values.shown(self.state) if not self.phases else None
         ox, oy, cell = self._geometry()
         s = self.rules.size
         if values:
@@ -167,7 +160,7 @@ class Match3Screen(GameScreen):
                                  text.number(v))
         panel_x, width = ox + cell * s + 30, rect.right - (ox + cell * s + 40)
         free_top = getattr(self, "_figures_bottom", oy + 4 * 62) + 6  # below the panel's figures
-        size, step, parts = text.block([self.value_status()] + ([self.values.legend] if values else []), width,
+        size, step, parts = text.block([self.values.status(self.shown_state())] + ([self.values.legend] if values else []), width,
                                        oy + cell * s - free_top)
         y = max(free_top, oy + cell * s - step * len(parts))
         for part in parts:
@@ -205,7 +198,7 @@ class Match3Screen(GameScreen):
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.skip_animation()
             cell = self._cell_at(event.pos)
-            if cell is None or not self.human_may_move:
+            if cell is None or self.refusal() is not None:
                 return cell is not None
             if self.selected is not None and self.selected != cell:
                 if abs(self.selected[0] - cell[0]) + abs(self.selected[1] - cell[1]) == 1:
@@ -219,7 +212,7 @@ class Match3Screen(GameScreen):
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self.drag_from is not None:
             cell = self._cell_at(event.pos)
             start, self.drag_from = self.drag_from, None
-            if cell is not None and cell != start and self.human_may_move:
+            if cell is not None and cell != start and self.refusal() is None:
                 self.try_swap(start, cell)
                 self.selected = None
             return True

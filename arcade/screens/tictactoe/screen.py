@@ -24,10 +24,12 @@ MARK_NAMES = {X: "X", O: "O"}
 
 class TicTacToeScreen(GameScreen):
     game_id = "tictactoe"
+    HISTOGRAM = "results"
 
     def __init__(self, app, agent=None, seed=None):
         super().__init__(app, agent=agent, seed=seed)
         self.seats = Seats(self.controller, self.controller)  # the selected agent is the opponent
+        self.trainer.place, self.trainer.keeps_curve = self._training_place, True
         self.tally: dict[str, list[int]] = {}  # agent -> [your wins, draws, your losses] against it
         self.selfplay: dict[str, list[int]] = {}  # agent -> [X wins, draws, O wins] playing itself
         self._tables_from_statistics()
@@ -195,31 +197,26 @@ class TicTacToeScreen(GameScreen):
     def _panel_rect(self, rect, board) -> pygame.Rect:
         return pygame.Rect(board.right + 30, board.y, rect.right - board.right - 40, board.h)
 
-    def training_rect(self, board) -> pygame.Rect:
+    def _training_place(self, board) -> pygame.Rect:
+        """The training panel's place here: the foot of the side panel (the curve stays after it ends)."""
         panel = self._panel_rect(board, self._layout(board)[0])
         return pygame.Rect(panel.x, panel.bottom - 250, panel.w, 250)
-
-    def keeps_curve(self) -> bool:
-        return True
-
-    def statistics_histogram(self) -> str:
-        return "results"
 
     def draw_values(self, surface, rect) -> None:
         """The agent's value of each empty cell (the best ones highlighted), and what they mean."""
         if self.over:
             return
         board, cell = self._layout(rect)
-        values = self.values_for(self.state) or {}
+        values = self.values.shown(self.state) or {}
         best = self.values.best()
         for k, v in values.items():
             centre = (board.x + (k % 3 + 0.5) * cell, board.y + (k // 3 + 0.5) * cell)
             text.draw(surface, text.number(v), centre, 30, palette.GOOD if k in best else palette.MUTED,
                       anchor="center", bold=k in best)
         panel = self._panel_rect(rect, board)
-        caption = self.values.legend if values else self.value_status()
+        caption = self.values.legend if values else self.values.status(self.shown_state())
         if values:
-            caption += "  " + self.value_status()
+            caption += "  " + self.values.status(self.shown_state())
         bottom = panel.bottom - (260 if self.trainer.running or self.trainer.curve else 0)
         top = getattr(self, "_panel_bottom", panel.y) + 12  # below the results tables
         size, step, lines = text.block([caption], panel.w, bottom - top, sizes=(20, 18, 16, 15, 14))

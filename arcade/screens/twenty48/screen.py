@@ -28,6 +28,7 @@ CONFIRM_MS = 3000  # ...and the same key again within this time starts the new g
 
 class Screen2048(GameScreen):
     game_id = "2048"
+    HISTOGRAM = "largest tile reached"
 
     def __init__(self, app, agent=None, seed=None, size=None):
         super().__init__(app, agent=agent, seed=seed, size=size)
@@ -38,7 +39,7 @@ class Screen2048(GameScreen):
         self.popups: list[list] = []  # ["+N", ms left] of the last merges
         self._restart_asked: tuple[int, int] | None = None  # (key, ticks) of a restart that asked to be sure
         self.new_game()
-        self.try_resume(seed is not None)
+        self.kept.try_resume(seed is not None)
 
     # --- game actions --------------------------------------------------------
     def new_game(self, size: int | None = None) -> None:
@@ -83,7 +84,7 @@ class Screen2048(GameScreen):
 
     def close(self) -> None:
         self.best.flush()
-        self.keep_progress()
+        self.kept.keep_progress()
         super().close()
 
     def extra_choices(self) -> dict:
@@ -95,13 +96,11 @@ class Screen2048(GameScreen):
         if 3 <= size <= 7 and size != self.rules.size and not self.game.moves:  # never over a resumed game
             self.new_game(size)
 
-    def extra_snapshot(self) -> dict:
-        return {"size": self.rules.size}
-
-    def rules_for_snapshot(self, snapshot: dict) -> None:
-        size = int(snapshot["size"])
-        if not 3 <= size <= 7:
-            raise ValueError(f"a board of size {size}")
+    def use_variant(self, params: dict) -> None:
+        size = int(params["size"])
+        if not 3 <= size <= 7 or params.get("spawn_four_probability", self.rules.spawn_four_probability) \
+                != self.rules.spawn_four_probability:
+            raise ValueError(f"a kept game of other rules ({params})")
         self.new_game(size)
 
     def _slide(self, before, direction: int):
@@ -163,9 +162,6 @@ class Screen2048(GameScreen):
     def show_state(self, state) -> None:
         self.game.show(state)
         self.anim = None
-
-    def statistics_histogram(self) -> str:
-        return "largest tile reached"
 
     def apply_agent_action(self, action) -> None:
         self.do_move(int(action), by_agent=True)
@@ -305,7 +301,7 @@ class Screen2048(GameScreen):
         """An arrow on each side of the board for each legal direction, with the agent's value; the
         direction it would choose is highlighted. Figures of the decision go under the panel."""
         board, _, _ = self._layout(rect)
-        values = self.values_for(self.game.state)
+        values = self.values.shown(self.game.state)
         pick = self.values.choice() if values else None  # one arrow is the move, even when values tie
         places = {UP: (board.centerx, board.y - VALUE_ROOM // 2), DOWN: (board.centerx, board.bottom + VALUE_ROOM // 2),
                   LEFT: (board.x - VALUE_ROOM // 2, board.centery), RIGHT: (board.right + VALUE_ROOM // 2, board.centery)}
@@ -328,7 +324,7 @@ class Screen2048(GameScreen):
             text.draw(surface, label, label_pos, 26 if chosen else 22, palette.TEXT if chosen else palette.MUTED,
                       anchor=anchor, bold=chosen)
         panel = pygame.Rect(board.right + 30 + VALUE_ROOM, board.bottom + VALUE_ROOM - 64, 230, 64)
-        for k, line in enumerate(text.wrap(self.value_status(), 18, panel.w, max_lines=3)):
+        for k, line in enumerate(text.wrap(self.values.status(self.shown_state()), 18, panel.w, max_lines=3)):
             text.draw(surface, line, (panel.x, panel.y + 20 * k), 18, palette.MUTED)
 
     def _draw_game_over(self, surface, board: pygame.Rect) -> None:

@@ -1,0 +1,92 @@
+"""The panels a game screen opens over itself, pushed on the app's stack: the key help (`h`), the agent
+panel (`i`) and the statistics view (`k`).
+
+An overlay draws the game screen under it and then itself; the game under it keeps going (an agent keeps
+playing, a training keeps reporting). Any key closes it (Esc too, without leaving the game).
+"""
+from __future__ import annotations
+
+import pygame
+
+from agents import Describes
+from arcade.progress import ms_text
+from arcade.screens.stacked import Screen
+from arcade.settings import course_value
+from arcade.ui import hud, panels
+
+
+class Overlay(Screen):
+    """In: the app and the game screen under the overlay."""
+
+    def __init__(self, app, under):
+        self.app = app
+        self.under = under
+
+    def handle_event(self, event) -> bool:
+        if event.type == pygame.KEYDOWN:
+            self.app.pop()
+            return True
+        return False
+
+    def update(self, dt_ms: float) -> None:
+        self.under.update(dt_ms)
+
+    def busy(self) -> bool:
+        return self.under.busy()
+
+    def say(self, message: str | None, ms: float = 2500) -> None:
+        self.under.say(message, ms)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.under.draw(surface)
+        self.draw_over(surface)
+
+    def draw_over(self, surface: pygame.Surface) -> list[str]:
+        """Draw the panel over the game; returns the lines drawn (for tests)."""
+        raise NotImplementedError
+
+
+class KeyHelp(Overlay):
+    """`h` or `?`: every key of the screen and what it does."""
+
+    def draw_over(self, surface):
+        return hud.draw_help_overlay(surface, self.under.info.title, [k[:2] for k in self.under.all_keys()])
+
+
+class AgentPanel(Overlay):
+    """`i`: what the selected agent is, its parameters and its last decision."""
+
+    def draw_over(self, surface):
+        return panels.draw_agent_panel(surface, *agent_panel_lines(self.under))
+
+
+class StatisticsView(Overlay):
+    """`k`: the statistics of this game kept across runs, the current player's histogram shown."""
+
+    def draw_over(self, surface):
+        screen = self.under
+        tallies = screen.stats.of(screen.info.id)
+        rows = sorted(tallies.items(), key=lambda kv: -kv[1].games)
+        now = screen.statistics_player()  # the current player's histogram, where it has games; else the last's
+        panels.draw_statistics(surface, screen.info.title, rows, screen.rules.players == 2, screen.HISTOGRAM,
+                               now if now in tallies else screen.last_player)
+        return [name for name, _ in rows]
+
+
+def agent_panel_lines(screen):
+    """The agent panel's content for a game screen's selected agent: (name, about, parameters as
+    (key, value, whether it is the course's value), its last decision's figures, what it says of itself)."""
+    spec = screen.controller.spec
+    params = []
+    for entry in spec.params:  # a field of the game's table, or "table.field" of a shared one ([search])
+        name, _, key = entry.rpartition(".")
+        table = getattr(screen.settings, name) if name else screen.settings.for_game(screen.info.id)
+        value = getattr(table, key)
+        params.append((f"[{name or screen.info.table}] {key}", f"{value:g}" if isinstance(value, float)
+                       else str(value), course_value(table, key) == value))
+    figures = screen.controller.last_figures
+    shown = ", ".join(ms_text(v) if k == "ms" else f"{k} {v:,.0f}" if isinstance(v, (int, float)) else f"{k} {v}"
+                      for k, v in figures.items())
+    agent = screen.controller.cached_agent()
+    described = agent.describe() if isinstance(agent, Describes) else []
+    return spec.name, spec.about, params, shown, described

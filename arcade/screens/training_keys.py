@@ -1,0 +1,138 @@
+"""The training keys every game screen shares, as one component: `t` trains the agent that `Trains`
+(Shift+t from scratch; again: stop and save), `l` switches learning of one that `LearnsWhilePlaying`, Esc
+during a training asks first, and a key that does nothing on this game's agents says why. It owns the
+training panel (arcade.screens.training_view) and where the screen gives it a place."""
+from __future__ import annotations
+
+import pygame
+
+from agents import LearnsWhilePlaying, Trains, agents_for
+from arcade.games import game_ids, game_info
+from arcade.screens.training_view import TrainingView
+
+LEAVE_CONFIRM_MS = 3000  # Esc while a training runs asks; Esc again within this time leaves
+
+
+class TrainingKeys:
+    """In: the game screen (its controller, rules, settings, seed, say, app) and its train and learn keys.
+    place: where the panel goes given the board's rect (default: a card over the board's lower right);
+    keeps_curve: whether the last curve stays after the training ends (where it has its own place)."""
+
+    def __init__(self, screen, train_key: int = pygame.K_t, learn_key: int = pygame.K_l):
+        self.screen = screen
+        self.train_key, self.learn_key = train_key, learn_key
+        self.view = TrainingView()
+        self.place = card_over
+        self.keeps_curve = False
+        self._leave_asked: int | None = None  # when Esc during a training asked to be sure
+
+    @property
+    def job(self):
+        return self.view.job
+
+    @property
+    def curve(self) -> list:
+        return self.view.curve
+
+    @property
+    def running(self) -> bool:
+        return self.view.running
+
+    def _any(self, capability) -> bool:
+        return any(s.can(capability) for s in self.screen.controller.specs)
+
+    def keys(self) -> list[tuple]:
+        """The help entries of t and l, where an agent of this game trains or learns."""
+        keys = []
+        if self._any(LearnsWhilePlaying):
+            keys.append((pygame.key.name(self.learn_key), "learning on / off (an agent that learns while it "
+                                                           "plays)", "learning"))
+        if self._any(Trains):
+            name = pygame.key.name(self.train_key)
+            keys.append((f"{name} / Shift+{name}", "train the learning agent in the background (again: stop "
+                                                   "and save) / from scratch", "train"))
+        return keys
+
+    def handle(self, event) -> bool:
+        """t or l on a screen whose agents train or learn: act; True if the key was one of them."""
+        if event.key == self.train_key and self._any(Trains):
+            self.toggle_training(from_scratch=bool(event.mod & pygame.KMOD_SHIFT))
+            return True
+        if event.key == self.learn_key and self._any(LearnsWhilePlaying):
+            self.toggle_learning()
+            return True
+        return False
+
+    def toggle_training(self, from_scratch: bool = False) -> None:
+        screen = self.screen
+        self.screen.say(self.view.toggle(screen.controller.spec, screen.controller.specs, screen.rules,
+                                         screen.settings, screen.seed, from_scratch, pygame.key.name(self.train_key)))
+
+    def toggle_learning(self) -> None:
+        controller = self.screen.controller
+        if not controller.spec.can(LearnsWhilePlaying):
+            learners = [s.name for s in controller.specs if s.can(LearnsWhilePlaying)]
+            self.screen.say(f"{pygame.key.name(self.learn_key)} toggles learning of an agent that learns while it "
+                            f"plays (Tab to {' or '.join(learners) or 'one'} first)")
+            return
+        agent = controller.cached_agent(build=True)
+        agent.set_learning(not agent.is_learning())
+        self.screen.say(f"{controller.name}: learning {'on' if agent.is_learning() else 'off (greedy, no updates)'}")
+
+    def poll(self) -> None:
+        """Take in the training's reports; once it has saved, the agents are rebuilt from the new table."""
+        finished = self.view.poll()
+        if finished is None:
+            return
+        saved, message = finished
+        self.screen.say(message, 4000 if saved else 5000)
+        if saved:
+            controller = self.screen.controller
+            controller.set_rules(self.screen.rules)  # the agents are rebuilt from the new table...
+            controller.warm_up()  # ...now, so its values come back without a move
+            self.screen.values.forget()
+
+    def may_leave(self) -> bool:
+        """Esc while a training runs: the first asks (one line); the second, within LEAVE_CONFIRM_MS, hands the
+        training to the app, which stops it, lets it save and says what was saved. True when the screen may
+        close (no training runs, or Esc was pressed twice)."""
+        if not self.running:
+            return True
+        now = pygame.time.get_ticks()
+        if self._leave_asked is None or now - self._leave_asked > LEAVE_CONFIRM_MS:
+            self._leave_asked = now
+            key = pygame.key.name(self.train_key)
+            self.screen.say(f"a training is running: Esc again leaves, and it stops and saves what it learnt (a "
+                            f"line says when); {key} stops it here and keeps the curve", LEAVE_CONFIRM_MS)
+            return False
+        self.view.job.stop()
+        self.screen.app.keep_finishing(self.view)
+        self.view = TrainingView()
+        return True
+
+    def idle_key_reason(self, key: int) -> str | None:
+        """Why the train or learn key does nothing on this screen (no agent of this game has that capability),
+        with where it does something; None for any other key."""
+        screen = self.screen
+        for wanted, capability, doing in ((self.train_key, Trains, "trains"),
+                                          (self.learn_key, LearnsWhilePlaying, "learns while it plays")):
+            if key == wanted and not self._any(capability):
+                elsewhere = [f"{game_info(g).title}'s {s.name}" for g in game_ids() if g != screen.info.id
+                             for s in agents_for(g, capability)]
+                where = f" ({', '.join(elsewhere)} {'do' if len(elsewhere) > 1 else 'does'})" if elsewhere else ""
+                return (f"{pygame.key.name(key)} does nothing here: no {screen.info.title} agent {doing} yet"
+                        f"{where}")
+        return None
+
+    def draw(self, surface: pygame.Surface, board: pygame.Rect) -> None:
+        self.view.draw(surface, self.place(board), self.keeps_curve, pygame.key.name(self.train_key), room=board)
+
+    def kill(self) -> None:
+        self.view.kill()
+
+
+def card_over(board: pygame.Rect) -> pygame.Rect:
+    """The training panel's default place: a card over the lower right of the board area."""
+    w = max(260, min(420, board.w * 2 // 5))
+    h = max(170, min(300, board.h // 2))
+    return pygame.Rect(board.right - w - 8, board.bottom - h - 8, w, h)
