@@ -49,7 +49,8 @@ class KeptGames:
         screen = self.screen
         # a snapshot of an earlier version names its parameters beside the session ("size": 5)
         kept = snapshot.get("variant") or {k: snapshot[k] for k in screen.info.parameters if k in snapshot}
-        if kept and kept != variant_of(screen.info, screen.rules):
+        now = variant_of(screen.info, screen.rules)
+        if any(now.get(name) != value for name, value in kept.items()):
             screen.use_variant(kept)
         session = GameSession.restore(screen.rules, snapshot["session"])
         if session.over:
