@@ -6,7 +6,7 @@ import pygame
 
 from agents import Describes, LearnsWhilePlaying
 from arcade.control import Question
-from arcade.games.blackjack import MDPState, RoundState
+from arcade.games.blackjack import GAME, MDPState, RoundState
 
 from arcade.games import make_rules
 from arcade.games.blackjack import ACTIONS, PEEK, PRESETS, QUIT, TAKE, hand
@@ -22,7 +22,7 @@ CURVE_WINDOW = 50  # rounds in the moving average of the learning curve
 
 
 class BlackjackScreen(GameScreen):
-    game_id = "blackjack"
+    game_id = GAME.id
     HISTOGRAM = "reward per round"
     TRAIN_KEY = pygame.K_y  # t takes a card here
 
@@ -75,7 +75,7 @@ class BlackjackScreen(GameScreen):
             self.set_preset(choices["preset"])
 
     def set_preset(self, name: str) -> None:
-        self.rules = make_rules("blackjack", self.settings, preset=name)
+        self.rules = make_rules(self.game_id, self.settings, preset=name)
         self.controller.set_rules(self.rules)
         self.say(self.controller.keep_playable(self.rules), 4500)  # (an agent that cannot play this deck: the next that can, said)
         self.controller.warm_up()

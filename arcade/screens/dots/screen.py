@@ -11,7 +11,7 @@ import pygame
 
 from arcade.control import AgentController
 from arcade.games import make_rules
-from arcade.games.dots import SIZES, Board, completed_by, owners
+from arcade.games.dots import GAME, SIZES, Board, completed_by, owners
 from arcade.screens.base import GameScreen
 from arcade.seats import Seats
 from arcade.ui import hud, palette, text
@@ -23,13 +23,13 @@ HOVER_PX = 24
 
 
 class DotsScreen(GameScreen):
-    game_id = "dots"
+    game_id = GAME.id
     HISTOGRAM = "box margin at the end (yours minus the opponent's)"
     VARIANT_CHOICES = ("board",)  # rows x cols
 
     def __init__(self, app, agent=None, seed=None, size=None):
         super().__init__(app, agent=agent, seed=seed, size=size)
-        self.opponent = AgentController("dots", self.rules, self.settings)
+        self.opponent = AgentController(self.game_id, self.rules, self.settings)
         self.opponent.select(self.opponent.specs[-1].name)  # the weakest (the registry lists the strongest first)
         self.opponent.set_enabled(True)  # the opponent always plays its side
         self.seats = Seats(self.controller, self.opponent)
@@ -40,7 +40,7 @@ class DotsScreen(GameScreen):
     # --- game flow -----------------------------------------------------------
     def restart(self, size: tuple[int, int] | None = None) -> None:
         if size is not None and size != (self.rules.rows, self.rules.cols):
-            self.rules = make_rules("dots", self.settings, rows=size[0], cols=size[1])
+            self.rules = make_rules(self.game_id, self.settings, rows=size[0], cols=size[1])
             self.controller.set_rules(self.rules)
             self.opponent.set_rules(self.rules)
             self.say(self.controller.keep_playable(self.rules), 4500)
@@ -311,7 +311,7 @@ class DotsScreen(GameScreen):
     def show_state(self, state) -> None:
         """The position as it is (no moves before it: nobody owns its lines yet)."""
         if (state.rows, state.cols) != (self.rules.rows, self.rules.cols):
-            self.rules = make_rules("dots", self.settings, rows=state.rows, cols=state.cols)
+            self.rules = make_rules(self.game_id, self.settings, rows=state.rows, cols=state.cols)
             self.open_session()
         self.session.show(state)
 

@@ -5,6 +5,7 @@ import numpy as np
 import pygame
 
 from arcade.control import Question
+from arcade.games.match3 import GAME
 from arcade.screens.base import GameScreen
 from arcade.screens.match3.phases import Wobble, turn_phases
 from arcade.storage import BestScores
@@ -17,7 +18,7 @@ ARROWS = {pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1), pygame.K_UP: (-1, 0), 
 
 
 class Match3Screen(GameScreen):
-    game_id = "match3"
+    game_id = GAME.id
     HISTOGRAM = "points per game"
 
     def __init__(self, app, agent=None, seed=None):
@@ -27,7 +28,7 @@ class Match3Screen(GameScreen):
         self.kept.try_resume(seed is not None)
 
     def new_game(self) -> None:
-        self.best.start_game("match3")
+        self.best.start_game(self.game_id)
         self.open_session()
         self.selected: tuple[int, int] | None = None
         self.cursor = (self.rules.size // 2, self.rules.size // 2)
@@ -69,7 +70,7 @@ class Match3Screen(GameScreen):
             self.popups.append([f"+{st.points}" + (f"  x{st.level}" if st.level > 1 else ""), POPUP_MS])
         if result.reshuffled:
             self.say("no swap left: the board was reshuffled (not scored)", 3000)
-        if self.best.after_move("match3", self.state.score, self.rules.is_terminal(self.state)):
+        if self.best.after_move(self.game_id, self.state.score, self.rules.is_terminal(self.state)):
             self.say("new best score!", 3000)
         if self.rules.is_terminal(self.state):
             score = self.state.score
@@ -304,7 +305,7 @@ class Match3Screen(GameScreen):
     def _draw_panel(self, surface, panel) -> None:
         s = self.state
         rows = [("SCORE", str(s.score)), ("TURNS LEFT", str(s.turns_left)),
-                ("BEST", str(int(self.best.get("match3")))), ("RESHUFFLES", str(s.shuffles))]
+                ("BEST", str(int(self.best.get(self.game_id)))), ("RESHUFFLES", str(s.shuffles))]
         y = panel.y
         # a short board (a small window) puts the figures two to a row, leaving room below for the values
         columns = 2 if panel.h - 4 * 62 < 200 and panel.w >= 220 else 1

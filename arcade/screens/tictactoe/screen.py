@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pygame
 
-from arcade.games.tictactoe import O, X, tables
+from arcade.games.tictactoe import GAME, O, X, tables
 from arcade.screens.base import GameScreen
 from arcade.seats import Seats
 from arcade.ui import hud, palette, text
@@ -23,7 +23,7 @@ MARK_NAMES = {X: "X", O: "O"}
 
 
 class TicTacToeScreen(GameScreen):
-    game_id = "tictactoe"
+    game_id = GAME.id
     HISTOGRAM = "results"
 
     def __init__(self, app, agent=None, seed=None):

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pygame
 
-from arcade.games.twenty48 import DOWN, LEFT, RIGHT, UP, slide_paths
+from arcade.games.twenty48 import GAME, DOWN, LEFT, RIGHT, UP, slide_paths
 from arcade.screens.base import GameScreen
 from arcade.storage import BestScores
 from arcade.ui import hud, palette, text
@@ -27,7 +27,7 @@ CONFIRM_MS = 3000  # ...and the same key again within this time starts the new g
 
 
 class Screen2048(GameScreen):
-    game_id = "2048"
+    game_id = GAME.id
     HISTOGRAM = "largest tile reached"
 
     def __init__(self, app, agent=None, seed=None, size=None):
@@ -46,7 +46,7 @@ class Screen2048(GameScreen):
         if size is not None and size != self.rules.size:
             from arcade.games import make_rules
 
-            self.rules = make_rules("2048", self.settings, size=size)
+            self.rules = make_rules(self.game_id, self.settings, size=size)
             self.controller.set_rules(self.rules)
         self.open_session()
         self.best.start_game(self.best_key)

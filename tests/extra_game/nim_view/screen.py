@@ -5,11 +5,12 @@ from __future__ import annotations
 import pygame
 
 from arcade.screens.base import GameScreen
+from tests.extra_game.nim import GAME
 from tests.extra_game.nim_view import painter
 
 
 class NimScreen(GameScreen):
-    game_id = "nim"
+    game_id = GAME.id
 
     def __init__(self, app, agent=None, seed=None):
         super().__init__(app, agent=agent, seed=seed)
