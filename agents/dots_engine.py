@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from agents.game_search import register_playout
 from arcade.games.dots import Board
 
 
@@ -205,20 +204,3 @@ def simple_loony(chains: tuple[int, ...], loops: tuple[int, ...]) -> bool:
     """Components whose value loony_value gives exactly: chains of 3 or more, loops of 4 or more."""
     return all(n >= 3 for n in chains) and all(n >= 4 for n in loops)
 
-
-def random_playout(rules, state, rng, max_moves: int):
-    """The searches' random playout on this engine: the free lines in a random order (one permutation from
-    the Generator), drawn with the box sides kept incrementally; the DotsState at the end (or after
-    max_moves lines). (A numpy version that works out a whole permutation at once measured 59 us a
-    playout on 4x4 against this one's 43 us: at 40 lines, numpy's per-call cost dominates.)"""
-    from arcade.games.dots import DotsState
-
-    pos = Position(geometry(state.rows, state.cols), state.lines)
-    free = pos.free_lines()
-    order = rng.permutation(free).tolist()[:max_moves] if free else []
-    scores, mover = list(state.scores), state.mover
-    for line in order:
-        mover = pos.play(line, mover, scores)
-    return DotsState(state.rows, state.cols, pos.lines, (scores[0], scores[1]), mover)
-
-register_playout("dots", random_playout)

@@ -1,5 +1,5 @@
-"""Many random dots playouts at once, in numpy: the searches' batch playout for dots
-(agents/game_search.register_playouts).
+"""Many random dots playouts at once, in numpy: the searches' playouts for dots, declared by the game (its
+GameType's `playouts`, read by agents/game_search.playout_returns).
 
 A random playout draws the free lines in a random order. Once the order is fixed the result follows without
 playing it line by line: a box is completed at the step its last side is drawn, a step that completes no box
@@ -14,7 +14,6 @@ import functools
 import numpy as np
 
 from agents.dots_engine import geometry
-from agents.game_search import register_playouts
 
 
 @functools.lru_cache(maxsize=None)
@@ -49,7 +48,7 @@ def playout_scores(rows: int, cols: int, lines: np.ndarray, scores: np.ndarray, 
     return scores + np.stack([fresh.sum(axis=1) - gained1, gained1], axis=1)
 
 
-def random_playouts(rules, states: list, rng: np.random.Generator, max_moves: int) -> list[tuple[float, float]] | None:
+def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list[tuple[float, float]] | None:
     """Each state's result for both seats (+1 / 0 / -1) after a random playout to the end; None where a playout
     would stop early (max_moves shorter than a game's free lines: the caller plays those one by one)."""
     first = states[0]
@@ -63,4 +62,6 @@ def random_playouts(rules, states: list, rng: np.random.Generator, max_moves: in
     return [(float(m), float(-m)) for m in margin]
 
 
-register_playouts("dots", random_playouts)
+
+def warm() -> None:
+    """Nothing to compile: numpy."""

@@ -1,38 +1,38 @@
-"""What the search algorithms written once (mcts, expectiminimax) need of any game, and the hooks a fast
-engine plugs in through. No pygame; games are used only through the Rules contract.
+"""What the search algorithms written once (mcts, expectiminimax) need of any game, and the playouts a
+fast engine offers. No pygame; games are used only through the Rules contract.
 
 - `terminal_returns(rules, state)`: a finished game's result for each seat. Two players: +1 win, -1 loss,
   0 draw (OpenSpiel's convention). One player: the score.
 - `leaf_values(rules, state)`: an unfinished state's worth for each seat where a search stops: the
   score so far for one player; for two, the margin so far squashed into (-0.5, 0.5), below any decided
   result. Rules with an `evaluate(state)` of their own (a tuple per seat) are asked instead.
-- Playouts: `random_playout` plays uniformly random legal moves to the end with the rules themselves;
-  a game whose engine does it faster registers `register_playout(game_id, fn)` and every search uses it
-  (dots: the line bitboards, a permutation of the free lines; 2048: 64-bit boards as Python ints).
-  `playout_returns` plays a batch of playouts and gives each one's result per seat; a game whose engine
-  plays many at once registers `register_playouts(game_id, fn)` (dots: numpy over the batch).
+- Playouts: `playout_returns` plays a batch of uniformly random playouts and gives each one's result per
+  seat. A game whose engine plays them faster declares the module that does (its GameType's `playouts`,
+  e.g. "agents.playout_2048": a `playout_returns(rules, states, rng, max_moves)` answering None where it
+  cannot, and a `warm()` that compiles it; optionally `step(rules, state, action, rng)` and
+  `legal_actions(rules, state)` equal to the rules' own, draw for draw, that a search's walk down its
+  tree uses); otherwise, and where it answers None, `rules_playout` plays them with the rules themselves.
+  `fast_playouts(rules)` gives that module (None: none declared), `walk_moves(rules)` the step and legal
+  moves a search should use.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib
 import math
-from typing import Callable
 
 import numpy as np
 
-_PLAYOUTS: dict[str, Callable] = {}  # filled by the engines' modules as agents.base.discover() imports them
-_BATCH_PLAYOUTS: dict[str, Callable] = {}
+@functools.lru_cache(maxsize=None)
+def _playouts_module(path: str):
+    return importlib.import_module(path)
 
 
-def register_playout(game_id: str, playout: Callable) -> None:
-    """playout(rules, state, rng, max_moves) -> the state at the end (or after max_moves moves)."""
-    _PLAYOUTS[game_id] = playout
-
-
-def register_playouts(game_id: str, playouts: Callable) -> None:
-    """playouts(rules, states, rng, max_moves) -> each state's result per seat after a random playout (as
-    `leaf_values` gives it where the playout stopped), or None where it cannot (then one by one)."""
-    _BATCH_PLAYOUTS[game_id] = playouts
+def fast_playouts(rules):
+    """The module of the fast playouts the game declares (GameType.playouts), or None."""
+    path = getattr(rules, "game", None) and rules.game.playouts
+    return _playouts_module(path) if path else None
 
 
 def terminal_returns(rules, state) -> tuple[float, ...]:
@@ -61,31 +61,29 @@ def leaf_values(rules, state) -> tuple[float, ...]:
     return (margin, -margin)
 
 
-def random_playout(rules, state, rng: np.random.Generator, max_moves: int):
-    """Uniformly random legal moves until the game ends or max_moves are played; the state reached."""
-    _read_hooks()
-    fast = _PLAYOUTS.get(rules.game_id)
-    if fast is not None:
-        return fast(rules, state, rng, max_moves)
-    return rules_playout(rules, state, rng, max_moves)
-
-
-def _read_hooks() -> None:
-    if not _PLAYOUTS:
-        from agents.base import discover
-
-        discover()  # the engines register their hooks when the agents package is read
+def walk_moves(rules):
+    """(step(state, action, rng), legal_actions(state)) for a search's walk: the game's declared fast ones
+    where it has them, else the rules' own."""
+    fast = fast_playouts(rules)
+    step, legal = getattr(fast, "step", None), getattr(fast, "legal_actions", None)
+    return (rules.step if step is None else functools.partial(step, rules),
+            rules.legal_actions if legal is None else functools.partial(legal, rules))
 
 
 def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list[tuple[float, ...]]:
-    """Random playouts from each of `states` (at most max_moves moves each): each one's result per seat."""
-    _read_hooks()
-    batch = _BATCH_PLAYOUTS.get(rules.game_id)
-    if batch is not None:
-        results = batch(rules, states, rng, max_moves)
+    """Random playouts from each of `states` (at most max_moves moves each): each one's result per seat,
+    by the game's declared fast playouts where it has them, else by the rules."""
+    fast = fast_playouts(rules)
+    if fast is not None:
+        results = fast.playout_returns(rules, states, rng, max_moves)
         if results is not None:
             return results
-    return [leaf_values(rules, random_playout(rules, s, rng, max_moves)) for s in states]
+    return plain_playout_returns(rules, states, rng, max_moves)
+
+
+def plain_playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list[tuple[float, ...]]:
+    """playout_returns by the rules alone (what the fast playouts are measured and tested against)."""
+    return [leaf_values(rules, rules_playout(rules, s, rng, max_moves)) for s in states]
 
 
 def rules_playout(rules, state, rng: np.random.Generator, max_moves: int):

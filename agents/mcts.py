@@ -15,7 +15,7 @@ root ends the search early.
 Chance is sampled: in a game with chance the tree is open-loop (a node is a sequence of actions; each
 simulation replays them with fresh chance from the Generator, and only the actions legal in the
 sampled state are followed). In a game without chance each node keeps its state. A game with a
-fast engine plugs in its random playout (agents/game_search.register_playout), not a copy of this.
+fast engine declares its random playouts (GameType.playouts; agents/game_search.py), not a copy of this.
 """
 from __future__ import annotations
 
@@ -25,20 +25,27 @@ import math
 import numpy as np
 
 from agents.base import ANY_GAME, Deadline, budget_clock, register
-from agents.game_search import decision_rng, playout_returns, terminal_returns
+from agents.game_search import (decision_rng, fast_playouts, plain_playout_returns, playout_returns,
+                                terminal_returns, walk_moves)
 from arcade.games.base import has_chance
 
 
 class RandomRollouts:
     """The leaf evaluator of OpenSpiel's MCTSBot (its RandomRolloutEvaluator): uniformly random moves to the
-    end (at most `max_moves`), each leaf's result per seat; the game's batched engine plays them where it
-    has one (agents/game_search.playout_returns). Another evaluator (a learnt value) is passed to MCTS."""
+    end (at most `max_moves`), each leaf's result per seat, played by the game's declared fast playouts where
+    it has them (compiled: made ready here, not in a timed decision), else by the rules
+    (agents/game_search.playout_returns). fast=False: always by the rules (the benchmarks' baseline).
+    Another evaluator (a learnt value) is passed to MCTS."""
 
-    def __init__(self, rules, max_moves: int):
+    def __init__(self, rules, max_moves: int, fast: bool = True):
         self.rules, self.max_moves = rules, max_moves
+        engine = fast_playouts(rules) if fast else None
+        if engine is not None:
+            engine.warm()
+        self._returns = playout_returns if engine is not None else plain_playout_returns
 
     def evaluate(self, states: list, rng) -> list[tuple[float, ...]]:
-        return playout_returns(self.rules, states, rng, self.max_moves)
+        return self._returns(self.rules, states, rng, self.max_moves)
 
 
 class Node:
@@ -84,8 +91,10 @@ class MCTS:
 
     name = "mcts"
 
-    def __init__(self, rules, settings, evaluator=None):
-        """evaluator: what gives a leaf its results (default: random playouts of [search] rollout_moves)."""
+    def __init__(self, rules, settings, evaluator=None, plain: bool = False):
+        """evaluator: what gives a leaf its results (default: random playouts of [search] rollout_moves).
+        plain: walk the tree and play the playouts by the rules alone, never the game's fast engine (the
+        benchmarks' baseline)."""
         self.rules = rules
         table = settings.search
         self.simulations = table.mcts_simulations
@@ -95,7 +104,9 @@ class MCTS:
         self.budget = table.time_budget_ms / 1000.0
         self.clock = budget_clock(settings)
         self.chance = has_chance(rules)  # open-loop tree: nodes keep no state, chance is sampled on each walk
-        self.evaluator = evaluator if evaluator is not None else RandomRollouts(rules, self.rollout_moves)
+        self.evaluator = evaluator if evaluator is not None else RandomRollouts(rules, self.rollout_moves, not plain)
+        # the walk's moves: the game's fast ones where it declares them
+        self.step, self.legal = (rules.step, rules.legal_actions) if plain else walk_moves(rules)
         self._figures: dict = {}
 
     def _scale(self, returns, low_high: list) -> tuple[float, ...]:
@@ -160,7 +171,7 @@ class MCTS:
         root.visits += 1
         while node.proven is None:
             if chance:
-                legal = rules.legal_actions(current) if not rules.is_terminal(current) else []
+                legal = self.legal(current) if not rules.is_terminal(current) else []
                 untried = [a for a in legal if a not in node.children]
                 if untried or not legal:
                     over = not legal
@@ -181,7 +192,7 @@ class MCTS:
             if node.proven is None:
                 parent.q[i] = node.total / node.visits
                 parent.w[i] = c / sqrt(node.visits)
-            current = node.state if not chance else rules.step(current, action, rng)
+            current = node.state if not chance else self.step(current, action, rng)
             path.append(node)
         if node.proven is None and untried:  # expansion: one new child, entered with the same virtual loss
             j = int(draw * len(untried))
@@ -189,7 +200,7 @@ class MCTS:
             if not chance:
                 untried[j] = untried[-1]
                 untried.pop()
-            current = rules.step(current, action, rng)
+            current = self.step(current, action, rng)
             over = terminal = rules.is_terminal(current)
             child = Node(None if chance else current, () if terminal or chance else rules.legal_actions(current),
                          0 if terminal else rules.to_move(current))

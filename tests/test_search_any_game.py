@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from agents import agents_for
-from agents.dots_engine import Position, geometry, random_playout
+from agents.dots_engine import Position, geometry
 from agents.expectiminimax import Expectiminimax
 from agents.mcts import MCTS
 from arcade.games import GAMES, make_rules
@@ -121,51 +121,45 @@ def test_mcts_on_one_player_games_values_moves_in_points_and_prefers_the_merge()
     assert min(values[2], values[3]) >= 2048  # their games' final scores hold those points
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_dots_playout_hook_equals_a_plain_playout(seed):
-    """The hook plays the same game as the rules would with the same order of lines."""
-    rules = DotsRules(3, 3)
-    rng = np.random.default_rng(seed)
-    state = rules.new_state()
-    for _ in range(int(rng.integers(0, 20))):
-        state = rules.step(state, rules.legal_actions(state)[int(rng.integers(len(rules.legal_actions(state))))])
-    if rules.is_terminal(state):
-        return
-    end = random_playout(rules, state, np.random.default_rng(seed), 10_000)
-    order = np.random.default_rng(seed).permutation(rules.legal_actions(state)).tolist()
-    plain = state
-    for line in order:
-        plain = rules.step(plain, line)
-    assert end == plain and rules.is_terminal(end)
-    assert Position(geometry(3, 3), end.lines).free_lines() == []
-    assert isinstance(end, DotsState)
-
-
-def test_the_2048_playout_hook_plays_by_the_rules():
-    """Every move of the 64-bit playout is one the rules allow, with the rules' points: replayed step by step
-    (the hook's boards against the rules' moves), and a playout ends only when no move is left."""
-    from agents.playout_2048 import moves, random_playout as fast_playout
-    from arcade.games import board64
+def _plain_2048_playout(rules, state, rng):
+    """A random playout by the rules, drawing as the kernel does: one uniform picks among the legal moves
+    (in the order up, down, left, right), then two place the tile (the cell among the empty ones in reading
+    order, a 4 below the rules' probability)."""
     from arcade.games.twenty48 import State2048
 
-    rules = make_rules("2048", Settings())
+    while not rules.is_terminal(state):
+        legal = sorted(rules.legal_actions(state))
+        after = rules.after_move(state, legal[min(int(rng.random() * len(legal)), len(legal) - 1)])
+        empty = [i for i in range(16) if after.board.flat[i] == 0]
+        board = after.board.copy()
+        cell = empty[min(int(rng.random() * len(empty)), len(empty) - 1)]
+        board.flat[cell] = 2 if rng.random() < rules.spawn_four_probability else 1
+        state = State2048(board, after.score)
+    return state.score
+
+
+def test_the_compiled_2048_playouts_are_the_rules_game_with_the_same_draws():
+    """The kernel (agents/playout_2048, declared by the game) against a playout by the rules drawing from the
+    same Generator in the same order: the same final score, game by game, for a batch played at once."""
+    from agents.game_search import fast_playouts
+    from agents.playout_2048 import playout_returns
+
+    rules = make_rules("2048", Settings().with_table("game2048", spawn_four_probability=0.1))
+    assert fast_playouts(rules).playout_returns is playout_returns
     rng = np.random.default_rng(3)
-    for _ in range(30):
+    states = []
+    for _ in range(12):
         state = rules.new_state(rng)
-        for _ in range(int(rng.integers(0, 60))):
+        for _ in range(int(rng.integers(0, 200))):
             if rules.is_terminal(state):
                 break
             state = rules.step(state, rules.legal_actions(state)[int(rng.integers(len(rules.legal_actions(state))))], rng)
-        x = int(board64.pack(state.board))
-        for d, (board, points) in enumerate(moves(x)):
-            legal = d in rules.legal_actions(state)
-            assert (board != x) == legal
-            if legal:
-                after = rules.after_move(state, d)
-                assert board == int(board64.pack(after.board)) and points == after.score - state.score
-        end = fast_playout(rules, state, np.random.default_rng(1), 10_000)
-        assert isinstance(end, State2048) and rules.is_terminal(end) and end.score >= state.score
-        assert int(end.board.astype(np.int64).clip(0).sum()) >= 0
+        states.append(state)
+    fast = playout_returns(rules, states, np.random.default_rng(9), 10_000)
+    plain_rng = np.random.default_rng(9)
+    plain = [(float(_plain_2048_playout(rules, s, plain_rng)),) for s in states]
+    assert fast == plain and all(f[0] >= s.score for f, s in zip(fast, states, strict=True))
+    assert playout_returns(make_rules("2048", Settings(), size=5), states[:1], rng, 10) is None  # not its size
 
 
 @pytest.mark.parametrize("size", [(3, 3), (2, 3), (4, 4), (5, 5)])
@@ -256,12 +250,12 @@ def test_mcts_on_dots_endgames_agrees_with_the_exact_solver(batch):
 def test_dots_playouts_cut_short_fall_back_to_one_by_one_and_value_the_margin_so_far():
     """With rollout_moves shorter than the free lines the batch hook declines (None) and each playout stops
     early, valued by the squashed margin so far: results stay in [-1, 1] and the move is legal."""
-    from agents.dots_playouts import random_playouts
+    from agents.dots_playouts import playout_returns
 
     rules = DotsRules(3, 3)
     state = rules.new_state()
-    assert random_playouts(rules, [state], np.random.default_rng(0), 3) is None
-    assert random_playouts(rules, [state], np.random.default_rng(0), 24) is not None
+    assert playout_returns(rules, [state], np.random.default_rng(0), 3) is None
+    assert playout_returns(rules, [state], np.random.default_rng(0), 24) is not None
     agent = MCTS(rules, FAST.with_table("search", rollout_moves=3, mcts_simulations=300))
     values = agent.explain(state, np.random.default_rng(1))
     assert values and all(-1.0 <= v <= 1.0 for v in values.values())
@@ -291,3 +285,60 @@ def test_mcts_takes_its_leaf_evaluator_as_given():
     agent = MCTS(rules, FAST.with_table("search", mcts_simulations=100), evaluator=XWins())
     values = agent.explain(state, np.random.default_rng(1))
     assert len(seen) == 100 and all(v == pytest.approx(1.0) for v in values.values())
+
+
+def _random_states(rules, count: int, seed: int, longest: int) -> list:
+    rng = np.random.default_rng(seed)
+    states = []
+    while len(states) < count:
+        state = rules.new_state(rng)
+        for _ in range(int(rng.integers(0, longest))):
+            if rules.is_terminal(state):
+                break
+            legal = rules.legal_actions(state)
+            state = rules.step(state, legal[int(rng.integers(len(legal)))], rng)
+        if not rules.is_terminal(state):
+            states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("game", ["2048", "match3"])
+def test_the_compiled_walk_plays_the_rules_game_draw_for_draw(game):
+    """The declared engine's step and legal moves (what mcts walks its tree with) against the rules': whole
+    games from 8 positions, each move chosen by one Generator and each step drawing from twin Generators,
+    give equal states (match-3: its reshuffles and the next swaps too) and equal legal moves at every step."""
+    from agents.game_search import fast_playouts, walk_moves
+
+    settings = Settings().with_table("game2048", spawn_four_probability=0.1)
+    rules = make_rules(game, settings)
+    assert hasattr(fast_playouts(rules), "step")
+    fast_step, fast_legal = walk_moves(rules)
+    steps = 0
+    for k, start in enumerate(_random_states(rules, 8, 5, 40)):
+        choose, plain_rng, fast_rng = (np.random.default_rng(100 + k) for _ in range(3))
+        plain = fast = start
+        while not rules.is_terminal(plain):
+            legal = rules.legal_actions(plain)
+            assert fast_legal(fast) == legal
+            action = legal[int(choose.integers(len(legal)))]
+            plain, fast = rules.step(plain, action, plain_rng), fast_step(fast, action, fast_rng)
+            assert plain == fast
+            if game == "match3":
+                assert plain.shuffles == fast.shuffles
+                assert plain.turns_left == 0 or np.array_equal(plain.swap_mask, fast.swap_mask)
+            steps += 1
+    assert steps > 100
+
+
+def test_the_compiled_match3_playouts_are_the_rules_playouts():
+    """The kernel's random playouts (agents/playout_match3, declared by the game) against the rules' playouts
+    with the same Generator: the same final scores, game by game, for a batch played at once."""
+    from agents.game_search import fast_playouts, plain_playout_returns
+
+    rules = make_rules("match3", Settings())
+    states = _random_states(rules, 10, 2, 30)
+    fast = fast_playouts(rules).playout_returns(rules, states, np.random.default_rng(4), 10_000)
+    assert fast == plain_playout_returns(rules, states, np.random.default_rng(4), 10_000)
+    short = fast_playouts(rules).playout_returns(rules, states, np.random.default_rng(4), 3)
+    assert short == plain_playout_returns(rules, states, np.random.default_rng(4), 3)  # cut after 3 turns
+    assert all(s[0] >= st.score for s, st in zip(short, states, strict=True))

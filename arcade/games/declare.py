@@ -34,7 +34,9 @@ class GameType:
     settings: the dataclass of its settings table (its defaults are the defaults). parameters: the fields of
     that table a variant may set (the rules' own parameters; the rest are agents' and the view's).
     rules_class: the class of its rules objects. rules / view: module paths of its rules (default: where
-    rules_class is defined) and of its view (a module or package exposing SCREEN). table: its table's name
+    rules_class is defined) and of its view (a module or package exposing SCREEN). playouts: the module
+    path of its fast random playouts for the searches (agents/game_search.py says what it offers; empty:
+    the searches play through the rules). table: its table's name
     in settings.toml (default: id); attr: the attribute on Settings (default: id).
     """
 
@@ -49,6 +51,7 @@ class GameType:
     rules_class: type | None = None
     rules: str = ""
     view: str = ""
+    playouts: str = ""
     table: str = ""
     attr: str = ""
 

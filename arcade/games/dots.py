@@ -296,4 +296,4 @@ def transition_tables(rows: int, cols: int):
 GAME = declare(GameType(id="dots", title="Dots and Boxes", blurb="Close boxes, move again; policy iteration.",
                players=2, seat_names=("first", "second"), has_chance=False,
                settings=DotsSettings, parameters=("rows", "cols"), rules_class=DotsRules,
-               view="arcade.screens.dots"))
+               view="arcade.screens.dots", playouts="agents.dots_playouts"))

@@ -416,4 +416,5 @@ def make_rules(settings) -> Rules2048:
 GAME = declare(GameType(id="2048", title="2048", blurb="Slide and merge tiles; expectimax looks ahead.",
                players=1, seat_names=("player",), has_chance=True,  # a tile spawns after every move
                settings=Game2048Settings, parameters=("size", "spawn_four_probability"), rules_class=Rules2048,
-               view="arcade.screens.twenty48", attr="game2048"))
+               view="arcade.screens.twenty48", attr="game2048",
+               playouts="agents.playout_2048"))
