@@ -4,11 +4,10 @@ import numpy as np
 import pytest
 
 from agents import agents_for
-from agents.dots_engine import Position, geometry
 from agents.expectiminimax import Expectiminimax
 from agents.mcts import MCTS
 from arcade.games import GAMES, make_rules
-from arcade.games.dots import DotsRules, DotsState
+from arcade.games.dots import DotsRules
 from arcade.games.tictactoe import decode
 from arcade.settings import Settings
 
