@@ -10,13 +10,15 @@ is an end state.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 
 from agents.base import register
-from agents.value_iteration import solved
+from agents.value_iteration import policy_value, solved
 from arcade.games.blackjack import ACTIONS, QUIT, BlackjackMDP
-from arcade.games.mdp import Uniforms
+from arcade.games.mdp import Uniforms, simulate
+from arcade.storage import load_json, save_json, set_aside
 
 
 def identity_feature_extractor(state, action):
@@ -131,13 +133,38 @@ class FixedRLAlgorithm:
         pass
 
 
-@register("q-learning", ("blackjack",), "Q-learning with the blackjack features; learns while it plays (l toggles)",
-          order=20, about="Q(s, a) is a weighted sum of features of the hand and the deck. After every step it "
-                          "moves the weights toward reward + the best Q of the next state, with a step size "
-                          "1/sqrt(steps). It explores with probability epsilon while it learns.",
-          params=("epsilon",))
+FORMAT_VERSION = 1  # of a saved q-learning table (JSON: the deck, the weights, the step counters)
+CHECKPOINTS = 30  # points of a training's learning curve
+
+
+def _lists(value):
+    """A feature key as JSON keeps it: tuples as lists, all the way down."""
+    return [_lists(v) for v in value] if isinstance(value, tuple) else value
+
+
+def _tuples(value):
+    """A JSON feature key (lists) back as the tuples the feature extractor makes."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def deck_of(mdp) -> dict:
+    """What a table learnt on a deck is only good for: the deck's cards, copies, threshold and peek cost."""
+    return {"card_values": list(mdp.card_values), "multiplicity": mdp.multiplicity, "threshold": mdp.threshold,
+            "peek_cost": mdp.peek_cost}
+
+
+@register("q-learning", ("blackjack",), "Q-learning with the blackjack features; learns while it plays, and "
+          "trains on its deck", order=20,
+          about="Q(s, a) is a weighted sum of features of the hand and the deck. After every step it moves the "
+                "weights toward reward + the best Q of the next state, with a step size 1/sqrt(steps). It "
+                "explores with probability epsilon while it learns. Training plays many rounds of this deck "
+                "(its curve: the exact expected return of its greedy policy, as a share of value "
+                "iteration's optimum).",
+          params=("epsilon", "trials"))
 class QLearningAgent:
-    """Online Q-learning on the blackjack features while it plays ([blackjack] epsilon)."""
+    """Q-learning on the blackjack features ([blackjack] epsilon): online while it plays, and offline (`y`,
+    [blackjack] trials rounds) on the deck of its rules, saved per deck in the data folder and loaded from
+    there when it is made."""
 
     name = "q-learning"
 
@@ -150,6 +177,83 @@ class QLearningAgent:
         self._last = None  # (mdp state, action, reward so far) of the move being learnt from
         self.tolerance = settings.blackjack.tolerance
         self._optimum: float | None = None
+        self.data_dir = Path(settings.data_dir)
+        self.source = "untrained (it learns as it plays, and from training)"
+        if self.default_path().exists():
+            self.load(self.default_path())
+
+    # --- training (Trains) -----------------------------------------------------------------------------
+    @classmethod
+    def default_episodes(cls, settings) -> int:
+        return settings.blackjack.trials
+
+    def default_path(self) -> Path:
+        """The table of this deck in the data folder (one per deck: a table is only good for its own)."""
+        return self.data_dir / f"q_learning_blackjack_{self.rules.preset}.json"
+
+    def optimum(self) -> float:
+        """Value iteration's expected return from the start of this deck (solved once per deck)."""
+        if self._optimum is None:
+            mdp = self.rules.mdp
+            self._optimum = solved(mdp, self.tolerance).V[mdp.start_state()]
+        return self._optimum
+
+    def greedy_return(self) -> float:
+        """The exact expected return of playing greedily on the weights so far (no exploration)."""
+        def greedy(state, actions):
+            qs = self.ql.q_values(state, actions)
+            return actions[qs.index(max(qs))]
+        return policy_value(self.rules.mdp, greedy)
+
+    def train(self, episodes: int, rng: np.random.Generator, progress=None, from_scratch: bool = False,
+              stop=None, checkpoint=None, watch=None, jobs: int = 1) -> None:
+        """Q-learning over `episodes` rounds of this deck (exploring with epsilon, the course's simulate); at
+        about CHECKPOINTS points checkpoint(done, figures) with the greedy policy's exact expected return as
+        a share of the optimum's. A set `stop` ends it after the current stretch."""
+        if from_scratch:
+            self.ql = QLearningAlgorithm(self.rules.mdp.actions, self.rules.mdp.discount(),
+                                         blackjack_feature_extractor, self.epsilon, is_end=blackjack_is_end)
+        self.ql.epsilon = self.epsilon
+        self.ql.use_rng(rng)
+        every = max(100, episodes // CHECKPOINTS)
+        done = 0
+        while done < episodes and not (stop is not None and stop.is_set()):
+            stretch = min(every, episodes - done)
+            simulate(self.rules.mdp, self.ql, stretch, rng=rng)
+            done += stretch
+            if progress:
+                progress(done)
+            if checkpoint is not None:
+                value, best = self.greedy_return(), self.optimum()
+                checkpoint(done, {"share of the optimum's return": max(0.0, value / best) if best > 0 else value})
+        self.ql.epsilon = self.epsilon if self.learning else 0.0
+        self.source = f"trained {done:,} rounds (unsaved)"
+
+    def save(self, path: Path | None = None) -> bool:
+        path = Path(path) if path else self.default_path()
+        ok = save_json(path, {"format": FORMAT_VERSION, "deck": deck_of(self.rules.mdp),
+                              "weights": [[_lists(k), v] for k, v in self.ql.weights.items()],
+                              "num_iters": self.ql.num_iters, "updates": self.ql.updates})
+        if ok:
+            self.source = f"trained ({path.name})"
+        return ok
+
+    def load(self, path: Path) -> bool:
+        """The weights of a table saved for this deck; False (said) if missing, damaged or of another deck."""
+        data = load_json(path, {})
+        if not data:
+            return False
+        try:
+            if data.get("format") != FORMAT_VERSION or data["deck"] != deck_of(self.rules.mdp):
+                raise ValueError("a table of another deck or format")
+            weights = {_tuples(k): float(v) for k, v in data["weights"]}
+            num_iters, updates = int(data["num_iters"]), int(data["updates"])
+        except (KeyError, TypeError, ValueError) as exc:
+            set_aside(Path(path), f"not a q-learning table of this deck ({exc})", "it learns from scratch")
+            return False
+        self.ql.weights, self.ql.num_iters, self.ql.updates = weights, num_iters, updates
+        self.source = f"trained ({Path(path).name})"
+        return True
 
     def set_learning(self, on: bool) -> None:
         self.learning = on
@@ -162,10 +266,7 @@ class QLearningAgent:
     def figures(self) -> dict:
         """Its updates and weights so far, and the optimum it learns toward: value iteration's V of the start
         (solved once per deck), so a learning curve can be drawn against it."""
-        if self._optimum is None:
-            mdp = self.rules.mdp
-            self._optimum = solved(mdp, self.tolerance).V[mdp.start_state()]
-        return {"updates": self.ql.updates, "weights": len(self.ql.weights), "optimum": self._optimum}
+        return {"updates": self.ql.updates, "weights": len(self.ql.weights), "optimum": self.optimum()}
 
     def explain(self, state) -> dict[str, float]:
         """{action: Q(s, a) = w . phi(s, a)} with the weights learnt so far."""
@@ -175,7 +276,7 @@ class QLearningAgent:
         return "Q: the learnt estimate (w . features) of the round's reward after each action."
 
     def describe(self) -> list[str]:
-        return [f"q-learning: learning {'on' if self.learning else 'off'} (l)",
+        return [f"table: {self.source}", f"q-learning: learning {'on' if self.learning else 'off'} (l)",
                 f"epsilon {self.ql.epsilon:g}, {self.ql.updates} updates",
                 f"{len(self.ql.weights)} weights"]
 

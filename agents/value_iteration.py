@@ -82,6 +82,33 @@ def _enumerate(mdp):
             np.array(nxt, dtype=np.intp), np.array(prob, dtype=float), np.array(reward, dtype=float))
 
 
+def policy_value(mdp, choose, tolerance: float = 1e-9, max_sweeps: int = 100_000) -> float:
+    """The exact expected (discounted) reward from the start of `mdp` under the policy choose(state, actions)
+    -> action (iterative policy evaluation over every reachable state): how good a learnt policy is,
+    measured against value iteration's optimum with no sampling noise."""
+    states, sa_state, sa_action, rows, nxt, prob, reward = _enumerate(mdp)
+    n = len(states)
+    chosen = np.zeros(len(sa_state), dtype=bool)
+    first = 0
+    while first < len(sa_state):  # the state-action rows of one state are consecutive
+        last = first
+        while last + 1 < len(sa_state) and sa_state[last + 1] == sa_state[first]:
+            last += 1
+        actions = sa_action[first:last + 1]
+        chosen[first + actions.index(choose(states[sa_state[first]], actions))] = True
+        first = last + 1
+    picked = chosen[rows]
+    owner, gain, to, gamma = sa_state[rows[picked]], (prob * reward)[picked], nxt[picked], mdp.discount()
+    weight = prob[picked]
+    V = np.zeros(n)
+    for _ in range(max_sweeps):
+        new = np.bincount(owner, weights=gain + gamma * weight * V[to], minlength=n)
+        if np.abs(new - V).max() < tolerance:
+            return float(new[0])
+        V = new
+    return float(V[0])
+
+
 _SOLVED: dict[tuple, ValueIteration] = {}  # a deck's rules and the tolerance -> its solution, in this process
 
 

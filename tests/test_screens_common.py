@@ -185,19 +185,20 @@ def test_no_words_of_the_values_caption_are_cut(settings, monkeypatch, game_id, 
 
 
 def test_a_train_or_learn_key_that_does_nothing_on_a_screen_says_why_in_one_line(app):
-    """`y` on blackjack (its train key: t takes a card) and `l` on tic-tac-toe had no agent to act on and
-    said nothing; now one line says so and where the key does something."""
+    """`t` on dots and `l` on tic-tac-toe have no agent to act on (`y` on blackjack had none until q-learning
+    trained): one line says so and where the key does something."""
     import pygame
 
     from arcade.screens import open_game
     from tests.helpers import key
 
-    blackjack = open_game(app, "blackjack")
-    app.push(blackjack)
+    dots = open_game(app, "dots")
+    app.push(dots)
     said = []
-    blackjack.say = lambda message, ms=0: said.append(message)
-    key(app, pygame.K_y)
-    assert len(said) == 1 and "y does nothing here: no Blackjack agent trains yet" in said[0] and "ntuple" in said[0]
+    dots.say = lambda message, ms=0: said.append(message)
+    key(app, pygame.K_t)
+    assert len(said) == 1 and "t does nothing here: no Dots and Boxes agent trains yet" in said[0]
+    assert "ntuple" in said[0] and "q-learning" in said[0]  # where it does: 2048's ntuple, blackjack's q-learning
     app.pop()
     tictactoe = open_game(app, "tictactoe")
     app.push(tictactoe)
