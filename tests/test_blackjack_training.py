@@ -68,3 +68,25 @@ def test_the_train_key_on_the_table_trains_q_learning_with_a_curve_and_the_table
     agent = screen.controller.cached_agent(build=True)
     assert agent.source.startswith("trained (q_learning_blackjack_small")
     app.settings = settings
+
+
+def test_the_rules_are_sent_to_another_process_while_a_thread_fills_their_cache():
+    """Training (or the agent process) pickles the rules while the screen's threads fill the MDP's transitions
+    cache: that raised "dictionary changed size during iteration" (issue: the policy strip's red error, and
+    a training that never started). The cache is not sent; the copy starts with its own."""
+    import pickle
+    import threading
+
+    from agents.value_iteration import ValueIteration
+
+    rules = make_rules("blackjack", Settings(), preset="large")
+    done = threading.Event()
+    filler = threading.Thread(target=lambda: (ValueIteration().solve(rules.mdp, 1e-4), done.set()))
+    filler.start()
+    copies = 0
+    while not done.is_set():
+        copy = pickle.loads(pickle.dumps(rules))
+        assert copy.mdp._succ == {} and copy.mdp.card_values == rules.mdp.card_values
+        copies += 1
+    filler.join()
+    assert copies > 0 and len(rules.mdp._succ) > 1000

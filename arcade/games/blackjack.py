@@ -70,6 +70,16 @@ class BlackjackMDP:
         self.peek_cost = peek_cost
         self._succ: dict = {}  # (state, action) -> transitions: learners ask for the same ones over and over
 
+    def __getstate__(self):
+        """Pickled (to a training or agent process) without the transitions cache: it is only a cache, it
+        can be large, and another thread may be filling it while the rules are sent (a pickle of a dict that
+        grows under it fails: "dictionary changed size during iteration")."""
+        return {k: v for k, v in self.__dict__.items() if k != "_succ"}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._succ = {}
+
     def __repr__(self):
         return (f"BlackjackMDP({self.card_values}, multiplicity={self.multiplicity}, threshold={self.threshold}, "
                 f"peek_cost={self.peek_cost})")

@@ -11,6 +11,7 @@ from arcade.games.blackjack import GAME, MDPState, RoundState
 from arcade.games import make_rules
 from arcade.games.blackjack import ACTIONS, PEEK, PRESETS, QUIT, TAKE, hand
 from arcade.screens.base import GameScreen
+from arcade.screens.training_keys import card_over
 from arcade.seats import Seats
 from arcade.ui import hud, palette, panels, text
 from arcade.screens.blackjack import painter
@@ -29,6 +30,7 @@ class BlackjackScreen(GameScreen):
     def __init__(self, app, agent=None, seed=None):
         super().__init__(app, agent=agent, seed=seed)
         self.seats = Seats(self.controller, over_line="the round is over: space deals the next one")
+        self.trainer.place = self._training_place
         self.open_session()
         self.values.on = True  # the table shows Q on its buttons from the start (v hides them)
         self.strip_question = Question(self.controller, follows_moves=False)  # about the deck, not the round
@@ -249,6 +251,14 @@ class BlackjackScreen(GameScreen):
                       anchor="topright")
         self._draw_buttons(surface)
 
+    def _training_place(self, board: pygame.Rect) -> pygame.Rect:
+        """A training's panel goes under the buttons, in place of the agent's lines (a card over the table
+        where the window leaves no room there)."""
+        below = self._buttons()["next"].bottom + 16
+        if board.bottom - below < 200:
+            return card_over(board)
+        return pygame.Rect(self._buttons()["next"].x, below, 230, board.bottom - below)
+
     def _draw_buttons(self, surface) -> None:
         legal = set(self.rules.legal_actions(self.round))
         agent = self.controller.cached_agent()
@@ -268,6 +278,8 @@ class BlackjackScreen(GameScreen):
                           anchor="midright")
         y = self._buttons()["next"].bottom + 20
         x = self._buttons()["next"].x
+        if self.trainer.running and self._training_place(hud.board_rect(surface)).x == x:
+            return  # the training's panel has this place
         for line in self._agent_lines(agent):
             for part in text.wrap(line, 20, 230):
                 text.draw(surface, part, (x, y), 20, palette.MUTED)
