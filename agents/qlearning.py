@@ -155,11 +155,9 @@ def deck_of(mdp) -> dict:
 
 @register("q-learning", ("blackjack",), "Q-learning with the blackjack features; learns while it plays, and "
           "trains on its deck", order=20,
-          about="Q(s, a) is a weighted sum of features of the hand and the deck. After every step it moves the "
-                "weights toward reward + the best Q of the next state, with a step size 1/sqrt(steps). It "
-                "explores with probability epsilon while it learns. Training plays many rounds of this deck "
-                "(its curve: the exact expected return of its greedy policy, as a share of value "
-                "iteration's optimum).",
+          about="Q(s, a) is a weighted sum of features of the hand and the deck. Each step moves the weights "
+                "toward reward + the best Q of the next state (step size 1/sqrt(steps)), exploring with "
+                "probability epsilon. Training plays many rounds of this deck.",
           params=("epsilon", "trials"))
 class QLearningAgent:
     """Q-learning on the blackjack features ([blackjack] epsilon): online while it plays, and offline (`y`,

@@ -197,7 +197,7 @@ def test_all_five_cards_stay_at_640_with_values_on(app):
     screen = open_2048(app)
     resize(app, (640, 480))
     key(app, pygame.K_v)
-    board, _, _ = screen._layout(__import__("arcade.ui.hud", fromlist=["board_rect"]).board_rect(app.surface))
+    board, _, _, _ = screen._layout(__import__("arcade.ui.hud", fromlist=["board_rect"]).board_rect(app.surface))
     panel_h = board.h + 2 * 64
     h = screen.card_height(panel_h, 5)
     assert 36 <= h < 62 and 5 * (h + 10) <= panel_h - 110  # five cards, the spawns line and the figures' room

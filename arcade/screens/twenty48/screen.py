@@ -19,6 +19,8 @@ MOVE_KEYS = {
 SIZE_KEYS = {pygame.K_3: 3, pygame.K_4: 4, pygame.K_5: 5, pygame.K_6: 6, pygame.K_7: 7}
 DIRECTION_NAMES = {UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right"}
 VALUE_ROOM = 64  # px kept around the board for the value arrows while `v` is on
+PANEL_WIDTHS = (230, 340)  # the side panel's width: in a window up to 1024 wide, and at most
+PANEL_GAP = 30  # px between the board (or its value arrows) and the panel
 POPUP_MS = 900  # a merge's "+N" rises from the score card and fades in this time, once the slide has landed
 POP_MS = 120  # after the slide: merged tiles pop (grow and settle back), the new tile zooms in
 POP_GROWTH = 0.2  # a merged tile's largest size in the pop: this much over a cell
@@ -220,14 +222,20 @@ class Screen2048(GameScreen):
 
     # --- drawing -------------------------------------------------------------
     def _layout(self, rect: pygame.Rect):
+        """(board, gap, cell, the side panel): the board as large as the height allows, the panel beside it
+        wider where the window is wide (up to PANEL_WIDTHS[1]), the two centred together."""
         s = self.rules.size
         room = VALUE_ROOM if self.values.on else 0
-        side = min(rect.h - 2 * room, rect.w - 260 - 2 * room)
-        board = pygame.Rect(rect.x + (rect.w - 260 - side) // 2, rect.y + (rect.h - side) // 2, side, side)
-        return (board, *painter.grid_2048(board, s))
+        narrow, wide = PANEL_WIDTHS
+        side = min(rect.h - 2 * room, rect.w - narrow - PANEL_GAP - 2 * room)
+        panel_w = min(wide, max(narrow, (rect.w - side - 2 * room - PANEL_GAP) // 2))
+        group = side + 2 * room + PANEL_GAP + panel_w
+        board = pygame.Rect(rect.x + (rect.w - group) // 2 + room, rect.y + (rect.h - side) // 2, side, side)
+        panel = pygame.Rect(board.right + PANEL_GAP + room, board.y - room, panel_w, board.h + 2 * room)
+        return (board, *painter.grid_2048(board, s), panel)
 
     def draw_game(self, surface, rect) -> None:
-        board, gap, cell = self._layout(rect)
+        board, gap, cell, panel = self._layout(rect)
         s = self.rules.size
         sliding = self.anim is not None and self.anim[2] < self.anim_ms
         tiles = self.game.state.values()
@@ -251,8 +259,7 @@ class Screen2048(GameScreen):
                     pos = painter.cell_rect_2048(board, gap, cell, *at)
                     pos = pos.inflate(round(pos.w * (scale - 1)), round(pos.h * (scale - 1)))
                     painter.draw_tile(surface, pos, int(tiles[at]), self.grayscale)
-        room = VALUE_ROOM if self.values.on else 0
-        self._draw_panel(surface, pygame.Rect(board.right + 30 + room, board.y - room, 230, board.h + 2 * room))
+        self._draw_panel(surface, panel)
         if self.game.over and not self.anim:
             self._draw_game_over(surface, board)
 
@@ -300,7 +307,7 @@ class Screen2048(GameScreen):
     def draw_values(self, surface, rect) -> None:
         """An arrow on each side of the board for each legal direction, with the agent's value; the
         direction it would choose is highlighted. Figures of the decision go under the panel."""
-        board, _, _ = self._layout(rect)
+        board, _, _, side = self._layout(rect)
         values = self.values.shown(self.game.state)
         pick = self.values.choice() if values else None  # one arrow is the move, even when values tie
         places = {UP: (board.centerx, board.y - VALUE_ROOM // 2), DOWN: (board.centerx, board.bottom + VALUE_ROOM // 2),
@@ -323,7 +330,7 @@ class Screen2048(GameScreen):
             label = text.number(values[d]) if values and d in values else "..."
             text.draw(surface, label, label_pos, 26 if chosen else 22, palette.TEXT if chosen else palette.MUTED,
                       anchor=anchor, bold=chosen)
-        panel = pygame.Rect(board.right + 30 + VALUE_ROOM, board.bottom + VALUE_ROOM - 64, 230, 64)
+        panel = pygame.Rect(side.x, side.bottom - 64, side.w, 64)
         for k, line in enumerate(text.wrap(self.values.status(self.shown_state()), 18, panel.w, max_lines=3)):
             text.draw(surface, line, (panel.x, panel.y + 20 * k), 18, palette.MUTED)
 
