@@ -16,7 +16,7 @@ def test_policy_value_is_value_iterations_optimum_for_its_policy_and_zero_for_qu
     for preset in ("small", "large"):
         mdp = make_rules("blackjack", Settings(), preset=preset).mdp
         vi = solved(mdp, 1e-10)
-        assert abs(policy_value(mdp, lambda s, actions: vi.pi[s]) - vi.V[mdp.start_state()]) < 1e-6
+        assert abs(policy_value(mdp, lambda s, actions, pi=vi.pi: pi[s]) - vi.V[mdp.start_state()]) < 1e-6
         assert policy_value(mdp, lambda s, actions: "Quit" if "Quit" in actions else actions[0]) == 0.0
 
 
