@@ -149,3 +149,36 @@ def test_the_agents_first_move_does_not_wait_behind_the_policy_strip(app):
     took = time.perf_counter() - start
     assert took < 5, took  # (the whole strip first: 54 searches, 7 s and more)
     assert wait_for(app, lambda: len(known()) >= 6, 120)  # and the strip goes on filling
+
+
+def test_a_taken_card_flies_from_the_pile_and_turns_face_up(app):
+    """Take: the card travels from the draw pile to its place in the hand over DEAL_MS, face down for the
+    first half and face up after; then it is simply in the hand."""
+    from arcade.screens.blackjack import painter
+    from arcade.screens.blackjack.screen import DEAL_MS
+    from arcade.ui import hud
+
+    screen = open_table(app)
+    key(app, pygame.K_t)
+    assert screen.card_move is not None and screen.card_move[0] == "Take" and screen.busy()
+    table = screen._table()
+    pile, goal = painter.pile_rect(table), painter.hand_slots(table, screen.rules, len(screen.hand))[-1]
+    screen.card_move = ("Take", DEAL_MS / 2)  # half way in time: 3/4 of the way (eased), turning face up
+    surface = pygame.Surface(app.surface.get_size())
+    screen.draw_game(surface, hud.board_rect(surface))
+    x = round(pile.x + (goal.x - pile.x) * 0.75) + pile.w // 2  # the moving card's middle column
+    y = round(pile.y + (goal.y - pile.y) * 0.75) + pile.h - 6
+    assert tuple(surface.get_at((x, y)))[:3] == painter.CARD  # a card's face, in the open felt
+    assert tuple(surface.get_at((goal.centerx, goal.bottom - 6)))[:3] != painter.CARD  # its place still empty
+    screen.update(DEAL_MS)
+    assert screen.card_move is None
+    screen.draw_game(surface, hud.board_rect(surface))
+    assert tuple(surface.get_at((goal.centerx, goal.bottom - 6)))[:3] == painter.CARD  # now in the hand
+
+
+def test_cards_grow_on_a_wide_table():
+    """At 1600x900 the 118 px cards left the felt empty: a wide table's cards are larger; 1024x720's stay."""
+    from arcade.screens.blackjack import painter
+
+    assert painter.card_size(pygame.Rect(0, 0, 742, 590)) == (83, 118)
+    assert painter.card_size(pygame.Rect(0, 0, 1318, 780)) == (110, 156)

@@ -25,36 +25,73 @@ def draw_card(surface, rect: pygame.Rect, value=None, face_down: bool = False) -
     text.draw(surface, str(value), rect.center, max(28, rect.h // 2), colour, anchor="center", bold=True)
 
 
-def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int], reserve: int = 0) -> int:
-    """The felt table of a round: the deck's description, the hand and its total, the cards left of each value,
-    the draw pile (the peeked card face up), leaving `reserve` pixels free at the bottom. Returns the y below
-    the deck (what is left is the caller's)."""
+def card_size(table: pygame.Rect) -> tuple[int, int]:
+    """(width, height) of a card in the hand and on the pile: following the table's height, larger on a wide
+    table (1600x900 and full screen) where a 118 px card left the felt empty."""
+    cap = 118 + max(0, min(52, (table.w - 900) // 6))
+    ch = int(min(cap, table.h * (0.2 if table.h >= 420 else 0.16)))
+    return int(ch * 0.71), ch
+
+
+def deck_title(rules) -> str:
+    """The line naming the deck at the top of the table."""
     from arcade.games.blackjack import PRESETS
 
+    mdp = rules.mdp
+    name = PRESETS[rules.preset][0] if rules.preset in PRESETS else f"a {rules.preset} deck"
+    return (f"{name}: values {mdp.card_values} x{mdp.multiplicity}, threshold {mdp.threshold}, "
+            f"peek costs {mdp.peek_cost}")
+
+
+def _wraps(table: pygame.Rect, title: str) -> bool:
+    """Whether the deck's line takes two lines on this table (then everything under it moves down 8 px)."""
+    return text.font(18).size(title)[0] > table.w - 40
+
+
+def hand_slots(table: pygame.Rect, rules, cards: int) -> list[pygame.Rect]:
+    """Where each of the last nine cards of a hand of `cards` goes: side by side while they fit, overlapping
+    when not (each card's corner still shows its value)."""
+    extra = 8 if _wraps(table, deck_title(rules)) else 0
+    cw, ch = card_size(table)
+    shown = min(cards, 9)
+    room = table.w - 220 - cw  # left of the draw pile
+    step = min(cw + 10, room // max(1, shown - 1)) if shown > 1 else 0
+    y = table.y + 46 + extra + 26
+    return [pygame.Rect(table.x + 24 + k * step, y, cw, ch) for k in range(shown)]
+
+
+def pile_rect(table: pygame.Rect) -> pygame.Rect:
+    """The draw pile's top card."""
+    cw, ch = card_size(table)
+    return pygame.Rect(table.right - cw - 40, table.y + 72, cw, ch)
+
+
+def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int], reserve: int = 0,
+                   dealing: bool = False) -> int:
+    """The felt table of a round: the deck's description, the hand and its total, the cards left of each value,
+    the draw pile (the peeked card face up), leaving `reserve` pixels free at the bottom. dealing: the hand's
+    last card is on its way (the screen draws it moving): its place is left empty. Returns the y below the
+    deck (what is left is the caller's)."""
     pygame.draw.rect(surface, FELT, table, border_radius=18)
     pygame.draw.rect(surface, FELT_DARK, table, 6, border_radius=18)
     mdp = rules.mdp
     total, peeked, counts = state.mdp_state
-    name = PRESETS[rules.preset][0] if rules.preset in PRESETS else f"a {rules.preset} deck"
-    title = (f"{name}: values {mdp.card_values} x{mdp.multiplicity}, threshold {mdp.threshold}, "
-             f"peek costs {mdp.peek_cost}")
+    title = deck_title(rules)
     extra = 0
-    if text.font(18).size(title)[0] <= table.w - 40:
+    if not _wraps(table, title):
         text.draw(surface, title, (table.x + 20, table.y + 14), 22, palette.TEXT, max_width=table.w - 40, min_size=18)
     else:  # a narrow table: the deck's description on two lines rather than cut
         for k, line in enumerate(text.wrap(title, 16, table.w - 40)):
             text.draw(surface, line, (table.x + 20, table.y + 10 + 17 * k), 16, palette.TEXT)
         extra = 8
     # top to bottom: the hand, its total, the deck; sizes follow the table's height
-    ch = int(min(118, table.h * (0.2 if table.h >= 420 else 0.16)))
-    cw = int(ch * 0.71)
+    cw, ch = card_size(table)
     y = table.y + 46 + extra
     text.draw(surface, "YOUR HAND", (table.x + 24, y), 22, (200, 230, 210), bold=True)
     shown = hand[-9:]
-    room = table.w - 220 - cw  # left of the draw pile
-    step = min(cw + 10, room // max(1, len(shown) - 1)) if len(shown) > 1 else 0
-    for k, value in enumerate(shown):  # side by side while they fit; overlapping, their corner still shows
-        draw_card(surface, pygame.Rect(table.x + 24 + k * step, y + 26, cw, ch), value)
+    for k, (value, slot) in enumerate(zip(shown, hand_slots(table, rules, len(hand)), strict=True)):
+        if not (dealing and k == len(shown) - 1):
+            draw_card(surface, slot, value)
     y += 26 + ch + 14
     bust = state.over and total > mdp.threshold
     verdict = " - BUST" if bust else (" - collected" if state.over else "")
@@ -68,7 +105,7 @@ def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int], r
     for value, c in zip(mdp.card_values, state.deck, strict=True):
         stacks[value] = stacks.get(value, 0) + c
     tallest = max(sum(m == v for m in mdp.card_values) * mdp.multiplicity for v in stacks)
-    sw = min(70, (table.w - 60) // max(1, len(stacks)))
+    sw = min(70 + (ch - 118) // 2 if ch > 118 else 70, (table.w - 60) // max(1, len(stacks)))
     card_h = max(20, min(int((sw - 10) * 1.35), room - 8 * (tallest - 1)))
     for i, (value, c) in enumerate(stacks.items()):
         x = table.x + 24 + i * sw
@@ -79,7 +116,7 @@ def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int], r
         text.draw(surface, f"x{c}", (x + (sw - 10) // 2, y + 36 + card_h + 8 * max(c - 1, 0)), 20,
                   palette.TEXT, anchor="midtop")
     # the draw pile (the peeked card face up), and the round's figures under it
-    pile = pygame.Rect(table.right - cw - 40, table.y + 72, cw, ch)
+    pile = pile_rect(table)
     if counts is not None:
         for k in range(3, 0, -1):
             draw_card(surface, pile.move(k * 3, -k * 3), face_down=True)

@@ -19,6 +19,7 @@ from arcade.screens.blackjack import painter
 ACTION_KEYS = {pygame.K_t: TAKE, pygame.K_p: PEEK, pygame.K_q: QUIT}
 PRESET_KEYS = {pygame.K_1: "small", pygame.K_2: "large", pygame.K_3: "standard", pygame.K_4: "peeking"}
 AUTO_NEXT_MS = 900
+DEAL_MS = 220  # a taken card flies from the pile to the hand, turning face up; a peeked card turns over
 CURVE_WINDOW = 50  # rounds in the moving average of the learning curve
 
 
@@ -33,6 +34,7 @@ class BlackjackScreen(GameScreen):
         self.trainer.place = self._training_place
         self.open_session()
         self.values.on = True  # the table shows Q on its buttons from the start (v hides them)
+        self.card_move: tuple[str, float] | None = None  # (TAKE or PEEK, ms since) while the card moves
         self.strip_question = Question(self.controller, follows_moves=False)  # about the deck, not the round
         self.strip: tuple | None = None  # (deck, agent, [{action: value} per hand total]) of the policy strip
         self._strip_learnt = 0  # the learner's rounds when the strip was asked (see _learning_version)
@@ -61,6 +63,7 @@ class BlackjackScreen(GameScreen):
         return self.session.state
 
     def new_round(self) -> None:
+        self.card_move = None
         self.session.next_game()
         self.controller.invalidate()
 
@@ -90,6 +93,9 @@ class BlackjackScreen(GameScreen):
     def do(self, action: str, by_agent: bool = False) -> bool:
         if not self.session.play(action, self.seats.mover_name(by_agent)):
             return False
+        # the card moves on the table (not when an agent plays faster than the move itself takes)
+        shown = not by_agent or self.controller.delay_ms >= DEAL_MS
+        self.card_move = (action, 0.0) if shown and action in (TAKE, PEEK) and self.hand_changed(action) else None
         if self.round.drawn is not None:
             self.sound("card")
         if self.round.over:
@@ -102,8 +108,12 @@ class BlackjackScreen(GameScreen):
         return f"{self.player} ({self.rules.preset} deck)"
 
     # --- values ------------------------------------------------------------
+    def hand_changed(self, action: str) -> bool:
+        """Whether the move put a card in the hand (Take) or turned the pile's top card (Peek)."""
+        return self.round.drawn is not None if action == TAKE else self.round.mdp_state.peeked is not None
+
     def animating(self) -> bool:
-        return self.strip_question.pending
+        return self.strip_question.pending or self.card_move is not None
 
     def show_state(self, state) -> None:
         """The round as it is (no moves before it: no cards in hand yet)."""
@@ -216,6 +226,9 @@ class BlackjackScreen(GameScreen):
             self.say("you cannot peek twice in a row" if action == PEEK else f"{action} is not possible now")
 
     def update_game(self, dt_ms: float) -> None:
+        if self.card_move is not None:
+            action, elapsed = self.card_move
+            self.card_move = (action, elapsed + dt_ms) if elapsed + dt_ms < DEAL_MS else None
         self._refresh_strip()
         self.restart_when_over(dt_ms, self.round.over, AUTO_NEXT_MS + self.controller.delay_ms, self.new_round)
 
@@ -240,8 +253,12 @@ class BlackjackScreen(GameScreen):
     def draw_game(self, surface, rect) -> None:
         table = self._table()
         compact = not self._strip_fits(table)  # the strip's one-line form goes under the deck
+        dealing = self.card_move is not None and self.card_move[0] == TAKE
         deck_bottom = self._deck_bottom = painter.draw_blackjack(surface, table, self.rules, self.round, self.hand,
-                                                                reserve=22 if compact and self.values.on else 0)
+                                                                reserve=22 if compact and self.values.on else 0,
+                                                                dealing=dealing)
+        if self.card_move is not None:
+            self._draw_card_move(surface, table)
         if deck_bottom <= table.bottom - 70:  # a small table leaves these to the HUD line
             mean = self.total_reward / self.rounds if self.rounds else 0.0
             text.draw(surface, f"round {self.round.reward:+g}", (table.right - 30, table.bottom - 70), 30,
@@ -250,6 +267,26 @@ class BlackjackScreen(GameScreen):
                       f"mean {mean:.2f}", (table.right - 30, table.bottom - 36), 22, (200, 230, 210),
                       anchor="topright")
         self._draw_buttons(surface)
+
+    def _draw_card_move(self, surface, table: pygame.Rect) -> None:
+        """The card of the last move on its way: a taken card flies from the pile to its place in the hand,
+        turning face up half way; a peeked card turns over on the pile."""
+        action, elapsed = self.card_move
+        t = 1 - (1 - min(1.0, elapsed / DEAL_MS)) ** 2  # ease out
+        pile = painter.pile_rect(table)
+        hand = self.hand
+        if action == TAKE:
+            goal = painter.hand_slots(table, self.rules, len(hand))[-1]
+            rect = pygame.Rect(round(pile.x + (goal.x - pile.x) * t), round(pile.y + (goal.y - pile.y) * t),
+                               pile.w, pile.h)
+            value = hand[-1]
+        else:
+            rect, value = pile.copy(), self.rules.mdp.card_values[self.round.mdp_state.peeked]
+            painter.draw_card(surface, pile, face_down=True)  # (the painter put it face up already)
+        turned = abs(1 - 2 * t)  # the card's width as it turns: 1, down to 0 half way, back to 1
+        face = rect.inflate(-round(rect.w * (1 - turned)), 0)
+        if face.w > 2:
+            painter.draw_card(surface, face, value if t >= 0.5 else None, face_down=t < 0.5)
 
     def _training_place(self, board: pygame.Rect) -> pygame.Rect:
         """A training's panel goes under the buttons, in place of the agent's lines (a card over the table
