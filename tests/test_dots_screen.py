@@ -172,3 +172,32 @@ def test_agent_names_are_written_as_the_agent_list_writes_them(app):
     assert screen.seat_label(screen.human_seat) == "You"
     screen.opponent.select("mcts")
     assert screen.seat_label(1 - screen.human_seat) == "mcts"
+
+
+def test_the_keyboard_cursor_leaves_the_line_it_drew_so_its_colour_shows(app):
+    """Space drew the cursor's line and the cursor's outline stayed on it, hiding whose line it was."""
+    screen = open_dots(app)
+    first = screen.cursor
+    key(app, pygame.K_SPACE)
+    assert (screen.state.lines >> first) & 1 and not (screen.state.lines >> screen.cursor) & 1
+    drawn = pygame.Surface(app.surface.get_size())
+    screen.cursor = first  # were it left there, nothing of the cursor is drawn over the drawn line
+    screen.draw_game(drawn, __import__("arcade.ui.hud", fromlist=["board_rect"]).board_rect(drawn))
+    (r1, c1), (r2, c2) = screen.board.line_ends(first)
+    a, z = screen._dot(r1, c1), screen._dot(r2, c2)
+    middle = ((a[0] + z[0]) // 2, (a[1] + z[1]) // 2)
+    assert tuple(drawn.get_at(middle))[:3] != palette.ACCENT[:3]
+
+
+def test_a_board_where_every_line_is_alike_says_so_in_the_panel(app, monkeypatch):
+    """No line is marked when all values tie (a board of thick lines hid the drawn ones): the panel says what
+    each is worth instead of showing nothing."""
+    from arcade.ui import text
+
+    screen = open_dots(app)
+    screen.values.on = True
+    monkeypatch.setattr(screen.values, "shown", lambda state: {bit: 0.0 for bit in screen.rules.legal_actions(state)})
+    seen = []
+    monkeypatch.setattr(text, "draw", lambda surface, line, *a, **k: seen.append(line))
+    screen.draw_values(app.surface, __import__("arcade.ui.hud", fromlist=["board_rect"]).board_rect(app.surface))
+    assert any("every line is worth 0" in line for line in seen)

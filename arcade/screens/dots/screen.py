@@ -195,7 +195,9 @@ class DotsScreen(GameScreen):
         why = self.refusal()
         if why:
             self.say(why)
-        elif not self.draw_line(line):
+        elif self.draw_line(line):
+            self.cursor = self._nearest_free(line)  # the cursor leaves the line just drawn, so its colour shows
+        else:
             self.say("that line is already drawn")
 
     # --- geometry --------------------------------------------------------------
@@ -228,6 +230,13 @@ class DotsScreen(GameScreen):
                 best, best_d = bit, d
         return best
 
+    def _nearest_free(self, line: int) -> int:
+        """The undrawn line whose middle is nearest `line`'s (`line` itself when none is left)."""
+        cx, cy = self._midpoint(line)
+        free = [bit for bit in range(self.board.n_lines) if not (self.state.lines >> bit) & 1]
+        return min(free, key=lambda bit: (self._midpoint(bit)[0] - cx) ** 2 + (self._midpoint(bit)[1] - cy) ** 2,
+                   default=line)
+
     def _step_cursor(self, direction) -> int:
         """The nearest undrawn line whose middle lies in that direction from the cursor's."""
         cx, cy = self._midpoint(self.cursor)
@@ -250,7 +259,8 @@ class DotsScreen(GameScreen):
     def draw_game(self, surface, rect) -> None:
         painter.draw_dots(surface, self._usable(), self.state, *self.owners(),
                          (self.seat_name(0), self.seat_name(1)), self.hover if self.refusal() is None else None)
-        if self.refusal() is None:  # the keyboard cursor: the whole line, outlined, and a ring at its middle
+        if self.refusal() is None and not (self.state.lines >> self.cursor) & 1:
+            # the keyboard cursor: the whole line, outlined, and a ring at its middle (never over a drawn line)
             (r1, c1), (r2, c2) = self.board.line_ends(self.cursor)
             a, z = self._dot(r1, c1), self._dot(r2, c2)
             radius, drawn_w, _ = self._widths()
@@ -347,8 +357,10 @@ class DotsScreen(GameScreen):
             self._draw_dots(surface)  # over the coloured lines
         # under the side panel's scores, down to the board's bottom: smaller type before anything is left out
         top = getattr(self, "_panel_bottom", panel.y) + 16
-        size, step, lines = text.block([self.values.status(self.shown_state())] + ([self.values.legend] if values else []),
-                                       panel.w, panel.bottom - top)
+        tie = [f"every line is worth {text.number(next(iter(values.values())))} to the side to move"] \
+            if values and not self.marked_lines(values) else []  # (no line is marked on the board then)
+        size, step, lines = text.block([self.values.status(self.shown_state())] + tie
+                                       + ([self.values.legend] if values else []), panel.w, panel.bottom - top)
         y = max(top, panel.bottom - step * len(lines))
         for part in lines:
             text.draw(surface, part, (panel.x, y), size, palette.MUTED)
