@@ -125,7 +125,10 @@ class TrainingKeys:
         return None
 
     def draw(self, surface: pygame.Surface, board: pygame.Rect) -> None:
-        self.view.draw(surface, self.place(board), self.keeps_curve, pygame.key.name(self.train_key), room=board)
+        # a card over the board may grow into it to show a training game; a place of the screen's own stays put
+        place = self.place(board)
+        self.view.draw(surface, place, self.keeps_curve, pygame.key.name(self.train_key),
+                       room=board if place == card_over(board) else None)
 
     def kill(self) -> None:
         self.view.kill()

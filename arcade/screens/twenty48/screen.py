@@ -8,6 +8,7 @@ import pygame
 
 from arcade.games.twenty48 import GAME, DOWN, LEFT, RIGHT, UP, slide_paths
 from arcade.screens.base import GameScreen
+from arcade.screens.training_keys import card_over
 from arcade.storage import BestScores
 from arcade.ui import hud, palette, text
 from arcade.screens.twenty48 import painter
@@ -20,6 +21,8 @@ SIZE_KEYS = {pygame.K_3: 3, pygame.K_4: 4, pygame.K_5: 5, pygame.K_6: 6, pygame.
 DIRECTION_NAMES = {UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right"}
 VALUE_ROOM = 64  # px kept around the board for the value arrows while `v` is on
 PANEL_WIDTHS = (230, 340)  # the side panel's width: in a window up to 1024 wide, and at most
+TRAINING_WIDTHS = (420, 620)  # ... while a training runs: the panel holds its curve and training game too
+TRAINING_CARDS_H = 270  # px of the panel's top kept for the cards while a training runs
 PANEL_GAP = 30  # px between the board (or its value arrows) and the panel
 POPUP_MS = 900  # a merge's "+N" rises from the score card and fades in this time, once the slide has landed
 POP_MS = 120  # after the slide: merged tiles pop (grow and settle back), the new tile zooms in
@@ -40,6 +43,7 @@ class Screen2048(GameScreen):
         self.anim = None  # (paths, previous state, elapsed ms, merged cells, the new tile's cells): slide then pop
         self.popups: list[list] = []  # ["+N", ms left] of the last merges
         self._restart_asked: tuple[int, int] | None = None  # (key, ticks) of a restart that asked to be sure
+        self.trainer.place = self._training_place
         self.new_game()
         self.kept.try_resume(seed is not None)
 
@@ -226,7 +230,7 @@ class Screen2048(GameScreen):
         wider where the window is wide (up to PANEL_WIDTHS[1]), the two centred together."""
         s = self.rules.size
         room = VALUE_ROOM if self.values.on else 0
-        narrow, wide = PANEL_WIDTHS
+        narrow, wide = TRAINING_WIDTHS if self._training_beside(rect) else PANEL_WIDTHS
         side = min(rect.h - 2 * room, rect.w - narrow - PANEL_GAP - 2 * room)
         panel_w = min(wide, max(narrow, (rect.w - side - 2 * room - PANEL_GAP) // 2))
         group = side + 2 * room + PANEL_GAP + panel_w
@@ -259,9 +263,27 @@ class Screen2048(GameScreen):
                     pos = painter.cell_rect_2048(board, gap, cell, *at)
                     pos = pos.inflate(round(pos.w * (scale - 1)), round(pos.h * (scale - 1)))
                     painter.draw_tile(surface, pos, int(tiles[at]), self.grayscale)
+        if self._training_beside(rect):  # the cards on top, smaller; the training under them (_training_place)
+            panel = pygame.Rect(panel.x, panel.y, panel.w, TRAINING_CARDS_H)
         self._draw_panel(surface, panel)
         if self.game.over and not self.anim:
             self._draw_game_over(surface, board)
+
+    def _training_beside(self, rect: pygame.Rect) -> bool:
+        """Whether a training runs and the window has room for it beside the board (at 640x480 it has not:
+        the training's card goes over the board there)."""
+        room = VALUE_ROOM if self.values.on else 0
+        return (self.trainer.running and rect.w - TRAINING_WIDTHS[0] - PANEL_GAP - 2 * room >= 360
+                and rect.h >= TRAINING_CARDS_H + 220)
+
+    def _training_place(self, area: pygame.Rect) -> pygame.Rect:
+        """A training's bar, curve and training game: the side panel under its cards (the board shrinks to
+        make room while it runs; a card over the board hid the game the agent keeps playing)."""
+        if not self._training_beside(area):
+            return card_over(area)
+        panel = self._layout(area)[3]
+        top = panel.y + TRAINING_CARDS_H
+        return pygame.Rect(panel.x, top, panel.w, panel.bottom - top)
 
     def draw(self, surface) -> None:
         super().draw(surface)
@@ -331,6 +353,8 @@ class Screen2048(GameScreen):
             text.draw(surface, label, label_pos, 26 if chosen else 22, palette.TEXT if chosen else palette.MUTED,
                       anchor=anchor, bold=chosen)
         panel = pygame.Rect(side.x, side.bottom - 64, side.w, 64)
+        if self.trainer.running:  # (the training's panel is there)
+            return
         for k, line in enumerate(text.wrap(self.values.status(self.shown_state()), 18, panel.w, max_lines=3)):
             text.draw(surface, line, (panel.x, panel.y + 20 * k), 18, palette.MUTED)
 
