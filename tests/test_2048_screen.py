@@ -247,3 +247,23 @@ def test_r_on_a_long_game_asks_once_and_a_short_one_restarts_at_once(app, monkey
     assert screen.game.moves == 6 and "press 4 again" in said[-1]
     key(app, pygame.K_4)
     assert screen.game.moves == 0
+
+
+def test_a_training_has_its_own_place_beside_the_live_board(app, monkeypatch):
+    """The training card covered the board the agent keeps playing: while a training runs the board shrinks
+    and the training's bar, curve and game go under the side cards, clear of the board; a 640x480 window has
+    no room beside it and keeps the card."""
+    from types import SimpleNamespace
+
+    from arcade.screens.training_keys import card_over
+    from arcade.ui import hud
+
+    screen = open_game(app, "2048", seed=1)
+    area = hud.board_rect(app.surface)
+    monkeypatch.setattr(screen.trainer.view, "job", SimpleNamespace())  # a training runs
+    board, _, _, panel = screen._layout(area)
+    place = screen._training_place(area)
+    assert not place.colliderect(board) and panel.contains(place) and place.h >= 220 and place.w >= 400
+    small = pygame.Rect(16, 80, 608, 340)  # 640x480's board area
+    assert screen._training_place(small) == card_over(small)
+    screen.close()
