@@ -260,7 +260,7 @@ def test_a_training_has_its_own_place_beside_the_live_board(app, monkeypatch):
 
     screen = open_game(app, "2048", seed=1)
     area = hud.board_rect(app.surface)
-    monkeypatch.setattr(screen.trainer.view, "job", SimpleNamespace())  # a training runs
+    monkeypatch.setattr(screen.trainer.view, "job", SimpleNamespace(kill=lambda: None))  # a training runs
     board, _, _, panel = screen._layout(area)
     place = screen._training_place(area)
     assert not place.colliderect(board) and panel.contains(place) and place.h >= 220 and place.w >= 400
