@@ -61,13 +61,17 @@ def leaf_values(rules, state) -> tuple[float, ...]:
     return (margin, -margin)
 
 
-def walk_moves(rules):
-    """(step(state, action, rng), legal_actions(state)) for a search's walk: the game's declared fast ones
-    where it has them, else the rules' own."""
-    fast = fast_playouts(rules)
+def walk_moves(rules, fast: bool = True):
+    """(step(state, action, rng), legal(state)) for a search's walk: the game's declared fast ones where it
+    has them (and `fast`), else the rules' own. legal gives [] once the game is over (a fast one must too)."""
+    fast = fast_playouts(rules) if fast else None
     step, legal = getattr(fast, "step", None), getattr(fast, "legal_actions", None)
-    return (rules.step if step is None else functools.partial(step, rules),
-            rules.legal_actions if legal is None else functools.partial(legal, rules))
+    if legal is None:
+        def legal(state, rules=rules):
+            return [] if rules.is_terminal(state) else rules.legal_actions(state)
+    else:
+        legal = functools.partial(legal, rules)
+    return rules.step if step is None else functools.partial(step, rules), legal
 
 
 def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list[tuple[float, ...]]:

@@ -106,7 +106,7 @@ class MCTS:
         self.chance = has_chance(rules)  # open-loop tree: nodes keep no state, chance is sampled on each walk
         self.evaluator = evaluator if evaluator is not None else RandomRollouts(rules, self.rollout_moves, not plain)
         # the walk's moves: the game's fast ones where it declares them
-        self.step, self.legal = (rules.step, rules.legal_actions) if plain else walk_moves(rules)
+        self.step, self.legal = walk_moves(rules, fast=not plain)
         self._figures: dict = {}
 
     def _scale(self, returns, low_high: list) -> tuple[float, ...]:
@@ -171,7 +171,7 @@ class MCTS:
         root.visits += 1
         while node.proven is None:
             if chance:
-                legal = self.legal(current) if not rules.is_terminal(current) else []
+                legal = self.legal(current)  # ([] once the game is over)
                 untried = [a for a in legal if a not in node.children]
                 if untried or not legal:
                     over = not legal

@@ -31,7 +31,8 @@ def warm() -> None:
         board = np.zeros((4, 4), dtype=np.uint8)
         board[0, :2] = 1
         board.flags.writeable = False  # as a state's board is
-        k.step_cells(board, 2, 0.5, 0.5, 0.0, moves_t, gains_t, np.empty((4, 4), dtype=np.uint8))
+        k.step_cells(board, 2, 0.5, 0.5, 0.0, moves_t, gains_t, np.empty((4, 4), dtype=np.uint8),
+                     np.zeros(5, dtype=np.bool_))
         k.legal_directions(board, moves_t, gains_t, np.zeros(4, dtype=np.bool_))
 
     warm_kernels([step])  # a progress bar says so while it compiles (the first time only)
@@ -52,28 +53,39 @@ def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: in
 
 
 def step(rules, state, action, rng: np.random.Generator):
-    """rules.step by the kernel, draw for draw (4x4 boards it packs; the rules play the others)."""
+    """rules.step by the kernel, draw for draw (4x4 boards it packs; the rules play the others). The new
+    state carries its legal moves, worked out in the same call (legal_actions reads them)."""
     from arcade.games.twenty48 import State2048
 
-    if rules.size != 4:
-        return rules.step(state, action, rng)
-    out = np.empty((4, 4), dtype=np.uint8)
-    moves_t, gains_t = move_tables()
-    legal = np.zeros(4, dtype=np.bool_)
-    if not _kernels().legal_directions(state.board, moves_t, gains_t, legal) or not legal[action]:
+    legal = _packed_legal(rules, state)
+    if legal is None or action not in legal:
         return rules.step(state, action, rng)  # (a board it does not pack, or an illegal move: the rules say so)
+    out, after = np.empty((4, 4), dtype=np.uint8), np.zeros(5, dtype=np.bool_)
+    moves_t, gains_t = move_tables()
     u_cell, u_four = rng.random(2)
     gained = _kernels().step_cells(state.board, int(action), u_cell, u_four, float(rules.spawn_four_probability),
-                                   moves_t, gains_t, out)
-    return State2048(out, state.score + int(gained))
+                                   moves_t, gains_t, out, after)
+    new = State2048(out, state.score + int(gained))
+    if after[4]:  # the new board packs: its legal moves are known
+        object.__setattr__(new, "_legal", [d for d in range(4) if after[d]])
+    return new
 
 
-def legal_actions(rules, state) -> list[int]:
-    """rules.legal_actions by the kernel (4x4 boards it packs; the rules answer for the others)."""
+def _packed_legal(rules, state) -> list[int] | None:
+    """The legal moves of a 4x4 board the kernels pack (as a state made by step carries them), else None."""
+    known = state.__dict__.get("_legal")
+    if known is not None:
+        return known
     if rules.size != 4:
-        return rules.legal_actions(state)
+        return None
     moves_t, gains_t = move_tables()
     legal = np.zeros(4, dtype=np.bool_)
     if not _kernels().legal_directions(state.board, moves_t, gains_t, legal):
-        return rules.legal_actions(state)
+        return None
     return [d for d in range(4) if legal[d]]
+
+
+def legal_actions(rules, state) -> list[int]:
+    """rules.legal_actions by the kernel (the rules answer for boards it does not pack)."""
+    legal = _packed_legal(rules, state)
+    return rules.legal_actions(state) if legal is None else legal
