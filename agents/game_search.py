@@ -66,12 +66,12 @@ def walk_moves(rules, fast: bool = True):
     has them (and `fast`), else the rules' own. legal gives [] once the game is over (a fast one must too)."""
     fast = fast_playouts(rules) if fast else None
     step, legal = getattr(fast, "step", None), getattr(fast, "legal_actions", None)
-    if legal is None:
-        def legal(state, rules=rules):
-            return [] if rules.is_terminal(state) else rules.legal_actions(state)
-    else:
-        legal = functools.partial(legal, rules)
+    legal = functools.partial(_rules_legal if legal is None else legal, rules)  # (partials pickle; closures not)
     return rules.step if step is None else functools.partial(step, rules), legal
+
+
+def _rules_legal(rules, state) -> list:
+    return [] if rules.is_terminal(state) else rules.legal_actions(state)
 
 
 def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list[tuple[float, ...]]:

@@ -1,10 +1,11 @@
 """A blackjack agent trained outside the arcade: tabular Q-learning through Gymnasium, played here.
 
 examples/train_blackjack_q.py trains it on arcade/PeekingBlackjack-v0 and saves
-the table to the data folder; a table for the small deck ships in arcade/assets/. The
-agent sees the game as the environment does (arcade.envs.adapter) and plays the
-legal action of largest Q. It plays only the deck it was trained on. It reads the
-table and the observation (the rules' own) without importing the environments.
+the table to the data folder, one file per deck (`gym_blackjack_q_<preset>.npz`);
+a table for the small deck ships in arcade/assets/. The agent sees the game as
+the environment does (arcade.envs.adapter) and plays the legal action of largest
+Q. It plays every deck it has a table for (a table records its deck). It reads
+the table and the observation (the rules' own) without importing the environments.
 """
 from __future__ import annotations
 
@@ -40,14 +41,32 @@ def _deck_of(path: Path) -> dict | None:
     return _DECKS[key]
 
 
-def _table(data_dir: Path | None):
-    """(table, where it came from): the data folder's, else the shipped one; (None, why) if neither."""
-    for path, label in ((Path(data_dir) / FILENAME if data_dir else None, "trained"), (SHIPPED, "shipped")):
-        if path is not None and path.exists():
-            q = TabularQ.load(path, then="the shipped table plays" if label == "trained" else "none is left")
+def table_name(preset: str) -> str:
+    """The data folder's file of the table trained on a deck."""
+    return f"gym_blackjack_q_{preset}.npz"
+
+
+def _candidates(data_dir: Path | None, preset: str) -> list[tuple[Path, str]]:
+    """Where a table for a deck may be, in the order tried: the data folder's for this deck, the data folder's
+    of an earlier version (one file, for whichever deck it was trained on), the shipped one (the small deck)."""
+    out = [(Path(data_dir) / name, "trained") for name in (table_name(preset), FILENAME)] if data_dir else []
+    return out + [(SHIPPED, "shipped")]
+
+
+def _table(data_dir: Path | None, mdp, preset: str):
+    """(table, where it came from) of the first table trained on this deck; (None, why) if there is none."""
+    decks = []
+    for path, label in _candidates(data_dir, preset):
+        deck = _deck_of(path)
+        if deck == _deck(mdp):
+            q = TabularQ.load(path, then="the next table is tried")
             if q is not None:
                 return q, f"{label} ({path.name})"
-    return None, "no table: run examples/train_blackjack_q.py"
+        elif deck:
+            decks.append(deck)
+    other = (f"its tables were trained on other decks (such as {decks[0]['card_values']} x{decks[0]['multiplicity']}, "
+             f"threshold {decks[0]['threshold']})" if decks else "it has no table")
+    return None, f"{other}; train it on this one: examples/train_blackjack_q.py --preset {preset}"
 
 
 @register("gym-q", ("blackjack",), "tabular Q-learning trained through Gymnasium (examples/train_blackjack_q.py)",
@@ -60,26 +79,17 @@ class GymBlackjackQ:
     @classmethod
     def cannot_play(cls, rules) -> str | None:
         """Why no table it could read was trained on this deck (Tab skips it there), or None. It looks at the
-        shipped table and the one in the arcade's default data folder (a screen asks before it has settings)."""
+        shipped table and those in the arcade's default data folder (a screen asks before it has settings)."""
         from arcade.settings import Settings
 
-        decks = [deck for deck in (_deck_of(Settings().data_dir / FILENAME), _deck_of(SHIPPED)) if deck]
-        if not decks or _deck(rules.mdp) in decks:
-            return None  # (no table at all: building it says so)
-        return (f"gym-q's table was trained on another deck ({decks[0]['card_values']} x{decks[0]['multiplicity']}, "
-                f"threshold {decks[0]['threshold']}); train it on this one: "
-                f"examples/train_blackjack_q.py --preset {rules.preset}")
+        q, why = _table(Settings().data_dir, rules.mdp, rules.preset)
+        return None if q is not None else f"gym-q: {why}"
 
     def __init__(self, rules, settings):
-        mdp = rules.mdp
         self.rules = rules
-        self.q, self.source = _table(settings.data_dir)
+        self.q, self.source = _table(settings.data_dir, rules.mdp, rules.preset)
         if self.q is None:
             raise ValueError(self.source)
-        if self.q.meta != _deck(mdp):
-            raise ValueError(f"its table was trained on another deck ({self.q.meta['card_values']} x"
-                             f"{self.q.meta['multiplicity']}, threshold {self.q.meta['threshold']}); train it on "
-                             f"this one: examples/train_blackjack_q.py --preset {rules.preset}")
 
     def explain(self, state) -> dict[str, float]:
         """{action: Q} for the legal actions, as the table has them (0 for states it never saw)."""

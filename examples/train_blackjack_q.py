@@ -26,10 +26,10 @@ sys.path.insert(0, str(ROOT))
 import gymnasium as gym  # noqa: E402
 
 import arcade.envs  # noqa: E402,F401  (registers the arcade's environments)
+from agents.gym_blackjack_q import table_name  # noqa: E402
 from arcade.envs.adapter import TabularQ  # noqa: E402
 from arcade.settings import load_settings  # noqa: E402
 
-FILENAME = "gym_blackjack_q.npz"
 
 
 def train(env, episodes: int, seed: int, gamma: float = 1.0) -> TabularQ:
@@ -91,7 +91,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     settings = load_settings(args.settings)
     args.preset = args.preset or settings.blackjack.preset
-    args.out = args.out or str(settings.data_dir / FILENAME)
+    args.out = args.out or str(settings.data_dir / table_name(args.preset))
     env = gym.make("arcade/PeekingBlackjack-v0", preset=args.preset)
     t0 = time.perf_counter()
     q = train(env, args.episodes, args.seed)

@@ -116,7 +116,7 @@ def test_tab_skips_an_agent_whose_table_is_for_another_deck(app):
     screen.say = lambda message, ms=0: said.append(message)
     key(app, pygame.K_2)  # the large deck
     assert screen.rules.preset == "large" and screen.controller.name != "gym-q"
-    assert any("gym-q's table was trained on another deck" in s for s in said)
+    assert any("gym-q: its tables were trained on other decks" in s for s in said)
     seen = set()
     for _ in range(len(screen.controller.specs) + 1):
         key(app, pygame.K_TAB)

@@ -154,8 +154,32 @@ def test_the_example_trains_and_its_agent_plays_like_value_iteration(tmp_path, c
     means = [summarize(play_games(rules, a, games=1000, seed=0))["score"]["mean"] for a in (gym_q, vi)]  # same seeds
     assert means[0] == pytest.approx(means[1], abs=0.25)
     larger = make_rules("blackjack", settings, preset="large")
-    with pytest.raises(ValueError, match="trained on another deck"):
+    with pytest.raises(ValueError, match="trained on other decks"):
         find("blackjack", "gym-q").create(larger, settings)
+
+
+def test_gym_q_plays_every_deck_it_has_a_table_for(tmp_path, capsys):
+    """The example saves one table per deck in the data folder; gym-q then plays the large deck from its own
+    table and the small one from the shipped table (a table records its deck)."""
+    sys.path.insert(0, str(ROOT / "examples"))
+    import train_blackjack_q
+    from agents import find
+    from agents.gym_blackjack_q import GymBlackjackQ, table_name
+    from arcade.games import make_rules
+    from arcade.settings import DataSettings
+
+    data = tmp_path / "data"
+    settings_file = tmp_path / "s.toml"
+    settings_file.write_text(f'[data]\nfolder = "{data}"\n')
+    assert train_blackjack_q.main(["--settings", str(settings_file), "--preset", "large", "--episodes", "2000",
+                                   "--eval-rounds", "200"]) == 0
+    assert (data / table_name("large")).exists() and str(data / table_name("large")) in capsys.readouterr().out
+    settings = Settings(data=DataSettings(folder=str(data)))
+    large = find("blackjack", "gym-q").create(make_rules("blackjack", settings, preset="large"), settings)
+    small = find("blackjack", "gym-q").create(make_rules("blackjack", settings), settings)
+    assert large.source == f"trained ({table_name('large')})" and small.source.startswith("shipped")
+    assert "train it on this one: examples/train_blackjack_q.py --preset peeking" in \
+        GymBlackjackQ.cannot_play(make_rules("blackjack", settings, preset="peeking"))
 
 
 def test_the_arcade_starts_without_gymnasium_or_pettingzoo():

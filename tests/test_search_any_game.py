@@ -341,3 +341,16 @@ def test_the_compiled_match3_playouts_are_the_rules_playouts():
     short = fast_playouts(rules).playout_returns(rules, states, np.random.default_rng(4), 3)
     assert short == plain_playout_returns(rules, states, np.random.default_rng(4), 3)  # cut after 3 turns
     assert all(s[0] >= st.score for s, st in zip(short, states, strict=True))
+
+
+@pytest.mark.parametrize("game", ["2048", "match3", "dots", "tictactoe", "blackjack"])
+def test_mcts_with_its_game_engine_crosses_to_another_process(game):
+    """The runner sends agents to its worker processes: mcts with the walk's step and legal moves must pickle
+    (a closure there failed the README's bench command)."""
+    import pickle
+
+    rules = make_rules(game, Settings())
+    search = MCTS(rules, Settings())
+    copy = pickle.loads(pickle.dumps(search))
+    state = rules.new_state(np.random.default_rng(0))
+    assert copy.legal(state) == search.legal(state) == rules.legal_actions(state)
