@@ -84,3 +84,27 @@ def test_the_agent_plays_a_whole_game(app):
     assert "GAME OVER" in screen.status_text()
     key(app, pygame.K_r)
     assert screen.state.turns_left == 50 and screen.state.score == 0
+
+
+def test_points_float_up_where_the_gems_clear(app, monkeypatch):
+    """Each cascade stage's "+N" rises from the middle of the gems it clears (not only in the side panel)."""
+    import numpy as np
+
+    from arcade.screens.match3.screen import FLOAT_MS
+    from arcade.ui import text
+
+    screen = open_game(app, "match3", seed=5)
+    app.push(screen)
+    swap = screen.rules.legal_actions(screen.state)[0]
+    screen.play(swap)
+    stages = screen.session.details.stages
+    screen.update(200)  # past the swap: the first stage's clear starts
+    label, r, c, _ = screen.floats[0]
+    rows, cols = np.nonzero(stages[0].cleared)
+    assert label.startswith(f"+{stages[0].points}") and (r, c) == (rows.mean(), cols.mean())
+    drawn = []
+    monkeypatch.setattr(text, "draw", lambda surface, line, *a, **k: drawn.append(line) or pygame.Rect(0, 0, 1, 1))
+    screen.draw_game(app.surface, app.surface.get_rect())
+    assert drawn[:2] == [label, label]  # its shadow and itself, over the board (before the side panel)
+    screen.update(FLOAT_MS + 2000)
+    assert screen.floats == [] or all(f[0] != label for f in screen.floats)

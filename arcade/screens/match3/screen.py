@@ -7,12 +7,13 @@ import pygame
 from arcade.control import Question
 from arcade.games.match3 import GAME
 from arcade.screens.base import GameScreen
-from arcade.screens.match3.phases import Wobble, turn_phases
+from arcade.screens.match3.phases import Clear, Wobble, turn_phases
 from arcade.storage import BestScores
 from arcade.ui import hud, palette, text
 from arcade.screens.match3 import painter
 
 POPUP_MS = 1100
+FLOAT_MS = 800  # a cleared stage's "+N" rises a cell from where its gems were and fades
 VALUE_ARROWS = 5  # swaps drawn with their values while `v` is on
 ARROWS = {pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1), pygame.K_UP: (-1, 0), pygame.K_DOWN: (1, 0)}
 
@@ -36,6 +37,7 @@ class Match3Screen(GameScreen):
         self.phases: list = []  # animation phases still to show (arcade.screens.match3.phases)
         self.phase_ms = 0.0
         self.popups: list[list] = []  # [text, ms left]
+        self.floats: list[list] = []  # [text, row, column (the cleared gems' middle), ms left]
         self.hint = None
         self.hint_question = Question(self.controller)  # answered off the frame loop
         self.controller.invalidate()
@@ -89,7 +91,7 @@ class Match3Screen(GameScreen):
         return bool(self.phases)
 
     def skip_animation(self) -> None:
-        self.phases = []
+        self.phases, self.floats = [], []
 
     # --- GameScreen hooks ----------------------------------------------------
     def game_keys(self):
@@ -113,7 +115,7 @@ class Match3Screen(GameScreen):
         return None if self.rules.is_terminal(self.state) else self.state
 
     def animating(self) -> bool:
-        return bool(self.phases or self.popups) or self.hint_question.pending
+        return bool(self.phases or self.popups or self.floats) or self.hint_question.pending
 
     def show_state(self, state) -> None:
         self.session.show(state)
@@ -232,11 +234,15 @@ class Match3Screen(GameScreen):
             while self.phases and self.phase_ms >= self.phases[0].ms:
                 self.phase_ms -= self.phases[0].ms
                 self.phases.pop(0)
+                self._float_points()
             if not self.phases:
                 self.phase_ms = 0.0
         for p in self.popups:
             p[1] -= dt_ms
         self.popups = [p for p in self.popups if p[1] > 0]
+        for f in self.floats:
+            f[3] -= dt_ms
+        self.floats = [f for f in self.floats if f[3] > 0]
         name = self.hint_question.agent
         got = self.hint_question.poll()
         if got is not None:
@@ -246,6 +252,14 @@ class Match3Screen(GameScreen):
             elif asked is self.state:
                 self.hint = tuple(move.value)
                 self.say(f"{name}: {self.describe_swap(self.hint)}", 5000)
+
+    def _float_points(self) -> None:
+        """As a cascade stage's clear starts, its points rise from the middle of the gems it clears."""
+        if self.phases and isinstance(self.phases[0], Clear):
+            stage = self.phases[0].stage
+            rows, cols = np.nonzero(stage.cleared)
+            label = f"+{stage.points}" + (f" x{stage.level}" if stage.level > 1 else "")
+            self.floats.append([label, float(rows.mean()), float(cols.mean()), FLOAT_MS])
 
     # --- drawing -------------------------------------------------------------
     def _geometry(self):
@@ -291,6 +305,13 @@ class Match3Screen(GameScreen):
         for (r, c), colour, width in marks:
             pygame.draw.rect(surface, colour, (ox + c * cell + 2, oy + r * cell + 2, cell - 4, cell - 4), width,
                              border_radius=8)
+        for label, r, c, left in self.floats:  # over the gems, in the game's points colour, with a shadow
+            x, y = centre(r - 0.8 * (1 - left / FLOAT_MS), c)
+            size = max(18, int(cell * 0.42))
+            fade = left / FLOAT_MS
+            colour = tuple(int(v * fade + b * (1 - fade)) for v, b in zip(palette.ACCENT, palette.PANEL, strict=True))
+            text.draw(surface, label, (x + 2, y + 2), size, (20, 20, 24), anchor="center", bold=True)
+            text.draw(surface, label, (x, y), size, colour, anchor="center", bold=True)
         if self.hint and not self.phases:
             r1, c1, r2, c2 = self.hint
             for r, c in ((r1, c1), (r2, c2)):
