@@ -108,3 +108,20 @@ def test_points_float_up_where_the_gems_clear(app, monkeypatch):
     assert drawn[:2] == [label, label]  # its shadow and itself, over the board (before the side panel)
     screen.update(FLOAT_MS + 2000)
     assert screen.floats == [] or all(f[0] != label for f in screen.floats)
+
+
+def test_a_refused_swap_by_keyboard_says_so_and_leaves_the_cursor(app):
+    """Space picks the gem, an arrow swaps it: a swap that makes no line is refused in one line and the cursor
+    stays on the gem (it moved to the other gem as if the swap had happened)."""
+    from arcade.games.match3 import all_swaps
+
+    screen = open_game(app, "match3", seed=5)
+    app.push(screen)
+    legal = {tuple(s) for s in screen.rules.legal_actions(screen.state)}
+    r, c = next((int(a), int(b)) for a, b, x, y in all_swaps(screen.rules.size).tolist()
+                if (a, b, x, y) not in legal and y == b + 1)
+    screen.cursor = (r, c)
+    key(app, pygame.K_SPACE)
+    key(app, pygame.K_RIGHT)
+    assert screen.cursor == (r, c) and screen.selected is None and "refused" in screen.toast[0]
+    assert screen.session.moves == 0

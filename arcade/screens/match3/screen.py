@@ -190,8 +190,10 @@ class Match3Screen(GameScreen):
                 r, c = self.cursor
                 target = (min(max(r + dr, 0), self.rules.size - 1), min(max(c + dc, 0), self.rules.size - 1))
                 if self.selected is not None:
-                    self.try_swap(self.selected, target)
+                    refused = not self.try_swap(self.selected, target)
                     self.selected = None
+                    if refused:  # the cursor stays on the gem that did not move
+                        return True
                 self.cursor = target
                 return True
             if event.key == pygame.K_SPACE:
