@@ -125,3 +125,20 @@ def test_a_refused_swap_by_keyboard_says_so_and_leaves_the_cursor(app):
     key(app, pygame.K_RIGHT)
     assert screen.cursor == (r, c) and screen.selected is None and "refused" in screen.toast[0]
     assert screen.session.moves == 0
+
+
+def test_value_labels_never_cover_each_other_at_640x480(app):
+    """Every swap of a crowded corner valued alike: the best one keeps its label, no two labels drawn overlap."""
+    from arcade.ui import hud, text
+    from tests.helpers import resize
+
+    resize(app, (640, 480))
+    screen = open_game(app, "match3", seed=5)
+    app.push(screen)
+    swaps = [(r, c, r, c + 1) for r in range(3) for c in range(3)] + [(r, c, r + 1, c) for r in range(3) for c in range(3)]
+    ranked = [(s, 1000 - k) for k, s in enumerate(swaps)]
+    shown = screen.labelled(ranked)
+    boxes = [screen._label_box(s, text.number(v))[0] for s, v in ranked if s in shown]
+    assert swaps[0] in shown and 1 < len(shown) < len(swaps)
+    assert all(not a.colliderect(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    assert hud.board_rect(app.surface).w < 620

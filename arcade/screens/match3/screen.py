@@ -143,11 +143,31 @@ class Match3Screen(GameScreen):
             pygame.draw.polygon(surface, colour, (tip, (back[0] - dy * 8, back[1] - dx * 8),
                                                   (back[0] + dy * 8, back[1] + dx * 8)))
         if label:
-            box = pygame.Rect(0, 0, max(44, text.font(20, True).size(label)[0] + 12), 24)
-            box.center = (int((a[0] + b[0]) / 2), int((a[1] + b[1]) / 2))
+            box, size = self._label_box(swap, label)
             pygame.draw.rect(surface, palette.PANEL, box, border_radius=6)
             pygame.draw.rect(surface, colour, box, 2, border_radius=6)
-            text.draw(surface, label, box.center, 20, palette.TEXT, anchor="center", bold=True)
+            text.draw(surface, label, box.center, size, palette.TEXT, anchor="center", bold=True)
+
+    def labelled(self, ranked: list) -> set:
+        """The swaps of `ranked` ((swap, value), best first) whose value label is drawn: a label that would
+        cover one of a better swap is left out (at 640x480 they covered each other), the arrow stays."""
+        placed: list[pygame.Rect] = []
+        out = set()
+        for swap, v in ranked:
+            box = self._label_box(swap, text.number(v))[0].inflate(4, 4)
+            if box.collidelist(placed) < 0:
+                placed.append(box)
+                out.add(swap)
+        return out
+
+    def _label_box(self, swap, label: str) -> tuple[pygame.Rect, int]:
+        """Where a swap's value label goes (between its two gems) and its type size (smaller on small cells)."""
+        ox, oy, cell = self._geometry()
+        r1, c1, r2, c2 = swap
+        size = 20 if cell >= 50 else 16
+        box = pygame.Rect(0, 0, max(36, text.font(size, True).size(label)[0] + 10), size + 4)
+        box.center = (int(ox + ((c1 + c2) / 2 + 0.5) * cell), int(oy + ((r1 + r2) / 2 + 0.5) * cell))
+        return box, size
 
     def draw_values(self, surface, rect) -> None:
         """The best few swaps as arrows with the agent's values; the one it would choose highlighted."""
@@ -157,10 +177,11 @@ class Match3Screen(GameScreen):
         if values:
             ranked = sorted(values.items(), key=lambda kv: -kv[1])[:VALUE_ARROWS]
             best = self.values.best()
+            labelled = self.labelled(ranked)
             for swap, v in reversed(ranked):  # the best drawn last, on top
                 chosen = swap in best
                 self._swap_arrow(surface, swap, palette.GOOD if chosen else palette.INFO, 6 if chosen else 3,
-                                 text.number(v))
+                                 text.number(v) if swap in labelled else None)
         panel_x, width = ox + cell * s + 30, rect.right - (ox + cell * s + 40)
         free_top = getattr(self, "_figures_bottom", oy + 4 * 62) + 6  # below the panel's figures
         size, step, parts = text.block([self.values.status(self.shown_state())] + ([self.values.legend] if values else []), width,
@@ -172,34 +193,7 @@ class Match3Screen(GameScreen):
 
     def handle_game_event(self, event) -> bool:
         if event.type == pygame.KEYDOWN:
-            self.skip_animation()
-            if event.key == pygame.K_r:
-                self.next_seed()
-                self.new_game()
-                return True
-            if event.key == pygame.K_n:
-                self._ask_hint()
-                return True
-            why = self.refusal()
-            if why:
-                if event.key in ARROWS or event.key == pygame.K_SPACE:
-                    self.say(why)
-                return event.key in ARROWS or event.key == pygame.K_SPACE
-            if event.key in ARROWS:
-                dr, dc = ARROWS[event.key]
-                r, c = self.cursor
-                target = (min(max(r + dr, 0), self.rules.size - 1), min(max(c + dc, 0), self.rules.size - 1))
-                if self.selected is not None:
-                    refused = not self.try_swap(self.selected, target)
-                    self.selected = None
-                    if refused:  # the cursor stays on the gem that did not move
-                        return True
-                self.cursor = target
-                return True
-            if event.key == pygame.K_SPACE:
-                self.selected = None if self.selected == self.cursor else self.cursor
-                return True
-            return False
+            return self._key(event.key)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.skip_animation()
             cell = self._cell_at(event.pos)
@@ -222,6 +216,32 @@ class Match3Screen(GameScreen):
                 self.selected = None
             return True
         return False
+
+    def _key(self, key: int) -> bool:
+        """A key on the board: r, n, the arrows (move the cursor, or swap the picked gem) and space (pick)."""
+        self.skip_animation()
+        if key == pygame.K_r:
+            self.next_seed()
+            self.new_game()
+            return True
+        if key == pygame.K_n:
+            self._ask_hint()
+            return True
+        if key not in ARROWS and key != pygame.K_SPACE:
+            return False
+        why = self.refusal()
+        if why:
+            self.say(why)
+        elif key == pygame.K_SPACE:
+            self.selected = None if self.selected == self.cursor else self.cursor
+        else:
+            dr, dc = ARROWS[key]
+            r, c = self.cursor
+            target = (min(max(r + dr, 0), self.rules.size - 1), min(max(c + dc, 0), self.rules.size - 1))
+            picked, self.selected = self.selected, None
+            if picked is None or self.try_swap(picked, target):
+                self.cursor = target  # (a refused swap leaves the cursor on the gem that did not move)
+        return True
 
     def _ask_hint(self) -> None:
         if self.rules.is_terminal(self.state):
