@@ -157,3 +157,24 @@ def test_esc_during_a_training_asks_then_the_training_stops_saves_and_says_so(ap
     assert wait_for(app, lambda: not app.finishing)
     assert any("td-value trained" in n and "saved to" in n for n in notices.recent())
     assert (app.settings.data_dir / "tictactoe_td.npz").exists()
+
+
+def test_at_640x480_the_values_caption_gives_way_to_a_training(app, monkeypatch):
+    """At 640x480 with v on while it trained, the values' caption was drawn over "You play X": with no room
+    between the results and the training's curve, the caption is left out (the cells keep their numbers)."""
+    from types import SimpleNamespace
+
+    from arcade.ui import hud, text
+    from tests.helpers import resize
+
+    resize(app, (640, 480))
+    screen = open_game(app, "tictactoe", seed=1)
+    app.push(screen)
+    screen.values.on = True
+    monkeypatch.setattr(screen.trainer.view, "job", SimpleNamespace(kill=lambda: None))  # a training runs
+    screen.draw_game(app.surface, hud.board_rect(app.surface))  # (its panel's layout: where the results end)
+    drawn = []
+    monkeypatch.setattr(screen.values, "shown", lambda state: {k: 0.5 for k in range(9)})
+    monkeypatch.setattr(text, "draw", lambda surface, line, pos, *a, **k: drawn.append((line, pos)) or pygame.Rect(0, 0, 1, 1))
+    screen.draw_values(app.surface, hud.board_rect(app.surface))
+    assert [line for line, _ in drawn] == ["0.5"] * 9  # the cells' numbers, no caption

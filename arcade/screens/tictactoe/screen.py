@@ -219,6 +219,8 @@ class TicTacToeScreen(GameScreen):
             caption += "  " + self.values.status(self.shown_state())
         bottom = panel.bottom - (260 if self.trainer.running or self.trainer.curve else 0)
         top = getattr(self, "_panel_bottom", panel.y) + 12  # below the results tables
+        if bottom - top < 18:  # a small window while a training's curve has the panel: the numbers say it
+            return
         size, step, lines = text.block([caption], panel.w, bottom - top, sizes=(20, 18, 16, 15, 14))
         for k, line in enumerate(lines):
             text.draw(surface, line, (panel.x, bottom - step * (len(lines) - k)), size, palette.MUTED)
