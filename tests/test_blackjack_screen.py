@@ -182,3 +182,23 @@ def test_cards_grow_on_a_wide_table():
 
     assert painter.card_size(pygame.Rect(0, 0, 742, 590)) == (83, 118)
     assert painter.card_size(pygame.Rect(0, 0, 1318, 780)) == (110, 156)
+
+
+def test_a_nine_card_hand_at_640x480_shows_every_value(app, monkeypatch):
+    """At 640x480 nine overlapping cards hid a 10's second digit under the next card: the cards get narrower
+    instead, none covers another, and each shows its whole value."""
+    from arcade.games import make_rules
+    from arcade.screens.blackjack import painter
+    from arcade.settings import Settings
+    from arcade.ui import text
+
+    rules = make_rules("blackjack", Settings(), preset="large")
+    table = pygame.Rect(16, 80, 358, 340)  # 640x480's table
+    slots = painter.hand_slots(table, rules, 9)
+    assert all(not a.colliderect(b) for i, a in enumerate(slots) for b in slots[i + 1:])
+    assert slots[-1].right < painter.pile_rect(table).x
+    widths = []
+    monkeypatch.setattr(text, "draw", lambda surface, line, pos, size, *a, **k: widths.append(
+        (line, text.font(size, True).size(line)[0])) or pygame.Rect(0, 0, 1, 1))
+    painter.draw_card(pygame.Surface((640, 480)), slots[0], 10)
+    assert widths and all(w <= slots[0].w for _, w in widths)

@@ -21,8 +21,10 @@ def draw_card(surface, rect: pygame.Rect, value=None, face_down: bool = False) -
     pygame.draw.rect(surface, CARD, rect, border_radius=8)
     pygame.draw.rect(surface, (40, 40, 40), rect, 2, border_radius=8)
     colour = (180, 30, 40) if value is not None and value % 2 else (30, 30, 30)
-    text.draw(surface, str(value), (rect.x + 8, rect.y + 6), max(20, rect.h // 4), colour, bold=True)
-    text.draw(surface, str(value), rect.center, max(28, rect.h // 2), colour, anchor="center", bold=True)
+    if rect.w >= 40:  # (a small card shows its value once, in the middle)
+        text.draw(surface, str(value), (rect.x + 8, rect.y + 6), max(20, rect.h // 4), colour, bold=True)
+    text.draw(surface, str(value), rect.center, max(14, min(max(28, rect.h // 2), rect.w * 3 // 4)), colour,
+              anchor="center", bold=True)
 
 
 def card_size(table: pygame.Rect) -> tuple[int, int]:
@@ -54,8 +56,10 @@ def hand_slots(table: pygame.Rect, rules, cards: int) -> list[pygame.Rect]:
     extra = 8 if _wraps(table, deck_title(rules)) else 0
     cw, ch = card_size(table)
     shown = min(cards, 9)
-    room = table.w - 220 - cw  # left of the draw pile
-    step = min(cw + 10, room // max(1, shown - 1)) if shown > 1 else 0
+    room = table.w - 24 - (cw + 60)  # left of the draw pile
+    if shown * (cw + 10) - 10 > room:  # too many to stand side by side: smaller cards (overlapping cards hid
+        cw = max(22, (room + 6) // shown - 6)  # a 10 under the next card's edge), each value still shown
+    step = min(cw + 10, (room - cw) // max(1, shown - 1)) if shown > 1 else 0
     y = table.y + 46 + extra + 26
     return [pygame.Rect(table.x + 24 + k * step, y, cw, ch) for k in range(shown)]
 
