@@ -258,13 +258,28 @@ def _logged_variant(spec) -> dict:
         return {}
 
 
+def _resumable(log, spec, players: int, path) -> str:
+    """How a resumed log stands to the run asked for (runner's stands_to); UserError, in one line, when it is
+    another run."""
+    relation = log.spec.stands_to(spec, players)
+    if relation is not None:
+        return relation
+    logged = log.spec.budget_clock
+    if logged and logged != spec.budget_clock:
+        raise UserError(f"--resume: {path} was played with the {logged} clock, not the {spec.budget_clock} one; "
+                        "leave out --budget-clock to continue it")
+    raise UserError(f"--resume: {path} was played with other settings (the agents' settings or seeds changed "
+                    "since); start a new run")
+
+
 def cmd_bench(args, settings) -> int:
     from arcade import runner
     from arcade.headless import summarize
 
     log = _bench_run(args, settings)
-    if args.budget_clock:
-        settings = settings.with_table("search", budget_clock=args.budget_clock)
+    clock = args.budget_clock or (log.spec.budget_clock if log is not None else None)  # (a resumed run's own)
+    if clock:
+        settings = settings.with_table("search", budget_clock=clock)
     if log is not None:  # the run as it was started
         args.game, args.agent, args.opponent = log.spec.game, log.spec.agent, log.spec.opponent
         args.games, args.seed = log.spec.games, log.spec.seed
@@ -280,11 +295,7 @@ def cmd_bench(args, settings) -> int:
         raise UserError(f"{args.game} is a one-player game; --opponent does not apply")
     spec = runner.RunSpec.of(args.game, agent.name, opponent.name if opponent else None, args.games, args.seed,
                              settings)
-    if log is not None:
-        relation = log.spec.stands_to(spec, rules.players)
-        if relation is None:
-            raise UserError(f"--resume: {args.resume} was played with other settings (the agents' settings or seeds "
-                            "changed since); start a new run")
+    relation = _resumable(log, spec, rules.players, args.resume) if log is not None else None
     backend = runner.backend_of(args.jobs, args.ray)
     try:
         if log is not None and relation != "same":

@@ -39,6 +39,8 @@ class RunSpec:
     # the game with its rules parameters, e.g. nim(heap=21) (a benchmark may name a set of openings
     # instead); None in a log from before variants (its settings fingerprint pins the rules)
     variant: str | None = None
+    # how the agents counted their time a move ("wall" or "cpu"), so --resume restores it; None in older logs
+    budget_clock: str | None = None
 
     @classmethod
     def of(cls, game: str, agent: str, opponent: str | None, games: int, seed: int, settings,
@@ -49,7 +51,8 @@ class RunSpec:
         from arcade.games import settings_variant
 
         return cls(game, agent, opponent, games, seed, settings.seeds.agent if agent_seed is None else agent_seed,
-                   settings_key(settings, game), variant or settings_variant(game, settings))
+                   settings_key(settings, game), variant or settings_variant(game, settings),
+                   settings.search.budget_clock)
 
     def header(self) -> dict:
         return {"run": asdict(self), "version": LOG_VERSION}
@@ -62,6 +65,8 @@ class RunSpec:
         logged = self
         if logged.variant is None:  # logged before variants: the settings fingerprint pins the rules
             logged = replace(logged, variant=run.variant)
+        if logged.budget_clock is None:  # logged before the clock was named: the fingerprint pins it too
+            logged = replace(logged, budget_clock=run.budget_clock)
         if logged == run:
             return "same" if logged is self else "same settings"
         if players == 1 and run.games > logged.games and replace(logged, games=run.games) == run:
@@ -200,7 +205,8 @@ class GameLog:
 
 
 _SPEC_TYPES = {"game": str, "agent": str, "opponent": (str, type(None)), "games": int, "seed": int,
-               "agent_seed": int, "settings_key": str, "variant": (str, type(None))}
+               "agent_seed": int, "settings_key": str, "variant": (str, type(None)),
+               "budget_clock": (str, type(None))}
 
 
 def _variant_of_board(run: dict) -> dict:

@@ -198,6 +198,25 @@ def test_bench_writes_a_log_that_resume_continues(settings, tmp_path, capsys):
     assert "needs a game" in capsys.readouterr().err
 
 
+def test_resume_keeps_the_runs_budget_clock(tmp_path, capsys):
+    """A run started with --budget-clock cpu and stopped: `--resume LOG` (what the stop line says to type)
+    refused it as "played with other settings"; the log now names its clock and the resume restores it."""
+    path = tmp_path / "bench.jsonl"
+    settings_file = tmp_path / "s.toml"
+    settings_file.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n')
+    base = ["--settings", str(settings_file), "bench"]
+    assert main(base + ["2048", "--agent", "greedy", "--games", "4", "--jobs", "1", "--budget-clock", "cpu",
+                        "--log", str(path)]) == 0
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["run"]["budget_clock"] == "cpu"
+    path.write_text("\n".join(lines[:3]) + "\n")  # as if stopped after two games
+    capsys.readouterr()
+    assert main(base + ["--resume", str(path), "--jobs", "1"]) == 0, capsys.readouterr().err
+    assert len(path.read_text().splitlines()) == 5
+    assert main(base + ["--resume", str(path), "--budget-clock", "wall"]) == 2  # another clock: another run
+    assert "played with the cpu clock, not the wall one; leave out --budget-clock" in capsys.readouterr().err
+
+
 def test_without_ray_one_line_says_how_to_install_it(monkeypatch):
     import builtins
 
