@@ -66,9 +66,23 @@ def test_cli_bench_stops_on_sigint_in_the_background(tmp_path):
     ("bench_2048.py", ["--games", "-1"], "--games must be 0 or more"),
     ("bench_match3.py", ["--games", "many"], "--games takes an integer"),
     ("bench_envs.py", ["--seconds", "nan"], "--seconds must be more than 0"),
+    ("bench_mcts_speed.py", ["--positions", "0"], "--positions must be more than 0"),
 ])
 def test_a_wrong_argument_to_a_benchmark_is_one_line(script, argv, words):
     done = subprocess.run([sys.executable, f"benchmarks/{script}", *argv], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert words in done.stderr.strip().splitlines()[-1], done.stderr
+
+
+def test_the_mcts_speed_benchmark_prints_both_ways_and_their_ratio():
+    """Tiny: two games, one position, two rounds of 30 simulations; each game's block names the declared engine
+    and the rules' own, with a ratio."""
+    done = subprocess.run([sys.executable, "benchmarks/bench_mcts_speed.py", "--games", "match3", "tictactoe",
+                           "--positions", "1", "--rounds", "2", "--simulations", "30"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    for game in ("match3", "tictactoe"):
+        block = done.stdout.split(f"-- {game}")[1]
+        assert "fast engine" in block and "by the rules" in block and "ratio" in block
+    assert "target >= 5,000" in done.stdout  # match-3's target is printed beside its figure
