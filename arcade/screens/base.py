@@ -16,8 +16,7 @@ from arcade.control import AgentController
 from arcade.games import game_info, make_rules
 from arcade.kept_games import KeptGames
 from arcade.screens.game_view import GameView
-from arcade.screens.shell_keys import ENTER_KEYS, SHELL_KEYS, handle_shell_key, help_line_of
-from arcade.screens.stacked import Screen
+from arcade.screens.shell_keys import SHELL_KEYS, handle_shell_key, help_line_of
 from arcade.screens.training_keys import TrainingKeys
 from arcade.screens.values import ValueView
 from arcade.seats import Seats
@@ -25,9 +24,6 @@ from arcade.seeds import fresh_seed
 from arcade.session import GameSession
 from arcade.statistics import Statistics
 from arcade.ui import hud, palette
-
-__all__ = ["ENTER_KEYS", "GameScreen", "Screen"]
-
 
 class GameScreen(GameView):
     """A game's screen with the shared HUD and agent control. Subclasses set game_id and the GameView hooks.
