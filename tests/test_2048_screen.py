@@ -257,7 +257,6 @@ def test_a_training_has_its_own_place_beside_the_live_board(app, monkeypatch):
     no room beside it and keeps the card."""
     from types import SimpleNamespace
 
-    from arcade.screens.training_keys import card_over
     from arcade.ui import hud
 
     screen = open_game(app, "2048", seed=1)
@@ -266,6 +265,7 @@ def test_a_training_has_its_own_place_beside_the_live_board(app, monkeypatch):
     board, _, _, panel = screen._layout(area)
     place = screen._training_place(area)
     assert not place.colliderect(board) and panel.contains(place) and place.h >= 220 and place.w >= 400
-    small = pygame.Rect(16, 80, 608, 340)  # 640x480's board area
-    assert screen._training_place(small) == card_over(small)
+    small = pygame.Rect(16, 80, 608, 340)  # 640x480's board area: the whole side panel, still clear of the board
+    board, _, _, panel = screen._layout(small)
+    assert screen._training_place(small) == panel and not panel.colliderect(board)
     screen.close()

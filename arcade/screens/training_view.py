@@ -10,6 +10,8 @@ from arcade.training import TrainingJob
 from arcade.screens import paint_state
 from arcade.ui import palette, panels, text
 
+WATCH_MIN_W = 380  # px a training panel needs to show a training game beside its chart
+
 
 class TrainingView:
     """The training in progress (job), and the last learning curve (curve points, kept after it ends)."""
@@ -63,7 +65,9 @@ class TrainingView:
         game the trainer shows goes left of the curve, the card growing to the left into `room` for it."""
         if self.job is None and not (self.curve and keep_curve):
             return
-        watched = self.job is not None and self.job.watched is not None and self.rules is not None
+        # a training game the trainer shows, where there is room for it beside a readable chart
+        watched = self.job is not None and self.job.watched is not None and self.rules is not None and (
+            room is not None or rect.w >= WATCH_MIN_W)
         if watched and room is not None:  # taller (up to 3/5 of the room) and wider, so the game reads
             taller = max(rect.h, min(room.h * 3 // 5, rect.bottom - room.y - 8))
             grow = min(taller - 48 - 20, max(0, rect.x - room.x - 16))

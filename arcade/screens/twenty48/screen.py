@@ -8,7 +8,6 @@ import pygame
 
 from arcade.games.twenty48 import GAME, DOWN, LEFT, RIGHT, UP, slide_paths
 from arcade.screens.base import GameScreen
-from arcade.screens.training_keys import card_over
 from arcade.storage import BestScores
 from arcade.ui import hud, palette, text
 from arcade.screens.twenty48 import painter
@@ -264,8 +263,9 @@ class Screen2048(GameScreen):
                     pos = pos.inflate(round(pos.w * (scale - 1)), round(pos.h * (scale - 1)))
                     painter.draw_tile(surface, pos, int(tiles[at]), self.grayscale)
         if self._training_beside(rect):  # the cards on top, smaller; the training under them (_training_place)
-            panel = pygame.Rect(panel.x, panel.y, panel.w, TRAINING_CARDS_H)
-        self._draw_panel(surface, panel)
+            self._draw_panel(surface, pygame.Rect(panel.x, panel.y, panel.w, TRAINING_CARDS_H))
+        elif not self.trainer.running:  # (in a small window a training takes the whole panel: the HUD keeps
+            self._draw_panel(surface, panel)  # the score)
         if self.game.over and not self.anim:
             self._draw_game_over(surface, board)
 
@@ -278,10 +278,11 @@ class Screen2048(GameScreen):
 
     def _training_place(self, area: pygame.Rect) -> pygame.Rect:
         """A training's bar, curve and training game: the side panel under its cards (the board shrinks to
-        make room while it runs; a card over the board hid the game the agent keeps playing)."""
-        if not self._training_beside(area):
-            return card_over(area)
+        make room while it runs; a card over the board hid the game the agent keeps playing). In a small
+        window (640x480) the whole side panel, in place of the cards."""
         panel = self._layout(area)[3]
+        if not self._training_beside(area):
+            return panel
         top = panel.y + TRAINING_CARDS_H
         return pygame.Rect(panel.x, top, panel.w, panel.bottom - top)
 
