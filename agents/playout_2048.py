@@ -14,6 +14,7 @@ import numpy as np
 
 from agents.compiled import kernels, warm as warm_kernels, move_tables
 from arcade.games import board64
+from arcade.games.twenty48 import State2048
 
 
 @functools.lru_cache(maxsize=1)
@@ -55,8 +56,6 @@ def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: in
 def step(rules, state, action, rng: np.random.Generator):
     """rules.step by the kernel, draw for draw (4x4 boards it packs; the rules play the others). The new
     state carries its legal moves, worked out in the same call (legal_actions reads them)."""
-    from arcade.games.twenty48 import State2048
-
     legal = _packed_legal(rules, state)
     if legal is None or action not in legal:
         return rules.step(state, action, rng)  # (a board it does not pack, or an illegal move: the rules say so)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.compiled import kernels, warm as warm_kernels
+from arcade.games.match3 import Match3State, swap_index
 
 
 def _kernel():
@@ -38,8 +39,6 @@ def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: in
 
 def step(rules, state, action, rng: np.random.Generator):
     """rules.step by the kernel, draw for draw: the state after one turn, its legal swaps worked out."""
-    from arcade.games.match3 import Match3State, swap_index
-
     size = rules.size
     k = swap_index(size).get(tuple(int(v) for v in action))
     if state.turns_left <= 0 or k is None or not state.swap_mask[k]:
