@@ -12,18 +12,20 @@ g + V(after) (the same player moves again) or -V(after). On top of plain alpha-b
   open box has two sides drawn and all chains are 3+ and loops 4+, Berlekamp's recursion gives
   the exact value without search;
 - exact play when few lines are left: a depth that covers every free line is a full solve.
-A move stops deepening when the next depth is not expected to fit in [dots] time_budget_ms, or, when
-[dots] position_budget is set, in that many positions: then its moves do not depend on the machine or its
+A move stops deepening when the next depth is not expected to fit in its time a move, or, when its
+position_budget is set ([dots.alpha-beta]), in that many positions: then its moves do not depend on the machine or its
 load (what an environment's opponent needs: the same seed, the same game).
 """
 from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 
-from agents.base import Deadline, OutOfTime, budget_clock, register
+from agents.base import Deadline, OutOfTime, budget_clock, register, time_budget
 from agents.dots_engine import Position, geometry, loony_value, simple_loony
 from arcade.games.dots import line_symmetries, map_lines
+from arcade.setting_fields import own_time_budget, ranged
 
 EXACT, LOWER, UPPER = 0, 1, 2
 INF = 10**6
@@ -165,6 +167,12 @@ class Search:
         return out, best
 
 
+@dataclass(frozen=True)
+class AlphaBetaParams:
+    time_budget_ms: int = own_time_budget()
+    position_budget: int = ranged(0, 100_000_000, 0)  # positions a move instead of time (0: the time decides)
+
+
 @register("alpha-beta", ("dots",),
           "iterative deepening alpha-beta on the box margin: transposition table, chain analysis, timed",
           order=20, process=True,
@@ -172,7 +180,7 @@ class Search:
                 "Safe boxes are taken at once; at the end of a chain it weighs taking all against handing the "
                 "last two back to keep control; when only long chains and loops are left it counts them. It "
                 "remembers positions and deepens until its time is up.",
-          params=("time_budget_ms", "position_budget"))
+          params=AlphaBetaParams, moved={"time_budget_ms": "time_budget_ms", "position_budget": "position_budget"})
 class AlphaBetaDots:
     """Timed iterative deepening alpha-beta; explain gives every free line's margin at the depth reached."""
 
@@ -180,8 +188,9 @@ class AlphaBetaDots:
 
     def __init__(self, rules, settings):
         self.rules = rules
-        self.budget = settings.dots.time_budget_ms / 1000.0
-        self.positions = settings.dots.position_budget  # 0: the time budget decides
+        p = settings.agent_params(rules.game_id, "alpha-beta")
+        self.budget = time_budget(settings, p)
+        self.positions = p.position_budget  # 0: the time budget decides
         self.clock = budget_clock(settings)
         self._searches: dict[tuple[int, int], Search] = {}
         self._figures: dict = {}

@@ -143,7 +143,9 @@ class AgentSpec:
     #                  opponents go weakest (highest) first, and learning curves measure against both ends
     process: bool = False  # decides in the agent process (long pure-Python work would stall the frames)
     about: str = ""  # plain sentences for the agent panel
-    params: tuple[str, ...] = ()  # the settings fields it reads: of the game's table, or "search.field"
+    params: type | None = None  # its parameters: a frozen dataclass of setting fields (see agent_params)
+    # (old key, its parameter): where the previous round's settings kept them (arcade.settings_moves)
+    moved: tuple[tuple[str, str], ...] = ()
 
     def create(self, rules, settings) -> Agent:
         """A new agent for these rules. `settings` is required: agents read their parameters only from it."""
@@ -195,11 +197,16 @@ _discovered = False
 
 
 def register(name: str, games: tuple[str, ...] | list[str] | str, summary: str, order: int = 50,
-             process: bool = False, about: str = "", params: tuple[str, ...] = ()):
+             process: bool = False, about: str = "", params: type | None = None, moved: dict | None = None):
     """Decorator for an agent class taking (rules, settings). `games`: game ids, or ANY_GAME.
 
     about: two or three plain sentences on the algorithm, for the agent panel (`i`).
-    params: the fields of the game's settings table the agent reads, shown in that panel.
+    params: the agent's parameters, a frozen dataclass whose fields are settings fields (arcade.setting_fields:
+        ranges, the course's values): read with settings.agent_params(game id, name), set in settings.toml's [GAME.NAME] tables (or
+        [agents.NAME] for every game it plays), shown in the agent panel. A timed agent has a time_budget_ms
+        field whose 0 means the one [agents] time_budget_ms (see time_budget).
+    moved: {old key: parameter} for parameters the previous round's settings.toml kept in the game's table
+        (or "search.key" for an agent of every game): an old file still reads, with a warning.
 
     process=True: the game screens run its decisions (and its values) in the agent process, where
     its one instance lives; for agents that compute for long stretches in Python.
@@ -214,7 +221,8 @@ def register(name: str, games: tuple[str, ...] | list[str] | str, summary: str, 
         if process and isinstance(factory, type) and issubclass(factory, (LearnsWhilePlaying, Describes)):
             raise ValueError(f"agent '{name}': a process agent's instance is out of the screen's reach, so it "
                              "cannot learn while playing or describe itself there")
-        _REGISTRY.append(AgentSpec(name, games, summary, factory, order, process, about or summary, tuple(params)))
+        _REGISTRY.append(AgentSpec(name, games, summary, factory, order, process, about or summary, params,
+                                   tuple((moved or {}).items())))
         return factory
 
     return wrap
@@ -235,6 +243,12 @@ def discover() -> None:
         if mod.name != "base" and not mod.name.startswith("_"):
             importlib.import_module(f"{__package__}.{mod.name}")
     _discovered = True
+
+
+def all_specs() -> list[AgentSpec]:
+    """Every registered agent of every game."""
+    discover()
+    return list(_REGISTRY)
 
 
 def agents_for(game_id: str, capability: type | None = None) -> list[AgentSpec]:
@@ -288,9 +302,15 @@ class Deadline:
 
 
 def budget_clock(settings) -> Callable[[], float]:
-    """The clock a timed search spends its budget on ([search] budget_clock): wall-clock seconds, or the
+    """The clock a timed search spends its budget on ([agents] budget_clock): wall-clock seconds, or the
     CPU seconds of the searching thread (so a busy machine does not make the search shallower)."""
-    return time.thread_time if settings.search.budget_clock == "cpu" else time.perf_counter
+    return time.thread_time if settings.agents.budget_clock == "cpu" else time.perf_counter
+
+
+def time_budget(settings, params) -> float:
+    """Seconds a move of a timed agent with these parameters: its own time_budget_ms, or where that is 0 the
+    one [agents] time_budget_ms every timed agent shares."""
+    return (getattr(params, "time_budget_ms", 0) or settings.agents.time_budget_ms) / 1000.0
 
 
 def best_action(values: dict, rng=None):

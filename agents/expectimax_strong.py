@@ -7,8 +7,8 @@ cells is scored once into a 65,536-entry table.
 
 The search is compiled (agents/kernels/twenty48.py): depth-first expectimax on uint64 4x4 boards with the row
 tables, a transposition table per decision, and the probability cut-off (a placement path less likely
-than [2048] strong_min_probability is evaluated, not expanded). The depth follows the strongest players:
-max(3, distinct tiles - 2) chance layers, at most [2048] strong_max_depth, reached by iterative deepening
+than its min_probability is evaluated, not expanded). The depth follows the strongest players:
+max(3, distinct tiles - 2) chance layers, at most its max_depth, reached by iterative deepening
 within the time budget a move: the next depth starts when its predicted cost (the last depth's positions
 times the growth measured between the last two, at the positions a second measured as it plays) is at
 most START_SHARE times what is left, and a started depth that would run past the deadline stops at a cap
@@ -17,13 +17,15 @@ on its positions, the last completed depth answering. Boards other than 4x4 are 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 
 from agents import compiled
-from agents.base import Deadline, best_action, budget_clock, register
+from agents.base import Deadline, best_action, budget_clock, register, time_budget
 from agents.ntuple import best_network
 from arcade.games import board64
+from arcade.setting_fields import one_of, own_time_budget, ranged
 
 LOST_PENALTY = 200000.0
 MONOTONICITY_POWER = 4.0
@@ -142,6 +144,24 @@ class Search:
         return {d: float(v) for d, v in enumerate(self.out) if v != -np.inf}
 
 
+@dataclass(frozen=True)
+class StrongParams:
+    """settings.toml's [2048.expectimax-ntuple]; [2048.expectimax] adds its evaluation."""
+
+    max_depth: int = ranged(1, 12, 8)  # deepest search, in chance layers
+    min_probability: float = ranged(0.0, 1.0, 0.0001)  # chance branches less likely than this are not expanded
+    time_budget_ms: int = own_time_budget(100)  # it deepens until the next depth would not fit in this
+
+
+# where the previous round's [2048] table kept them
+MOVED = {"strong_max_depth": "max_depth", "strong_min_probability": "min_probability", "time_budget_ms": "time_budget_ms"}
+
+
+@dataclass(frozen=True)
+class ExpectimaxParams(StrongParams):
+    evaluation: str = one_of(("heuristic", "ntuple"), "heuristic")  # what values its leaves
+
+
 @register("expectimax", ("2048",),
           "strong expectimax: heuristic evaluation, depth by distinct tiles and time, compiled", order=10,
           process=True,
@@ -149,22 +169,22 @@ class Search:
                 "cells, monotone rows and columns, merges ready. It looks further ahead while the board holds "
                 "many different tiles, skips placements too unlikely to matter, and deepens until its time "
                 "per move is spent (compiled, on 4x4 boards as 64-bit numbers).",
-          params=("strong_max_depth", "strong_min_probability", "time_budget_ms", "spawn_four_probability"))
+          params=ExpectimaxParams, moved=dict(MOVED, strong_evaluation="evaluation"))
 class StrongExpectimax:
     """Expectimax on a heuristic evaluation; act / explain as Expectimax3. See the module docstring."""
 
     name = "expectimax"
-    evaluation: str | None = None  # "heuristic" or "ntuple"; None: [2048] strong_evaluation decides
+    evaluation: str | None = None  # "heuristic" or "ntuple"; None: its parameter `evaluation` decides
 
     def __init__(self, rules, settings):
         self.rules = rules
-        table = settings.game2048
-        self.evaluation = type(self).evaluation or table.strong_evaluation
+        p = settings.agent_params(rules.game_id, self.name)
+        self.evaluation = type(self).evaluation or p.evaluation
         self.data_dir = settings.data_dir
-        self.tuple_set = table.ntuple_tuples
-        self.max_depth = table.strong_max_depth
-        self.min_probability = table.strong_min_probability
-        self.budget = table.time_budget_ms / 1000.0
+        self.tuple_set = settings.agent_params(rules.game_id, "ntuple").tuples  # the network the learner trains
+        self.max_depth = p.max_depth
+        self.min_probability = p.min_probability
+        self.budget = time_budget(settings, p)
         self.clock = budget_clock(settings)
         self._figures: dict = {}
         self.per_position = PER_POSITION  # seconds a position costs this search here: measured as it plays
@@ -203,7 +223,7 @@ class StrongExpectimax:
 
     def depth_for(self, board: np.ndarray) -> int:
         """The deepest search this board deserves (before the time budget): max(3, distinct tiles - 2) chance
-        layers, at most strong_max_depth."""
+        layers, at most max_depth."""
         distinct = len(np.unique(board[board > 0]))
         return min(self.max_depth, max(3, distinct - 2))
 
@@ -268,9 +288,9 @@ class StrongExpectimax:
           about="The strong expectimax search, its leaves valued by the ntuple agent's learnt network (the "
                 "points expected from a board on) instead of the hand-tuned heuristic, and the points merges "
                 "gain along the way counted. Compare it with expectimax by Tab at the same time a move.",
-          params=("strong_max_depth", "strong_min_probability", "time_budget_ms", "spawn_four_probability"))
+          params=StrongParams, moved=MOVED)
 class LearnedExpectimax(StrongExpectimax):
-    """StrongExpectimax valued by the n-tuple network (as [2048] strong_evaluation = "ntuple")."""
+    """StrongExpectimax valued by the n-tuple network (as [2048.expectimax] evaluation = "ntuple")."""
 
     name = "expectimax-ntuple"
     evaluation = "ntuple"

@@ -3,20 +3,29 @@
 A decision node takes the move best for the seat to move (each node's value is a tuple, one number per
 seat: with two players zero-sum this is minimax; with one it is the max of expectimax). After a move,
 chance is averaged: over every outcome with its probability where the rules list them
-(`ListsChance`: 2048's tiles, blackjack's cards), else over [search] chance_samples outcomes drawn from
+(`ListsChance`: 2048's tiles, blackjack's cards), else over its chance_samples outcomes drawn from
 the Generator (match-3's refills). At the depth limit a state is worth its `leaf_values`
 (agents/game_search.py: the score so far; two players, the margin squashed below any decided result).
-It deepens one decision at a time up to [search] max_depth while [search] time_budget_ms lasts; a
+It deepens one decision at a time up to its max_depth while its time a move lasts
+([agents.expectiminimax], or a game's [GAME.expectiminimax]); a
 pass cut by the deadline is dropped and the last complete depth answers.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
-
-from agents.base import ANY_GAME, Deadline, OutOfTime, best_action, budget_clock, register
+from agents.base import ANY_GAME, Deadline, OutOfTime, best_action, budget_clock, register, time_budget
 from agents.game_search import decision_rng, leaf_values, terminal_returns
 from arcade.games.base import ListsChance, has_chance
+from arcade.setting_fields import own_time_budget, ranged
+
+
+@dataclass(frozen=True)
+class ExpectiminimaxParams:
+    max_depth: int = ranged(1, 12, 4)  # it deepens up to this many decisions
+    chance_samples: int = ranged(1, 256, 4)  # where chance outcomes cannot be listed, this many are drawn
+    time_budget_ms: int = own_time_budget()
 
 
 @register("expectiminimax", ANY_GAME, "depth-limited search: max for the mover, expectation over chance, "
@@ -25,7 +34,8 @@ from arcade.games.base import ListsChance, has_chance
                 "follows a move, every outcome weighed by its probability (or a few drawn at random where "
                 "they are too many). At its horizon a position is worth its score so far. It deepens while "
                 "its time lasts. One algorithm for every game, knowing only the rules.",
-          params=("search.max_depth", "search.chance_samples", "search.time_budget_ms"))
+          params=ExpectiminimaxParams,
+          moved={"search.max_depth": "max_depth", "search.chance_samples": "chance_samples"})
 class Expectiminimax:
     """Iterative deepening over decisions; explain gives each move's value for the side to move."""
 
@@ -33,10 +43,10 @@ class Expectiminimax:
 
     def __init__(self, rules, settings):
         self.rules = rules
-        table = settings.search
-        self.max_depth = table.max_depth
-        self.samples = table.chance_samples
-        self.budget = table.time_budget_ms / 1000.0
+        p = settings.agent_params(rules.game_id, "expectiminimax")
+        self.max_depth = p.max_depth
+        self.samples = p.chance_samples
+        self.budget = time_budget(settings, p)
         self.clock = budget_clock(settings)
         self.lists = isinstance(rules, ListsChance)
         self.chance = has_chance(rules)

@@ -4,7 +4,7 @@ Each simulation walks down the tree by UCT (mean + c * sqrt(ln N / n)), adds one
 uniformly random moves to the end (or `rollout_moves` moves) and backs the result up. Results are
 per seat in [-1, 1] as in OpenSpiel's MCTSBot: two players +1 / 0 / -1 (each node keeps the
 results of the player who moved into it, the usual sign convention); one player, the final score
-scaled by the smallest and largest scores this search has seen, so [search] mcts_exploration is on
+scaled by the smallest and largest scores this search has seen, so [agents.mcts] exploration is on
 OpenSpiel's scale (its uct_c = 2) for every game.
 
 In two-player games without chance it is also a solver, as OpenSpiel's MCTSBot with solve=True: a
@@ -24,10 +24,24 @@ import math
 
 import numpy as np
 
-from agents.base import ANY_GAME, Deadline, budget_clock, register
+from dataclasses import dataclass
+
+from agents.base import ANY_GAME, Deadline, budget_clock, register, time_budget
 from agents.game_search import (decision_rng, fast_playouts, plain_playout_returns, playout_returns,
                                 terminal_returns, walk_moves)
 from arcade.games.base import has_chance
+from arcade.setting_fields import own_time_budget, ranged
+
+
+@dataclass(frozen=True)
+class MCTSParams:
+    """settings.toml's [agents.mcts] (every game) and [GAME.mcts] (one game's own)."""
+
+    simulations: int = ranged(1, 1_000_000, 1000)  # a move (fewer if its time runs out first)
+    exploration: float = ranged(0.0, 10.0, 2.0)  # UCT's c on results in [-1, 1] (OpenSpiel's default)
+    batch: int = ranged(1, 256, 8)  # simulations whose playouts run as one batch (1: one at a time)
+    rollout_moves: int = ranged(1, 1_000_000, 10_000)  # a random playout stops after this many moves
+    time_budget_ms: int = own_time_budget()
 
 
 class RandomRollouts:
@@ -84,24 +98,25 @@ class Node:
           about="It plays many imagined games from the position, a few at a time: down the moves that have done "
                 "well so far (and some it has tried less), then at random to the end, and counts how they ended. "
                 "The move it tried most is its move. One algorithm for every game: it knows only the rules.",
-          params=("search.mcts_simulations", "search.mcts_exploration", "search.mcts_batch",
-                  "search.rollout_moves", "search.time_budget_ms"))
+          params=MCTSParams,
+          moved={"search.mcts_simulations": "simulations", "search.mcts_exploration": "exploration",
+                 "search.mcts_batch": "batch", "search.rollout_moves": "rollout_moves"})
 class MCTS:
     """UCT on the Rules contract; explain gives each move's mean result for the side to move."""
 
     name = "mcts"
 
     def __init__(self, rules, settings, evaluator=None, plain: bool = False):
-        """evaluator: what gives a leaf its results (default: random playouts of [search] rollout_moves).
+        """evaluator: what gives a leaf its results (default: random playouts of its rollout_moves).
         plain: walk the tree and play the playouts by the rules alone, never the game's fast engine (the
         benchmarks' baseline)."""
         self.rules = rules
-        table = settings.search
-        self.simulations = table.mcts_simulations
-        self.c = table.mcts_exploration
-        self.batch = table.mcts_batch
-        self.rollout_moves = table.rollout_moves
-        self.budget = table.time_budget_ms / 1000.0
+        p = settings.agent_params(rules.game_id, "mcts")
+        self.simulations = p.simulations
+        self.c = p.exploration
+        self.batch = p.batch
+        self.rollout_moves = p.rollout_moves
+        self.budget = time_budget(settings, p)
         self.clock = budget_clock(settings)
         self.chance = has_chance(rules)  # open-loop tree: nodes keep no state, chance is sampled on each walk
         self.evaluator = evaluator if evaluator is not None else RandomRollouts(rules, self.rollout_moves, not plain)
@@ -119,7 +134,7 @@ class MCTS:
         return (0.0 if span == 0 else 2.0 * (score - low_high[0]) / span - 1.0,)
 
     def search(self, state, rng=None) -> Node:
-        """Simulations in batches of [search] mcts_batch, in OpenSpiel's three steps: each walk selects down
+        """Simulations in batches of its `batch`, in OpenSpiel's three steps: each walk selects down
         by UCT with a virtual loss on the nodes it passes and expands one new node (so the batch's later walks
         spread out); the evaluator gives the batch's leaves their results in one call (random playouts, a
         numpy batch where the game has one); then every result is backed up in order. A batch of 1 is plain

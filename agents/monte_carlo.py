@@ -1,26 +1,35 @@
 """Flat Monte Carlo for match-3: every legal swap tried in many short futures, the best mean wins.
 
-For each legal swap, N rollouts: the swap's own turn, then `mc_depth` turns of
+For each legal swap, N rollouts: the swap's own turn, then `depth` turns of
 greedy-cascade (the largest turn score it can see), all on the batched engine
 (arcade.games.match3_batch) as one stack of (swaps x N) boards. Rollout j of
 every candidate draws its new gems from the same tape (common random numbers):
 the candidates are compared on the same futures, so far fewer rollouts tell
 them apart. The value of a swap is the mean points of its rollouts; batches of
-N more rollouts run while the time budget per move (`time_budget_ms`) lasts.
+N more rollouts run while its time a move lasts ([match3.monte-carlo]).
 The agent's randomness (the tapes) comes from the Generator it is given; it
 never sees the game's own future gems.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import Deadline, best_action, budget_clock, register
+from agents.base import Deadline, best_action, budget_clock, register, time_budget
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State
+from arcade.setting_fields import own_time_budget, ranged
 
 EXPLAIN_BATCHES = 4  # asked for its values of a state it has not decided in: this many batches, not a time
 TAPE_TURNS = 4  # new gems a tape holds, in full boards per turn played (it wraps around if a cascade is longer)
+
+
+@dataclass(frozen=True)
+class MonteCarloParams:
+    rollouts: int = ranged(1, 10_000, 16)  # rollouts per candidate swap in one batch
+    depth: int = ranged(0, 50, 2)  # greedy-cascade turns played after the candidate swap
+    time_budget_ms: int = own_time_budget(300)  # more batches while this time lasts
 
 
 @register("monte-carlo", ("match3",), "flat Monte Carlo: each swap followed by greedy-cascade futures, same gems for all",
@@ -29,16 +38,17 @@ TAPE_TURNS = 4  # new gems a tape holds, in full boards per turn played (it wrap
                 "with random new gems. Every swap meets the same futures (common random numbers), so the "
                 "comparison is fair with few samples. It plays the swap with the best mean points, thinking "
                 "as long as its time budget allows.",
-          params=("mc_rollouts", "mc_depth", "time_budget_ms"))
+          params=MonteCarloParams,
+          moved={"mc_rollouts": "rollouts", "mc_depth": "depth", "time_budget_ms": "time_budget_ms"})
 class MonteCarlo:
     """act(state, rng) -> the swap of best mean points over rollouts; explain gives those means."""
 
     name = "monte-carlo"
 
     def __init__(self, rules, settings):
-        t = settings.match3
+        p = settings.agent_params(rules.game_id, "monte-carlo")
         self.rules = rules
-        self.rollouts, self.depth, self.budget = t.mc_rollouts, t.mc_depth, t.time_budget_ms / 1000
+        self.rollouts, self.depth, self.budget = p.rollouts, p.depth, time_budget(settings, p)
         self.clock = budget_clock(settings)
         self._last: tuple | None = None  # (state key, {swap: mean}) of the last decision
         self._figures: dict = {}

@@ -15,6 +15,7 @@ file is read once per process and shared read-only by every agent made from it; 
 from __future__ import annotations
 
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -24,9 +25,28 @@ from agents.base import TrainingDiverged, best_action, register, report_progress
 from agents.ntuple_net import Coherence, NTupleNetwork, parse_tuple_set
 from agents.ntuple_td import Report, Restart, Schedule, train as td_train
 from arcade.games import board64
-from arcade.games.twenty48 import State2048
+from arcade.games.twenty48 import GAME, State2048
 from arcade.notices import notice
+from arcade.setting_fields import one_of, ranged
 from arcade.storage import ASSETS, load_npz, save_npz, set_aside
+
+
+
+@dataclass(frozen=True)
+class NTupleParams:
+    """settings.toml's [2048.ntuple]: the tuple set, and how a training run learns (only training reads those)."""
+
+    tuples: str = one_of(("4x6", "4x6/16384", "2x4+2x6", "3x4"), "4x6")  # "/16384": late tables from 16384
+    # TD(0): a board's value closes this share of its error a step (the last third of a run: a quarter of it)
+    learning_rate: float = ranged(0.001, 0.99, 0.4, trains_only=True)
+    games: int = ranged(1, 10_000_000, 100_000, trains_only=True)  # games of one training run
+    # restarts: this share of new training games starts from a board on which a game from the start first made
+    # the tile restart_tile (0: every game starts empty); they teach the boards past it
+    restart_tile: int = one_of((0, 2048, 4096, 8192, 16384), 0, trains_only=True)
+    restart_share: float = ranged(0.0, 0.95, 0.5, trains_only=True)
+    # "coherent": each weight's rate is the learning rate times its temporal coherence, falling as it settles
+    rates: str = one_of(("fixed", "coherent"), "fixed", trains_only=True)
+
 
 FORMAT_VERSION = 1
 FINE_TUNE_SHARE = 1 / 3  # the last third of a run learns at a quarter of the learning rate
@@ -190,21 +210,21 @@ def best_network(p_four: float, data_dir: Path, tuple_set: str):
                 "tiles in a few groups of cells (at the board's 8 rotations and reflections). Learnt by TD(0): "
                 "after each move the last afterstate's value moves toward the next reward plus the next "
                 "afterstate's value. It plays the largest reward + value, with no search.",
-          params=("ntuple_tuples", "ntuple_learning_rate", "ntuple_games",
-                  "ntuple_restart_tile", "ntuple_restart_share", "ntuple_rates"))
+          params=NTupleParams,
+          moved={f"ntuple_{f}": f for f in ("tuples", "learning_rate", "games", "restart_tile", "restart_share", "rates")})
 class NTupleAgent:
-    """Greedy on reward + V(afterstate) from an n-tuple network ([2048] ntuple_*); trains by batched TD(0)."""
+    """Greedy on reward + V(afterstate) from an n-tuple network ([2048.ntuple]); trains by batched TD(0)."""
 
     name = "ntuple"
 
     def __init__(self, rules, settings):
         self.rules = rules
-        table = settings.game2048
+        p = settings.agent_params(rules.game_id, "ntuple")
         self.p_four = float(rules.spawn_four_probability)
-        self.tuple_set = table.ntuple_tuples
-        self.rate = table.ntuple_learning_rate
-        self.restart = Restart(table.ntuple_restart_tile, table.ntuple_restart_share)
-        self.coherent = table.ntuple_rates == "coherent"
+        self.tuple_set = p.tuples
+        self.rate = p.learning_rate
+        self.restart = Restart(p.restart_tile, p.restart_share)
+        self.coherent = p.rates == "coherent"
         self.data_path = Path(settings.data_dir) / filename(self.p_four)
         self.net, self.meta, self.source = self._load()
         compiled.kernels(settings.data_dir)
@@ -276,7 +296,7 @@ class NTupleAgent:
     # --- training --------------------------------------------------------------------------------------
     @classmethod
     def default_episodes(cls, settings) -> int:
-        return settings.game2048.ntuple_games
+        return settings.agent_params(GAME.id, "ntuple").games
 
     def default_path(self) -> Path:
         """Where a training saves: the data folder's network for these rules, unless the network there (or
@@ -297,7 +317,7 @@ class NTupleAgent:
 
         A run of N games resumes where a saved unfinished run of N games stopped (its checkpoint file was
         loaded); any other start is a new run from the current network (or an empty one, from_scratch). The
-        learning rate is [2048] ntuple_learning_rate, a quarter of it for the run's last third.
+        learning rate is its learning_rate, a quarter of it for the run's last third.
         checkpoint(done, figures) once a block of games, with the mean score and the share reaching 2048."""
         kept = self.net, dict(self.meta), self.source  # what it plays again if the values run away
         base, late_tile = parse_tuple_set(self.tuple_set)

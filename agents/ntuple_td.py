@@ -19,7 +19,7 @@ trained network makes 16384 in about one game of eight), so the boards on which 
 `Restart.tile` are kept, and that share of new games starts from one of them instead of an empty board.
 Those practice games learn like any other but are not counted as games nor drawn in the learning curve.
 
-Temporal coherence (Beal & Smith 1999; Jaskowski 2018's TC, [2048] ntuple_rates = "coherent"): each weight
+Temporal coherence (Beal & Smith 1999; Jaskowski 2018's TC, [2048.ntuple] rates = "coherent"): each weight
 steps at the learning rate times |E| / A, E the sum of the errors its steps have met and A the sum of their
 sizes (agents/ntuple_net.Coherence). A weight far from its value meets errors of one sign and moves at the
 full rate; one that jitters around it meets errors that cancel and slows down, each at its own time, where

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import register
+from arcade.setting_fields import ranged
 from arcade.games.dots import Board, transition_tables
 from arcade.storage import load_npz, save_npz
 
@@ -150,13 +151,18 @@ def optimal_action(lines: int, rows: int = 2, cols: int = 2) -> int:
     return int(solve(rows, cols).policy[lines])
 
 
+@dataclass(frozen=True)
+class PolicyIterationParams:
+    tolerance: float = ranged(0.0, 1.0, 1e-9)  # policy evaluation stops when no value moves more than this
+
+
 @register("policy-iteration", ("dots",),
           "the course's policy iteration against a random opponent (2x2 and 2x3), opponent's extra turns modelled",
           order=20, process=True,
           about="Policy iteration over all 2^L line states, against an opponent who draws random lines: "
                 "evaluate the current policy (the boxes it expects from each state), improve it greedily, "
                 "repeat until it no longer changes. It plays best against random, not against a strong player.",
-          params=("tolerance",))
+          params=PolicyIterationParams, moved={"tolerance": "tolerance"})
 class PolicyIterationAgent:
     """Plays the policy iteration solution of its board (2x2, 2x3); explain gives Q per free line."""
 
@@ -164,7 +170,7 @@ class PolicyIterationAgent:
 
     def __init__(self, rules, settings):
         self.rules = rules
-        self.tol = settings.dots.tolerance
+        self.tol = settings.agent_params(rules.game_id, "policy-iteration").tolerance
         self.data_dir = settings.data_dir
         self._last: Solution | None = None
 

@@ -10,14 +10,16 @@ is an end state.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from agents.base import register
-from agents.value_iteration import policy_value, solved
-from arcade.games.blackjack import ACTIONS, QUIT, BlackjackMDP
+from agents.value_iteration import ValueIterationParams, policy_value, solved
+from arcade.games.blackjack import ACTIONS, GAME, QUIT, BlackjackMDP
 from arcade.games.mdp import Uniforms, simulate
+from arcade.setting_fields import ranged
 from arcade.storage import load_json, save_json, set_aside
 
 
@@ -153,27 +155,35 @@ def deck_of(mdp) -> dict:
             "peek_cost": mdp.peek_cost}
 
 
+@dataclass(frozen=True)
+class QLearningParams:
+    """settings.toml's [blackjack.q-learning]."""
+
+    epsilon: float = ranged(0.0, 1.0, 0.2, course=0.2)  # the course's explorationProb
+    trials: int = ranged(1, 10_000_000, 30_000, course=30_000, trains_only=True)  # rounds of one training run
+
+
 @register("q-learning", ("blackjack",), "Q-learning with the blackjack features; learns while it plays, and "
           "trains on its deck", order=20,
           about="Q(s, a) is a weighted sum of features of the hand and the deck. Each step moves the weights "
                 "toward reward + the best Q of the next state (step size 1/sqrt(steps)), exploring with "
                 "probability epsilon. Training plays many rounds of this deck.",
-          params=("epsilon", "trials"))
+          params=QLearningParams, moved={"epsilon": "epsilon", "trials": "trials"})
 class QLearningAgent:
-    """Q-learning on the blackjack features ([blackjack] epsilon): online while it plays, and offline (`y`,
-    [blackjack] trials rounds) on the deck of its rules, saved per deck in the data folder and loaded from
+    """Q-learning on the blackjack features ([blackjack.q-learning] epsilon): online while it plays, and offline
+    (`y`, its `trials` rounds) on the deck of its rules, saved per deck in the data folder and loaded from
     there when it is made."""
 
     name = "q-learning"
 
     def __init__(self, rules, settings):
         self.rules = rules
-        self.epsilon = settings.blackjack.epsilon
+        self.epsilon = settings.agent_params(rules.game_id, "q-learning").epsilon
         self.ql = QLearningAlgorithm(rules.mdp.actions, rules.mdp.discount(), blackjack_feature_extractor,
                                      self.epsilon, is_end=blackjack_is_end)
         self.learning = True
         self._last = None  # (mdp state, action, reward so far) of the move being learnt from
-        self.tolerance = settings.blackjack.tolerance
+        self.tolerance = settings.agent_params(rules.game_id, "value-iteration").tolerance  # the optimum's
         self._optimum: float | None = None
         self.data_dir = Path(settings.data_dir)
         self.source = "untrained (it learns as it plays, and from training)"
@@ -183,7 +193,7 @@ class QLearningAgent:
     # --- training (Trains) -----------------------------------------------------------------------------
     @classmethod
     def default_episodes(cls, settings) -> int:
-        return settings.blackjack.trials
+        return settings.agent_params(GAME.id, "q-learning").trials
 
     def default_path(self) -> Path:
         """The table of this deck in the data folder (one per deck: a table is only good for its own)."""
@@ -300,7 +310,7 @@ class QLearningAgent:
           "the optimal policy of the same deck with the threshold 5 lower (the course's transfer experiment)", order=30,
           about="The course's transfer experiment: it solves the same deck with a threshold 5 lower by value "
                 "iteration and plays that policy here. It stops taking cards too early for this table.",
-          params=("tolerance",))
+          params=ValueIterationParams, moved={"tolerance": "tolerance"})
 class FixedThresholdAgent:
     """The course's transfer experiment: pi* of the same deck with a threshold 5 lower, played here."""
 
@@ -311,7 +321,7 @@ class FixedThresholdAgent:
         mdp = rules.mdp
         self.solved_threshold = max(1, mdp.threshold - 5)
         other = BlackjackMDP(mdp.card_values, mdp.multiplicity, self.solved_threshold, mdp.peek_cost)
-        self.fixed = FixedRLAlgorithm(solved(other, settings.blackjack.tolerance).pi)
+        self.fixed = FixedRLAlgorithm(solved(other, settings.agent_params(rules.game_id, "fixed-threshold").tolerance).pi)
 
     def describe(self) -> list[str]:
         return [f"policy solved for threshold {self.solved_threshold}",

@@ -29,12 +29,24 @@ the benchmark's games; it measures both ways side by side (benchmarks/bench_matc
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 
 import numpy as np
 
 from agents.base import register
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State, all_swaps
+from arcade.setting_fields import ranged
+
+
+@dataclass(frozen=True)
+class QRolloutsParams:
+    """settings.toml's [match3.q-rollouts]: the course's EPSILON, STEP_SIZE (eta), DISCOUNT (gamma), NSARSA."""
+
+    epsilon: float = ranged(0.0, 1.0, 0.2, course=0.2)
+    step_size: float = ranged(0.0, 1.0, 0.2, course=0.2)
+    discount: float = ranged(0.0, 1.0, 0.5, course=0.5)
+    rollouts: int = ranged(1, 10_000, 25, course=25)
 
 
 @register("q-rollouts", ("match3",), "the course's Q-learning from 25 epsilon-greedy rollouts per turn (SARSA sampling)",
@@ -42,15 +54,16 @@ from arcade.games.match3 import Match3State, all_swaps
           about="Each turn it plays many games from here to the end in its head (SARSA rollouts, exploring "
                 "with probability epsilon), updates Q(s, a) <- (1 - eta) Q + eta (r + gamma max Q(s', .)) "
                 "after each, then swaps by the largest Q at the root.",
-          params=("epsilon", "step_size", "discount", "rollouts"))
+          params=QRolloutsParams,
+          moved={"epsilon": "epsilon", "step_size": "step_size", "discount": "discount", "rollouts": "rollouts"})
 class QRollouts:
-    """The course's algorithm with [match3] epsilon, step_size, discount and rollouts. act(state, rng)
+    """The course's algorithm with its epsilon, step_size, discount and rollouts. act(state, rng)
     runs the rollouts from `state` (refills from `rng`) and returns argmax Q; explain gives Q at the root."""
 
     name = "q-rollouts"
 
     def __init__(self, rules, settings):
-        t = settings.match3
+        t = settings.agent_params(rules.game_id, "q-rollouts")
         self.rules = rules
         self.epsilon, self.eta, self.gamma, self.rollouts = t.epsilon, t.step_size, t.discount, t.rollouts
         self.Q: dict[tuple[bytes, int], dict[tuple, float]] = {}

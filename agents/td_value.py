@@ -16,12 +16,14 @@ arcade/assets/.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from agents.base import best_action, register
-from arcade.games.tictactoe import N_STATES, X, O, reachable_states, tables
+from arcade.games.tictactoe import GAME, N_STATES, X, O, reachable_states, tables
+from arcade.setting_fields import ranged
 from arcade.storage import ASSETS, load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
@@ -105,23 +107,36 @@ def self_play(values: np.ndarray, episodes: int, alpha: float, epsilon: float, r
     return np.array(tables_)
 
 
+@dataclass(frozen=True)
+class TDValueParams:
+    """settings.toml's [tictactoe.td-value]: how self-play trains (the agent plays greedily from its table)."""
+
+    alpha: float = ranged(0.0, 1.0, 0.05, trains_only=True)  # TD step size
+    epsilon: float = ranged(0.0, 1.0, 0.1, trains_only=True)  # exploration during self-play
+    episodes: int = ranged(1, 100_000_000, 1_000_000, trains_only=True)  # self-play games of one training run
+    # The course values a drawn end at 0 (V = probability of winning). Then O, who can at best draw
+    # against perfect play, cannot tell a draw from a loss and keeps losing to minimax; 0.5 fixes it.
+    draw_value: float = ranged(0.0, 1.0, 0.5, course=0.0, trains_only=True)
+
+
 @register("td-value", ("tictactoe",), "the course's TD value table V(s), learned by epsilon-greedy self-play",
           order=10, about="A table V(s) per side: the estimated chance to win from each board. Trained by "
                           "playing itself (exploring with probability epsilon) and moving each state's value "
                           "toward the next one's: V(s) <- V(s) + alpha (V(s') - V(s)). It plays the move to "
-                          "the board it values most.", params=("alpha", "epsilon", "episodes", "draw_value"))
+                          "the board it values most.", params=TDValueParams,
+                      moved={"alpha": "alpha", "epsilon": "epsilon", "episodes": "episodes", "draw_value": "draw_value"})
 class TDValueAgent:
-    """Plays greedily from the TD tables ([tictactoe] alpha, epsilon, episodes, draw_value); trains by
+    """Plays greedily from the TD tables ([tictactoe.td-value]); trains by
     self-play and saves to the data folder; loads the trained table, else the shipped one."""
 
     name = "td-value"
 
     def __init__(self, rules, settings):
         self.rules = rules
-        table = settings.tictactoe
-        self.alpha = table.alpha
-        self.epsilon = table.epsilon
-        self.draw_value = table.draw_value
+        p = settings.agent_params(rules.game_id, "td-value")
+        self.alpha = p.alpha
+        self.epsilon = p.epsilon
+        self.draw_value = p.draw_value
         self.data_path = Path(settings.data_dir) / FILENAME
         self.values, self.source = self._load()
 
@@ -152,7 +167,7 @@ class TDValueAgent:
 
     @classmethod
     def default_episodes(cls, settings) -> int:
-        return settings.tictactoe.episodes
+        return settings.agent_params(GAME.id, "td-value").episodes
 
     def default_path(self) -> Path:
         return self.data_path

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from dataclasses import dataclass
 
 import numpy as np
 
 from agents.base import best_action, register
+from arcade.setting_fields import ranged
 
 
 class ValueIteration:
@@ -122,20 +124,25 @@ def solved(mdp, tolerance: float) -> ValueIteration:
     return _SOLVED[key]
 
 
+@dataclass(frozen=True)
+class ValueIterationParams:
+    tolerance: float = ranged(0.0, 1.0, 1e-4)  # sweeps stop when no value moves more than this
+
+
 @register("value-iteration", ("blackjack",), "the optimal policy of the MDP, solved by value iteration", order=10,
           about="Value iteration: sweep over every state of the MDP, setting V(s) to the best expected reward "
                 "plus V of what follows, until nothing moves more than the tolerance. The policy then takes "
                 "the action of largest Q(s, a). It is the optimum the learners are measured against.",
-          params=("tolerance", "preset"))
+          params=ValueIterationParams, moved={"tolerance": "tolerance"})
 class ValueIterationAgent:
-    """Plays pi* of the table's MDP, solved once when built (tolerance: [blackjack] tolerance)."""
+    """Plays pi* of the table's MDP, solved once when built (tolerance: [blackjack.value-iteration])."""
 
     name = "value-iteration"
 
     def __init__(self, rules, settings):
         self.rules = rules
         self.mdp = rules.mdp
-        self.tolerance = settings.blackjack.tolerance
+        self.tolerance = settings.agent_params(rules.game_id, "value-iteration").tolerance
         self.solution = solved(self.mdp, self.tolerance)
         self._extra: dict = {}  # Q of states off the start's reach, solved on demand
 

@@ -13,11 +13,13 @@ import sys
 from pathlib import Path
 
 from agents import Explains, Trains, UnknownAgent, agents_for, find
+from agents.base import ANY_GAME
 from arcade.games import (GAMES, UnknownGame, VariantError, format_variant, game_ids, game_info, make_rules,
                           parse_variant, variant_label)
 from arcade.games.declare import checked_parameters, describe_parameters, split_variant
 from arcade.games.base import FitsState, Summarizes
 from arcade.progress import Progress, ms_text
+from arcade.setting_fields import describe_fields
 from arcade.settings import DEFAULT_SETTINGS, SettingsError, load_settings
 from arcade.storage import folder_write_problem, json_default, writable_file_problem
 
@@ -109,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "one here; or a cluster's address (needs: pip install -r requirements-ray.txt)")
     bench.add_argument("--budget-clock", choices=("wall", "cpu"),
                        help="count the agents' time a move in wall-clock time or in the CPU time of their own "
-                            "thread (a loaded machine then plays as deep as an idle one); default: [search] "
+                            "thread (a loaded machine then plays as deep as an idle one); default: [agents] "
                             "budget_clock")
     bench.add_argument("--log", help="append each finished game to this file (default: data/runs/...jsonl)")
     bench.add_argument("--resume", metavar="LOG", help="continue the stopped run of that log (its games, agents "
@@ -202,6 +204,9 @@ def cmd_agents(args, settings) -> int:
             print(f"  rules parameters: {'; '.join(describe_parameters(game))}")
         for spec in agents_for(game.id):
             print(f"  {spec.name:<18} {spec.summary}")
+            if spec.params is not None:
+                table = f"agents.{spec.name}] or [{game.table}" if ANY_GAME in spec.games else game.table
+                print(f"  {'':<18} [{table}.{spec.name}]: {'; '.join(describe_fields(spec.params))}")
     return 0
 
 
@@ -279,7 +284,7 @@ def cmd_bench(args, settings) -> int:
     log = _bench_run(args, settings)
     clock = args.budget_clock or (log.spec.budget_clock if log is not None else None)  # (a resumed run's own)
     if clock:
-        settings = settings.with_table("search", budget_clock=clock)
+        settings = settings.with_table("agents", budget_clock=clock)
     if log is not None:  # the run as it was started
         args.game, args.agent, args.opponent = log.spec.game, log.spec.agent, log.spec.opponent
         args.games, args.seed = log.spec.games, log.spec.seed

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +41,8 @@ class RunSpec:
     variant: str | None = None
     # how the agents counted their time a move ("wall" or "cpu"), so --resume restores it; None in older logs
     budget_clock: str | None = None
+    # what the previous round's runner fingerprinted the same settings as (not written to a log)
+    earlier_keys: tuple[str, ...] = field(default=(), compare=False)
 
     @classmethod
     def of(cls, game: str, agent: str, opponent: str | None, games: int, seed: int, settings,
@@ -52,10 +54,12 @@ class RunSpec:
 
         return cls(game, agent, opponent, games, seed, settings.seeds.agent if agent_seed is None else agent_seed,
                    settings_key(settings, game), variant or settings_variant(game, settings),
-                   settings.search.budget_clock)
+                   settings.agents.budget_clock, (earlier_settings_key(settings, game),))
 
     def header(self) -> dict:
-        return {"run": asdict(self), "version": LOG_VERSION}
+        run = asdict(self)
+        del run["earlier_keys"]
+        return {"run": run, "version": LOG_VERSION}
 
     def stands_to(self, run: RunSpec, players: int) -> str | None:
         """How this logged run stands to `run`: "same"; "same settings" (the same run, logged before runs
@@ -63,6 +67,8 @@ class RunSpec:
         played unchanged: one-player runs only, game i is seed + i whatever the count, while in a two-player
         run the count decides the seats); None: another run."""
         logged = self
+        if logged.settings_key in run.earlier_keys:  # logged by the previous round's runner: the same settings
+            logged = replace(logged, settings_key=run.settings_key)
         if logged.variant is None:  # logged before variants: the settings fingerprint pins the rules
             logged = replace(logged, variant=run.variant)
         if logged.budget_clock is None:  # logged before the clock was named: the fingerprint pins it too
@@ -96,19 +102,54 @@ def jobs_of(spec: RunSpec, players: int) -> list[GameJob]:
             for i in range(spec.games)]
 
 
-def settings_key(settings, game: str) -> str:
-    """A short fingerprint of the settings a run of `game` builds its agents from: that game's table and the
-    seeds, search and data tables (not the other games' tables, the window, sound or pacing, nor where the
-    settings were read from, nor the game's settings only training reads: changing those leaves a logged
-    run continuable)."""
-    kept = {k: asdict(getattr(settings, k)) for k in ("seeds", "search", "data")}
-    table = settings.for_game(game)  # (its defaults when the settings do not set it)
-    if table is not None:
-        skipped = trains_only_fields(table)
-        kept["game"] = {k: v for k, v in asdict(table).items() if k not in skipped}
-    else:
-        kept["game"] = None
+def _fingerprint(kept: dict) -> str:
     return hashlib.sha1(json.dumps(kept, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+def _played_fields(table) -> dict | None:
+    """A settings dataclass's values a logged game depends on (not those only training reads)."""
+    if table is None:
+        return None
+    skipped = trains_only_fields(table)
+    return {k: v for k, v in asdict(table).items() if k not in skipped}
+
+
+def settings_key(settings, game: str) -> str:
+    """A short fingerprint of the settings a run of `game` builds its agents from: that game's table, the
+    parameters of every agent of the game, [agents]' time a move and clock, the seeds and the data folder (not
+    the other games' tables, the window, sound or pacing, nor where the settings were read from, nor what only
+    training reads: changing those leaves a logged run continuable)."""
+    from agents.base import agents_for
+
+    kept = {k: asdict(getattr(settings, k)) for k in ("seeds", "data")}
+    kept["agents"] = {"time_budget_ms": settings.agents.time_budget_ms, "budget_clock": settings.agents.budget_clock}
+    kept["game"] = _played_fields(settings.for_game(game))  # (its defaults when the settings do not set it)
+    kept["params"] = {s.name: _played_fields(settings.agent_params(game, s.name))
+                      for s in agents_for(game) if s.params is not None}
+    return _fingerprint(kept)
+
+
+def earlier_settings_key(settings, game: str) -> str:
+    """The fingerprint the previous round's runner gave these settings (their agents' parameters were then in
+    the games' tables and [search]), so a run it logged continues: see arcade.settings_moves."""
+    from arcade.games import game_info
+    from arcade.settings_moves import TRAINS_ONLY, moved
+
+    def value(places):
+        scope, agent, key = places[0]
+        if agent is None:
+            return getattr(settings.agents, key)
+        got = getattr(settings.agent_params(game, agent), key)
+        return got or settings.agents.time_budget_ms if key == "time_budget_ms" else got  # (0: the shared one)
+
+    table = game_info(game).table
+    old_game = _played_fields(settings.for_game(game)) or {}
+    old_game.update({key: value(places) for (t, key), places in moved().items()
+                     if t == table and key not in TRAINS_ONLY})
+    kept = {k: asdict(getattr(settings, k)) for k in ("seeds", "data")}
+    kept["search"] = {key: value(places) for (t, key), places in moved().items() if t == "search"}
+    kept["game"] = old_game or None
+    return _fingerprint(kept)
 
 
 class GameLog:

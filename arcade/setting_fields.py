@@ -24,10 +24,30 @@ def ranged(lo, hi, default, course=None, trains_only: bool = False):
     return field(default=default, metadata=meta)
 
 
+def own_time_budget(default: int = 0):
+    """A timed agent's time_budget_ms parameter: milliseconds a move, 0 for the one [agents] time_budget_ms
+    every timed agent shares (agents.base.time_budget reads it)."""
+    return ranged(0, 60_000, default)
+
+
 def trains_only_fields(table) -> set[str]:
     """The settings of a table (a dataclass) that only training reads: a logged run of games does not depend
     on them, so adding or changing one leaves the run's log continuable."""
     return {f.name for f in dataclasses.fields(table) if f.metadata.get("trains_only")}
+
+
+def describe_fields(table, names=None) -> list[str]:
+    """'rows 1..5 (default 2)' for each field of a settings dataclass (or those `names`): its range or
+    choices, its default, and the course's value where the course gives one."""
+    out = []
+    for f in dataclasses.fields(table):
+        if names is not None and f.name not in names:
+            continue
+        meta = f.metadata
+        allowed = "|".join(map(str, meta["choices"])) if "choices" in meta else f"{meta['min']}..{meta['max']}"
+        course = f", the course's {meta['course']}" if "course" in meta else ""
+        out.append(f"{f.name} {allowed} (default {f.default}{course})")
+    return out
 
 
 def course_value(table, name: str):

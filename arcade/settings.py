@@ -1,7 +1,9 @@
 """Reads and validates settings.toml into frozen dataclasses.
 
 One dataclass per TOML table; each field carries its allowed range in its
-metadata, so adding a setting is adding a field. A wrong type, an out-of-range
+metadata, so adding a setting is adding a field. An agent's parameters are the
+dataclass it declares (agents.base.register): its table is [GAME.NAME] for one
+game, or [agents.NAME] for every game it plays (a game's own wins). A wrong type, an out-of-range
 value or a TOML syntax error is one line naming the file, the key, what was
 found and what is allowed: a warning when the arcade loads its settings (that
 setting keeps its default and the arcade starts), a SettingsError when parsed
@@ -18,8 +20,10 @@ from pathlib import Path
 from typing import Any
 
 
-from arcade.games import GAMES
+from agents.base import ANY_GAME as ANY, all_specs, find as find_agent  # (ANY: an [agents.NAME] table's scope)
+from arcade.games import GAMES, game_info
 from arcade.setting_fields import course_value, one_of, ranged  # noqa: F401  (the fields' helpers, used here too)
+from arcade.settings_moves import moved, moved_keys, moved_tables
 
 
 ARCADE_SETTINGS = Path(__file__).resolve().parent.parent / "settings.toml"  # a checkout's own settings file
@@ -52,6 +56,11 @@ class WindowSettings:
 @dataclass(frozen=True)
 class AgentSettings:
     delay_ms: int = ranged(0, 5000, 200)  # pause between agent moves, so a person can watch
+    # every timed agent's time a move, unless its own table sets its time_budget_ms (agents.base.time_budget)
+    time_budget_ms: int = ranged(1, 60_000, 1000)
+    # how every timed agent counts its time a move: "wall" (what a person waits), or "cpu" (the time the
+    # search's own thread ran: a loaded machine does not make it shallower; what benchmarks should use)
+    budget_clock: str = one_of(("wall", "cpu"), "wall")
 
 
 @dataclass(frozen=True)
@@ -63,22 +72,6 @@ class AudioSettings:
 class SeedSettings:
     game: int = ranged(-1, 2**63 - 1, -1)  # -1: a fresh seed for every game (shown in the HUD)
     agent: int = ranged(-1, 2**63 - 1, 1)
-
-
-@dataclass(frozen=True)
-class SearchSettings:
-    """The search algorithms written once for every game (agents/mcts.py, agents/expectiminimax.py)."""
-
-    mcts_simulations: int = ranged(1, 1_000_000, 1000)
-    mcts_exploration: float = ranged(0.0, 10.0, 2.0)  # UCT's c on results in [-1, 1] (OpenSpiel's default)
-    mcts_batch: int = ranged(1, 256, 8)  # simulations whose playouts run as one batch (1: one at a time)
-    rollout_moves: int = ranged(1, 1_000_000, 10_000)  # a random playout stops after this many moves
-    max_depth: int = ranged(1, 12, 4)  # expectiminimax deepens up to this many decisions
-    chance_samples: int = ranged(1, 256, 4)  # where chance outcomes cannot be listed, this many are drawn
-    time_budget_ms: int = ranged(1, 60_000, 1000)  # both stop when this time a move is spent
-    # how every timed search counts its time a move: "wall" (what a person waits), or "cpu" (the time the
-    # search's own thread ran: a loaded machine does not make it shallower; what benchmarks should use)
-    budget_clock: str = one_of(("wall", "cpu"), "wall")
 
 
 @dataclass(frozen=True)
@@ -109,7 +102,6 @@ _SHELL_TABLES: dict[str, type] = {
     "audio": AudioSettings,
     "seeds": SeedSettings,
     "data": DataSettings,
-    "search": SearchSettings,
 }
 
 
@@ -117,16 +109,34 @@ def _catalogue():
     return GAMES
 
 
-def tables() -> dict[str, tuple[str, type]]:
-    """TOML table name -> (attribute on Settings, dataclass), the shell's tables then each game's."""
-    out = {name: (name, cls) for name, cls in _SHELL_TABLES.items()}
-    out.update({g.table: (g.attr, g.settings) for g in _catalogue() if g.settings is not None})
+def tables() -> dict[str, tuple[str, type | None]]:
+    """TOML table name -> (attribute on Settings, dataclass), the shell's tables then each game's (a game with
+    no settings of its own has None: its table holds only its agents' tables)."""
+    out: dict[str, tuple[str, type | None]] = {name: (name, cls) for name, cls in _SHELL_TABLES.items()}
+    out.update({g.table: (g.attr, g.settings) for g in _catalogue()})
     return out
+
+
+def every_table() -> dict[str, type]:
+    """Every table settings.toml may hold that has keys, by its name as written ("2048.expectimax"): the
+    shell's, each game's, and each agent's parameters ([agents.NAME] for an agent of every game, else
+    [GAME.NAME] on each game it plays)."""
+    out = {name: cls for name, (_, cls) in tables().items() if cls is not None}
+    for spec in all_specs():
+        if spec.params is not None:
+            for table in ["agents"] if ANY in spec.games else [game_info(g).table for g in spec.games]:
+                out[f"{table}.{spec.name}"] = spec.params
+    return out
+
+
+# (scope: a game id or ANY, agent name, ((parameter, value), ...)), in the order read; later entries win
+AgentTables = tuple[tuple[str, str, tuple[tuple[str, Any], ...]], ...]
 
 
 @dataclass(frozen=True, init=False)
 class Settings:
-    """All settings: the shell's tables as fields, each game's table by its attribute (settings.match3).
+    """All settings: the shell's tables as fields, each game's table by its attribute (settings.match3), and
+    the agents' tables (agent_params).
 
     Settings(**tables) takes any table by attribute name; a game's table not given has its defaults.
     """
@@ -136,17 +146,16 @@ class Settings:
     audio: AudioSettings
     seeds: SeedSettings
     data: DataSettings
-    search: SearchSettings
     games: tuple[tuple[str, Any], ...]  # (game id, its settings table), in catalogue order
+    agent_tables: AgentTables  # what settings.toml sets of agents' parameters ([GAME.NAME], [agents.NAME])
     source: str  # where these came from, for messages
     base_dir: str  # the folder a relative data folder is resolved against (the arcade's by default)
     warnings: tuple[str, ...]
 
     def __init__(self, window: WindowSettings = WindowSettings(), agents: AgentSettings = AgentSettings(),
                  seeds: SeedSettings = SeedSettings(), data: DataSettings = DataSettings(),
-                 audio: AudioSettings = AudioSettings(), search: SearchSettings = SearchSettings(),
-                 games: tuple = (), source: str = "defaults", base_dir: str = str(HOME),
-                 warnings: tuple[str, ...] = (),
+                 audio: AudioSettings = AudioSettings(), games: tuple = (), agent_tables: AgentTables = (),
+                 source: str = "defaults", base_dir: str = str(HOME), warnings: tuple[str, ...] = (),
                  **game_tables):
         by_id = dict(games)
         for g in _catalogue():
@@ -155,9 +164,8 @@ class Settings:
         if game_tables:
             raise TypeError(f"unknown settings table(s): {', '.join(game_tables)}")
         for name, value in (("window", window), ("agents", agents), ("audio", audio), ("seeds", seeds), ("data", data),
-                            ("search", search),
-                            ("games", tuple(by_id.items())), ("source", source), ("base_dir", base_dir),
-                            ("warnings", tuple(warnings))):
+                            ("games", tuple(by_id.items())), ("agent_tables", tuple(agent_tables)),
+                            ("source", source), ("base_dir", base_dir), ("warnings", tuple(warnings))):
             object.__setattr__(self, name, value)
 
     def for_game(self, game_id: str):
@@ -169,6 +177,31 @@ class Settings:
 
         cls = game_info(game_id).settings
         return cls() if cls is not None else None
+
+    def agent_params(self, game_id: str, name: str):
+        """The parameters of agent `name` playing `game_id` (an instance of the dataclass it declares): its
+        defaults, under [agents.NAME], under [GAME.NAME]. None for an agent that declares none; UnknownAgent
+        for a name the game has not."""
+        cls = find_agent(game_id, name).params
+        if cls is None:
+            return None
+        values: dict[str, Any] = {}
+        for scope in (ANY, game_id):
+            for where, agent, items in self.agent_tables:
+                if where == scope and agent == name:
+                    values.update(items)
+        known = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in values.items() if k in known})
+
+    def with_agent(self, name: str, game: str = ANY, **changes) -> "Settings":
+        """A copy with some parameters of agent `name` set: on `game`, or on every game it plays. TypeError
+        naming a parameter the agent has not."""
+        classes = {s.params for s in all_specs() if s.name == name and (game == ANY or s.plays(game)) and s.params}
+        known = {f.name for cls in classes for f in dataclasses.fields(cls)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise TypeError(f"agent '{name}' has no parameter {', '.join(unknown)} (it has: {', '.join(sorted(known))})")
+        return dataclasses.replace(self, agent_tables=self.agent_tables + ((game, name, tuple(changes.items())),))
 
     def __getattr__(self, name: str):
         if name.startswith("__") or "games" not in self.__dict__:  # pickling and half-built objects
@@ -237,21 +270,18 @@ def _toml_repr(value: Any) -> str:
 
 _PY_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
 
-def _build_table(name: str, table: str, cls: type, raw: Any, warnings: list[str], strict: bool):
-    if not isinstance(raw, dict):
-        problem = f"{name}: [{table}] should be a table of settings, found {_toml_repr(raw)}"
-        if strict:
-            raise SettingsError(problem)
-        warnings.append(f"{problem}; using its defaults")
-        return cls()
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    defaults = cls()
+
+def _table_values(name: str, table: str, cls: type, raw: dict, warnings: list[str], strict: bool,
+                  subtables: str = "") -> dict[str, Any]:
+    """The checked values `raw` gives fields of `cls` (its keys that are not sub-tables); each unknown key and
+    (unless strict) each wrong value one warning. subtables: what this table's own [table.NAME] tables are."""
+    fields = {f.name: f for f in dataclasses.fields(cls)} if cls is not None else {}
+    defaults = cls() if cls is not None else None
     values = {}
     for key, value in raw.items():
         if key not in fields:
-            warnings.append(
-                f"{name}: unknown key [{table}] {key} ignored (known: {', '.join(fields)})"
-            )
+            known = ", ".join(fields) or "no keys of its own"
+            warnings.append(f"{name}: unknown key [{table}] {key} ignored (known: {known}{subtables})")
             continue
         f = fields[key]
         try:
@@ -260,7 +290,139 @@ def _build_table(name: str, table: str, cls: type, raw: Any, warnings: list[str]
             if strict:
                 raise
             warnings.append(f"{exc}; using the default {_toml_repr(getattr(defaults, key))}")
-    return cls(**values)
+    return values
+
+
+def _not_a_table(name: str, table: str, raw: Any, warnings: list[str], strict: bool) -> bool:
+    if isinstance(raw, dict):
+        return False
+    problem = f"{name}: [{table}] should be a table of settings, found {_toml_repr(raw)}"
+    if strict:
+        raise SettingsError(problem)
+    warnings.append(f"{problem}; using its defaults")
+    return True
+
+
+def _agent_classes(scope: str, agent: str) -> list[type]:
+    """The parameter dataclasses an agent table [scope.agent] sets: of the agent of that name playing that game,
+    or (scope ANY) of every agent of that name."""
+    return [s.params for s in all_specs() if s.name == agent and s.params is not None
+            and (scope == ANY or s.plays(scope))]
+
+
+def _agent_table(name: str, scope: str, agent: str, raw: dict, warnings: list[str], strict: bool):
+    """One [GAME.NAME] or [agents.NAME] table checked: (scope, agent, values), or None (said) if no agent of
+    that name with parameters plays there."""
+    table = f"{'agents' if scope == ANY else game_info(scope).table}.{agent}"
+    classes = _agent_classes(scope, agent)
+    if not classes:
+        have = sorted({s.name for s in all_specs() if s.params is not None and (scope == ANY or s.plays(scope))})
+        warnings.append(f"{name}: [{table}] ignored: no agent '{agent}' with parameters there "
+                        f"(known: {', '.join(have)})")
+        return None
+    owner: dict[str, type] = {}  # each key checked by the first class declaring it
+    for cls in classes:  # (an [agents.NAME] table may meet agents of that name on several games)
+        for f in dataclasses.fields(cls):
+            owner.setdefault(f.name, cls)
+    values = {}
+    for cls in dict.fromkeys(classes):
+        mine = {k: v for k, v in raw.items() if owner.get(k) is cls}
+        values.update(_table_values(name, table, cls, mine, warnings, strict))
+    for key in raw:
+        if key not in owner:
+            warnings.append(f"{name}: unknown key [{table}] {key} ignored (known: {', '.join(owner)})")
+    return scope, agent, tuple(values.items())
+
+
+def _apply_moved(reading: "_Reading", table: str, keys: dict) -> list:
+    """The previous round's keys of `table` read at their new places, each said in one warning; what
+    settings.toml also sets at the new place wins. Returns the agent-table entries they make."""
+    entries, agents = [], reading.parts.get("agents", AgentSettings())
+    for key, value in keys.items():
+        places = moved().get((table, key))
+        if places is None:
+            reading.warnings.append(f"{reading.name}: unknown key [{table}] {key} ignored")
+            continue
+        shown = [f"[agents] {new}" if agent is None else
+                 f"[{'agents' if scope == ANY else game_info(scope).table}.{agent}] {new}"
+                 for scope, agent, new in places]
+        reading.warnings.append(f"{reading.name}: [{table}] {key} is now {' and '.join(shown)}: read from there "
+                                "this time; move it (the old place is read this round only)")
+        for scope, agent, new in places:
+            if agent is None:
+                if new not in reading.explicit_agents:
+                    checked = _table_values(reading.name, "agents", AgentSettings, {new: value}, reading.warnings,
+                                            reading.strict)
+                    agents = dataclasses.replace(agents, **checked)
+            else:
+                found = _agent_table(reading.name, scope, agent, {new: value}, reading.warnings, reading.strict)
+                entries += [found] if found is not None else []
+    reading.parts["agents"] = agents
+    return entries
+
+
+class _Reading:
+    """What parse_settings gathers while it walks the file's tables."""
+
+    def __init__(self, name: str, strict: bool):
+        self.name, self.strict = name, strict
+        self.warnings: list[str] = []
+        self.parts: dict[str, Any] = {}
+        self.agents: list = []
+        self.moved: dict[str, dict[str, Any]] = {}  # keys of the previous round's places, by their table
+        self.explicit_agents: set[str] = set()  # the [agents] keys the file sets itself
+
+    def agent_tables_of(self, scope: str, raw: dict) -> dict:
+        """raw without its sub-tables, each of which is read as the table of an agent on `scope`."""
+        keys = {}
+        for key, value in raw.items():
+            if isinstance(value, dict):
+                found = _agent_table(self.name, scope, key, value, self.warnings, self.strict)
+                if found is not None:
+                    self.agents.append(found)
+            else:
+                keys[key] = value
+        return keys
+
+    def game_table(self, game, raw: dict) -> None:
+        keys = self.agent_tables_of(game.id, raw)
+        known = {f.name for f in dataclasses.fields(game.settings)} if game.settings is not None else set()
+        self.moved[game.table] = {k: v for k, v in keys.items() if k not in known and k in moved_keys(game.table)}
+        keys = {k: v for k, v in keys.items() if k not in self.moved[game.table]}
+        values = _table_values(self.name, game.table, game.settings, keys, self.warnings, self.strict,
+                               "; and its agents' tables [" + game.table + ".NAME]")
+        if game.settings is not None:
+            self.parts[game.attr] = game.settings(**values)
+
+    def shell_table(self, table: str, cls: type, raw: dict) -> None:
+        if table == "agents":
+            raw = self.agent_tables_of(ANY, raw)
+            self.explicit_agents = set(raw)
+        values = _table_values(self.name, table, cls, raw, self.warnings, self.strict,
+                               "; and agents' tables [agents.NAME]" if table == "agents" else "")
+        self.parts[table] = cls(**values)
+
+    def read(self, table: str, raw: Any) -> None:
+        if _not_a_table(self.name, table, raw, self.warnings, self.strict):
+            return
+        if table in _SHELL_TABLES:
+            self.shell_table(table, _SHELL_TABLES[table], raw)
+        elif table in moved_tables():
+            self.moved[table] = dict(raw)
+        else:
+            game = next((g for g in _catalogue() if g.table == table), None)
+            if game is None:
+                known = ", ".join(tables())
+                self.warnings.append(f"{self.name}: unknown table [{table}] ignored (known: {known})")
+            else:
+                self.game_table(game, raw)
+
+    def settings(self, source: str, base_dir: str) -> Settings:
+        moved = []
+        for table, keys in self.moved.items():
+            moved += _apply_moved(self, table, keys)
+        return Settings(**self.parts, agent_tables=tuple(moved) + tuple(self.agents), source=source,
+                        base_dir=base_dir, warnings=tuple(self.warnings))
 
 
 def _unusable_file(problem: str, source: str, base_dir: str, strict: bool) -> Settings:
@@ -284,21 +446,12 @@ def parse_settings(text: str, name: str = "settings.toml", base_dir: str = ".", 
     except tomllib.TOMLDecodeError as exc:
         return _unusable_file(f"{name}: TOML syntax error: {exc}; fix that line or delete the file to use the defaults",
                               name, base_dir, strict)
-    warnings: list[str] = []
-    parts = {}
-    known = tables()
+    reading = _Reading(name, strict)
     for table, value in raw.items():
-        if table not in known:
-            warnings.append(
-                f"{name}: unknown table [{table}] ignored (known: {', '.join(known)})"
-            )
-            continue
-        attr, cls = known[table]
-        parts[attr] = _build_table(name, table, cls, value, warnings, strict)
+        reading.read(table, value)
     names_folder = isinstance(raw.get("data"), dict) and "folder" in raw["data"]
     # a file that names no data folder uses the arcade's: one in docs/training/ must not grow a data/ there
-    return Settings(**parts, source=name, base_dir=base_dir if names_folder else str(HOME),
-                    warnings=tuple(warnings))
+    return reading.settings(name, base_dir if names_folder else str(HOME))
 
 
 def load_settings(path: str | Path, strict: bool = False) -> Settings:

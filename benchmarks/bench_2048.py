@@ -192,7 +192,7 @@ def mid_game_positions(count: int, seed: int = 77) -> list:
     20 moves from move 300 on, so most hold a 512 or more and half the cells or fewer empty."""
     rules = Rules2048(spawn_four_probability=0.1)
     rng = np.random.default_rng(seed)
-    search = Search(0.1, DEFAULTS.game2048.strong_min_probability)
+    search = Search(0.1, DEFAULTS.agent_params("2048", "expectimax").min_probability)
     positions, state, moves = [], rules.new_state(rng), 0
     while len(positions) < count:
         if rules.is_terminal(state):

@@ -67,7 +67,7 @@ def main() -> None:
 
     from bench_2048 import mid_game_positions
 
-    p_min = Settings().game2048.strong_min_probability
+    p_min = Settings().agent_params("2048", "expectimax").min_probability
     boards = [s.board for s in mid_game_positions(args.positions)]
     search = Search(0.1, p_min)
     search.root(boards[0], 2)  # compiled (or loaded from the cache) before timing

@@ -44,8 +44,8 @@ def log_path(p_four: float, stop_at: int, budget_ms: int, clock: str, agent: str
 
 
 def players_for(p_four: float, budget_ms: int, stop_at: int, clock: str, agent: str = "expectimax"):
-    settings = (Settings().with_table("game2048", spawn_four_probability=p_four, time_budget_ms=budget_ms)
-                .with_table("search", budget_clock=clock))
+    settings = (Settings().with_table("game2048", spawn_four_probability=p_four).with_agent("expectimax", game="2048", time_budget_ms=budget_ms)
+                .with_table("agents", budget_clock=clock))
     rules = make_rules("2048", settings)
     agent = find("2048", agent).create(rules, settings)
     return settings, runner.Players(rules, agent, until=ReachesTile(stop_at) if stop_at else None)

@@ -27,7 +27,7 @@ def decision_stats(name: str, seconds, budget: float, over: tuple[float, float])
 
 
 def game_2048(seed: int) -> None:
-    settings = Settings().with_table("game2048", spawn_four_probability=0.1, time_budget_ms=100)
+    settings = Settings().with_table("game2048", spawn_four_probability=0.1).with_agent("expectimax", game="2048", time_budget_ms=100)
     rules = make_rules("2048", settings)
     agent = find("2048", "expectimax").create(rules, settings)
     rng = np.random.default_rng(seed)
@@ -68,8 +68,8 @@ def late_2048_positions(count: int, seed: int) -> list:
 
 
 def late_2048(count: int, seed: int) -> None:
-    settings = Settings().with_table("game2048", spawn_four_probability=0.1, time_budget_ms=100)
-    settings = settings.with_table("search", budget_clock="cpu")
+    settings = Settings().with_table("game2048", spawn_four_probability=0.1).with_agent("expectimax", game="2048", time_budget_ms=100)
+    settings = settings.with_table("agents", budget_clock="cpu")
     rules = make_rules("2048", settings)
     agent = find("2048", "expectimax").create(rules, settings)
     positions = late_2048_positions(count, seed)

@@ -27,7 +27,7 @@ import _common  # noqa: F401  (puts the project on the import path)
 import numpy as np
 from _common import ROOT, mean_ci, ms_stats, run_logged, wilson
 
-from agents.base import find
+from agents.base import find, time_budget
 from agents.dots_solver import margins, move_values
 from arcade import runner
 from arcade.games.dots import Board, DotsRules, DotsState, parse_size
@@ -35,6 +35,8 @@ from arcade.settings import Settings
 
 DEFAULTS = Settings()
 LOGS = ROOT / "data" / "runs"
+BUDGET_MS = time_budget(DEFAULTS, DEFAULTS.agent_params("dots", "alpha-beta")) * 1000  # alpha-beta's, a move
+MCTS_SIMULATIONS = DEFAULTS.agent_params("dots", "mcts").simulations
 
 
 def played(players_, spec, backend, log_dir, label: str, jobs=None) -> list[dict] | None:
@@ -61,7 +63,7 @@ def margins_of(records: list[dict]) -> list[int]:
 
 def agreement(count: int, seed: int) -> None:
     print(f"== 3x3: alpha-beta's values against the exact solver, {count} random positions with 1-16 lines "
-          f"undrawn (seed {seed}), {DEFAULTS.dots.time_budget_ms} ms a move")
+          f"undrawn (seed {seed}), {BUDGET_MS:.0f} ms a move")
     with tempfile.TemporaryDirectory() as folder:
         t0 = time.perf_counter()
         margin = margins(3, 3, folder)
@@ -144,7 +146,7 @@ def matches(size: tuple[int, int], opponent: str, games: int, backend, seed: int
     mean, ci = mean_ci(margins_)
     ab = [t / 1000 for r in results for t in r["decision_ms"]]
     op = [t / 1000 for r in results for t in r["opponent_ms"]]
-    label = f"{opponent} ({DEFAULTS.search.mcts_simulations} simulations)" if opponent == "mcts" else opponent
+    label = f"{opponent} ({MCTS_SIMULATIONS} simulations)" if opponent == "mcts" else opponent
     print(f"-- {size[0]}x{size[1]} against {label}: {games} games")
     print(f"  wins {wins}/{games} = {wins / games:.0%} (95% interval {lo:.0%}-{hi:.0%}; target >= {target:.0%}), "
           f"draws {draws}; as first {by_side[0]}/{n_side[0]}, as second {by_side[1]}/{n_side[1]}")
@@ -171,7 +173,7 @@ def main():
     if args.won_games:
         won_games(args.won_games, args.seed, backend, args.log_dir)
     if args.games:
-        print(f"== alpha-beta ({DEFAULTS.dots.time_budget_ms} ms a move) against greedy and mcts, on {backend.name}")
+        print(f"== alpha-beta ({BUDGET_MS:.0f} ms a move) against greedy and mcts, on {backend.name}")
         for text in args.sizes.split(","):
             for opponent in ("greedy", "mcts"):
                 matches(parse_size(text), opponent, args.games, backend, args.seed, args.log_dir)

@@ -54,7 +54,7 @@ def settings_for(params) -> Settings:
     if params is None:
         return DEFAULTS
     eps, eta, gamma, n = params
-    return DEFAULTS.with_table("match3", epsilon=eps, step_size=eta, discount=gamma, rollouts=int(n))
+    return DEFAULTS.with_agent("q-rollouts", game="match3", epsilon=eps, step_size=eta, discount=gamma, rollouts=int(n))
 
 
 def make(name: str, rules, settings: Settings):

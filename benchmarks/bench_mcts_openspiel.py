@@ -4,7 +4,7 @@
     .venv-bench/bin/python benchmarks/bench_mcts_openspiel.py --games 60 --board 4x4 --simulations 1000
 
 Equal simulations a move and matched exploration: OpenSpiel's C++ MCTSBot (pyspiel.MCTSBot, UCT c = 2, one
-random rollout a leaf, its solver on, as shipped) against the arcade's mcts ([search] mcts_exploration = 2
+random rollout a leaf, its solver on, as shipped) against the arcade's mcts ([agents.mcts] exploration = 2
 on the same [-1, 1] results). Games alternate sides: game k is played from seed run-seed + k with the
 The games run on the arcade's game runner (arcade/runner.py), OpenSpiel's bot seated as an arcade agent that
 keeps an OpenSpiel game in step with the arcade's states: game i plays from seed run-seed + i, the arcade's
@@ -128,8 +128,7 @@ def speed(rows: int, cols: int, simulations: int, c: float, rounds: int, batch: 
             s = rules.step(s, rules.legal_actions(s)[int(rng.integers(len(rules.legal_actions(s))))])
         if not rules.is_terminal(s):
             positions.append(s)
-    settings = Settings().with_table("search", mcts_simulations=simulations, mcts_exploration=c, mcts_batch=batch,
-                                     time_budget_ms=600_000)
+    settings = Settings().with_agent("mcts", simulations=simulations, exploration=c, batch=batch).with_table("agents", time_budget_ms=600_000)
     rates = {"arcade": [], "openspiel": []}
     for r in range(rounds):
         for who in (("arcade", "openspiel") if r % 2 == 0 else ("openspiel", "arcade")):
@@ -163,8 +162,8 @@ def main(argv=None) -> int:
     p.add_argument("--simulations", type=int, default=1000)
     p.add_argument("--exploration", type=float, default=2.0)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--batch", type=int, default=Settings().search.mcts_batch,
-                   help="the arcade mcts's [search] mcts_batch (1: one simulation at a time)")
+    p.add_argument("--batch", type=int, default=Settings().agent_params("dots", "mcts").batch,
+                   help="the arcade mcts's [agents.mcts] batch (1: one simulation at a time)")
     p.add_argument("--jobs", type=int, default=runner.default_jobs(), help="processes (default: all cores)")
     p.add_argument("--ray", nargs="?", const="auto", metavar="ADDRESS", help="play the games on a Ray cluster")
     p.add_argument("--log", default="", help="the per-game log (default data/runs/...); the same command continues it")
@@ -174,8 +173,7 @@ def main(argv=None) -> int:
         print("skipped: OpenSpiel is not installed here; run `make bench-venv` and use .venv-bench/bin/python")
         return 0
     rows, cols = parse_size(args.board)
-    settings = Settings().with_table("search", mcts_simulations=args.simulations, mcts_exploration=args.exploration,
-                                     mcts_batch=args.batch, time_budget_ms=60_000)
+    settings = Settings().with_agent("mcts", simulations=args.simulations, exploration=args.exploration, batch=args.batch).with_table("agents", time_budget_ms=60_000)
     rules = DotsRules(rows, cols)
     players = runner.Players(rules, MCTS(rules, settings), OpenSpielMCTS(rows, cols, args.simulations,
                                                                          args.exploration))

@@ -73,8 +73,8 @@ def overhead(rounds: int, games: int = 100) -> None:
 
 def games_an_hour(games: int, stop_at: int, rounds: int) -> None:
     # the budget in the search's CPU time: a game does not change with the load, so both arms play the same games
-    settings = (Settings().with_table("game2048", spawn_four_probability=0.1, time_budget_ms=100)
-                .with_table("search", budget_clock="cpu"))
+    settings = (Settings().with_table("game2048", spawn_four_probability=0.1).with_agent("expectimax", game="2048", time_budget_ms=100)
+                .with_table("agents", budget_clock="cpu"))
     rules = make_rules("2048", settings)
     players = runner.Players(rules, find("2048", "expectimax").create(rules, settings), until=ReachesTile(stop_at))
     jobs = runner.jobs_of(runner.RunSpec("2048", "expectimax", None, games, 500, 1, ""), 1)
@@ -114,7 +114,7 @@ def ray_two_nodes(games: int) -> None:
     try:
         for cmd in start:
             subprocess.run(cmd, env=env, check=True, capture_output=True)
-        settings = Settings().with_table("search", mcts_simulations=300, time_budget_ms=60_000)
+        settings = Settings().with_agent("mcts", simulations=300).with_table("agents", time_budget_ms=60_000)
         rules = make_rules("tictactoe", settings)
         players = runner.Players(rules, find("tictactoe", "mcts").create(rules, settings),
                                  find("tictactoe", "random").create(rules, settings))

@@ -110,9 +110,9 @@ def format_report(rows: dict, seeds, trials: int) -> str:
 
 
 def report(settings=None, json_out: bool = False, seeds=(0, 1, 2, 3, 4), trials: int | None = None) -> int:
-    """Run and print the experiments; trials default to settings.toml [blackjack] trials (the course's 30000)."""
+    """Run and print the experiments; trials default to settings.toml [blackjack.q-learning] trials (the course's 30000)."""
     if trials is None:
-        trials = settings.blackjack.trials if settings is not None else TRIALS
+        trials = settings.agent_params("blackjack", "q-learning").trials if settings is not None else TRIALS
     t0 = time.perf_counter()
     bar = Progress(len(seeds), "blackjack report (seeds)")
     rows = run(seeds, trials, progress=bar.update)

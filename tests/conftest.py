@@ -9,7 +9,6 @@ os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 import pytest  # noqa: E402
 
 from arcade import notices  # noqa: E402
-from arcade.games.tictactoe import TicTacToeSettings  # noqa: E402
 from arcade.settings import AgentSettings, DataSettings, SeedSettings, Settings  # noqa: E402
 
 
@@ -18,8 +17,8 @@ def settings(tmp_path):
     """Default settings with the data folder in a temp dir, fixed seeds and no agent delay."""
     notices.clear()
     return Settings(data=DataSettings(folder=str(tmp_path / "data")), seeds=SeedSettings(game=3, agent=5),
-                    agents=AgentSettings(delay_ms=0), tictactoe=TicTacToeSettings(episodes=3000),
-                    base_dir=str(tmp_path))
+                    agents=AgentSettings(delay_ms=0), base_dir=str(tmp_path),
+                    agent_tables=(("tictactoe", "td-value", (("episodes", 3000),)),))
 
 
 @pytest.fixture

@@ -75,7 +75,7 @@ def test_heuristic_prefers_monotonic_and_empty():
 
 def test_strong_agent_plays_4x4_games(settings):
     rules = Rules2048()
-    agent = StrongExpectimax(rules, settings.with_table("game2048", time_budget_ms=20))
+    agent = StrongExpectimax(rules, settings.with_agent("expectimax", game="2048", time_budget_ms=20))
     rng = np.random.default_rng(4)
     state = rules.new_state(rng)
     for _ in range(30):
@@ -89,7 +89,7 @@ def test_strong_agent_plays_4x4_games(settings):
 def test_fixed_seed_gives_fixed_decisions(settings):
     rules = Rules2048()
     # a budget no pass reaches: the depth (and so the move) depends on the board alone, not on the clock
-    unhurried = settings.with_table("game2048", time_budget_ms=60_000)
+    unhurried = settings.with_agent("expectimax", game="2048", time_budget_ms=60_000)
     for agent in (Expectimax3(rules, DEFAULTS), StrongExpectimax(rules, unhurried)):
         rng_a, rng_b = np.random.default_rng(8), np.random.default_rng(8)
         a = rules.new_state(rng_a)
@@ -104,7 +104,7 @@ def test_strong_beats_greedy_on_average(settings):
     from arcade.runner import play_games
 
     rules = Rules2048()
-    quick = settings.with_table("game2048", strong_max_depth=1, time_budget_ms=5)  # one layer: seconds a game
+    quick = settings.with_agent("expectimax", game="2048", max_depth=1, time_budget_ms=5)  # one layer: seconds a game
     strong = play_games(rules, StrongExpectimax(rules, quick), games=2, seed=100)
     greedy = play_games(rules, Greedy2048(rules, DEFAULTS), games=2, seed=100)
     assert np.mean([r.score for r in strong]) > np.mean([r.score for r in greedy])

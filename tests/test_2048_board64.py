@@ -96,8 +96,8 @@ def test_depth_follows_distinct_tiles_and_time(settings):
     few = from_values([[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4]).board
     many = from_values([[2, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 2048, 0], [0] * 4]).board
     assert agent.depth_for(few) == 3  # never below 3
-    assert agent.depth_for(many) == min(settings.game2048.strong_max_depth, 11 - 2)
-    quick = StrongExpectimax(Rules2048(), settings.with_table("game2048", time_budget_ms=1))
+    assert agent.depth_for(many) == min(settings.agent_params("2048", "expectimax").max_depth, 11 - 2)
+    quick = StrongExpectimax(Rules2048(), settings.with_agent("expectimax", game="2048", time_budget_ms=1))
     quick.act(from_values([[2, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 2048, 0], [0] * 4]))
     assert quick.figures()["depth"] < quick.figures()["target depth"]  # 1 ms: it stops deepening
 

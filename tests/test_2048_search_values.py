@@ -207,12 +207,12 @@ class StepClock:
         return self.t
 
 
-def _strong(settings, budget_ms=100, **table):
+def _strong(settings, budget_ms=100, **params):
     from agents.expectimax_strong import StrongExpectimax
     from arcade.games.twenty48 import Rules2048
 
     return StrongExpectimax(Rules2048(spawn_four_probability=0.1),
-                            settings.with_table("game2048", time_budget_ms=budget_ms, **table))
+                            settings.with_agent("expectimax", game="2048", time_budget_ms=budget_ms, **params))
 
 
 def _state(board):
@@ -248,7 +248,7 @@ def test_a_pass_predicted_not_to_fit_is_not_started(settings):
 
 
 def test_with_time_enough_it_searches_its_target_depth_and_reports_its_figures(settings):
-    agent = _strong(settings, budget_ms=60_000, strong_max_depth=3)
+    agent = _strong(settings, budget_ms=60_000, max_depth=3)
     values = agent.explain(_state(MID[7]))
     figures = agent.figures()
     assert figures["depth"] == figures["target depth"] == 3
@@ -262,5 +262,5 @@ def test_the_cpu_clock_is_the_threads_own_time(settings):
     from agents.base import budget_clock
 
     assert budget_clock(settings) is time.perf_counter
-    assert budget_clock(settings.with_table("search", budget_clock="cpu")) is time.thread_time
-    assert _strong(settings.with_table("search", budget_clock="cpu")).clock is time.thread_time
+    assert budget_clock(settings.with_table("agents", budget_clock="cpu")) is time.thread_time
+    assert _strong(settings.with_table("agents", budget_clock="cpu")).clock is time.thread_time

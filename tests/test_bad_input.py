@@ -5,14 +5,14 @@ import pygame
 import pytest
 
 from arcade import notices
-from arcade.settings import SettingsError, parse_settings, tables
+from arcade.settings import SettingsError, every_table, parse_settings
 from tests.helpers import key, ticks
 
 
 def wrong_values():
     """For every setting: a value of the wrong type, and one out of range where it has a range."""
     cases = []
-    for table, (_, cls) in tables().items():
+    for table, cls in every_table().items():
         for f in dataclasses.fields(cls):
             wrong_type = '"x"' if f.type in ("int", "float", "bool") else "3"
             cases.append((table, f.name, wrong_type))
@@ -23,10 +23,15 @@ def wrong_values():
     return cases
 
 
+def header(table: str) -> str:
+    """The TOML header of a table named as written ("2048.expectimax": a game's agent's)."""
+    return "[" + ".".join(f'"{part}"' for part in table.split(".")) + "]"
+
+
 @pytest.mark.parametrize("table, name, value", wrong_values())
 def test_every_setting_wrong_in_turn(table, name, value):
     with pytest.raises(SettingsError) as err:
-        parse_settings(f'["{table}"]\n{name} = {value}\n', name="settings.toml")
+        parse_settings(f'{header(table)}\n{name} = {value}\n', name="settings.toml")
     message = str(err.value)
     assert f"[{table}] {name} = " in message and "expected" in message and "\n" not in message
 
@@ -36,10 +41,15 @@ def test_every_setting_wrong_in_turn_keeps_its_default_when_the_arcade_loads(tmp
     from arcade.settings import Settings, load_settings
 
     path = tmp_path / "settings.toml"
-    path.write_text(f'["{table}"]\n{name} = {value}\n')
+    path.write_text(f'{header(table)}\n{name} = {value}\n')
     settings = load_settings(path)
-    attr = tables()[table][0]
-    assert getattr(settings, attr) == getattr(Settings(), attr)
+    defaults = Settings()
+    for attr in ("window", "agents", "audio", "seeds", "data"):
+        assert getattr(settings, attr) == getattr(defaults, attr)
+    from arcade.games import game_ids
+
+    assert all(settings.for_game(g) == defaults.for_game(g) for g in game_ids())
+    assert all(not items for _, _, items in settings.agent_tables)
     assert len(settings.warnings) == 1
     line = settings.warnings[0]
     assert f"[{table}] {name} = " in line and "expected" in line and "using the default" in line and "\n" not in line
@@ -53,14 +63,14 @@ def test_arcade_starts_with_every_setting_wrong_at_once(tmp_path):
     from arcade.settings import load_settings
 
     lines = []
-    for table, (_, cls) in tables().items():
-        lines.append(f'["{table}"]')
+    for table, cls in every_table().items():
+        lines.append(header(table))
         for f in dataclasses.fields(cls):
             lines.append(f'{f.name} = {"3" if f.type == "str" else chr(34) + "x" + chr(34)}')
     path = tmp_path / "settings.toml"
     path.write_text("\n".join(lines) + "\n")
     settings = load_settings(path)
-    n_fields = sum(len(dataclasses.fields(cls)) for _, cls in tables().values())
+    n_fields = sum(len(dataclasses.fields(cls)) for cls in every_table().values())
     assert len(settings.warnings) == n_fields and all("\n" not in w for w in settings.warnings)
     app = App(settings, size=(800, 600))
     try:

@@ -225,7 +225,7 @@ def test_a_decks_value_iteration_is_solved_once_a_process_and_is_the_plain_solve
     again = find("blackjack", "value-iteration").create(make_rules("blackjack", settings.with_table(
         "blackjack", preset="large")), settings)
     assert again.solution is first.solution  # not solved a second time
-    plain = ValueIteration().solve(rules.mdp, settings.blackjack.tolerance)
+    plain = ValueIteration().solve(rules.mdp, settings.agent_params("blackjack", "value-iteration").tolerance)
     assert plain.V == first.solution.V and plain.pi == first.solution.pi
     assert len(value_iteration._SOLVED) >= 1
 

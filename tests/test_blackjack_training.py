@@ -56,7 +56,7 @@ def test_the_train_key_on_the_table_trains_q_learning_with_a_curve_and_the_table
     from arcade.screens import open_game
 
     settings = app.settings
-    app.settings = settings.with_table("blackjack", trials=3000)
+    app.settings = settings.with_agent("q-learning", game="blackjack", trials=3000)
     screen = open_game(app, "blackjack", seed=3)
     app.push(screen)
     screen.controller.select("q-learning")

@@ -26,5 +26,5 @@ def test_a_deadline_counts_on_its_clock_and_raises_out_of_time_past_it():
 def test_the_budget_clock_is_the_searching_threads_cpu_time_or_the_wall():
     import time
 
-    assert budget_clock(Settings().with_table("search", budget_clock="cpu")) is time.thread_time
-    assert budget_clock(Settings().with_table("search", budget_clock="wall")) is time.perf_counter
+    assert budget_clock(Settings().with_table("agents", budget_clock="cpu")) is time.thread_time
+    assert budget_clock(Settings().with_table("agents", budget_clock="wall")) is time.perf_counter

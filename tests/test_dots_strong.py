@@ -113,7 +113,7 @@ def test_capture_pruning_never_drops_the_best_line():
 @pytest.mark.parametrize("rows, cols", [(2, 2), (2, 3), (1, 4)])
 def test_alpha_beta_values_equal_the_solver_when_it_reaches_the_end(rows, cols, settings):
     margin = margins(rows, cols)
-    agent = AlphaBetaDots(DotsRules(rows, cols), settings.with_table("dots", time_budget_ms=20_000))
+    agent = AlphaBetaDots(DotsRules(rows, cols), settings.with_agent("alpha-beta", game="dots", time_budget_ms=20_000))
     rng = np.random.default_rng(rows * cols)
     for _ in range(40):
         state = random_position(rows, cols, rng, undrawn_max=12)
@@ -127,7 +127,7 @@ def test_alpha_beta_values_equal_the_solver_when_it_reaches_the_end(rows, cols, 
 
 
 def test_alpha_beta_keeps_its_time_budget_on_5x5(settings):
-    agent = AlphaBetaDots(DotsRules(5, 5), settings.with_table("dots", time_budget_ms=200))
+    agent = AlphaBetaDots(DotsRules(5, 5), settings.with_agent("alpha-beta", game="dots", time_budget_ms=200))
     state = DotsRules(5, 5).new_state()
     start = time.perf_counter()
     line = agent.act(state)
@@ -137,7 +137,7 @@ def test_alpha_beta_keeps_its_time_budget_on_5x5(settings):
 
 def test_alpha_beta_beats_greedy_on_4x4(settings):
     rules = DotsRules(4, 4)
-    agent = AlphaBetaDots(rules, settings.with_table("dots", time_budget_ms=150))
+    agent = AlphaBetaDots(rules, settings.with_agent("alpha-beta", game="dots", time_budget_ms=150))
     greedy = GreedyDots(rules, settings)
     for seat in (0, 1):
         rng = np.random.default_rng(seat)
@@ -150,14 +150,14 @@ def test_alpha_beta_beats_greedy_on_4x4(settings):
 
 def test_mcts_takes_a_free_box_and_replays(settings):
     rules = DotsRules(2, 2)
-    agent = MCTS(rules, settings.with_table("search", mcts_simulations=1000, time_budget_ms=60_000))
+    agent = MCTS(rules, settings.with_agent("mcts", simulations=1000).with_table("agents", time_budget_ms=60_000))
     state = DotsState(2, 2, 325 & ~1, (0, 0), 0)  # box 0 has three sides; line 0 takes it
     assert agent.act(state, np.random.default_rng(0)) == 0
     values = agent.explain(state)
     assert values == agent.explain(state)  # seeded by the position
     assert all(-1.0 <= v <= 1.0 for v in values.values()) and max(values, key=values.get) == 0
     big = DotsRules(5, 5)
-    line = MCTS(big, settings.with_table("search", mcts_simulations=50)).act(big.new_state(), np.random.default_rng(1))
+    line = MCTS(big, settings.with_agent("mcts", simulations=50)).act(big.new_state(), np.random.default_rng(1))
     assert line in big.legal_actions(big.new_state())
 
 
@@ -240,7 +240,7 @@ def test_alpha_beta_gives_symmetric_lines_one_value(rows, cols, settings):
     from arcade.games.dots import line_symmetries, map_lines
 
     rules = DotsRules(rows, cols)
-    agent = AlphaBetaDots(rules, settings.with_table("dots", time_budget_ms=300))
+    agent = AlphaBetaDots(rules, settings.with_agent("alpha-beta", game="dots", time_budget_ms=300))
     states = [rules.new_state()]
     lines = 0
     for perm in line_symmetries(rows, cols)[1:]:  # a drawn line and its mirror image: a symmetric position

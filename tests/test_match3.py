@@ -180,14 +180,14 @@ def test_the_worked_case():
 @pytest.mark.parametrize("discount, expected", [(0.5, (0, 3, 1, 3)), (0.0, (2, 2, 3, 2))])
 def test_q_rollouts_prefers_what_its_discount_says(discount, expected):
     rules, state, _ = two_turn_values(discount)
-    agent = QRollouts(rules, DEFAULTS.with_table("match3", epsilon=0.5, step_size=0.2, discount=discount, rollouts=400))
+    agent = QRollouts(rules, DEFAULTS.with_agent("q-rollouts", game="match3", epsilon=0.5, step_size=0.2, discount=discount, rollouts=400))
     assert agent.act(state, SteadyRefills(seed=3)) == expected
 
 
 def test_q_rollouts_fixed_seed_fixed_decision():
     rules = Match3Rules()
     state = rules.new_state(np.random.default_rng(4))
-    picks = {QRollouts(rules, DEFAULTS.with_table("match3", rollouts=10)).act(state, np.random.default_rng(8)) for _ in range(2)}
+    picks = {QRollouts(rules, DEFAULTS.with_agent("q-rollouts", game="match3", rollouts=10)).act(state, np.random.default_rng(8)) for _ in range(2)}
     assert len(picks) == 1 and picks.pop() in rules.legal_actions(state)
 
 
@@ -196,7 +196,7 @@ def test_q_rollouts_never_touches_the_game_generator():
     game_rng = np.random.default_rng(4)
     state = rules.new_state(game_rng)
     before = game_rng.bit_generator.state
-    QRollouts(rules, DEFAULTS.with_table("match3", rollouts=3)).act(state, np.random.default_rng(1))
+    QRollouts(rules, DEFAULTS.with_agent("q-rollouts", game="match3", rollouts=3)).act(state, np.random.default_rng(1))
     assert game_rng.bit_generator.state == before
 
 

@@ -90,12 +90,12 @@ def test_q_rollouts_batch_keeps_the_course_decisions_fixed_by_seed():
     assert len(picks) == 1 and picks.pop() in rules.legal_actions(state)
     agent = QRollouts(rules, DEFAULTS)
     agent.act(state, np.random.default_rng(8))
-    assert agent.simulated_moves == DEFAULTS.match3.rollouts * state.turns_left  # every episode to the end
+    assert agent.simulated_moves == DEFAULTS.agent_params("match3", "q-rollouts").rollouts * state.turns_left  # every episode to the end
 
 
 def test_monte_carlo_is_fixed_by_its_seed_and_explains_with_means():
     rules = Match3Rules()
-    settings = DEFAULTS.with_table("match3", mc_rollouts=4, mc_depth=1, time_budget_ms=10)
+    settings = DEFAULTS.with_agent("monte-carlo", game="match3", rollouts=4, depth=1, time_budget_ms=10)
     state = rules.new_state(np.random.default_rng(2))
     agent = MonteCarlo(rules, settings)
     fixed = agent.values(state, np.random.default_rng(3), batches=2)  # a count of batches, not a time
@@ -112,7 +112,7 @@ def test_monte_carlo_runs_batches_while_its_time_lasts():
     """A decision used to stop after one batch whatever its budget (the batch counter took the name of the
     batches asked for): it now runs batches until another would not fit."""
     rules = Match3Rules()
-    settings = DEFAULTS.with_table("match3", mc_rollouts=2, mc_depth=0, time_budget_ms=300)
+    settings = DEFAULTS.with_agent("monte-carlo", game="match3", rollouts=2, depth=0, time_budget_ms=300)
     state = rules.new_state(np.random.default_rng(2))
     agent = MonteCarlo(rules, settings)
     agent.act(state, np.random.default_rng(3))

@@ -1,17 +1,18 @@
 """The n-tuple network, its compiled TD(0) training and the `ntuple` agent, each checked against a plain
 one-board-at-a-time version written here from the definitions."""
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from agents import compiled
-from agents.ntuple import FORMAT_VERSION, NTupleAgent, decode, encode, file_arrays, read
+from agents.ntuple import FORMAT_VERSION, NTupleAgent, NTupleParams, decode, encode, file_arrays, read
 from agents.ntuple_net import (SYMMETRIES, TUPLE_SETS, Coherence, NTupleNetwork, holds_tile, parse_tuple_set,
                                symmetries)
 from agents.ntuple_td import Curve, Report, Restart, Schedule, TDGames, train
 from arcade.games import board64
-from arcade.games.twenty48 import Game2048Settings, Rules2048, State2048
+from arcade.games.twenty48 import Rules2048, State2048
 from arcade.storage import save_npz
 
 
@@ -435,9 +436,9 @@ def no_shipped(tmp_path, monkeypatch):
 
 
 def small(settings, **changes):
-    table = dict(ntuple_tuples="3x4", ntuple_games=400, spawn_four_probability=0.1)
-    table.update(changes)
-    return settings.with_table("game2048", **table)
+    params = dict(tuples="3x4", games=400)
+    params.update(changes)
+    return settings.with_table("game2048", spawn_four_probability=0.1).with_agent("ntuple", game="2048", **params)
 
 
 def test_agent_explains_reward_plus_value_and_says_what_it_learnt_for(settings, no_shipped):
@@ -463,14 +464,14 @@ def test_agent_explains_reward_plus_value_and_says_what_it_learnt_for(settings, 
 
 
 def test_training_a_staged_set_over_its_base_network_keeps_what_it_knew(settings, no_shipped):
-    """[2048] ntuple_tuples "3x4/16384" over a saved "3x4" network: late tables copied from it (a file holds
+    """[2048.ntuple] tuples "3x4/16384" over a saved "3x4" network: late tables copied from it (a file holds
     their differences from the first tables: nonzero only where either learnt since), the record carried on,
     `i` says so."""
     rules = Rules2048(spawn_four_probability=0.1)
     agent = NTupleAgent(rules, small(settings))
     agent.train(200, np.random.default_rng(4))
     assert agent.save()
-    staged = NTupleAgent(rules, small(settings, ntuple_tuples="3x4/16384"))
+    staged = NTupleAgent(rules, small(settings, tuples="3x4/16384"))
     assert staged.net.tuple_set == "3x4" and staged.meta["games"] == 200
     known = np.array(staged.net.weights)
     staged.train(50, np.random.default_rng(5))
@@ -488,7 +489,7 @@ def test_the_rates_setting_trains_with_temporal_coherence_and_a_run_ends_at_a_qu
     monkeypatch.setattr(ntuple_module, "td_train", lambda *a, **kw: asked.append((a[3], kw["coherence"])) or
                         {"games": a[1], "moves": 0, "seconds": 0.0})
     rules = Rules2048(spawn_four_probability=0.1)
-    NTupleAgent(rules, small(settings, ntuple_rates="coherent")).train(90, np.random.default_rng(4))
+    NTupleAgent(rules, small(settings, rates="coherent")).train(90, np.random.default_rng(4))
     NTupleAgent(rules, small(settings)).train(90, np.random.default_rng(4))
     # one call a run: its last third at a quarter of the rate, the games in play going on
     assert [schedule for schedule, _ in asked] == [Schedule(0.4, 60, 0.1)] * 2
@@ -565,7 +566,7 @@ def test_the_shipped_network_is_for_the_standard_rules_and_plays(settings):
 
 
 def test_settings_name_the_tuple_sets_the_network_knows():
-    field = next(f for f in Game2048Settings.__dataclass_fields__.values() if f.name == "ntuple_tuples")
+    field = next(f for f in dataclasses.fields(NTupleParams) if f.name == "tuples")
     assert {parse_tuple_set(c)[0] for c in field.metadata["choices"]} == set(TUPLE_SETS)
     for choice in field.metadata["choices"]:
         assert NTupleNetwork.size_of(choice) > 0
@@ -578,10 +579,12 @@ def test_the_readme_s_training_settings_files_read_without_a_warning():
 
     files = sorted((Path(__file__).resolve().parent.parent / "docs" / "training").glob("*.toml"))
     assert len(files) >= 4
-    read = {f.stem: load_settings(f, strict=True).game2048 for f in files}  # strict: a bad key or value raises
+    read = {f.stem: load_settings(f, strict=True) for f in files}  # strict: a bad value raises
+    assert not [w for s in read.values() for w in s.warnings]  # nor an unknown or moved key
+    read = {stem: s.agent_params("2048", "ntuple") for stem, s in read.items()}
     late = read["late_game_coherent"]
-    assert late.ntuple_rates == "coherent" and late.ntuple_restart_tile == 16384
-    assert read["coherent"].ntuple_learning_rate == 0.99 and read["late_game"].ntuple_rates == "fixed"
+    assert late.rates == "coherent" and late.restart_tile == 16384
+    assert read["coherent"].learning_rate == 0.99 and read["late_game"].rates == "fixed"
 
 
 def test_copies_for_each_game_share_the_network_read_from_a_file(settings, tmp_path):
@@ -658,7 +661,7 @@ def test_the_cli_plays_on_past_a_damaged_network(tmp_path, capsys):
 
     out = tmp_path / "net.npz"
     settings_file = tmp_path / "settings.toml"
-    settings_file.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[2048]\nntuple_tuples = "3x4"\n')
+    settings_file.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[2048.ntuple]\ntuples = "3x4"\n')
     assert main(["--settings", str(settings_file), "train", "2048", "--agent", "ntuple", "--games", "50",
                  "--jobs", "1", "--out", str(out)]) == 0
     _damaged_inside(out)

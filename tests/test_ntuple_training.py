@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture
 def small_settings_file(tmp_path):
     path = tmp_path / "settings.toml"
-    path.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[2048]\nntuple_tuples = "3x4"\n'
-                    'ntuple_games = 300\n')
+    path.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[2048.ntuple]\ntuples = "3x4"\n'
+                    'games = 300\n')
     return str(path)
 
 
@@ -103,7 +103,7 @@ def test_train_options_say_what_is_wrong_in_one_line(capsys, small_settings_file
 
 
 def test_t_on_the_2048_screen_shows_a_training_game_and_a_curve_that_moves(settings):
-    settings = settings.with_table("game2048", ntuple_tuples="3x4", ntuple_games=3000)
+    settings = settings.with_agent("ntuple", game="2048", tuples="3x4", games=3000)
     app = App(settings, size=(1024, 720))
     try:
         screen = open_game(app, "2048", seed=11)
@@ -174,7 +174,7 @@ def test_the_search_with_the_network_is_the_plain_expectimax_of_points_plus_valu
 
 
 def test_expectimax_ntuple_plays_with_the_network_it_finds(settings):
-    agent = LearnedExpectimax(Rules2048(spawn_four_probability=0.1), settings.with_table("game2048", time_budget_ms=50))
+    agent = LearnedExpectimax(Rules2048(spawn_four_probability=0.1), settings.with_agent("expectimax-ntuple", game="2048", time_budget_ms=50))
     state = Rules2048(spawn_four_probability=0.1).new_state(np.random.default_rng(1))
     values = agent.explain(state)
     assert values and agent.act(state) in values

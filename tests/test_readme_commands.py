@@ -22,8 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SMALL = {"--games": "2", "--episodes": "2", "--trials": "200"}  # counts made small
 # small budgets, and a small n-tuple network (the shipped one takes seconds to copy, save and fit)
-QUICK = {"search": {"time_budget_ms": 20, "mcts_simulations": 30}, "dots": {"time_budget_ms": 20},
-         "match3": {"time_budget_ms": 10}, "2048": {"time_budget_ms": 5, "ntuple_tuples": "3x4"}}
+QUICK = {"agents": {"time_budget_ms": 20, "mcts": {"simulations": 30}},
+         "match3": {"monte-carlo": {"time_budget_ms": 10}},
+         "2048": {"expectimax": {"time_budget_ms": 5}, "expectimax-ntuple": {"time_budget_ms": 5},
+                  "ntuple": {"tuples": "3x4"}}}
 PLACEHOLDERS = ("GAME", "my.toml", "...", "HEAD_IP", "PROGRAM")
 
 
@@ -96,11 +98,17 @@ def _as_run_here(words: list[str], scratch: Path, settings: Path) -> list[str]:
 
 def scratch_settings(tables: dict, scratch: Path) -> str:
     """TOML of `tables` with the scratch data folder and QUICK's values over them."""
-    merged = {name: dict(values) for name, values in tables.items()}
-    for name, values in {**QUICK, "data": {"folder": str(scratch / "data")}}.items():
-        merged.setdefault(name, {}).update(values)
-    return "".join(f"[{name}]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in values.items())
-                   for name, values in merged.items())
+    def merge(into: dict, over: dict) -> dict:
+        for k, v in over.items():
+            into[k] = merge(dict(into.get(k, {})), v) if isinstance(v, dict) else v
+        return into
+
+    def toml(name: str, values: dict) -> str:  # a table, then its sub-tables ([2048.ntuple])
+        keys = "".join(f"{k} = {json.dumps(v)}\n" for k, v in values.items() if not isinstance(v, dict))
+        return f"[{name}]\n{keys}" + "".join(toml(f'{name}."{k}"', v) for k, v in values.items() if isinstance(v, dict))
+
+    merged = merge(merge({}, tables), {**QUICK, "data": {"folder": str(scratch / "data")}})
+    return "".join(toml(f'"{name}"', values) for name, values in merged.items())
 
 
 BLOCKS = [block for page in PAGES for block in command_blocks(page.read_text(encoding="utf-8"))]

@@ -15,7 +15,7 @@ from tests.extra_game.runner_agents import CountingLearner
 
 def _players(settings, game="tictactoe", agent="mcts", opponent="random"):
     # the count of simulations ends a move, not the clock: equal games however loaded the machine is
-    settings = settings.with_table("search", mcts_simulations=60, time_budget_ms=60_000)
+    settings = settings.with_agent("mcts", simulations=60).with_table("agents", time_budget_ms=60_000)
     rules = make_rules(game, settings)
     a = find(game, agent).create(rules, settings)
     o = find(game, opponent).create(rules, settings) if rules.players == 2 else None
@@ -112,15 +112,15 @@ def test_a_finished_one_player_log_grows_into_a_longer_run_keeping_its_games(set
 
 def test_a_run_s_key_reads_only_its_own_game_s_settings(settings):
     spec = RunSpec.of("2048", "greedy", None, 3, 40, settings)
-    other_game = RunSpec.of("2048", "greedy", None, 3, 40, settings.with_table("match3", time_budget_ms=7))
+    other_game = RunSpec.of("2048", "greedy", None, 3, 40, settings.with_agent("monte-carlo", game="match3", time_budget_ms=7))
     assert other_game == spec  # another game's table changed: the same run
-    assert RunSpec.of("2048", "greedy", None, 3, 40, settings.with_table("game2048", time_budget_ms=7)) != spec
-    assert RunSpec.of("2048", "greedy", None, 3, 40, settings.with_table("search", time_budget_ms=7)) != spec
+    assert RunSpec.of("2048", "greedy", None, 3, 40, settings.with_agent("expectimax", game="2048", time_budget_ms=7)) != spec
+    assert RunSpec.of("2048", "greedy", None, 3, 40, settings.with_table("agents", time_budget_ms=7)) != spec
     # settings only training reads (an agent plays from what it learnt) leave it the same run
-    trained = settings.with_table("game2048", ntuple_rates="coherent", ntuple_learning_rate=0.2, ntuple_games=9,
-                                  ntuple_restart_tile=2048, ntuple_restart_share=0.1)
+    trained = settings.with_agent("ntuple", game="2048", rates="coherent", learning_rate=0.2, games=9,
+                                  restart_tile=2048, restart_share=0.1)
     assert RunSpec.of("2048", "greedy", None, 3, 40, trained) == spec
-    assert RunSpec.of("2048", "greedy", None, 3, 40, settings.with_table("game2048", ntuple_tuples="3x4")) != spec
+    assert RunSpec.of("2048", "greedy", None, 3, 40, settings.with_agent("ntuple", game="2048", tuples="3x4")) != spec
 
 
 def test_the_log_holds_every_game_and_a_resumed_run_plays_only_the_rest(settings, tmp_path):

@@ -28,7 +28,7 @@ def cluster():
 
 def _run(settings, agent_of=lambda a: a, games=6):
     # the count of simulations ends a move, not the clock: equal games however loaded the machine is
-    settings = settings.with_table("search", mcts_simulations=60, time_budget_ms=60_000)
+    settings = settings.with_agent("mcts", simulations=60).with_table("agents", time_budget_ms=60_000)
     rules = make_rules("tictactoe", settings)
     agent = agent_of(find("tictactoe", "mcts").create(rules, settings))
     players = Players(rules, agent, find("tictactoe", "random").create(rules, settings))

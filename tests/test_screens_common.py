@@ -158,7 +158,7 @@ def test_no_words_of_the_values_caption_are_cut(settings, monkeypatch, game_id, 
     from agents import Explains, agents_for
     from arcade.app import App
 
-    settings = settings.with_table("search", time_budget_ms=200)
+    settings = settings.with_table("agents", time_budget_ms=200)
     app = App(settings, size=size)
     cut: list = []
     try:

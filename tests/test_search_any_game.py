@@ -11,7 +11,7 @@ from arcade.games.dots import DotsRules
 from arcade.games.tictactoe import decode
 from arcade.settings import Settings
 
-FAST = Settings().with_table("search", mcts_simulations=200, max_depth=2, time_budget_ms=60_000)
+FAST = Settings().with_agent("mcts", simulations=200).with_agent("expectiminimax", max_depth=2).with_table("agents", time_budget_ms=60_000)
 
 
 @pytest.mark.parametrize("game_id", [g.id for g in GAMES])
@@ -21,7 +21,7 @@ def test_both_are_registered_for_every_game_and_play_a_legal_move(game_id):
     rules = make_rules(game_id, Settings())
     state = rules.new_state(np.random.default_rng(2))
     for cls in (MCTS, Expectiminimax):
-        settings = FAST.with_table("search", mcts_simulations=60, max_depth=1, chance_samples=2)
+        settings = FAST.with_agent("mcts", simulations=60).with_agent("expectiminimax", max_depth=1, chance_samples=2)
         agent = cls(rules, settings)
         action = agent.act(state, np.random.default_rng(1))
         assert action in rules.legal_actions(state)
@@ -46,7 +46,7 @@ def test_expectiminimax_is_minimax_on_tictactoe():
     from agents.minimax import solve
 
     rules = make_rules("tictactoe", Settings())
-    agent = Expectiminimax(rules, Settings().with_table("search", max_depth=9, time_budget_ms=60_000))
+    agent = Expectiminimax(rules, Settings().with_agent("expectiminimax", max_depth=9).with_table("agents", time_budget_ms=60_000))
     state = _board("XX./OO./...")  # X to move: 2 wins at once
     values = agent.explain(state)
     assert values[2] == 1.0 and agent.act(state, None) == 2
@@ -66,7 +66,7 @@ def test_expectiminimax_on_2048_equals_a_plain_expectimax_with_listed_chance():
     computed here by a plain recursion over chance_outcomes."""
     rules = make_rules("2048", Settings(), size=3)
     state = rules.parse_state("2,2,0/4,0,0/0,0,2", score=8)
-    agent = Expectiminimax(rules, Settings().with_table("search", max_depth=2, time_budget_ms=60_000))
+    agent = Expectiminimax(rules, Settings().with_agent("expectiminimax", max_depth=2).with_table("agents", time_budget_ms=60_000))
 
     def plain(s, depth):
         if rules.is_terminal(s) or depth == 0:
@@ -84,7 +84,7 @@ def test_expectiminimax_on_blackjack_small_deck_equals_value_iteration():
 
     rules = make_rules("blackjack", Settings(), preset="small")
     state = rules.new_state()
-    deep = Expectiminimax(rules, Settings().with_table("search", max_depth=12, time_budget_ms=60_000))
+    deep = Expectiminimax(rules, Settings().with_agent("expectiminimax", max_depth=12).with_table("agents", time_budget_ms=60_000))
     vi = find("blackjack", "value-iteration").create(rules, Settings())
     ours, exact = deep.explain(state), vi.explain(state)
     assert set(ours) == set(exact)
@@ -94,7 +94,7 @@ def test_expectiminimax_on_blackjack_small_deck_equals_value_iteration():
 
 def test_mcts_finds_the_winning_move_and_blocks_on_tictactoe():
     rules = make_rules("tictactoe", Settings())
-    agent = MCTS(rules, Settings().with_table("search", mcts_simulations=2000, time_budget_ms=60_000))
+    agent = MCTS(rules, Settings().with_agent("mcts", simulations=2000).with_table("agents", time_budget_ms=60_000))
     assert agent.act(_board("XX./OO./..."), np.random.default_rng(0)) == 2  # win now
     assert agent.act(_board("X../OO./X.."), np.random.default_rng(0)) == 5  # X must block O's row
     values = agent.explain(_board("XX./OO./..."))
@@ -112,7 +112,7 @@ def test_mcts_replays_with_a_seed_and_explain_is_seeded_by_the_position():
 def test_mcts_on_one_player_games_values_moves_in_points_and_prefers_the_merge():
     rules = make_rules("2048", Settings())
     state = rules.parse_state("1024,1024,0,0/2,4,8,16/0,0,0,0/0,0,0,0", score=0)
-    agent = MCTS(rules, Settings().with_table("search", mcts_simulations=400, rollout_moves=20, time_budget_ms=60_000))
+    agent = MCTS(rules, Settings().with_agent("mcts", simulations=400, rollout_moves=20).with_table("agents", time_budget_ms=60_000))
     values = agent.explain(state, np.random.default_rng(0))
     f = agent.figures()
     assert all(f["lowest final score"] <= v <= f["highest final score"] for v in values.values())
@@ -196,7 +196,7 @@ def test_mcts_leaves_no_virtual_loss_and_its_choice_arrays_match_its_children(ba
     """After a search every walk's virtual loss is taken back: each child's mean and visits are what its
     parent chooses by, results stay in [-1, 1], and a node's visits cover its children's."""
     rules = DotsRules(3, 3)
-    settings = FAST.with_table("search", mcts_simulations=3000, mcts_batch=batch)
+    settings = FAST.with_agent("mcts", simulations=3000, batch=batch)
     agent = MCTS(rules, settings)
     state = rules.new_state()
     for line in (0, 5, 9, 14, 20):
@@ -212,7 +212,7 @@ def test_mcts_leaves_no_virtual_loss_and_its_choice_arrays_match_its_children(ba
             assert -ch.visits - 1e-9 <= ch.total <= ch.visits + 1e-9
             if ch.proven is None:
                 assert node.q[ch.slot] == pytest.approx(ch.total / ch.visits)
-                assert node.w[ch.slot] == pytest.approx(settings.search.mcts_exploration / np.sqrt(ch.visits))
+                assert node.w[ch.slot] == pytest.approx(settings.agent_params(rules.game_id, "mcts").exploration / np.sqrt(ch.visits))
             else:
                 assert node.q[ch.slot] == ch.proven[node.mover] and node.w[ch.slot] == 0
     assert nodes > 1000
@@ -233,7 +233,7 @@ def test_mcts_on_dots_endgames_agrees_with_the_exact_solver(batch):
         for _ in range(7):
             legal = rules.legal_actions(state)
             state = rules.step(state, legal[int(rng.integers(len(legal)))])
-        agent = MCTS(rules, FAST.with_table("search", mcts_simulations=5000, mcts_batch=batch))
+        agent = MCTS(rules, FAST.with_agent("mcts", simulations=5000, batch=batch))
         root = agent.search(state, np.random.default_rng(0))
         lead = state.scores[state.mover] - state.scores[1 - state.mover]
         if root.proven is not None:
@@ -255,7 +255,7 @@ def test_dots_playouts_cut_short_fall_back_to_one_by_one_and_value_the_margin_so
     state = rules.new_state()
     assert playout_returns(rules, [state], np.random.default_rng(0), 3) is None
     assert playout_returns(rules, [state], np.random.default_rng(0), 24) is not None
-    agent = MCTS(rules, FAST.with_table("search", rollout_moves=3, mcts_simulations=300))
+    agent = MCTS(rules, FAST.with_agent("mcts", rollout_moves=3, simulations=300))
     values = agent.explain(state, np.random.default_rng(1))
     assert values and all(-1.0 <= v <= 1.0 for v in values.values())
     assert agent.act(state, np.random.default_rng(1)) in rules.legal_actions(state)
@@ -281,7 +281,7 @@ def test_mcts_takes_its_leaf_evaluator_as_given():
             seen.extend(states)
             return [(1.0, -1.0)] * len(states)
 
-    agent = MCTS(rules, FAST.with_table("search", mcts_simulations=100), evaluator=XWins())
+    agent = MCTS(rules, FAST.with_agent("mcts", simulations=100), evaluator=XWins())
     values = agent.explain(state, np.random.default_rng(1))
     assert len(seen) == 100 and all(v == pytest.approx(1.0) for v in values.values())
 

@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from agents.base import ANY_GAME, all_specs
+from arcade.games import game_ids
 from arcade.settings import Settings, SettingsError, load_settings, parse_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -14,6 +16,9 @@ def test_shipped_file_equals_defaults():
     defaults = Settings()
     for table in ("window", "agents", "seeds", "data", "game2048", "tictactoe", "dots", "match3", "blackjack"):
         assert getattr(shipped, table) == getattr(defaults, table), table
+    for spec in all_specs():
+        for game in (game_ids() if ANY_GAME in spec.games else spec.games):
+            assert shipped.agent_params(game, spec.name) == defaults.agent_params(game, spec.name), spec.name
     assert shipped.warnings == ()
 
 
@@ -23,14 +28,17 @@ def test_shipped_file_shows_exactly_the_dataclass_defaults():
     import dataclasses
     import tomllib
 
-    from arcade.settings import tables
+    from arcade.settings import every_table, tables
 
     raw = tomllib.loads((ROOT / "settings.toml").read_text(encoding="utf-8"))
-    known = tables()
-    assert set(raw) == set(known)
-    for table, (_, cls) in known.items():
-        defaults = {f.name: f.default for f in dataclasses.fields(cls)}
-        assert raw[table] == defaults, table
+    expected = {table: {} for table in tables()}  # (a game whose table holds only its agents' tables too)
+    for name, cls in every_table().items():  # each agent's parameters: [agents.NAME] or [GAME.NAME]
+        table, _, agent = name.partition(".")
+        place = expected[table].setdefault(agent, {}) if agent else expected[table]
+        place.update({f.name: f.default for f in dataclasses.fields(cls)})
+    assert set(raw) == set(expected)
+    for table in expected:
+        assert raw[table] == expected[table], table
 
 
 def test_good_file_values_are_read(tmp_path):
@@ -46,7 +54,69 @@ def test_good_file_values_are_read(tmp_path):
 
 
 def test_int_accepted_for_float_field():
-    assert parse_settings("[match3]\ndiscount = 1\n").match3.discount == 1.0
+    assert parse_settings("[match3.q-rollouts]\ndiscount = 1\n").agent_params("match3", "q-rollouts").discount == 1.0
+
+
+def test_an_agent_s_table_sets_its_parameters_on_one_game_or_on_every_game():
+    s = parse_settings("[agents]\ntime_budget_ms = 400\n[agents.mcts]\nsimulations = 50\nbatch = 2\n"
+                       "[dots.mcts]\nsimulations = 70\n[match3.monte-carlo]\ndepth = 5\n", strict=True)
+    assert s.agent_params("dots", "mcts").simulations == 70 and s.agent_params("dots", "mcts").batch == 2
+    assert s.agent_params("2048", "mcts").simulations == 50  # [agents.mcts]: every game without its own
+    assert s.agent_params("match3", "monte-carlo").depth == 5 and s.warnings == ()
+    from agents.base import time_budget
+
+    assert time_budget(s, s.agent_params("2048", "mcts")) == 0.4  # 0: the one [agents] time a move
+    assert time_budget(s, s.agent_params("match3", "monte-carlo")) == 0.3  # its own
+    assert time_budget(s, s.agent_params("2048", "expectimax")) == 0.1
+    assert s.agent_params("2048", "random") is None  # an agent without parameters
+
+
+def test_agent_tables_that_do_not_fit_are_one_warning_each():
+    s = parse_settings("[2048.expectimx]\nmax_depth = 3\n[dots.alpha-beta]\nspeed = 3\n"
+                       "[agents.mcts]\nsimulations = 0\n", name="my.toml", strict=False)
+    assert len(s.warnings) == 3, s.warnings
+    assert "[2048.expectimx] ignored: no agent 'expectimx'" in s.warnings[0] and "expectimax" in s.warnings[0]
+    assert "unknown key [dots.alpha-beta] speed" in s.warnings[1]
+    assert "[agents.mcts] simulations = 0: expected an integer from 1" in s.warnings[2]
+    assert s.agent_params("dots", "mcts").simulations == 1000
+    with pytest.raises(SettingsError, match=r"\[agents.mcts\] simulations = 0"):
+        parse_settings("[agents.mcts]\nsimulations = 0\n", strict=True)
+    with pytest.raises(TypeError, match="no parameter depth"):
+        Settings().with_agent("mcts", depth=3)
+
+
+def test_a_settings_file_of_the_previous_round_still_reads_each_moved_key_said():
+    """Agents' parameters left [search] and the games' tables: an old file reads, one warning a key naming
+    its new place, and what the file also sets at the new place wins."""
+    s = parse_settings("[search]\nmcts_simulations = 50\ntime_budget_ms = 400\nbudget_clock = \"cpu\"\n"
+                       "[2048]\nstrong_max_depth = 5\nntuple_games = 9\n[match3]\nmc_depth = 4\n"
+                       "[blackjack]\ntolerance = 0.01\n[agents]\nbudget_clock = \"wall\"\n", strict=True)
+    assert s.agent_params("dots", "mcts").simulations == 50
+    assert s.agents.time_budget_ms == 400 and s.agents.budget_clock == "wall"  # [agents] itself wins
+    assert s.agent_params("2048", "expectimax").max_depth == 5 == s.agent_params("2048", "expectimax-ntuple").max_depth
+    assert s.agent_params("2048", "ntuple").games == 9 and s.agent_params("match3", "monte-carlo").depth == 4
+    assert s.agent_params("blackjack", "fixed-threshold").tolerance == 0.01
+    assert len(s.warnings) == 7 and all("is now [" in w and "\n" not in w for w in s.warnings)
+    assert "[2048] strong_max_depth is now [2048.expectimax] max_depth and [2048.expectimax-ntuple] max_depth" \
+        in s.warnings[3]
+
+
+def test_a_run_logged_by_the_previous_round_keeps_its_fingerprint():
+    """Fingerprints the previous round's runner wrote for these settings (read off its logs in
+    docs/benchmarks and computed by it): the same settings give them again, so those runs continue."""
+    from arcade.run_log import earlier_settings_key
+
+    s = Settings()
+    cpu = s.with_table("agents", budget_clock="cpu")
+    strength = cpu.with_table("game2048", spawn_four_probability=0.1).with_agent("expectimax", game="2048",
+                                                                                 time_budget_ms=100)
+    assert earlier_settings_key(strength, "2048") == "020bd49d69c2"
+    assert earlier_settings_key(s, "2048") == "fe203f736e2e"
+    for game, idle, busy in (("match3", "f3225006510b", "2944a1415fbb"), ("blackjack", "f615103a20dc", "fda87e516104"),
+                             ("dots", "6756c4a5cdad", "574079963eb9")):
+        assert (earlier_settings_key(s, game), earlier_settings_key(cpu, game)) == (idle, busy), game
+    assert earlier_settings_key(s, "tictactoe") == "ea2580109829"
+    assert earlier_settings_key(s.with_agent("mcts", simulations=7), "dots") != "6756c4a5cdad"
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -55,7 +125,7 @@ def test_int_accepted_for_float_field():
     ("[window]\nwidth = 800.5\n", "expected an integer"),
     ("[window]\nfullscreen = 1\n", "[window] fullscreen = 1: expected true or false"),
     ("[agents]\ndelay_ms = true\n", "[agents] delay_ms = true: expected an integer"),
-    ("[match3]\nepsilon = 1.5\n", "[match3] epsilon = 1.5: expected a number from 0.0 to 1.0"),
+    ("[match3.q-rollouts]\nepsilon = 1.5\n", "[match3.q-rollouts] epsilon = 1.5: expected a number from 0.0 to 1.0"),
     ('[blackjack]\npreset = "huge"\n', 'expected one of "small", "large", "standard", "peeking"'),
     ("[data]\nfolder = 3\n", "[data] folder = 3: expected a string"),
     ("window = 3\n", "[window] should be a table"),
@@ -97,7 +167,8 @@ def test_settings_are_frozen():
 def test_a_key_no_longer_read_is_one_line_naming_it():
     """The previous round's renamed keys are not read any more (their notes were tombstones): one line each."""
     s = parse_settings("[dots]\nalphabeta_ms = 700\n", strict=False)
-    assert s.dots.time_budget_ms == 1000 and len(s.warnings) == 1 and "alphabeta_ms" in s.warnings[0]
+    assert s.agent_params("dots", "alpha-beta").time_budget_ms == 0 and len(s.warnings) == 1
+    assert "alphabeta_ms" in s.warnings[0]
 
 
 def test_a_settings_file_that_names_no_data_folder_uses_the_arcades_not_one_beside_it(tmp_path):
@@ -107,7 +178,7 @@ def test_a_settings_file_that_names_no_data_folder_uses_the_arcades_not_one_besi
 
     arcade_data = ARCADE_SETTINGS.parent / "data"
     only_training = tmp_path / "coherent.toml"
-    only_training.write_text('[2048]\nntuple_rates = "coherent"\n')
+    only_training.write_text('[2048.ntuple]\nrates = "coherent"\n')
     assert load_settings(only_training).data_dir == arcade_data
     assert Settings().data_dir == arcade_data  # not the working directory's
     naming = tmp_path / "own.toml"

@@ -195,11 +195,11 @@ def test_the_agent_panel_shows_every_parameter_uncut(size):
     about = ("A value for every board the player's move leaves: a sum of table weights looked up by the tiles in "
              "a few groups of cells (at the board's 8 rotations and reflections). Learnt by TD(0): after each "
              "move the last afterstate's value moves toward the next reward plus the next afterstate's value.")
-    params = [("[2048] ntuple_tuples", "4x6", False), ("[2048] ntuple_learning_rate", "0.4", False),
-              ("[2048] ntuple_games", "100000", False), ("[2048] ntuple_rates", "fixed", False)]
+    params = [("tuples", "4x6", False), ("learning_rate", "0.4", False), ("games", "100000", False),
+              ("restart_tile", "0", False), ("restart_share", "0.5", False), ("rates", "fixed", False)]
     described = ["network: shipped (ntuple_2048_p0.1.npz)", "tuples 4x6: 4 x 8 symmetries, 12,175,798 weights",
                  "trained 200,000 games, 737,028,666 moves", "learnt for the standard rules"]
-    drawn = panels.draw_agent_panel(surface, "ntuple", about, params, "", described)
+    drawn = panels.draw_agent_panel(surface, "ntuple", about, params, "", described, "[2048.ntuple]")
     joined = " ".join(drawn)
     for key, value, _ in params:
         assert f"{key} {value}" in joined

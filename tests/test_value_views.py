@@ -25,9 +25,10 @@ def file_settings(tmp_path):
     """Settings read from a file, so the window and the CLI (--settings) use exactly the same ones."""
     path = tmp_path / "settings.toml"
     # time-budgeted agents stop deepening on the clock; a budget that never binds makes them replayable
-    path.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[agents]\ndelay_ms = 0\n'
-                    '[2048]\ntime_budget_ms = 60000\n[dots]\ntime_budget_ms = 60000\n'
-                    '[search]\ntime_budget_ms = 60000\nmcts_simulations = 100\nmax_depth = 1\nchance_samples = 2\n')
+    path.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[agents]\ndelay_ms = 0\ntime_budget_ms = 60000\n'
+                    '[2048.expectimax]\ntime_budget_ms = 60000\n[2048.expectimax-ntuple]\ntime_budget_ms = 60000\n'
+                    '[agents.mcts]\nsimulations = 100\n'
+                    '[agents.expectiminimax]\nmax_depth = 1\nchance_samples = 2\n')
     return path, load_settings(path)
 
 
@@ -105,9 +106,14 @@ def test_agent_panel_and_statistics_view_draw(window):
     screen.controller.select("q-rollouts")
     key(window, pygame.K_i)
     assert isinstance(window.top, AgentPanel) and window.top.under is screen
-    name, about, params, _, _ = agent_panel_lines(screen)
-    assert name == "q-rollouts" and "rollouts" in about
-    assert ("[match3] rollouts", "25", True) in params  # the course's value, marked as such
+    name, about, params, _, _, table = agent_panel_lines(screen)
+    assert name == "q-rollouts" and "rollouts" in about and table == "[match3.q-rollouts]"
+    assert ("rollouts", "25", True) in params  # the course's value, marked as such
+    screen.controller.select("monte-carlo")  # a timed agent: its own time a move, or the shared one's
+    assert ("time_budget_ms", "300", False) in agent_panel_lines(screen)[2]
+    screen.controller.select("mcts")
+    shared = f"{screen.settings.agents.time_budget_ms} (the [agents] one)"
+    assert ("time_budget_ms", shared, False) in agent_panel_lines(screen)[2]
     ticks(window, 2)
     key(window, pygame.K_SPACE)  # any key closes it
     assert window.top is screen

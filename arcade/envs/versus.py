@@ -55,11 +55,11 @@ OPPONENT_POSITIONS = 20_000  # alpha-beta's positions a move when the settings c
 def counted_budgets(settings):
     """The settings with every opponent's budget counted in work, not time, so a seed replays the same
     episode on any machine (as the environments promise): alpha-beta's positions (OPPONENT_POSITIONS unless
-    the settings give [dots] position_budget), MCTS's simulations and expectiminimax's depth, their clock
+    the settings give [dots.alpha-beta] position_budget), MCTS's simulations and expectiminimax's depth, their clock
     made too long to decide."""
-    if settings.dots.position_budget == 0:
-        settings = settings.with_table("dots", position_budget=OPPONENT_POSITIONS)
-    return settings.with_table("search", time_budget_ms=60_000)
+    if settings.agent_params("dots", "alpha-beta").position_budget == 0:
+        settings = settings.with_agent("alpha-beta", game="dots", position_budget=OPPONENT_POSITIONS)
+    return settings.with_table("agents", time_budget_ms=60_000)
 
 
 class _VersusEnv(ArcadeEnv):

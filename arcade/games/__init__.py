@@ -92,8 +92,9 @@ def variant_slug(game_id: str, variant: str | None) -> str:
         _, params = parse_variant(variant)
     except (UnknownGame, VariantError):
         return f"{game_id}-{variant}"
-    defaults = game_info(game_id).settings()
-    changed = [f"{k}{value_text(v)}" for k, v in params.items() if getattr(defaults, k) != v]
+    table = game_info(game_id).settings
+    defaults = table() if table is not None else None  # (a game without parameters: a variant names none)
+    changed = [f"{k}{value_text(v)}" for k, v in params.items() if getattr(defaults, k, None) != v]
     return "-".join([game_id, *changed])
 
 

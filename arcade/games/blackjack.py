@@ -16,16 +16,13 @@ from typing import NamedTuple
 import numpy as np
 
 from arcade.games.base import no_options
-from arcade.setting_fields import one_of, ranged
+from arcade.setting_fields import one_of
 from arcade.games.declare import GameType, declare
 
 
 @dataclass(frozen=True)
 class BlackjackSettings:
     preset: str = one_of(("small", "large", "standard", "peeking"), "small")
-    tolerance: float = ranged(0.0, 1.0, 1e-4)
-    epsilon: float = ranged(0.0, 1.0, 0.2, course=0.2)  # the course's explorationProb
-    trials: int = ranged(1, 10_000_000, 30_000, course=30_000)
 
 
 TAKE, PEEK, QUIT = "Take", "Peek", "Quit"

@@ -22,7 +22,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from arcade.setting_fields import check_in_range
+from arcade.setting_fields import check_in_range, describe_fields
 
 
 @dataclass(frozen=True)
@@ -146,14 +146,7 @@ def _typed(game: GameType, f: dataclasses.Field, value):
 
 def describe_parameters(game: GameType) -> list[str]:
     """'rows 1..5 (default 2)' for each rules parameter: its range or choices, and its default."""
-    fields = {f.name: f for f in dataclasses.fields(game.settings)} if game.settings is not None else {}
-    out = []
-    for name in game.parameters:
-        f = fields[name]
-        allowed = ("|".join(map(str, f.metadata["choices"])) if "choices" in f.metadata
-                   else f"{f.metadata['min']}..{f.metadata['max']}")
-        out.append(f"{name} {allowed} (default {f.default})")
-    return out
+    return describe_fields(game.settings, game.parameters) if game.parameters else []
 
 
 def value_text(value) -> str:

@@ -24,9 +24,6 @@ from arcade.games.declare import GameType, declare
 class DotsSettings:
     rows: int = ranged(1, 5, 2)
     cols: int = ranged(1, 5, 2)
-    tolerance: float = ranged(0.0, 1.0, 1e-9)
-    time_budget_ms: int = ranged(1, 60000, 1000)  # alpha-beta: time a move
-    position_budget: int = ranged(0, 100_000_000, 0)  # alpha-beta: positions a move instead (0: the time decides)
 
 
 SIZES = ((2, 2), (2, 3), (3, 3), (4, 4), (5, 5))  # the screen's boards (keys 1-5); a state's bit count finds one

@@ -25,13 +25,6 @@ class Match3Settings:
     size: int = ranged(4, 16, 9)
     colours: int = ranged(3, 8, 5)
     turns: int = ranged(1, 1000, 50)
-    epsilon: float = ranged(0.0, 1.0, 0.2, course=0.2)
-    step_size: float = ranged(0.0, 1.0, 0.2, course=0.2)
-    discount: float = ranged(0.0, 1.0, 0.5, course=0.5)
-    rollouts: int = ranged(1, 10_000, 25, course=25)
-    mc_rollouts: int = ranged(1, 10_000, 16)  # monte-carlo: rollouts per candidate swap in one batch
-    mc_depth: int = ranged(0, 50, 2)  # monte-carlo: greedy-cascade turns played after the candidate swap
-    time_budget_ms: int = ranged(10, 60_000, 300)  # monte-carlo: more batches while this time lasts
 
 
 EMPTY = -1

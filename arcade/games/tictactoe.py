@@ -14,18 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from arcade.games.base import no_options
-from arcade.setting_fields import ranged
 from arcade.games.declare import GameType, declare
-
-
-@dataclass(frozen=True)
-class TicTacToeSettings:
-    alpha: float = ranged(0.0, 1.0, 0.05)
-    epsilon: float = ranged(0.0, 1.0, 0.1)
-    episodes: int = ranged(1, 100_000_000, 1_000_000)
-    # The course values a drawn end at 0 (V = probability of winning). Then O, who can at best draw
-    # against perfect play, cannot tell a draw from a loss and keeps losing to minimax; 0.5 fixes it.
-    draw_value: float = ranged(0.0, 1.0, 0.5, course=0.0)
 
 
 N_STATES = 3**9
@@ -173,5 +162,5 @@ def make_rules(settings=None) -> TicTacToeRules:
 
 GAME = declare(GameType(id="tictactoe", title="Tic-Tac-Toe", blurb="Three in a row; a TD agent learns by self-play.",
                players=2, seat_names=("X", "O"), has_chance=False,
-               settings=TicTacToeSettings, parameters=(), rules_class=TicTacToeRules,
+               parameters=(), rules_class=TicTacToeRules,
                view="arcade.screens.tictactoe"))

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from arcade.games.base import no_options, read_only
-from arcade.setting_fields import one_of, ranged
+from arcade.setting_fields import ranged
 from arcade.games.declare import GameType, declare
 
 
@@ -24,22 +24,7 @@ from arcade.games.declare import GameType, declare
 class Game2048Settings:
     size: int = ranged(3, 7, 4)
     spawn_four_probability: float = ranged(0.0, 1.0, 0.0, course=0.0)  # the course's computer places 2-tiles only
-    animation_ms: int = ranged(0, 1000, 100)
-    strong_max_depth: int = ranged(1, 12, 8)
-    strong_min_probability: float = ranged(0.0, 1.0, 0.0001)
-    time_budget_ms: int = ranged(1, 60000, 100)  # the strong expectimax: time a move
-    strong_evaluation: str = one_of(("heuristic", "ntuple"), "heuristic")  # what values its leaves
-    # the ntuple learner (agents/ntuple.py): tuple set, TD(0) learning rate (a board's value closes this share
-    # of its error per step; the last third of a run uses a quarter of it), games a training runs
-    ntuple_tuples: str = one_of(("4x6", "4x6/16384", "2x4+2x6", "3x4"), "4x6")  # "/16384": late tables from 16384
-    ntuple_learning_rate: float = ranged(0.001, 0.99, 0.4, trains_only=True)
-    ntuple_games: int = ranged(1, 10_000_000, 100_000, trains_only=True)
-    # restarts: this share of new training games starts from a board on which a game from the start first made
-    # the tile ntuple_restart_tile (0: every game starts empty); they teach the boards past it
-    ntuple_restart_tile: int = one_of((0, 2048, 4096, 8192, 16384), 0, trains_only=True)
-    ntuple_restart_share: float = ranged(0.0, 0.95, 0.5, trains_only=True)
-    # "coherent": each weight's rate is the learning rate times its temporal coherence, falling as it settles
-    ntuple_rates: str = one_of(("fixed", "coherent"), "fixed", trains_only=True)
+    animation_ms: int = ranged(0, 1000, 100)  # the screen's: how long a slide takes
 
 
 DIRECTIONS = ("up", "down", "left", "right")  # also the tie-break order of the agents

@@ -6,6 +6,8 @@ playing, a training keeps reporting). Any key closes it (Esc too, without leavin
 """
 from __future__ import annotations
 
+import dataclasses
+
 import pygame
 
 from agents import Describes
@@ -73,20 +75,31 @@ class StatisticsView(Overlay):
         return [name for name, _ in rows]
 
 
+def agent_parameters(settings, game, name: str) -> tuple[list[tuple[str, str, bool]], str]:
+    """Agent `name`'s parameters on `game` (its declaration) as (key, value shown, whether it is the course's
+    value), and the settings.toml table that sets them ("" for an agent without parameters)."""
+    values = settings.agent_params(game.id, name)
+    if values is None:
+        return [], ""
+    params = []
+    for f in dataclasses.fields(values):
+        value = getattr(values, f.name)
+        shown = f"{value:g}" if isinstance(value, float) else str(value)
+        if f.name == "time_budget_ms" and not value:
+            shown = f"{settings.agents.time_budget_ms} (the [agents] one)"
+        params.append((f.name, shown, course_value(type(values), f.name) == value))
+    return params, f"[{game.table}.{name}]"
+
+
 def agent_panel_lines(screen):
     """The agent panel's content for a game screen's selected agent: (name, about, parameters as
-    (key, value, whether it is the course's value), its last decision's figures, what it says of itself)."""
+    (key, value, whether it is the course's value), its last decision's figures, what it says of itself,
+    the settings.toml table of its parameters)."""
     spec = screen.controller.spec
-    params = []
-    for entry in spec.params:  # a field of the game's table, or "table.field" of a shared one ([search])
-        name, _, key = entry.rpartition(".")
-        table = getattr(screen.settings, name) if name else screen.settings.for_game(screen.info.id)
-        value = getattr(table, key)
-        params.append((f"[{name or screen.info.table}] {key}", f"{value:g}" if isinstance(value, float)
-                       else str(value), course_value(table, key) == value))
+    params, table = agent_parameters(screen.settings, screen.info, spec.name)
     figures = screen.controller.last_figures
     shown = ", ".join(ms_text(v) if k == "ms" else f"{k} {v:,.0f}" if isinstance(v, (int, float)) else f"{k} {v}"
                       for k, v in figures.items())
     agent = screen.controller.cached_agent()
     described = agent.describe() if isinstance(agent, Describes) else []
-    return spec.name, spec.about, params, shown, described
+    return spec.name, spec.about, params, shown, described, table

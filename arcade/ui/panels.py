@@ -31,10 +31,10 @@ def _paragraph(surface, line: str, x: int, y: int, width: int, size: int, colour
 
 
 def draw_agent_panel(surface: pygame.Surface, name: str, about: str, params: list[tuple[str, str, bool]],
-                     figures: str, described: list[str] = ()) -> list[str]:
+                     figures: str, described: list[str] = (), table: str = "") -> list[str]:
     """What the agent is: its algorithm in plain sentences, what it says of itself (where its table came
     from, its solve figures), its parameters (marked where they are the course's values), and the figures
-    of its last decision. Where the window is too small for all of it as a table (640x480 with four lines
+    of its last decision; `table`: the settings.toml table of its parameters. Where the window is too small for all of it as a table (640x480 with four lines
     of its own), the same in smaller type with the parameters as one wrapped paragraph. Returns the lines
     drawn (for tests)."""
     described = list(described)[:4]
@@ -56,7 +56,8 @@ def draw_agent_panel(surface: pygame.Surface, name: str, about: str, params: lis
         drawn.append(line)
         y += 20 if compact else 24
     y += 10
-    text.draw(surface, "PARAMETERS (settings.toml)", (x, y), 20, palette.MUTED, bold=True)
+    text.draw(surface, f"PARAMETERS (settings.toml {table})".replace(" )", ")"), (x, y), 20, palette.MUTED, bold=True,
+              max_width=width)
     y += 26
     if not params:
         drawn.append("none: it has no parameters to set")
