@@ -10,13 +10,12 @@ there. Randomness crosses as a seed drawn from the controller's generator, so
 a seeded game is still reproducible.
 
 Training a learner from a screen (`t`) runs in a process of its own too
-(`arcade.training`), started with this module's `init_worker`.
+(`arcade.training`). Both start, and report progress, the one way of `arcade.workers`.
 """
 from __future__ import annotations
 
 import atexit
 import os
-import queue
 import threading
 import time
 from collections import OrderedDict
@@ -62,33 +61,13 @@ class TaskProgress:
         return f"{self.task}{where}: {self.fraction:.0%}{left}"
 
 
-def init_worker(progress_queue=None, parent: int | None = None) -> None:
-    """The frame loop must win a contended core: the agent process runs at a lower priority, and ends with
-    the arcade. Progress of long work goes back through the queue (a full queue drops a line)."""
-    if parent is not None:
-        workers.end_with_parent(parent)
-    workers.lower_priority()
-    if progress_queue is not None:
-        from agents.base import set_progress_sink
-
-        def sink(task, done, total, detail):
-            try:
-                progress_queue.put_nowait((task, float(done), float(total), detail))
-            except queue.Full:
-                pass
-
-        set_progress_sink(sink)
-
-
 def latest_progress() -> TaskProgress | None:
     """The agent process's latest unfinished long task, or None (none running, or it went quiet)."""
     global _progress
-    q = _progress_queue
-    while q is not None:
-        try:
-            task, done, total, detail = q.get_nowait()
-        except (queue.Empty, OSError, ValueError):
-            break
+    for kind, value in workers.take(_progress_queue):
+        if kind != "progress":
+            continue
+        task, done, total, detail = value
         now = time.monotonic()
         same = _progress is not None and task == _progress.task and done >= _progress.done
         _progress = TaskProgress(task, done, total, detail, _progress.started if same else now, now)
@@ -141,8 +120,8 @@ def _submit(fn, *args) -> Future:
         if _pool is None:
             ctx = workers.context()
             _progress_queue = ctx.Queue(maxsize=1000)
-            _pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=init_worker,
-                                        initargs=(_progress_queue, os.getpid()))
+            _pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=workers.start,
+                                        initargs=(os.getpid(), _progress_queue))
         try:
             return _pool.submit(fn, *args)
         except BrokenExecutor:

@@ -116,7 +116,7 @@ _WORKER_PLAYERS: Players | None = None
 def _start_worker(blob: bytes, parent: int) -> None:
     global _WORKER_PLAYERS
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
-    workers.end_with_parent(parent)
+    workers.start(parent, priority=False)  # (a run's games are the work: no lower priority)
     _WORKER_PLAYERS = pickle.loads(blob)
 
 

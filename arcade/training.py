@@ -15,7 +15,6 @@ games on each side; in one-player games its mean score.
 from __future__ import annotations
 
 import os
-import queue
 
 import numpy as np
 
@@ -70,9 +69,7 @@ def _train(results, stop, spec, rules, settings, episodes: int, seed: int, from_
            parent: int | None = None) -> None:
     """Runs in a training process: train, save, and report (progress, curve points, then one result).
     The agent is built from its spec (its factory crosses by reference), so any registered agent trains."""
-    from arcade.agent_process import init_worker
-
-    init_worker(parent=parent)
+    workers.start(parent)
     from agents.base import TrainingDiverged
     from arcade import notices
 
@@ -81,20 +78,20 @@ def _train(results, stop, spec, rules, settings, episodes: int, seed: int, from_
         measure = measure_results(rules.game_id, spec.name, rules, settings, agent, seed)
 
         def checkpoint(done, figures=None):
-            results.put(("curve", (int(done), dict(figures) if figures is not None else measure(done))))
+            workers.post(results, "curve", (int(done), dict(figures) if figures is not None else measure(done)))
 
-        agent.train(episodes, np.random.default_rng(seed), progress=lambda done: results.put(("progress", done)),
+        agent.train(episodes, np.random.default_rng(seed), progress=lambda done: workers.post(results, "progress", done),
                     from_scratch=from_scratch, stop=stop, checkpoint=checkpoint,
-                    watch=lambda state: results.put(("watch", state)))
+                    watch=lambda state: workers.post(results, "watch", state))
         if agent.save():
-            results.put(("result", (True, f"saved to {agent.default_path()}")))
+            workers.post(results, "result", (True, f"saved to {agent.default_path()}"))
         else:  # save() gave a notice saying why; in this process it reaches no screen, so pass it on
             said = notices.recent()
-            results.put(("result", (False, said[-1] if said else "could not save")))
+            workers.post(results, "result", (False, said[-1] if said else "could not save"))
     except TrainingDiverged as exc:  # nothing saved: the file keeps what was learnt before
-        results.put(("result", (False, f"training stopped: {exc}; nothing of it is saved")))
+        workers.post(results, "result", (False, f"training stopped: {exc}; nothing of it is saved"))
     except Exception as exc:  # reported on the screen; the game goes on
-        results.put(("result", (False, f"{type(exc).__name__}: {exc}")))
+        workers.post(results, "result", (False, f"{type(exc).__name__}: {exc}"))
 
 
 class TrainingJob:
@@ -120,13 +117,8 @@ class TrainingJob:
 
     def poll(self) -> bool:
         """Take in what the process reported; True once it has finished."""
-        while self.result is None:
-            try:
-                kind, value = self._results.get_nowait()
-            except queue.Empty:
-                if not self._process.is_alive() and self._results.empty():
-                    self.result = (False, f"the training process ended unexpectedly (exit {self._process.exitcode})")
-                break
+        alive = self._process.is_alive()  # (asked first: a process that ends now has sent all it will)
+        for kind, value in workers.take(self._results) if self.result is None else ():
             if kind == "progress":
                 self.done = value
             elif kind == "curve":
@@ -135,6 +127,8 @@ class TrainingJob:
                 self.watched = value
             else:
                 self.result = value
+        if self.result is None and not alive:
+            self.result = (False, f"the training process ended unexpectedly (exit {self._process.exitcode})")
         return self.result is not None
 
     def stop(self) -> None:

@@ -1,11 +1,19 @@
-"""Worker processes, started one way: a clean interpreter (spawn: no pygame, threads or locks inherited),
-ending with the process that started it (even when that one is killed with -9), at a lower priority where
-asked. The agent process, a training's process and the game runner's workers all start through here.
-No pygame here."""
+"""Worker processes, started one way and spoken to one way.
+
+Started: a clean interpreter (spawn: no pygame, threads or locks inherited), ending with the process that
+started it (even when that one is killed with -9), at a lower priority where asked (`start`). The agent
+process, a training's process and the game runner's workers all start through here.
+
+Spoken to: a worker tells its parent how it goes by messages on a channel (a multiprocessing queue), each a
+(kind, value) pair: "progress" (task, done, total, detail) from an agent's long work (agents.base.
+report_progress), and what a job reports of itself ("progress" episodes done, "curve", "watch", "result" for
+a training). `post` sends one, `take` reads what has arrived without waiting. The runner's games and the
+agent process's decisions come back as the results of their pools' calls. No pygame here."""
 from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import signal
 import sys
 
@@ -29,6 +37,44 @@ def end_with_parent(parent: int) -> None:
         return
     if os.getppid() != parent:
         os._exit(0)
+
+
+def post(channel, kind: str, value, wait: bool = True) -> bool:
+    """Send the message (kind, value) on `channel`; wait=False drops it when the channel is full (a progress
+    line that a newer one will replace). False when it was dropped or the channel is gone."""
+    try:
+        if wait:
+            channel.put((kind, value))
+        else:
+            channel.put_nowait((kind, value))
+        return True
+    except (queue.Full, OSError, ValueError):
+        return False
+
+
+def take(channel) -> list[tuple[str, object]]:
+    """Every message (kind, value) waiting on `channel`, in the order sent; never waits."""
+    out = []
+    while channel is not None:
+        try:
+            out.append(channel.get_nowait())
+        except (queue.Empty, OSError, ValueError, EOFError):
+            break
+    return out
+
+
+def start(parent: int | None = None, channel=None, priority: bool = True) -> None:
+    """What a worker does first: end with `parent` (its pid), give way to the window's frames (priority), and
+    send the progress of its agents' long work on `channel` as "progress" messages (a full channel drops one)."""
+    if parent is not None:
+        end_with_parent(parent)
+    if priority:
+        lower_priority()
+    if channel is not None:
+        from agents.base import set_progress_sink
+
+        set_progress_sink(lambda task, done, total, detail: post(
+            channel, "progress", (task, float(done), float(total), detail), wait=False))
 
 
 def lower_priority(steps: int = 5) -> None:

@@ -19,3 +19,40 @@ def test_a_worker_whose_parent_is_already_gone_ends_at_once():
     code = "import os; from arcade import workers; workers.end_with_parent(os.getppid()); print('still running')"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert "still running" in done.stdout  # its real parent is alive: it goes on
+
+
+def _report_in_a_worker(channel):
+    """Runs in a spawned worker: started the one way, an agent's long work reports, then the job's own."""
+    from agents.base import report_progress
+    from arcade import workers
+
+    workers.start(None, channel, priority=False)
+    report_progress("building a table", 3, 10, "layer 3")
+    workers.post(channel, "result", (True, "done"))
+
+
+def test_a_worker_speaks_to_its_parent_in_one_kind_of_message():
+    """(kind, value) messages: an agent's progress inside any worker arrives as "progress", the job's own
+    messages after it, in order; take never waits, and a full channel drops a progress line, not the worker."""
+    import time
+
+    from arcade import workers
+
+    ctx = workers.context()
+    channel = ctx.Queue()
+    process = ctx.Process(target=_report_in_a_worker, args=(channel,))
+    process.start()
+    process.join(120)
+    got, deadline = [], time.monotonic() + 30
+    while len(got) < 2 and time.monotonic() < deadline:
+        got += workers.take(channel)
+        time.sleep(0.01)
+    assert got == [("progress", ("building a table", 3.0, 10.0, "layer 3")), ("result", (True, "done"))]
+    assert workers.take(channel) == [] and process.exitcode == 0
+    full = ctx.Queue(maxsize=1)
+    assert workers.post(full, "progress", 1, wait=False)
+    assert not workers.post(full, "progress", 2, wait=False)  # dropped, said by the False
+    deadline = time.monotonic() + 30
+    while not (got := workers.take(full)) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert got == [("progress", 1)]
