@@ -34,20 +34,21 @@ def cache_folder(data_dir: Path | None) -> Path | None:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "arcade" / "numba"
 
 
-def kernels(data_dir: Path | None = None):
-    """The 2048 kernels module (agents/kernels/twenty48.py), numba's cache placed first where it can be written."""
+def kernels(data_dir: Path | None = None, name: str = "twenty48"):
+    """A kernels module (agents/kernels/NAME.py; 2048's by default), numba's cache placed first where it can
+    be written."""
+    import importlib
     import sys
 
-    if "agents.kernels.twenty48" not in sys.modules and "NUMBA_CACHE_DIR" not in os.environ:
+    module = f"agents.kernels.{name}"
+    if module not in sys.modules and "NUMBA_CACHE_DIR" not in os.environ:
         folder = cache_folder(data_dir)
         if folder is not None:
             import numba
 
             os.environ["NUMBA_CACHE_DIR"] = str(folder)
             numba.config.CACHE_DIR = str(folder)
-    from agents.kernels import twenty48
-
-    return twenty48
+    return importlib.import_module(module)
 
 
 def warm(steps) -> None:

@@ -1,4 +1,4 @@
-"""Every 2048 kernel compiled (or loaded from numba's cache) before anything needs it: `python -m
+"""Every kernel of the 2048 agents and the dots learner compiled (or loaded from numba's cache) before anything needs it: `python -m
 agents.warm_kernels`, run by `make run` and `make test`, and the arcade's agent process as it starts. Apart
 from agents/compiled.py, which the searches and learners import: this module imports them.
 """
@@ -10,13 +10,14 @@ from pathlib import Path
 import numpy as np
 
 from agents.compiled import kernels, warm
+from agents.dots_ntuple import Network as DotsNetwork
 from agents.expectimax_strong import Search
 from agents.ntuple_net import NTupleNetwork
 from agents.ntuple_td import TDGames
 
 
 def prepare_all(data_dir: Path | None = None, playing_only: bool = False) -> float:
-    """Compile (or load from the cache) every 2048 kernel with the argument types the agents use (with
+    """Compile (or load from the cache) every 2048 and dots kernel with the argument types the agents use (with
     `playing_only`, those an agent deciding moves uses, not the learner's); returns the seconds it took.
     `python -m agents.warm_kernels` runs it: the Makefile does before the arcade or the tests start, so the
     first window and every test process find the kernels compiled; the arcade's agent process runs it
@@ -31,11 +32,16 @@ def prepare_all(data_dir: Path | None = None, playing_only: bool = False) -> flo
     read_only.weights.flags.writeable = False
     steps = [lambda: Search(0.1, 1e-4).root(board, 2), lambda: Search(0.1, 1e-4, read_only).root(board, 2),
              lambda: read_only.value(np.zeros(1, np.uint64))]
+    dots = DotsNetwork(2, 2)
+    steps += [lambda: dots.move_values(0), lambda: dots.choices(np.zeros(1, np.int64))]
     if not playing_only:
         steps += [lambda: Search(0.1, 1e-4, net).root(board, 2), lambda: net.value(np.zeros(1, np.uint64)),
                   lambda: net.features(np.zeros(1, np.uint64)),
                   lambda: TDGames(net, 0.1, 0.1, np.random.default_rng(0)).step(10),
-                  lambda: k.heuristic(np.uint64(0), np.zeros((3, 1 << 16), np.float32))]
+                  lambda: k.heuristic(np.uint64(0), np.zeros((3, 1 << 16), np.float32)),
+                  lambda: kernels(data_dir, "dots").self_play(dots.args(), 1, 0.1, 0.1, dots.layout.n_lines,
+                                                              dots.layout.box_lines, dots.layout.line_boxes,
+                                                              np.random.default_rng(0), 0)]
     warm(steps)
     return time.perf_counter() - start
 

@@ -67,6 +67,7 @@ def test_cli_bench_stops_on_sigint_in_the_background(tmp_path):
     ("bench_match3.py", ["--games", "many"], "--games takes an integer"),
     ("bench_envs.py", ["--seconds", "nan"], "--seconds must be more than 0"),
     ("bench_mcts_speed.py", ["--positions", "0"], "--positions must be more than 0"),
+    ("bench_dots_learning.py", ["--games", "0"], "--games must be more than 0"),
 ])
 def test_a_wrong_argument_to_a_benchmark_is_one_line(script, argv, words):
     done = subprocess.run([sys.executable, f"benchmarks/{script}", *argv], cwd=ROOT, capture_output=True, text=True,

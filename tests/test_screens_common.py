@@ -185,21 +185,23 @@ def test_no_words_of_the_values_caption_are_cut(settings, monkeypatch, game_id, 
 
 
 def test_a_train_or_learn_key_that_does_nothing_on_a_screen_says_why_in_one_line(app):
-    """`t` on dots and `l` on tic-tac-toe have no agent to act on (`y` on blackjack had none until q-learning
-    trained): one line says so and where the key does something."""
+    """`t` on match-3 and `l` on tic-tac-toe have no agent to act on (`y` on blackjack had none until
+    q-learning trained, `t` on dots until its ntuple learnt): one line says so and where the key does something."""
     import pygame
 
     from arcade.screens import open_game
     from tests.helpers import key
 
-    dots = open_game(app, "dots")
-    app.push(dots)
+    match3 = open_game(app, "match3")
+    app.push(match3)
     said = []
-    dots.say = lambda message, ms=0: said.append(message)
+    match3.say = lambda message, ms=0: said.append(message)
     key(app, pygame.K_t)
-    assert len(said) == 1 and "t does nothing here: no Dots and Boxes agent trains yet" in said[0]
+    assert len(said) == 1 and "t does nothing here: no Match-3 agent trains yet" in said[0]
     assert "ntuple" in said[0] and "q-learning" in said[0]  # where it does: 2048's ntuple, blackjack's q-learning
     app.pop()
+    dots = open_game(app, "dots")
+    assert dots.trainer.idle_key_reason(pygame.K_t) is None  # its ntuple trains
     tictactoe = open_game(app, "tictactoe")
     app.push(tictactoe)
     assert "no Tic-Tac-Toe agent learns while it plays" in tictactoe.trainer.idle_key_reason(pygame.K_l)

@@ -20,6 +20,7 @@ from arcade.screens.dots import painter
 SIZE_KEYS = dict(zip((pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5), SIZES, strict=True))
 ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, -1), pygame.K_DOWN: (0, 1)}
 HOVER_PX = 24
+PANEL_SCORES_H = 170  # px of the side panel's top its scores, opponent and boxes left take
 
 
 class DotsScreen(GameScreen):
@@ -33,6 +34,7 @@ class DotsScreen(GameScreen):
         self.opponent.select(self.opponent.specs[-1].name)  # the weakest (the registry lists the strongest first)
         self.opponent.set_enabled(True)  # the opponent always plays its side
         self.seats = Seats(self.controller, self.opponent)
+        self.trainer.place = self._training_place
         self.hover: int | None = None
         self.cursor = 0
         self.restart()
@@ -268,7 +270,7 @@ class DotsScreen(GameScreen):
             pygame.draw.line(surface, palette.ACCENT, a, z, drawn_w)
             pygame.draw.circle(surface, palette.ACCENT, [int(v) for v in self._midpoint(self.cursor)], radius + 4, 3)
             self._draw_dots(surface)
-        self._draw_panel(surface, pygame.Rect(rect.right - 280, rect.y + 10, 270, rect.h - 20))
+        self._draw_panel(surface, self._side_panel(rect))
         if self.over:
             ox, oy, gap = self._geometry()
             board = pygame.Rect(ox, oy, gap * self.board.cols, gap * self.board.rows)
@@ -276,6 +278,17 @@ class DotsScreen(GameScreen):
             hud.draw_game_over(surface, board, self.verdict(),
                                f"{self.seat_label(self.human_seat)} {you} - {them} {self.seat_label(1 - self.human_seat)}",
                                "r: again    f: side    o: opponent", shade_alpha=110)
+
+    @staticmethod
+    def _side_panel(rect) -> pygame.Rect:
+        return pygame.Rect(rect.right - 280, rect.y + 10, 270, rect.h - 20)
+
+    def _training_place(self, rect) -> pygame.Rect:
+        """A training's place here: the side panel under the scores (the values' caption makes way for it),
+        off the board."""
+        panel = self._side_panel(rect)
+        top = panel.y + PANEL_SCORES_H
+        return pygame.Rect(panel.x, top, panel.w, panel.bottom - top)
 
     def _widths(self) -> tuple[int, int, int]:
         return painter.dots_widths(self._geometry()[2])
@@ -355,6 +368,8 @@ class DotsScreen(GameScreen):
                     pygame.draw.rect(surface, colour, label, 2, border_radius=6)
                     text.draw(surface, text.number(v), label.center, 20, palette.TEXT, anchor="center", bold=True)
             self._draw_dots(surface)  # over the coloured lines
+        if self.trainer.running:  # the training has the side panel under the scores; the lines keep their colours
+            return
         # under the side panel's scores, down to the board's bottom: smaller type before anything is left out
         top = getattr(self, "_panel_bottom", panel.y) + 16
         tie = [f"every line is worth {text.number(next(iter(values.values())))} to the side to move"] \

@@ -1,0 +1,201 @@
+"""The compiled inner loops of the dots learner (numba): an n-tuple network's value of a line set, the
+greedy move it makes, and TD(0) self-play, by the rules of arcade/games/dots.py.
+
+A position is its drawn lines, one bit a line (the rules' numbering). The network: tuples of lines, each
+read through every symmetry of the board; a tuple read under a symmetry gives an index into its own
+weight table (bit k of the index: whether the tuple's k-th line, mapped by that symmetry, is drawn), and
+the value is the sum of those weights plus one weight for the number of lines drawn. The arrays, made once
+per board by agents/dots_ntuple.py:
+
+  reads   (T*S, K) int64: line of the k-th place of tuple t under symmetry s (-1 past the tuple's end)
+  offsets (T*S,) int64: where each read's table starts in `weights` (the S reads of a tuple share one table)
+  counts  (C*S, J) int64: box of the j-th place of box tuple c under symmetry s (-1 past its end): a box
+          tuple's index is its boxes' drawn sides (0-4) as the digits of a base-5 number
+  count_offsets (C*S,) int64: where each of those reads' tables starts
+  weights (W,) float64: the tables, then one weight per count of lines drawn (layer_at is where), then
+          the summary's table (summary_at = layer_at + lines + 1): the free lines that give no box away
+          (safe), the boxes with two sides drawn and those with three, each capped (SAFE_CAP, ...)
+  box_lines (B, 4) int64: each box's four lines; line_boxes (L, 2): each line's boxes (-1: none)
+  box_masks (B,) int64: each box's four lines as a mask
+
+The value of a line set is the box margin the player to move can expect over the boxes still open; drawing
+line l that completes g boxes is worth g + V(after) (the same player moves again), else -V(after); a full
+board is worth 0. No pygame, no Python objects in the loops; randomness from the numpy Generator passed in.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def gain(lines, line, box_lines, line_boxes):
+    """Boxes that drawing `line` (not drawn) on `lines` completes: 0, 1 or 2."""
+    after = lines | (np.int64(1) << line)
+    g = 0
+    for j in range(2):
+        b = line_boxes[line, j]
+        if b >= 0:
+            done = True
+            for k in range(4):
+                done &= ((after >> box_lines[b, k]) & 1) == 1
+            g += done
+    return g
+
+
+SAFE_CAP, TWO_CAP, THREE_CAP = 32, 32, 4
+
+
+@njit(cache=True)
+def _summary(lines, box_masks, box_lines, line_boxes, n_lines):
+    """The index of a line set's summary: its safe lines, two-sided and three-sided boxes (each capped)."""
+    two = three = 0
+    for b in range(box_masks.size):
+        sides = _popcount(lines & box_masks[b])
+        two += sides == 2
+        three += sides == 3
+    safe = 0
+    for line in range(n_lines):
+        if (lines >> line) & 1:
+            continue
+        ok = True
+        for j in range(2):
+            b = line_boxes[line, j]
+            if b >= 0 and _popcount(lines & box_masks[b]) == 2:
+                ok = False
+        safe += ok
+    return (min(safe, SAFE_CAP - 1) * TWO_CAP + min(two, TWO_CAP - 1)) * THREE_CAP + min(three, THREE_CAP - 1)
+
+
+@njit(cache=True)
+def value(lines, net):
+    """The network's value of a line set (for the player to move). net: (reads, offsets, counts,
+    count_offsets, box_masks, weights, layer_at, box_lines, line_boxes, n_lines)."""
+    reads, offsets, counts, count_offsets, box_masks, weights, layer_at, box_lines, line_boxes, n_lines = net
+    total = weights[layer_at + _popcount(lines)]
+    total += weights[layer_at + n_lines + 1 + _summary(lines, box_masks, box_lines, line_boxes, n_lines)]
+    for r in range(reads.shape[0]):
+        total += weights[offsets[r] + _line_index(lines, reads, r)]
+    for r in range(counts.shape[0]):
+        total += weights[count_offsets[r] + _count_index(lines, counts, box_masks, r)]
+    return total
+
+
+@njit(cache=True, inline="always")
+def _line_index(lines, reads, r):
+    index = 0
+    for k in range(reads.shape[1]):
+        line = reads[r, k]
+        if line < 0:
+            break
+        index |= ((lines >> line) & 1) << k
+    return index
+
+
+@njit(cache=True, inline="always")
+def _count_index(lines, counts, box_masks, r):
+    index = 0
+    for j in range(counts.shape[1] - 1, -1, -1):
+        box = counts[r, j]
+        if box >= 0:
+            index = index * 5 + _popcount(lines & box_masks[box])
+    return index
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def move_values(lines, n_lines, net, box_lines, line_boxes, out):
+    """out[l]: what drawing line l is worth to the player to move (-inf for a drawn line)."""
+    full = (np.int64(1) << n_lines) - 1
+    for line in range(n_lines):
+        if (lines >> line) & 1:
+            out[line] = -np.inf
+            continue
+        after = lines | (np.int64(1) << line)
+        g = gain(lines, line, box_lines, line_boxes)
+        v = 0.0 if after == full else value(after, net)
+        out[line] = g + v if g > 0 else -v
+
+
+@njit(cache=True)
+def best_move(lines, n_lines, net, box_lines, line_boxes, scratch):
+    """The line the network values most (ties: the lowest), and that value."""
+    move_values(lines, n_lines, net, box_lines, line_boxes, scratch)
+    best = -1
+    for line in range(n_lines):
+        if best < 0 or scratch[line] > scratch[best]:
+            best = line
+    return best, scratch[best]
+
+
+@njit(cache=True)
+def _features(lines, net, out):
+    """The weight indexes a line set reads (line tuples', box tuples', then its layer's)."""
+    reads, offsets, counts, count_offsets, box_masks, _, layer_at, box_lines, line_boxes, n_lines = net
+    n = reads.shape[0]
+    for r in range(n):
+        out[r] = offsets[r] + _line_index(lines, reads, r)
+    for r in range(counts.shape[0]):
+        out[n + r] = count_offsets[r] + _count_index(lines, counts, box_masks, r)
+    out[n + counts.shape[0]] = layer_at + _popcount(lines)
+    out[n + counts.shape[0] + 1] = layer_at + n_lines + 1 + _summary(lines, box_masks, box_lines, line_boxes, n_lines)
+
+
+@njit(cache=True)
+def self_play(net, games, rate, epsilon, n_lines, box_lines, line_boxes, rng, openings):
+    """TD(0) self-play: `games` games, each from the empty board, both sides choosing the move of largest
+    worth (a random free line with probability epsilon), every position's value moved `rate` of the way to
+    its greedy worth (the move of largest worth, whatever was played). The step is normalised (NLMS): a
+    weight read c times moves c / sum(c^2) of it, so the value moves by exactly that share even where a
+    symmetric position reads one weight through several symmetries (a plain rate / F step would move it up
+    to 8 times too far, and diverge). The first `openings` moves of a game are random (wider starts).
+    Returns the moves played."""
+    full = (np.int64(1) << n_lines) - 1
+    weights = net[5]
+    scratch = np.empty(n_lines, np.float64)
+    feats = np.empty(net[0].shape[0] + net[2].shape[0] + 2, np.int64)
+    moves = 0
+    for _ in range(games):
+        lines = np.int64(0)
+        played = 0
+        while lines != full:
+            best, worth = best_move(lines, n_lines, net, box_lines, line_boxes, scratch)
+            _features(lines, net, feats)
+            error = worth - value(lines, net)
+            norm = 0
+            for i in range(feats.size):
+                for j in range(feats.size):
+                    norm += feats[i] == feats[j]
+            step = rate * error / norm
+            for f in feats:
+                weights[f] += step
+            line = best
+            if played < openings or rng.random() < epsilon:
+                free = n_lines - _popcount(lines)
+                pick = min(np.int64(rng.random() * free), free - 1)
+                for candidate in range(n_lines):
+                    if not (lines >> candidate) & 1:
+                        if pick == 0:
+                            line = candidate
+                            break
+                        pick -= 1
+            lines |= np.int64(1) << line
+            played += 1
+            moves += 1
+    return moves
+
+
+@njit(cache=True)
+def choices(positions, n_lines, net, box_lines, line_boxes, out):
+    """The network's greedy line in each of `positions` (line sets, none full), into out."""
+    scratch = np.empty(n_lines, np.float64)
+    for i in range(positions.size):
+        out[i] = best_move(positions[i], n_lines, net, box_lines, line_boxes, scratch)[0]

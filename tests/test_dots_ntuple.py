@@ -1,0 +1,120 @@
+"""The dots learner (agents/dots_ntuple.py, agents/kernels/dots.py): the compiled network against a plain
+reading of its tables, the rules' gains, exact values where the network can hold them, and the Trains
+contract (curve, save, load, a bad file set aside)."""
+import numpy as np
+import pytest
+
+from agents.dots_ntuple import DotsNTuple, Network, file_name, layout, optimal_share
+from agents.dots_solver import margins, move_values as solved_values
+from arcade.games.dots import DotsRules, DotsState, gain, line_symmetries
+from arcade.settings import Settings
+
+
+def plain_value(net: Network, lines: int) -> float:
+    """The network's value read the long way: every tuple through every symmetry, base 2 for lines and
+    base 5 (drawn sides) for boxes, the layer's weight and the summary's."""
+    lay = net.layout
+    board = DotsRules(lay.rows, lay.cols).new_state().board
+    syms = line_symmetries(lay.rows, lay.cols)
+    total = net.weights[lay.layer_at + bin(lines).count("1")]
+    for t, tup in enumerate(lay.tuples.tolist()):
+        for s, perm in enumerate(syms):
+            index = sum(((lines >> perm[b]) & 1) << k for k, b in enumerate(x for x in tup if x >= 0))
+            total += net.weights[lay.offsets[t * len(syms) + s] + index]
+    masks = board.box_masks()
+    for r in range(lay.counts.shape[0]):
+        boxes = [b for b in lay.counts[r].tolist() if b >= 0]
+        total += net.weights[lay.count_offsets[r] + sum(bin(lines & masks[b]).count("1") * 5 ** j
+                                                         for j, b in enumerate(boxes))]
+    sides = [bin(lines & m).count("1") for m in masks]
+    safe = sum(1 for a in range(board.n_lines) if not (lines >> a) & 1
+               and all(bin(lines & m).count("1") != 2 for _, m in board.line_boxes[a]))
+    summary = (min(safe, 31) * 32 + min(sides.count(2), 31)) * 4 + min(sides.count(3), 3)
+    return total + net.weights[lay.layer_at + board.n_lines + 1 + summary]
+
+
+@pytest.mark.parametrize("rows, cols", [(2, 2), (2, 3), (3, 3), (4, 4), (5, 5)])
+def test_the_compiled_network_reads_what_a_plain_reading_reads(rows, cols):
+    lay = layout(rows, cols)
+    rng = np.random.default_rng(rows * 10 + cols)
+    net = Network(rows, cols, rng.normal(size=lay.size))
+    n_lines = lay.n_lines
+    for _ in range(25):
+        lines = int(rng.integers(0, 1 << n_lines)) & ~(1 << int(rng.integers(n_lines)))  # one line free at least
+        worth = net.move_values(lines)
+        for a in range(n_lines):
+            if (lines >> a) & 1:
+                assert worth[a] == -np.inf
+                continue
+            after = lines | 1 << a
+            g = gain(DotsState(rows, cols).board, lines, a)
+            v = 0.0 if after == (1 << n_lines) - 1 else plain_value(net, after)
+            assert worth[a] == pytest.approx(g + v if g else -v, abs=1e-9)
+
+
+def test_a_symmetric_position_has_the_value_of_its_images():
+    rng = np.random.default_rng(3)
+    net = Network(3, 3, rng.normal(size=layout(3, 3).size))
+    for _ in range(20):
+        lines = int(rng.integers(0, 1 << 24))
+        values = {round(plain_value(net, sum(1 << p[b] for b in range(24) if (lines >> b) & 1)), 9)
+                  for p in line_symmetries(3, 3)}
+        assert len(values) == 1
+
+
+def test_self_play_learns_the_exact_margins_where_the_network_can_hold_them(tmp_path):
+    """On 2x2 the line tuple is the whole board: TD(0) self-play must find the margin the solver finds in
+    every position (within 0.05 box; 0.003 measured) and play an optimal move in every one of them."""
+    settings = Settings().with_table("data", folder=str(tmp_path)).with_agent("ntuple", game="dots",
+                                                                              learning_rate=0.3)
+    agent = DotsNTuple(DotsRules(2, 2), settings)
+    points = []
+    agent.train(60_000, np.random.default_rng(5), from_scratch=True, checkpoint=lambda done, f: points.append(f))
+    net = agent._net(2, 2)[0]
+    exact = margins(2, 2)
+    for lines in range((1 << 12) - 1):
+        worth = net.move_values(lines)
+        solved = solved_values(DotsState(2, 2, lines), exact)
+        best = max(solved.values())
+        assert max(w for w in worth if np.isfinite(w)) == pytest.approx(best, abs=0.05), lines
+        assert solved[int(np.argmax(worth))] == best, lines
+    assert optimal_share(net, tmp_path) == (1.0, 1.0)
+    assert points[0]["optimal moves"] < 1.0 and points[-1]["optimal moves"] == 1.0  # the curve shows it learn
+
+
+def test_the_learner_keeps_its_network_per_board_and_sets_a_bad_file_aside(tmp_path):
+    settings = Settings().with_table("data", folder=str(tmp_path))
+    agent = DotsNTuple(DotsRules(2, 3), settings)
+    assert agent.describe()[0].startswith("network: ") and "weights" in agent.describe()[1]
+    agent.train(300, np.random.default_rng(1))
+    assert agent.save() and (tmp_path / file_name(2, 3)).exists()
+    again = DotsNTuple(DotsRules(2, 3), settings)
+    assert again.describe()[0] == f"network: trained ({file_name(2, 3)})"
+    assert np.allclose(again._net(2, 3)[0].weights, agent._net(2, 3)[0].weights, atol=1e-6)
+    assert "trained 300 games" in again.describe()[2]
+    state = DotsRules(2, 3).new_state()
+    assert again.act(state) in DotsRules(2, 3).legal_actions(state)
+    assert set(again.explain(state)) == set(DotsRules(2, 3).legal_actions(state))
+    from agents.dots_ntuple import FORMAT_VERSION
+    from arcade.storage import save_npz
+
+    lay = layout(2, 3)  # a network of another shape: set aside, not trusted
+    save_npz(tmp_path / file_name(2, 3), FORMAT_VERSION, weights=np.zeros(7), tuples=lay.tuples, boxes=lay.boxes,
+             games=np.array(1), moves=np.array(1))
+    fresh = DotsNTuple(DotsRules(2, 3), settings)
+    assert fresh.describe()[0] == "network: untrained"  # (no 2x3 network ships)
+    assert (tmp_path / (file_name(2, 3) + ".corrupt")).exists() and not (tmp_path / file_name(2, 3)).exists()
+
+
+def test_a_stop_ends_training_early_and_a_watched_game_is_a_position_of_the_board(tmp_path):
+    import threading
+
+    settings = Settings().with_table("data", folder=str(tmp_path))
+    agent = DotsNTuple(DotsRules(3, 3), settings)
+    stop, seen, done = threading.Event(), [], []
+    stop.set()
+    agent.train(1_000_000, np.random.default_rng(1), stop=stop, progress=done.append)
+    assert done == []  # stopped before the first stretch
+    stop.clear()
+    agent.train(500, np.random.default_rng(1), watch=seen.append, progress=done.append)
+    assert done[-1] == 500 and seen and all(isinstance(s, DotsState) and (s.rows, s.cols) == (3, 3) for s in seen)
