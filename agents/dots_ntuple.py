@@ -13,7 +13,7 @@ with probability epsilon, and the first moves of a game at random for wider star
 value moves toward its greedy worth. The learning curve says what a student wants to see: on boards the
 exact solver knows (up to 3x3), the share of moves the solver calls optimal on positions from greedy vs
 random games (held out: made from seeds training never sees); on larger boards the share of games won
-against greedy. A network per board size is kept in the data folder (ntuple_dots_RxC.npz); a 3x3 and a 4x4
+against greedy and against alpha-beta at 1,000 positions a move. A network per board size is kept in the data folder (ntuple_dots_RxC.npz); a 3x3 and a 4x4
 network ship with the arcade.
 """
 from __future__ import annotations
@@ -26,10 +26,13 @@ import numpy as np
 
 from agents import compiled
 from agents.base import TrainingDiverged, best_action, register
+from agents.game_search import terminal_returns
+from agents.mcts import MCTS, MCTSParams
 from agents.dots_solver import MAX_LINES, margins, move_values as solved_values
 from arcade.games.dots import GAME, DotsRules, DotsState, board_of, line_symmetries
 from arcade.notices import notice
 from arcade.setting_fields import ranged
+from arcade.settings import Settings
 from arcade.storage import ASSETS, load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
@@ -40,6 +43,8 @@ CURVE_POINTS = 25  # checkpoints a training run measures itself at
 TEST_POSITIONS = 500  # positions the curve's optimal share is measured on
 TEST_SEED = 10_000_019  # their games' seeds start here, far from any a training draws
 CURVE_GAMES = 40  # games against greedy a checkpoint plays on boards the solver does not know
+CURVE_SEARCH_GAMES = 20  # ... and against alpha-beta at CURVE_POSITIONS positions a move (the same on any machine)
+CURVE_POSITIONS = 1000
 
 
 @dataclass(frozen=True)
@@ -169,6 +174,12 @@ class Network:
         kernels().move_values(np.int64(lines), lay.n_lines, self.args(), lay.box_lines, lay.line_boxes, out)
         return out
 
+    def values(self, positions: np.ndarray) -> np.ndarray:
+        """The value of each position (an int64 array of line sets) for its player to move."""
+        out = np.empty(positions.size)
+        kernels().values(positions.astype(np.int64), self.args(), out)
+        return out
+
     def choices(self, positions: np.ndarray) -> np.ndarray:
         """The greedy line in each position (an int64 array of line sets)."""
         lay = self.layout
@@ -230,13 +241,14 @@ def optimal_share(net: Network, data_dir) -> tuple[float, float]:
     return float(hit.mean()), float(hit[decisive].mean()) if decisive.any() else 1.0
 
 
-def wins_against_greedy(net: Network, games: int, seed: int) -> float:
-    """Share of `games` against greedy the network wins (half of them moving first; a draw counts half)."""
-    from agents.greedy import GreedyDots
+def wins_against(net: Network, games: int, seed: int, opponent: str = "greedy", settings=None) -> float:
+    """Share of `games` against the dots agent `opponent` (built from `settings`) the network wins at 1 ply
+    (half of them moving first; a draw counts half)."""
+    from agents.base import find
 
     lay = net.layout
     rules = DotsRules(lay.rows, lay.cols)
-    greedy, points = GreedyDots(rules, None), 0.0
+    other, points = find(GAME.id, opponent).create(rules, settings or Settings()), 0.0
     for g in range(games):
         rng = np.random.default_rng(seed + g)
         state, mine = rules.new_state(rng), g % 2
@@ -244,7 +256,7 @@ def wins_against_greedy(net: Network, games: int, seed: int) -> float:
             if state.mover == mine:
                 line = int(np.argmax(net.move_values(state.lines)))
             else:
-                line = greedy.act(state, rng)
+                line = other.act(state, rng)
             state = rules.step(state, line, rng)
         margin = state.scores[mine] - state.scores[1 - mine]
         points += 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
@@ -343,7 +355,9 @@ class DotsNTuple:
         if net.layout.n_lines <= MAX_LINES:
             share, decisive = optimal_share(net, self.data_dir)
             return {"optimal moves": share, "optimal where it matters": decisive}
-        return {"wins against greedy": wins_against_greedy(net, CURVE_GAMES, TEST_SEED)}
+        search = Settings().with_agent("alpha-beta", game=GAME.id, position_budget=CURVE_POSITIONS)
+        return {"wins against greedy": wins_against(net, CURVE_GAMES, TEST_SEED),
+                "wins against alpha-beta": wins_against(net, CURVE_SEARCH_GAMES, TEST_SEED, "alpha-beta", search)}
 
     def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None, checkpoint=None,
               watch=None, jobs: int = 1) -> None:
@@ -399,3 +413,45 @@ class DotsNTuple:
         if ok:
             self._nets[(self.rules.rows, self.rules.cols)] = (net, meta, f"trained ({path.name})")
         return ok
+
+
+class NetworkLeaves:
+    """MCTS's leaf evaluation by the learnt network, in place of random playouts: a leaf's expected final
+    margin (the boxes each side has, plus the network's value of the rest for the side to move) squashed to
+    a result in [-1, 1] for each seat, tanh(margin / 2); a finished game its exact result."""
+
+    def __init__(self, learner: DotsNTuple):
+        self.learner = learner
+
+    def evaluate(self, states: list, rng) -> list[tuple[float, ...]]:
+        rules = self.learner.rules
+        open_ = [s for s in states if not rules.is_terminal(s)]
+        worth = {}
+        for size in {(s.rows, s.cols) for s in open_}:
+            mine = [s for s in open_ if (s.rows, s.cols) == size]
+            got = self.learner._net(*size)[0].values(np.array([s.lines for s in mine], np.int64))
+            worth.update({id(s): float(v) for s, v in zip(mine, got, strict=True)})
+        out = []
+        for s in states:
+            if id(s) not in worth:
+                out.append(terminal_returns(rules, s))
+                continue
+            ahead = worth[id(s)] if s.mover == 0 else -worth[id(s)]
+            result = float(np.tanh((s.scores[0] - s.scores[1] + ahead) / 2.0))
+            out.append((result, -result))
+        return out
+
+
+@register("mcts-ntuple", ("dots",), "Monte Carlo tree search valuing its leaves by the learnt ntuple network",
+          order=25, process=True,
+          about="The mcts agent's tree search, but each new leaf is valued by the ntuple agent's learnt "
+                "network (the boxes taken so far plus what it expects of the rest) instead of a random game "
+                "played to the end. Compare it with mcts by Tab at the same time a move.",
+          params=MCTSParams)
+class NetworkMCTS(MCTS):
+    """MCTS with NetworkLeaves; its own [dots.mcts-ntuple] table (the same parameters as mcts)."""
+
+    name = "mcts-ntuple"
+
+    def __init__(self, rules, settings):
+        super().__init__(rules, settings, evaluator=NetworkLeaves(DotsNTuple(rules, settings)))

@@ -111,7 +111,7 @@ class MCTS:
         plain: walk the tree and play the playouts by the rules alone, never the game's fast engine (the
         benchmarks' baseline)."""
         self.rules = rules
-        p = settings.agent_params(rules.game_id, "mcts")
+        p = settings.agent_params(rules.game_id, self.name)  # (a subclass registered apart reads its own table)
         self.simulations = p.simulations
         self.c = p.exploration
         self.batch = p.batch

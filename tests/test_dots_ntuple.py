@@ -118,3 +118,41 @@ def test_a_stop_ends_training_early_and_a_watched_game_is_a_position_of_the_boar
     stop.clear()
     agent.train(500, np.random.default_rng(1), watch=seen.append, progress=done.append)
     assert done[-1] == 500 and seen and all(isinstance(s, DotsState) and (s.rows, s.cols) == (3, 3) for s in seen)
+
+
+def test_mcts_with_the_network_values_its_leaves_by_it(tmp_path):
+    """mcts-ntuple: a leaf's result is tanh((boxes ahead + the network's value for the side to move) / 2)
+    for seat 0 and its negation for seat 1; a finished game its exact result; it plays legal lines."""
+    from agents.base import find
+    from agents.dots_ntuple import NetworkLeaves
+
+    settings = Settings().with_table("data", folder=str(tmp_path)).with_agent("mcts-ntuple", game="dots",
+                                                                              simulations=200)
+    rules = DotsRules(3, 3)
+    learner = DotsNTuple(rules, settings)
+    net = learner._net(3, 3)[0]
+    leaves = NetworkLeaves(learner)
+    rng = np.random.default_rng(2)
+    state = rules.new_state(rng)
+    states = []
+    while not rules.is_terminal(state):
+        states.append(state)
+        state = rules.step(state, rules.legal_actions(state)[int(rng.integers(len(rules.legal_actions(state))))], rng)
+    got = leaves.evaluate(states + [state], rng)
+    for s, (first, second) in zip(states, got, strict=False):
+        v = plain_value(net, s.lines) * (1 if s.mover == 0 else -1)
+        assert first == pytest.approx(np.tanh((s.scores[0] - s.scores[1] + v) / 2)) and second == -first
+    won = np.sign(state.scores[0] - state.scores[1])
+    assert got[-1] == (won, -won)
+    agent = find("dots", "mcts-ntuple").create(rules, settings)
+    assert agent.act(states[5], rng) in rules.legal_actions(states[5])
+    assert agent.figures()["simulations"] <= 200
+
+
+def test_on_a_board_the_solver_does_not_know_the_curve_is_wins_against_greedy_and_alpha_beta(tmp_path):
+    agent = DotsNTuple(DotsRules(4, 4), Settings().with_table("data", folder=str(tmp_path)))
+    from agents.dots_ntuple import TEST_SEED, wins_against
+
+    shipped = agent.measure(agent._net(4, 4)[0])
+    assert set(shipped) == {"wins against greedy", "wins against alpha-beta"}
+    assert shipped["wins against greedy"] >= 0.8 > wins_against(Network(4, 4), 10, TEST_SEED)  # (0.96, 0.06 measured)

@@ -199,3 +199,10 @@ def choices(positions, n_lines, net, box_lines, line_boxes, out):
     scratch = np.empty(n_lines, np.float64)
     for i in range(positions.size):
         out[i] = best_move(positions[i], n_lines, net, box_lines, line_boxes, scratch)[0]
+
+
+@njit(cache=True)
+def values(positions, net, out):
+    """The network's value of each of `positions` (line sets), into out."""
+    for i in range(positions.size):
+        out[i] = value(positions[i], net)
