@@ -100,6 +100,21 @@ def rules_playout(rules, state, rng: np.random.Generator, max_moves: int):
     return state
 
 
+def random_positions(rules, count: int, seed: int, moves: tuple[int, int]) -> list:
+    """`count` unfinished states, each a new game played on by a random number of random moves in [low, high]
+    of `moves`; attempt k draws everything from Generator(seed + k) (a finished game is skipped), so a
+    position does not depend on how many come before it."""
+    low, high = moves
+    out, k = [], seed
+    while len(out) < count:
+        rng = np.random.default_rng(k)
+        k += 1
+        state = rules_playout(rules, rules.new_state(rng), rng, int(rng.integers(low, high + 1)))
+        if not rules.is_terminal(state):
+            out.append(state)
+    return out
+
+
 def decision_rng(rng, rules, state) -> np.random.Generator:
     """The Generator of a search: the one given, else one seeded by the position (explain replays)."""
     if rng is not None:

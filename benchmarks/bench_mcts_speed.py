@@ -20,6 +20,7 @@ import _common  # noqa: F401  (puts the project on the path)
 from _common import run
 import numpy as np
 
+from agents.game_search import random_positions
 from agents.mcts import MCTS
 from arcade.games import make_rules
 from arcade.settings import Settings
@@ -31,21 +32,7 @@ VARIANTS = {"dots": {"rows": 4, "cols": 4}}
 
 def positions(game: str, rules, count: int) -> list:
     """`count` unfinished states reached by random play (a fixed seed per position)."""
-    low, high = OPENINGS[game]
-    out = []
-    seed = 0
-    while len(out) < count:
-        rng = np.random.default_rng(seed)
-        seed += 1
-        state = rules.new_state(rng)
-        for _ in range(int(rng.integers(low, high + 1))):
-            if rules.is_terminal(state):
-                break
-            legal = rules.legal_actions(state)
-            state = rules.step(state, legal[int(rng.integers(len(legal)))], rng)
-        if not rules.is_terminal(state):
-            out.append(state)
-    return out
+    return random_positions(rules, count, 0, OPENINGS[game])
 
 
 def rate(search: MCTS, states: list, seed: int) -> float:

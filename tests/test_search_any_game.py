@@ -5,6 +5,7 @@ import pytest
 
 from agents import agents_for
 from agents.expectiminimax import Expectiminimax
+from agents.game_search import random_positions
 from agents.mcts import MCTS
 from arcade.games import GAMES, make_rules
 from arcade.games.dots import DotsRules
@@ -286,21 +287,6 @@ def test_mcts_takes_its_leaf_evaluator_as_given():
     assert len(seen) == 100 and all(v == pytest.approx(1.0) for v in values.values())
 
 
-def _random_states(rules, count: int, seed: int, longest: int) -> list:
-    rng = np.random.default_rng(seed)
-    states = []
-    while len(states) < count:
-        state = rules.new_state(rng)
-        for _ in range(int(rng.integers(0, longest))):
-            if rules.is_terminal(state):
-                break
-            legal = rules.legal_actions(state)
-            state = rules.step(state, legal[int(rng.integers(len(legal)))], rng)
-        if not rules.is_terminal(state):
-            states.append(state)
-    return states
-
-
 @pytest.mark.parametrize("game", ["2048", "match3"])
 def test_the_compiled_walk_plays_the_rules_game_draw_for_draw(game):
     """The declared engine's step and legal moves (what mcts walks its tree with) against the rules': whole
@@ -313,7 +299,7 @@ def test_the_compiled_walk_plays_the_rules_game_draw_for_draw(game):
     assert hasattr(fast_playouts(rules), "step")
     fast_step, fast_legal = walk_moves(rules)
     steps = 0
-    for k, start in enumerate(_random_states(rules, 8, 5, 40)):
+    for k, start in enumerate(random_positions(rules, 8, 5, (0, 39))):
         choose, plain_rng, fast_rng = (np.random.default_rng(100 + k) for _ in range(3))
         plain = fast = start
         while not rules.is_terminal(plain):
@@ -335,7 +321,7 @@ def test_the_compiled_match3_playouts_are_the_rules_playouts():
     from agents.game_search import fast_playouts, plain_playout_returns
 
     rules = make_rules("match3", Settings())
-    states = _random_states(rules, 10, 2, 30)
+    states = random_positions(rules, 10, 2, (0, 29))
     fast = fast_playouts(rules).playout_returns(rules, states, np.random.default_rng(4), 10_000)
     assert fast == plain_playout_returns(rules, states, np.random.default_rng(4), 10_000)
     short = fast_playouts(rules).playout_returns(rules, states, np.random.default_rng(4), 3)
