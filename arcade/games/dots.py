@@ -290,7 +290,7 @@ def transition_tables(rows: int, cols: int):
     return nxt, gains, free
 
 
-GAME = declare(GameType(id="dots", title="Dots and Boxes", blurb="Close boxes, move again; policy iteration.",
+GAME = declare(GameType(id="dots", title="Dots and Boxes", blurb="Close boxes, move again; a network learns by self-play.",
                players=2, seat_names=("first", "second"), has_chance=False,
                settings=DotsSettings, parameters=("rows", "cols"), rules_class=DotsRules,
                view="arcade.screens.dots", playouts="agents.dots_playouts"))
