@@ -185,8 +185,8 @@ def test_no_words_of_the_values_caption_are_cut(settings, monkeypatch, game_id, 
 
 
 def test_a_train_or_learn_key_that_does_nothing_on_a_screen_says_why_in_one_line(app):
-    """`t` on match-3 and `l` on tic-tac-toe have no agent to act on (`y` on blackjack had none until
-    q-learning trained, `t` on dots until its ntuple learnt): one line says so and where the key does something."""
+    """`l` on match-3 and on tic-tac-toe has no agent to act on (`t` on dots and match-3, `y` on blackjack
+    had none until their learners came): one line says so and where the key does something."""
     import pygame
 
     from arcade.screens import open_game
@@ -196,9 +196,10 @@ def test_a_train_or_learn_key_that_does_nothing_on_a_screen_says_why_in_one_line
     app.push(match3)
     said = []
     match3.say = lambda message, ms=0: said.append(message)
-    key(app, pygame.K_t)
-    assert len(said) == 1 and "t does nothing here: no Match-3 agent trains yet" in said[0]
-    assert "ntuple" in said[0] and "q-learning" in said[0]  # where it does: 2048's ntuple, blackjack's q-learning
+    key(app, pygame.K_l)
+    assert len(said) == 1 and "l does nothing here: no Match-3 agent learns while it plays yet" in said[0]
+    assert "q-learning" in said[0]  # where it does: blackjack's q-learning
+    assert match3.trainer.idle_key_reason(pygame.K_t) is None  # its td-value trains
     app.pop()
     dots = open_game(app, "dots")
     assert dots.trainer.idle_key_reason(pygame.K_t) is None  # its ntuple trains

@@ -25,6 +25,7 @@ class Match3Screen(GameScreen):
     def __init__(self, app, agent=None, seed=None):
         super().__init__(app, agent=agent, seed=seed)
         self.best = BestScores(self.settings.data_dir)
+        self.trainer.place = self._training_place
         self.new_game()
         self.kept.try_resume(seed is not None)
 
@@ -182,6 +183,8 @@ class Match3Screen(GameScreen):
                 chosen = swap in best
                 self._swap_arrow(surface, swap, palette.GOOD if chosen else palette.INFO, 6 if chosen else 3,
                                  text.number(v) if swap in labelled else None)
+        if self.trainer.running:  # the training has the panel under the figures; the arrows stay
+            return
         panel_x, width = ox + cell * s + 30, rect.right - (ox + cell * s + 40)
         free_top = getattr(self, "_figures_bottom", oy + 4 * 62) + 6  # below the panel's figures
         size, step, parts = text.block([self.values.status(self.shown_state())] + ([self.values.legend] if values else []), width,
@@ -340,18 +343,34 @@ class Match3Screen(GameScreen):
                 pygame.draw.rect(surface, palette.GOOD, (ox + c * cell + 4, oy + r * cell + 4, cell - 8, cell - 8), 3,
                                  border_radius=8)
             self._swap_arrow(surface, self.hint, palette.ACCENT, 5)
-        self._draw_panel(surface, pygame.Rect(ox + cell * s + 30, oy, rect.right - (ox + cell * s + 40), cell * s))
+        self._draw_panel(surface, self._panel_rect(rect))
         if self.rules.is_terminal(self.state) and not self.phases:
             hud.draw_game_over(surface, pygame.Rect(ox, oy, cell * s, cell * s), "Game over",
                                f"{self.state.score} points", "r: play again with a new seed", shade_alpha=150)
+
+    def _panel_rect(self, rect) -> pygame.Rect:
+        ox, oy, cell = self._geometry()
+        side = cell * self.rules.size
+        return pygame.Rect(ox + side + 30, oy, rect.right - (ox + side + 40), side)
+
+    def _training_place(self, rect) -> pygame.Rect:
+        """A training's place here: the side panel under the figures (the turn's points and the values'
+        caption make way for it), off the board."""
+        panel = self._panel_rect(rect)
+        top = panel.y + 62 * (4 // self._figure_columns(panel)) + 10
+        return pygame.Rect(panel.x, top, panel.w, panel.bottom - top)
+
+    @staticmethod
+    def _figure_columns(panel) -> int:
+        """A short board (a small window) puts the figures two to a row, leaving room below."""
+        return 2 if panel.h - 4 * 62 < 200 and panel.w >= 220 else 1
 
     def _draw_panel(self, surface, panel) -> None:
         s = self.state
         rows = [("SCORE", str(s.score)), ("TURNS LEFT", str(s.turns_left)),
                 ("BEST", str(int(self.best.get(self.game_id)))), ("RESHUFFLES", str(s.shuffles))]
         y = panel.y
-        # a short board (a small window) puts the figures two to a row, leaving room below for the values
-        columns = 2 if panel.h - 4 * 62 < 200 and panel.w >= 220 else 1
+        columns = self._figure_columns(panel)
         col_w = panel.w // columns
         for k, (label, value) in enumerate(rows):
             x = panel.x + col_w * (k % columns)
@@ -360,7 +379,7 @@ class Match3Screen(GameScreen):
             if k % columns == columns - 1:
                 y += 62
         self._figures_bottom = y  # the values' caption goes below
-        for k, (msg, left) in enumerate(self.popups[-4:]):
+        for k, (msg, left) in enumerate(self.popups[-4:] if not self.trainer.running else ()):
             alpha = min(1.0, left / 400)
             colour = tuple(int(v * alpha + b * (1 - alpha)) for v, b in zip(palette.ACCENT, palette.BACKGROUND, strict=True))
             text.draw(surface, msg, (panel.x, y + 10 + 34 * k), 34, colour, bold=True)

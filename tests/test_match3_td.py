@@ -1,0 +1,74 @@
+"""Match-3's learnt evaluation (agents/match3_td.py): its features against a plain count, its swap values
+against playing each swap by the rules, that training raises its 1-ply score, and its file."""
+import numpy as np
+import pytest
+
+from agents.greedy import GreedyCascade
+from agents.match3_td import FEATURES, FILENAME, SAMPLES, Match3TD, board_values, features, greedy_scores
+from arcade.games import make_rules
+from arcade.games.match3 import all_swaps, legal_mask
+from arcade.settings import Settings
+
+
+def test_the_features_are_what_a_plain_count_of_each_board_says():
+    rules = make_rules("match3", Settings())
+    rng = np.random.default_rng(4)
+    boards = np.stack([rules.new_state(rng).board for _ in range(6)])
+    mask, scores = greedy_scores(boards)
+    phi = features(boards, mask, scores)
+    greedy = GreedyCascade(rules, None)
+    for b, board in enumerate(boards):
+        state = rules.new_state(np.random.default_rng(4))
+        legal = np.flatnonzero(legal_mask(board[None])[0])
+        swaps = all_swaps(board.shape[0])[legal]
+        own = [greedy.swap_score(type(state)(board, 50), tuple(sw)) for sw in swaps.tolist()]
+        pairs = sum(board[r, c] == board[r, c + 1] for r in range(9) for c in range(8)) \
+            + sum(board[r, c] == board[r + 1, c] for r in range(8) for c in range(9))
+        expected = [1, len(legal) / 10, max(own) / 100, np.mean(own) / 100, sum(s >= 50 for s in own) / 5, pairs / 20]
+        assert phi[b] == pytest.approx(expected), b
+    assert phi.shape == (6, len(FEATURES))
+    assert (board_values(np.ones(len(FEATURES)), boards, 0) == 0).all()  # no turn left: worth nothing
+
+
+def test_a_swap_is_worth_its_points_plus_the_discounted_value_after_it(tmp_path):
+    """swap_values against the rules: each swap played on SAMPLES twin futures by Match3Rules.step-like
+    single-board play gives the same mean of points + discount * value."""
+    from arcade.games import match3_batch as mb
+
+    settings = Settings().with_table("data", folder=str(tmp_path))
+    rules = make_rules("match3", settings)
+    agent = Match3TD(rules, settings)
+    agent.weights = np.array([50.0, 20.0, 90.0, 30.0, 10.0, 5.0])
+    state = rules.new_state(np.random.default_rng(7))
+    worth = agent.swap_values(state, np.random.default_rng(11))
+    rng = np.random.default_rng(11)
+    size = state.board.shape[0]
+    tapes = rng.integers(0, state.colours, size=(SAMPLES, 4 * size * size), dtype=np.int8)
+    legal = np.flatnonzero(legal_mask(state.board[None])[0])
+    for i, k in enumerate(legal):
+        total = 0.0
+        for j in range(SAMPLES):
+            after, points = mb.play(state.board[None].copy(), np.array([k]), mb.TapeRefill(tapes[j:j + 1], [0]))
+            mb.settle(after, state.turns_left - 1, rng)
+            total += points[0] + agent.discount * board_values(agent.weights, after, state.turns_left - 1)[0]
+        assert worth[i] == pytest.approx(total / SAMPLES), i
+
+
+def test_training_raises_its_score_and_its_weights_are_kept(tmp_path):
+    settings = Settings().with_table("data", folder=str(tmp_path))
+    rules = make_rules("match3", settings.with_table("match3", turns=10))
+    agent = Match3TD(rules, settings)
+    points = []
+    agent.train(192, np.random.default_rng(3), from_scratch=True,
+                checkpoint=lambda done, figures: points.append(figures["mean score at 1 ply"]))
+    assert np.isfinite(agent.weights).all() and agent.weights[2] > 0  # a better next turn is worth more
+    assert points[-1] > points[0]  # untrained (points alone) below trained
+    assert agent.save() and (tmp_path / FILENAME).exists()
+    again = Match3TD(rules, settings)
+    assert np.array_equal(again.weights, agent.weights) and "trained 192 games" in again.describe()[0]
+    state = rules.new_state(np.random.default_rng(1))
+    assert again.act(state, np.random.default_rng(2)) in rules.legal_actions(state)
+    assert again.explain(state) == again.explain(state)  # seeded by the board: the same numbers twice
+    (tmp_path / FILENAME).write_bytes(b"not a table")
+    assert not Match3TD(rules, settings).source.startswith("trained")  # set aside: the shipped weights play
+    assert (tmp_path / (FILENAME + ".corrupt")).exists()
