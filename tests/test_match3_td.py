@@ -54,7 +54,11 @@ def test_a_swap_is_worth_its_points_plus_the_discounted_value_after_it(tmp_path)
         assert worth[i] == pytest.approx(total / SAMPLES), i
 
 
-def test_training_raises_its_score_and_its_weights_are_kept(tmp_path):
+def test_training_raises_its_score_and_its_weights_are_kept(tmp_path, monkeypatch):
+    import agents.match3_td as learner
+
+    monkeypatch.setattr(learner, "CURVE_POINTS", 3)  # (20 points of 8 games on the screen)
+    monkeypatch.setattr(learner, "CURVE_GAMES", 3)
     settings = Settings().with_table("data", folder=str(tmp_path))
     rules = make_rules("match3", settings.with_table("match3", turns=10))
     agent = Match3TD(rules, settings)
