@@ -164,7 +164,8 @@ def main():
     ap.add_argument("--values", action="store_true", help="with every screen's value view on (v)")
     ap.add_argument("--idle-seconds", type=float, default=10.0, help="idle CPU per screen (0: skip)")
     ap.add_argument("--training", action="store_true",
-                    help="2048 with its agent playing, alternately without and with a training (Shift+t) running")
+                    help="each --game (default 2048) with its strongest agent playing, alternately without and "
+                         "with a training (Shift+t) of the game's learner running")
     ap.add_argument("--all-agents", action="store_true",
                     help="every agent of each game in turn instead of the strongest (one round)")
     args = ap.parse_args()
@@ -204,21 +205,22 @@ def main():
 
 
 def while_training(args) -> None:
-    """The 2048 screen's frames with its strongest agent playing, without and with `t` training the ntuple
-    learner from scratch, alternated over the rounds."""
+    """Each game's screen (2048 unless --game says) with its strongest agent playing, without and with
+    Shift+t training the game's learner from scratch, alternated over the rounds."""
     settings = load_settings(_common.ROOT / "settings.toml")
-    print(f"== frame times on 2048 ({STRONGEST['2048']} playing at 0 ms delay), {args.seconds:.0f} s each, "
-          f"{args.rounds} round(s) alternated: without and with a training running (target: p99 as without)")
-    pooled = {"without training": ([], ([], []), 0), "while training": ([], ([], []), 0)}
-    for _ in range(args.rounds):
-        for key, train in (("without training", False), ("while training", True)):
-            intervals, work, moves = drive(settings, "2048", STRONGEST["2048"], args.seconds, train=train)
-            iv, (wk, cp), mv = pooled[key]
-            pooled[key] = (iv + intervals, (wk + work[0], cp + work[1]), mv + moves)
-            print(row(key, intervals, work, f" | {moves} moves"), flush=True)
-    print("-- pooled")
-    for key, (intervals, work, moves) in pooled.items():
-        print(row(key, intervals, work, f" | {moves} moves"))
+    for game in args.game or ["2048"]:
+        print(f"== frame times on {game} ({STRONGEST[game]} playing at 0 ms delay), {args.seconds:.0f} s each, "
+              f"{args.rounds} round(s) alternated: without and with a training running (target: p99 as without)")
+        pooled = {"without training": ([], ([], []), 0), "while training": ([], ([], []), 0)}
+        for _ in range(args.rounds):
+            for key, train in (("without training", False), ("while training", True)):
+                intervals, work, moves = drive(settings, game, STRONGEST[game], args.seconds, train=train)
+                iv, (wk, cp), mv = pooled[key]
+                pooled[key] = (iv + intervals, (wk + work[0], cp + work[1]), mv + moves)
+                print(row(key, intervals, work, f" | {moves} moves"), flush=True)
+        print("-- pooled")
+        for key, (intervals, work, moves) in pooled.items():
+            print(row(key, intervals, work, f" | {moves} moves"))
     agent_process.shutdown()
 
 
