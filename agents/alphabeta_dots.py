@@ -49,7 +49,10 @@ def table_cut(entry: tuple, depth: int, alpha: int, beta: int) -> int | None:
 class Search:
     """One board's search state: the transposition table survives from move to move."""
 
-    def __init__(self, rows: int, cols: int):
+    def __init__(self, rows: int, cols: int, horizon=None):
+        """horizon(lines) -> the value of a position where the search stops (the player to move's expected
+        margin over the open boxes); None: the parity of the safe lines left (PARITY_WEIGHT)."""
+        self.horizon = horizon
         self.geo = geometry(rows, cols)
         self.symmetries = line_symmetries(rows, cols)
         self.table: dict[int, tuple[int, int, int, int]] = {}  # lines -> (depth, flag, value, best line)
@@ -103,6 +106,8 @@ class Search:
                 self.table[lines] = (len(free), EXACT, v, -1)
                 return v
             if depth <= 0:  # the horizon: who is likely to run out of safe lines first (the long-chain fight)
+                if self.horizon is not None:
+                    return self.horizon(lines)
                 return PARITY_WEIGHT if pos.safe_run() % 2 else -PARITY_WEIGHT
             moves = self._ordered(pos, free, first)
             child_depth = depth - 1
@@ -188,7 +193,7 @@ class AlphaBetaDots:
 
     def __init__(self, rules, settings):
         self.rules = rules
-        p = settings.agent_params(rules.game_id, "alpha-beta")
+        p = settings.agent_params(rules.game_id, self.name)  # (a subclass registered apart reads its own table)
         self.budget = time_budget(settings, p)
         self.positions = p.position_budget  # 0: the time budget decides
         self.clock = budget_clock(settings)
@@ -198,8 +203,12 @@ class AlphaBetaDots:
     def _search(self, state) -> Search:
         key = (state.rows, state.cols)
         if key not in self._searches:
-            self._searches[key] = Search(*key)
+            self._searches[key] = Search(*key, horizon=self.horizon(*key))
         return self._searches[key]
+
+    def horizon(self, rows: int, cols: int):
+        """The value of a position where the search stops, for a board (None: the parity of safe lines)."""
+        return None
 
     def _deepen(self, state, every: bool) -> dict[int, float]:
         search = self._search(state)

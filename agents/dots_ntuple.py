@@ -26,6 +26,7 @@ import numpy as np
 
 from agents import compiled
 from agents.base import TrainingDiverged, best_action, register
+from agents.alphabeta_dots import AlphaBetaDots, AlphaBetaParams
 from agents.game_search import terminal_returns
 from agents.mcts import MCTS, MCTSParams
 from agents.dots_solver import MAX_LINES, margins, move_values as solved_values
@@ -455,3 +456,24 @@ class NetworkMCTS(MCTS):
 
     def __init__(self, rules, settings):
         super().__init__(rules, settings, evaluator=NetworkLeaves(DotsNTuple(rules, settings)))
+
+
+@register("alpha-beta-ntuple", ("dots",), "alpha-beta with the learnt ntuple network valuing its horizon",
+          order=22, process=True,
+          about="The alpha-beta search (chain analysis, exact endgames, timed deepening), but where it stops "
+                "looking a position is worth what the ntuple agent's learnt network expects of it, not the "
+                "parity of the safe lines left. Compare it with alpha-beta by Tab at the same time a move.",
+          params=AlphaBetaParams)
+class NetworkAlphaBeta(AlphaBetaDots):
+    """AlphaBetaDots whose horizon is the network's value; its own [dots.alpha-beta-ntuple] table."""
+
+    name = "alpha-beta-ntuple"
+
+    def __init__(self, rules, settings):
+        super().__init__(rules, settings)
+        self.learner = DotsNTuple(rules, settings)
+
+    def horizon(self, rows: int, cols: int):
+        net = self.learner._net(rows, cols)[0]
+        k, args = kernels(), net.args()
+        return lambda lines: float(k.value(np.int64(lines), args))

@@ -159,3 +159,23 @@ def test_on_a_board_the_solver_does_not_know_the_curve_is_wins_against_greedy_an
     assert set(shipped) == {"wins against greedy", "wins against alpha-beta"}
     untrained = learner.wins_against(Network(4, 4), 10, learner.TEST_SEED)
     assert shipped["wins against greedy"] >= 0.8 > untrained  # (0.96 and 0.06 measured over 400 games)
+
+
+def test_alpha_beta_with_the_network_stops_on_the_networks_value(tmp_path):
+    """alpha-beta-ntuple's horizon is the network's value of the position (the plain one's is the parity of
+    the safe lines left): at depth 1 on an open 4x4 board every line's value is minus the network's value
+    of the position it leaves."""
+    from agents.alphabeta_dots import Search
+    from agents.base import find
+
+    settings = Settings().with_table("data", folder=str(tmp_path))
+    agent = find("dots", "alpha-beta-ntuple").create(DotsRules(4, 4), settings)
+    search = agent._search(DotsRules(4, 4).new_state())
+    net = agent.learner._net(4, 4)[0]
+    values, _ = search.root_values(0, 1, True)
+    for line, v in values.items():
+        assert v == pytest.approx(-plain_value(net, 1 << line)), line
+    plain = Search(4, 4)
+    assert all(abs(v) == 2 for v in plain.root_values(0, 1, True)[0].values())  # the parity's +-2
+    state = DotsRules(4, 4).new_state()
+    assert agent.act(state, np.random.default_rng(1)) in DotsRules(4, 4).legal_actions(state)
