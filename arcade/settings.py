@@ -196,8 +196,7 @@ class Settings:
     def with_agent(self, name: str, game: str = ANY, **changes) -> "Settings":
         """A copy with some parameters of agent `name` set: on `game`, or on every game it plays. TypeError
         naming a parameter the agent has not."""
-        classes = {s.params for s in all_specs() if s.name == name and (game == ANY or s.plays(game)) and s.params}
-        known = {f.name for cls in classes for f in dataclasses.fields(cls)}
+        known = {f.name for cls in _agent_classes(game, name) for f in dataclasses.fields(cls)}
         unknown = sorted(set(changes) - known)
         if unknown:
             raise TypeError(f"agent '{name}' has no parameter {', '.join(unknown)} (it has: {', '.join(sorted(known))})")
