@@ -46,14 +46,11 @@ class Match3TDParams:
     games: int = ranged(1, 10_000_000, 2_000, trains_only=True)  # games of one training run
 
 
-def greedy_scores(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(the legal mask, greedy-cascade's turn score of every legal swap, -1 elsewhere) of settled boards."""
-    mask = legal_mask(boards)
-    scores = np.full(mask.shape, -1, dtype=np.int64)
-    b_idx, s_idx = np.nonzero(mask)
-    if b_idx.size:
-        scores[b_idx, s_idx] = mb.resolve(mb.apply_swaps(boards[b_idx], s_idx), None)
-    return mask, scores
+def greedy_scores(boards: np.ndarray, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(the legal mask, greedy-cascade's turn score of every legal swap, -1 elsewhere) of settled boards; a
+    mask already known (mb.settle returns it) is not worked out again."""
+    mask = legal_mask(boards) if mask is None else mask
+    return mask, mb.turn_scores(boards, mask)
 
 
 def features(boards: np.ndarray, mask: np.ndarray, scores: np.ndarray) -> np.ndarray:
@@ -66,12 +63,14 @@ def features(boards: np.ndarray, mask: np.ndarray, scores: np.ndarray) -> np.nda
     return np.stack([np.ones(len(boards)), legal / 10, best / 100, mean / 100, big / 5, pairs / 20], axis=1)
 
 
-def board_values(weights: np.ndarray, boards: np.ndarray, turns_left) -> np.ndarray:
-    """The value of each settled board with `turns_left` turns to come (0 where none are)."""
-    if len(boards) == 0:
-        return np.zeros(0)
-    mask, scores = greedy_scores(boards)
-    return np.where(np.asarray(turns_left) > 0, features(boards, mask, scores) @ weights, 0.0)
+def board_values(weights: np.ndarray, boards: np.ndarray, turns_left, mask: np.ndarray | None = None) -> np.ndarray:
+    """The value of each settled board with `turns_left` turns to come (0 where none are); `mask`: their legal
+    masks where already known."""
+    left = np.asarray(turns_left)
+    if len(boards) == 0 or not (left > 0).any():  # (no turn to come: nothing to score)
+        return np.zeros(len(boards))
+    mask, scores = greedy_scores(boards, mask)
+    return np.where(left > 0, features(boards, mask, scores) @ weights, 0.0)
 
 
 @register("td-value", ("match3",), "a learnt value of the board after the swap (TD(0)), one ply deeper than "
@@ -144,9 +143,8 @@ class Match3TD:
         after, points = mb.play(boards, np.repeat(legal, SAMPLES),
                                 mb.TapeRefill(tapes, np.tile(np.arange(SAMPLES), len(legal))))
         left = state.turns_left - 1
-        if left > 0:
-            mb.settle(after, left, rng)
-        worth = points + self.discount * board_values(weights, after, left)
+        mask = mb.settle(after, left, rng) if left > 0 else None
+        worth = points + self.discount * board_values(weights, after, left, mask)
         return worth.reshape(len(legal), SAMPLES).mean(axis=1)
 
     def explain(self, state: Match3State) -> dict[tuple, float]:
@@ -211,8 +209,7 @@ class Match3TD:
             boards, points = mb.play(boards, choice, refill)
             left -= 1
             if left > 0:
-                mb.settle(boards, left, rng)
-                mask, scores = greedy_scores(boards)
+                mask, scores = greedy_scores(boards, mb.settle(boards, left, rng))
                 phi_next = features(boards, mask, scores)
                 target = points + self.discount * (phi_next @ weights)
             else:

@@ -122,14 +122,19 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(rng.random(mask.shape) * mask, axis=1)
 
 
-def greedy_cascade(boards: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """greedy-cascade's choice on every board: the legal swap of largest turn score counting the cascades
-    of the gems it can see (refills unknown: cleared cells stay empty); the first of equal scores.
-    Returns (swap index, its score) per board."""
+def turn_scores(boards: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The turn score of every legal swap (B x S; -1 where `mask` says illegal), counting the cascades of the
+    gems each board shows (refills unknown: cleared cells stay empty): what greedy-cascade compares."""
     b_idx, s_idx = np.nonzero(mask)
     scores = np.full(mask.shape, -1, dtype=np.int64)
     if b_idx.size:
-        trial = apply_swaps(boards[b_idx], s_idx)
-        scores[b_idx, s_idx] = resolve(trial, None)
+        scores[b_idx, s_idx] = resolve(apply_swaps(boards[b_idx], s_idx), None)
+    return scores
+
+
+def greedy_cascade(boards: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """greedy-cascade's choice on every board: the legal swap of largest turn score (turn_scores); the first
+    of equal scores. Returns (swap index, its score) per board."""
+    scores = turn_scores(boards, mask)
     best = np.argmax(scores, axis=1)
     return best, scores[np.arange(len(boards)), best]
