@@ -425,20 +425,19 @@ class NetworkLeaves:
         self.learner = learner
 
     def evaluate(self, states: list, rng) -> list[tuple[float, ...]]:
+        """Each state's result per seat (the leaves of one search share its root's board: one network)."""
         rules = self.learner.rules
-        open_ = [s for s in states if not rules.is_terminal(s)]
-        worth = {}
-        for size in {(s.rows, s.cols) for s in open_}:
-            mine = [s for s in open_ if (s.rows, s.cols) == size]
-            got = self.learner._net(*size)[0].values(np.array([s.lines for s in mine], np.int64))
-            worth.update({id(s): float(v) for s, v in zip(mine, got, strict=True)})
+        ended = [rules.is_terminal(s) for s in states]
+        open_ = [s for s, end in zip(states, ended, strict=True) if not end]
+        net = self.learner._net(open_[0].rows, open_[0].cols)[0] if open_ else None
+        worth = iter(net.values(np.array([s.lines for s in open_], np.int64)) if open_ else ())
         out = []
-        for s in states:
-            if id(s) not in worth:
+        for s, end in zip(states, ended, strict=True):
+            if end:
                 out.append(terminal_returns(rules, s))
                 continue
-            ahead = worth[id(s)] if s.mover == 0 else -worth[id(s)]
-            result = float(np.tanh((s.scores[0] - s.scores[1] + ahead) / 2.0))
+            v = float(next(worth))
+            result = float(np.tanh((s.scores[0] - s.scores[1] + (v if s.mover == 0 else -v)) / 2.0))
             out.append((result, -result))
         return out
 
