@@ -173,8 +173,6 @@ class Match3Screen(GameScreen):
     def draw_values(self, surface, rect) -> None:
         """The best few swaps as arrows with the agent's values; the one it would choose highlighted."""
         values = self.values.shown(self.state) if not self.phases else None
-        ox, oy, cell = self._geometry()
-        s = self.rules.size
         if values:
             ranked = sorted(values.items(), key=lambda kv: -kv[1])[:VALUE_ARROWS]
             best = self.values.best()
@@ -185,13 +183,13 @@ class Match3Screen(GameScreen):
                                  text.number(v) if swap in labelled else None)
         if self.trainer.running:  # the training has the panel under the figures; the arrows stay
             return
-        panel_x, width = ox + cell * s + 30, rect.right - (ox + cell * s + 40)
-        free_top = getattr(self, "_figures_bottom", oy + 4 * 62) + 6  # below the panel's figures
-        size, step, parts = text.block([self.values.status(self.shown_state())] + ([self.values.legend] if values else []), width,
-                                       oy + cell * s - free_top)
-        y = max(free_top, oy + cell * s - step * len(parts))
+        panel = self._panel_rect(rect)
+        free_top = getattr(self, "_figures_bottom", panel.y + 4 * 62) + 6  # below the panel's figures
+        size, step, parts = text.block([self.values.status(self.shown_state())] + ([self.values.legend] if values else []),
+                                       panel.w, panel.bottom - free_top)
+        y = max(free_top, panel.bottom - step * len(parts))
         for part in parts:
-            text.draw(surface, part, (panel_x, y), size, palette.MUTED)
+            text.draw(surface, part, (panel.x, y), size, palette.MUTED)
             y += step
 
     def handle_game_event(self, event) -> bool:
