@@ -349,7 +349,7 @@ class DotsScreen(GameScreen):
         """Every undrawn line coloured from purple (worst) to yellow (best) by the agent's value for the side
         to move; the best lines thick and marked, with their numbers and the hovered line's."""
         values = self.values.shown(self.state) if not self.over else None
-        panel = pygame.Rect(rect.right - 280, rect.bottom - 140, 270, 130)  # (the caption may grow upward)
+        panel = self._side_panel(rect)  # (the caption grows upward from its foot)
         if values:
             drawn_w = self._widths()[1]
             lo, hi = min(values.values()), max(values.values())
