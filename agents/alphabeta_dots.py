@@ -1,150 +1,115 @@
-"""alpha-beta: iterative deepening negamax on the box margin, for dots boards of every size.
+"""alpha-beta: iterative deepening negamax on the box margin, for dots boards of every size, compiled.
 
-The value of a position is the margin of boxes the player to move can force over the boxes
-still open (the solver's measure), so drawing line a that completes g boxes is worth
-g + V(after) (the same player moves again) or -V(after). On top of plain alpha-beta:
-- a transposition table keyed by the line bits, storing a bound (exact, lower, upper), the depth
-  it holds for and the best line, which is searched first next time;
-- move ordering: the table's line, captures, lines that give nothing away (centre first), then
-  the rest by how few boxes they hand over;
-- chain analysis (agents/dots_engine.py): boxes that are safe to take are taken without
-  branching, and at the end of a run only "take it" and "double-deal" are searched; once every
-  open box has two sides drawn and all chains are 3+ and loops 4+, Berlekamp's recursion gives
-  the exact value without search;
+The value of a position is the margin of boxes the player to move can force over the boxes still open
+(the solver's measure), so drawing line a that completes g boxes is worth g + V(after) (the same player
+moves again) or -V(after). On top of plain alpha-beta:
+- a transposition table keyed by the line bits, storing a bound (exact, lower, upper), the depth it holds
+  for and the best line, which is searched first next time; it is kept from move to move;
+- move ordering: the table's line, captures, lines that give nothing away (centre first), then the rest by
+  how few boxes they hand over;
+- chain analysis (as agents/dots_engine.py): boxes that are safe to take are taken without branching, and at
+  the end of a run only "take it" and "double-deal" are searched; once every open box has two sides drawn
+  and all chains are 3+ and loops 4+, Berlekamp's recursion gives the exact value without search;
 - exact play when few lines are left: a depth that covers every free line is a full solve.
-A move stops deepening when the next depth is not expected to fit in its time a move, or, when its
-position_budget is set ([dots.alpha-beta]), in that many positions: then its moves do not depend on the machine or its
-load (what an environment's opponent needs: the same seed, the same game).
+The recursion is compiled (agents/kernels/dots.py, numba, on line bit sets); this module drives it: the root
+(lines its own symmetries map onto each other share one search), iterative deepening, and the clock. A move
+stops deepening when the next depth is not expected to fit in its time a move, or, when its position_budget
+is set ([dots.alpha-beta]), in that many positions: then its moves do not depend on the machine or its load
+(what an environment's opponent needs: the same seed, the same game). A depth is searched in slices of at
+most SLICE seconds of positions, the clock read between them (the compiled code cannot read it), and a
+slice cut short costs little: what it finished is in the table.
 """
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
+import numpy as np
+
+from agents import compiled
 from agents.base import Deadline, OutOfTime, budget_clock, register, time_budget
-from agents.dots_engine import Position, geometry, loony_value, simple_loony
+from agents.dots_engine import geometry
 from arcade.games.dots import line_symmetries, map_lines
 from arcade.setting_fields import own_time_budget, ranged
 
-EXACT, LOWER, UPPER = 0, 1, 2
-INF = 10**6
-CHECK_EVERY = 512  # nodes between clock checks
-TABLE_LIMIT = 400_000  # positions kept between moves (about 60 MB); past it the table starts afresh
+TABLE_BITS = 21  # transposition-table entries: 2^21 (about 38 MB; pages are given as they are first written)
+MEMO_BITS = 16  # loony values remembered by component multiset
+SLICE = 0.05  # seconds of positions a slice of a depth may take before the clock is read again
+PER_POSITION = 1e-6  # seconds a position is first assumed to cost; measured as the agent plays
+MEASURED_SLICE = 5_000  # positions a slice needs before its time per position is measured from it
 PARITY_WEIGHT = 2  # a horizon's value: + for the side that should draw the last safe line, - for the other
 
 
+def kernels():
+    return compiled.kernels(name="dots")
 
-def table_cut(entry: tuple, depth: int, alpha: int, beta: int) -> int | None:
-    """The value a transposition-table entry (depth, flag, value, best line) settles for a search of `depth`
-    in (alpha, beta): searched deep enough, and exact or a bound outside the window; else None."""
-    e_depth, flag, e_value, _ = entry
-    if e_depth < depth:
-        return None
-    if flag == EXACT or (flag == LOWER and e_value >= beta) or (flag == UPPER and e_value <= alpha):
-        return e_value
-    return None
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False  # (one compiled signature: the network's arrays are read-only too)
+    return a
 
 
 class Search:
-    """One board's search state: the transposition table survives from move to move."""
+    """One board's compiled search and its transposition table, which survives from move to move.
 
-    def __init__(self, rows: int, cols: int, horizon=None):
-        """horizon(lines) -> the value of a position where the search stops (the player to move's expected
-        margin over the open boxes); None: the parity of the safe lines left (PARITY_WEIGHT)."""
-        self.horizon = horizon
-        self.geo = geometry(rows, cols)
+    root_values(lines, depth, every) -> ({free line: value}, best line), or OutOfTime when the cap on
+    positions (set by the caller in `cap`) stopped it; `nodes` counts positions over the search's life."""
+
+    def __init__(self, rows: int, cols: int, network=None):
+        """network: the kernels' arguments of an n-tuple network (agents/dots_ntuple.Network.args()) that
+        values the positions where the search stops; None: the parity of the safe lines left."""
+        geo = self.geo = geometry(rows, cols)
+        line_boxes = np.full((geo.n_lines, 2), -1, np.int64)
+        for line, boxes in enumerate(geo.line_boxes):
+            line_boxes[line, :len(boxes)] = boxes
+        self.arrays = (_read_only(np.array(geo.box_lines, np.int64)), _read_only(line_boxes),
+                       _read_only(np.array(geo.centre_first, np.int64)))
+        size = 1 << TABLE_BITS
+        self.table = (np.zeros(size, np.int64), np.zeros(size, np.int8), np.zeros(size, np.int8),
+                      np.zeros(size, np.float64), np.zeros(size, np.int8))
+        n, b = geo.n_lines, geo.n_boxes
+        self.scratch = (np.zeros((n + 1, n), np.int64), np.zeros(b + 1, np.int64), np.zeros(b, np.int64),
+                        np.zeros(b + 1, np.int64), np.zeros(b + 1, np.int64), np.zeros(n, np.int64),
+                        np.full(1 << MEMO_BITS, -1, np.int64), np.zeros(1 << MEMO_BITS, np.int64))
+        self.sides = np.zeros(b, np.int64)
+        self.moves = np.zeros(n, np.int64)
+        self.stats = np.zeros(5, np.int64)
+        self.network = network
         self.symmetries = line_symmetries(rows, cols)
-        self.table: dict[int, tuple[int, int, int, int]] = {}  # lines -> (depth, flag, value, best line)
         self.nodes = 0
-        self.deadline = Deadline(time.perf_counter, math.inf)
-        self.node_limit = float("inf")  # positions a move may visit (a budget in positions, not time)
+        self.cap = math.inf  # positions the next root_values may visit
 
-    def _ordered(self, pos: Position, free: list[int], first: int) -> list[int]:
-        geo, sides = pos.geo, pos.sides
-        captures, safe, risky = [], [], []
-        for line in free:
-            boxes = geo.line_boxes[line]
-            most = max(sides[b] for b in boxes)
-            if most == 3:
-                captures.append(line)
-            elif most < 2:
-                safe.append(line)
-            else:
-                risky.append((sum(1 for b in boxes if sides[b] == 2), line))
-        safe.sort(key=geo.centre_rank.__getitem__)
-        risky.sort()
-        moves = captures + safe + [line for _, line in risky]
-        if first >= 0 and first in moves:
-            moves.remove(first)
-            moves.insert(0, first)
-        return moves
+    @property
+    def filled(self) -> int:
+        """Entries of the transposition table in use."""
+        return int(self.stats[kernels().FILLED])
 
-    def value(self, pos: Position, depth: int, alpha: int, beta: int) -> int:
-        """Negamax value (margin for the player to move over the open boxes), searched `depth` more
-        non-forced lines; outside (alpha, beta) only a bound."""
-        self.nodes += 1
-        if self.nodes % CHECK_EVERY == 0 and (self.nodes > self.node_limit or self.deadline.passed()):
+    def _moves(self, lines: int, every: bool) -> list[int]:
+        k = kernels()
+        keys, bests = self.table[0], self.table[4]
+        slot = int(k._slot(np.int64(lines), keys.size))
+        first = int(bests[slot]) if keys[slot] == lines + 1 else -1
+        n = k.root_moves(np.int64(lines), first, every, self.arrays, self.scratch, self.sides, self.moves)
+        return [int(m) for m in self.moves[:n]]
+
+    def line_value(self, lines: int, line: int, depth: int, lo: float) -> float:
+        """What drawing `line` is worth to its player, searched `depth` more lines; exact above lo."""
+        k, stats = kernels(), self.stats
+        stats[k.NODES], stats[k.STOPPED] = 0, 0
+        stats[k.CAP] = min(self.cap, np.iinfo(np.int64).max)
+        v = k.line_value(np.int64(lines), line, depth, float(lo), self.arrays, self.table, stats, self.scratch,
+                         self.sides, self.network)
+        self.nodes += int(stats[k.NODES])
+        self.cap -= int(stats[k.NODES])
+        if stats[k.STOPPED]:
             raise OutOfTime
-        lines = pos.lines
-        free = pos.free_lines()
-        if not free:
-            return 0
-        depth = min(depth, len(free))  # a depth past the last line is a full solve: one table entry
-        entry = self.table.get(lines)
-        first = -1
-        if entry is not None:
-            known = table_cut(entry, depth, alpha, beta)
-            if known is not None:
-                return known
-            first = entry[3]
-        forced = pos.capture_choices()
-        if forced is None:
-            components = pos.loony_components()
-            if components is not None and simple_loony(*components):
-                v = loony_value(*components)
-                self.table[lines] = (len(free), EXACT, v, -1)
-                return v
-            if depth <= 0:  # the horizon: who is likely to run out of safe lines first (the long-chain fight)
-                if self.horizon is not None:
-                    return self.horizon(lines)
-                return PARITY_WEIGHT if pos.safe_run() % 2 else -PARITY_WEIGHT
-            moves = self._ordered(pos, free, first)
-            child_depth = depth - 1
-        else:
-            moves = forced if first not in forced else [first] + [m for m in forced if m != first]
-            child_depth = depth  # taking boxes is not a choice worth a ply
-        best, best_line, a0 = -INF, moves[0], alpha
-        for line in moves:
-            g = pos.draw(line)
-            try:
-                if g:
-                    v = g + self.value(pos, child_depth, alpha - g, beta - g)
-                else:
-                    v = -self.value(pos, child_depth, -beta, -alpha)
-            finally:
-                pos.undo(line)
-            if v > best:
-                best, best_line = v, line
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        flag = UPPER if best <= a0 else (LOWER if best >= beta else EXACT)
-        self.table[lines] = (depth, flag, best, best_line)
-        return best
+        return float(v)
 
-    def root_values(self, lines: int, depth: int, every: bool) -> tuple[dict[int, int], int]:
+    def root_values(self, lines: int, depth: int, every: bool) -> tuple[dict[int, float], int]:
         """({line: value after drawing it}, the best line) at `depth`. every=False: alpha-beta across
-        the root (only the best line's value is exact, the others are upper bounds); every=True:
-        each value exact."""
-        pos = Position(self.geo, lines)
-        free = pos.free_lines()
-        forced = pos.capture_choices()
-        entry = self.table.get(lines)
-        moves = self._ordered(pos, free, entry[3] if entry else -1)
-        if forced is not None and not every:
-            moves = forced
+        the root (only the best line's value is exact, the others are upper bounds; where a box can be taken
+        only the capture choices); every=True: each free line's value exact."""
+        moves = self._moves(lines, every)
         # lines the position's own symmetries map onto each other have one value: search the first of each
         own = [perm for perm in self.symmetries if map_lines(lines, perm) == lines]
         same_as: dict[int, int] = {}
@@ -152,20 +117,12 @@ class Search:
             if line not in same_as:
                 for perm in own:
                     same_as.setdefault(perm[line], line)
-        out, alpha, best = {}, -INF, moves[0]
+        out, alpha, best = {}, -math.inf, moves[0]
         for line in moves:
             if same_as.get(line, line) != line:
                 out[line] = out[same_as[line]]
                 continue
-            g = pos.draw(line)
-            try:
-                lo = -INF if every else alpha
-                if g:
-                    v = g + self.value(pos, depth - 1, lo - g, INF)
-                else:
-                    v = -self.value(pos, depth - 1, -INF, -lo)
-            finally:
-                pos.undo(line)
+            v = self.line_value(lines, line, depth - 1, -kernels().INF if every or alpha == -math.inf else alpha)
             out[line] = v
             if v > alpha:
                 alpha, best = v, line
@@ -179,7 +136,7 @@ class AlphaBetaParams:
 
 
 @register("alpha-beta", ("dots",),
-          "iterative deepening alpha-beta on the box margin: transposition table, chain analysis, timed",
+          "iterative deepening alpha-beta on the box margin: transposition table, chain analysis, timed, compiled",
           order=20, process=True,
           about="It looks ahead move by move, both sides playing their best, and scores the box margin. "
                 "Safe boxes are taken at once; at the end of a chain it weighs taking all against handing the "
@@ -197,46 +154,70 @@ class AlphaBetaDots:
         self.budget = time_budget(settings, p)
         self.positions = p.position_budget  # 0: the time budget decides
         self.clock = budget_clock(settings)
+        self.per_position = PER_POSITION  # seconds a position costs here: measured as it plays
         self._searches: dict[tuple[int, int], Search] = {}
         self._figures: dict = {}
+        compiled.warm([lambda: self._search(rules.new_state()).root_values(0, 1, True)])  # not in a timed move
+
+    def __getstate__(self):
+        """Pickled without its searches (their tables are tens of MB): a copy makes its own."""
+        state = dict(self.__dict__)
+        state["_searches"] = {}
+        return state
 
     def _search(self, state) -> Search:
         key = (state.rows, state.cols)
         if key not in self._searches:
-            self._searches[key] = Search(*key, horizon=self.horizon(*key))
+            self._searches[key] = Search(*key, network=self.network(*key))
         return self._searches[key]
 
-    def horizon(self, rows: int, cols: int):
-        """The value of a position where the search stops, for a board (None: the parity of safe lines)."""
+    def network(self, rows: int, cols: int):
+        """The kernels' arguments of a network that values the positions where the search stops, for a board
+        (None: the parity of the safe lines left)."""
         return None
+
+    def _pass(self, search: Search, lines: int, depth: int, every: bool, deadline: Deadline, left_positions):
+        """One depth searched to the end in slices, the clock read between them: (values, best), or None when
+        the time or the positions (left_positions() when counted, else None) ran out first."""
+        clock = self.clock
+        while True:
+            counted = left_positions is not None
+            search.cap = left_positions() if counted else max(1_000, int(min(SLICE, deadline.left()) / self.per_position))
+            t0, n0 = clock(), search.nodes
+            try:
+                return search.root_values(lines, depth, every)
+            except OutOfTime:
+                if counted or deadline.passed():
+                    return None
+            finally:
+                n = search.nodes - n0
+                if n >= MEASURED_SLICE:
+                    self.per_position += 0.3 * ((clock() - t0) / n - self.per_position)
 
     def _deepen(self, state, every: bool) -> dict[int, float]:
         search = self._search(state)
         clock = self.clock
         counted = self.positions > 0
         # a deeper pass still running at the deadline (or past the positions) is dropped
-        deadline = search.deadline = Deadline(clock, math.inf if counted else self.budget)
-        search.node_limit = self.positions if counted else float("inf")
-        search.nodes = 0
+        deadline = Deadline(clock, math.inf if counted else self.budget)
+        start = search.nodes
+        left = (lambda: self.positions - (search.nodes - start)) if counted else None
         n_free = search.geo.n_lines - state.lines.bit_count()
         values, best, depth, last = {}, -1, 0, 0.0
-        if len(search.table) > TABLE_LIMIT:
-            search.table.clear()
         for d in range(1, n_free + 1):
             t0, n0 = clock(), search.nodes
-            try:
-                values, best = search.root_values(state.lines, d, every)
-            except OutOfTime:
+            found = self._pass(search, state.lines, d, every, deadline, left)
+            if found is None:
                 break
-            depth = d
+            (values, best), depth = found, d
             took = search.nodes - n0 if counted else clock() - t0  # this depth's cost, in positions or seconds
             growth = took / last if last > (20 if counted else 0.002) else 3.0
             last = took
-            spent = search.nodes if counted else deadline.elapsed()
+            spent = search.nodes - start if counted else deadline.elapsed()
             if spent + took * max(growth, 1.5) > (self.positions if counted else self.budget):
                 break
-        self._figures = {"depth": depth, "exact": "yes" if depth >= n_free else "no", "positions": search.nodes,
-                         "table": len(search.table)}
+        self._figures = {"depth": depth, "exact": "yes" if depth >= n_free else "no", "positions": search.nodes - start,
+                         "table": search.filled}
         if not values:  # not even depth 1 finished: any line, valued as unknown
             values = {line: 0 for line in range(search.geo.n_lines) if not (state.lines >> line) & 1}
             best = min(values)
@@ -253,7 +234,7 @@ class AlphaBetaDots:
         return self._best
 
     def figures(self) -> dict:
-        """Of the last decision: depth reached, whether that was a full solve, positions, table size."""
+        """Of the last decision: depth reached, whether that was a full solve, positions, table entries in use."""
         return dict(self._figures)
 
     def value_legend(self, mover: str) -> str:

@@ -469,10 +469,8 @@ class NetworkAlphaBeta(AlphaBetaDots):
     name = "alpha-beta-ntuple"
 
     def __init__(self, rules, settings):
+        self.learner = DotsNTuple(rules, settings)  # (first: the search made as it starts reads its network)
         super().__init__(rules, settings)
-        self.learner = DotsNTuple(rules, settings)
 
-    def horizon(self, rows: int, cols: int):
-        net = self.learner._net(rows, cols)[0]
-        k, args = kernels(), net.args()
-        return lambda lines: float(k.value(np.int64(lines), args))
+    def network(self, rows: int, cols: int):
+        return self.learner._net(rows, cols)[0].args()

@@ -264,9 +264,135 @@ def test_symmetric_root_lines_share_one_search_whatever_the_search_below_says(mo
     from agents import alphabeta_dots
     from arcade.games.dots import line_symmetries
 
-    monkeypatch.setattr(alphabeta_dots.Search, "value", lambda self, pos, depth, a, b: pos.lines % 7 - 3)
+    monkeypatch.setattr(alphabeta_dots.Search, "line_value", lambda self, lines, line, depth, lo: (line * 7) % 5 - 2)
     search = alphabeta_dots.Search(3, 3)
     values, _ = search.root_values(0, 2, every=True)
     assert len(values) == 24
     for perm in line_symmetries(3, 3):
         assert all(values[perm[line]] == v for line, v in values.items())
+
+
+# --- the compiled search against the plain one it replaced (benchmarks/baselines/alphabeta_dots_python.py) ---
+def _quiet_position(rows, cols, drawn, rng):
+    """A position of `drawn` lines none of which gave a box a third side (mid-game: no capture pending)."""
+    pos = Position(geometry(rows, cols), 0)
+    for line in rng.permutation(pos.geo.n_lines):
+        if pos.lines.bit_count() == drawn:
+            break
+        if max(pos.sides[b] for b in pos.geo.line_boxes[int(line)]) < 2:
+            pos.draw(int(line))
+    return pos.lines
+
+
+def test_compiled_alpha_beta_values_equal_the_plain_search_at_every_depth():
+    """Same values (every root line exact) as the plain Python search at depths 1-4 on 4x4 and 5x5 positions,
+    quiet and with captures pending, and the same count of positions within a few (the table's slots lose
+    an entry now and then; the plain one's dict does not)."""
+    from agents.alphabeta_dots import Search
+    from benchmarks.baselines.alphabeta_dots_python import Search as PlainSearch
+
+    rng = np.random.default_rng(41)
+    checked = 0
+    for rows, cols in ((4, 4), (5, 5), (3, 5)):
+        for drawn in (10, 18, 26):
+            lines = _quiet_position(rows, cols, drawn, rng)
+            for extra in (0, 2):  # 2 more random lines: often a box to take
+                for line in rng.permutation(geometry(rows, cols).n_lines)[:extra]:
+                    lines |= 1 << int(line)
+                for depth in (1, 3):
+                    compiled, plain = Search(rows, cols), PlainSearch(rows, cols)
+                    values, best = compiled.root_values(lines, depth, True)
+                    expected, _ = plain.root_values(lines, depth, True)
+                    assert values == {a: float(v) for a, v in expected.items()}, (rows, cols, lines, depth)
+                    assert values[best] == max(values.values())
+                    assert abs(compiled.nodes - plain.nodes) <= 0.02 * plain.nodes + 5
+                    checked += 1
+    assert checked == 36
+
+
+def _played(rows, cols, rng, games):
+    """The positions of `games` games where each move takes a box if it can, else draws a safe line if there
+    is one, else any line: endgames of long chains and loops come up often."""
+    out = []
+    for _ in range(games):
+        pos = Position(geometry(rows, cols), 0)
+        while free := pos.free_lines():
+            out.append(pos.lines)
+            most = {line: max(pos.sides[b] for b in pos.geo.line_boxes[line]) for line in free}
+            takes, safe = [a for a in free if most[a] == 3], [a for a in free if most[a] < 2]
+            pos.draw(int(rng.choice(takes or safe or free)))
+    return out
+
+
+def test_compiled_chain_analysis_equals_the_plain_one():
+    """capture_moves, loony_components and loony_value of the kernel against agents/dots_engine on random
+    positions of every kind (boxes to take, loony endgames, neither)."""
+    from agents.alphabeta_dots import Search, kernels
+
+    k = kernels()
+    rng = np.random.default_rng(7)
+    seen = {"captures": 0, "loony": 0}
+    for rows, cols in ((2, 3), (3, 3), (4, 4), (5, 5)):
+        search = Search(rows, cols)
+        box_lines, line_boxes, _ = search.arrays
+        scratch, sides, out = search.scratch, search.sides, search.moves
+        for lines in [random_position(rows, cols, rng).lines for _ in range(200)] + _played(rows, cols, rng, 10):
+            if lines == Board(rows, cols).full:
+                continue
+            pos = Position(search.geo, lines)
+            k.box_sides(np.int64(lines), box_lines, sides)
+            assert list(sides) == pos.sides
+            n = k.capture_moves(np.int64(lines), sides, box_lines, line_boxes, scratch[1], out)
+            expected = pos.capture_choices()
+            assert (list(out[:n]) if n else None) == expected, (rows, cols, lines)
+            seen["captures"] += n > 0
+            simple = k.loony_components(np.int64(lines), sides, box_lines, line_boxes, *scratch[2:5])
+            components = pos.loony_components()
+            assert (simple == -1) == (components is None)
+            if components is not None:
+                chains, loops = components
+                assert [n for n, c in enumerate(scratch[3]) for _ in range(c)] == list(chains)
+                assert [n for n, c in enumerate(scratch[4]) for _ in range(c)] == list(loops)
+                assert simple == simple_loony(chains, loops)
+                if simple:
+                    assert k.loony_value(scratch[3], scratch[4], scratch[6], scratch[7]) == loony_value(chains, loops)
+                    seen["loony"] += 1
+    assert seen["captures"] > 200 and seen["loony"] > 10
+
+
+def test_a_depth_cut_into_slices_gives_the_values_of_one_search():
+    """The clock is read between slices of a depth; a pass stopped at its cap and run again (its finished
+    parts in the table) ends with the values of an uncut search, and says it was stopped by OutOfTime."""
+    from agents.alphabeta_dots import Search
+    from agents.base import OutOfTime
+
+    lines = _quiet_position(4, 4, 10, np.random.default_rng(3))
+    whole = Search(4, 4).root_values(lines, 5, True)
+    sliced, stops = Search(4, 4), 0
+    while True:
+        sliced.cap = 2_000
+        try:
+            found = sliced.root_values(lines, 5, True)
+            break
+        except OutOfTime:
+            stops += 1
+    assert found == whole and stops >= 3
+
+
+def test_a_position_budget_makes_the_moves_independent_of_the_clock(settings):
+    """With position_budget set, the same game gives the same moves and depths whatever the machine's speed:
+    a clock that runs 1,000 times faster changes nothing."""
+    rules = DotsRules(4, 4)
+    counted = settings.with_agent("alpha-beta", game="dots", position_budget=20_000)
+    played = []
+    for speed in (1.0, 1000.0):
+        agent = AlphaBetaDots(rules, counted)
+        agent.clock = lambda clock=agent.clock, speed=speed: clock() * speed
+        rng, state, record = np.random.default_rng(5), rules.new_state(), []
+        while not rules.is_terminal(state) and len(record) < 16:
+            line = agent.act(state)
+            record.append((line, agent.figures()["depth"], agent.figures()["positions"]))
+            state = rules.step(state, line, rng)
+        played.append(record)
+    assert played[0] == played[1]
+    assert all(0 < positions <= 20_000 for _, _, positions in played[0])
