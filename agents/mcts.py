@@ -84,7 +84,9 @@ class Node:
     def add(self, action, child: Node) -> None:
         slot = len(self.kids)
         if self.q is None:
-            room = len(self.untried) + 1  # (closed loop: every move; a chance node grows as it goes)
+            # closed loop: exactly its moves (UCT's argmax reads the whole arrays); an open-loop node (no state
+            # kept) meets its moves as chance goes: room for a few, then it grows, its unused slots never read
+            room = len(self.untried) + 1 if self.state is not None else 8
             self.q, self.w = np.zeros(room), np.zeros(room)
         elif slot == len(self.q):  # chance nodes meet new actions as chance goes: grow
             self.q, self.w = np.resize(self.q, 2 * slot), np.resize(self.w, 2 * slot)
@@ -187,14 +189,18 @@ class MCTS:
         while node.proven is None:
             if chance:
                 legal = self.legal(current)  # ([] once the game is over)
-                untried = [a for a in legal if a not in node.children]
+                children = node.children
+                untried = [a for a in legal if a not in children]
                 if untried or not legal:
                     over = not legal
                     break
-                slots = [node.children[a].slot for a in legal]
-                at = np.array(slots)
-                j = int((node.w[at] * sqrt(log(node.visits)) + node.q[at]).argmax())
-                i, action = slots[j], legal[j]
+                # (a few moves a chance node: plain floats beat numpy's per-call cost here)
+                explore, q, w, best = sqrt(log(node.visits)), node.q, node.w, -math.inf
+                for a in legal:
+                    k = children[a].slot
+                    u = w[k] * explore + q[k]
+                    if u > best:
+                        best, i, action = u, k, a
             else:
                 untried = node.untried
                 if untried or not node.kids:
@@ -216,9 +222,9 @@ class MCTS:
                 untried[j] = untried[-1]
                 untried.pop()
             current = self.step(current, action, rng)
-            over = terminal = rules.is_terminal(current)
-            child = Node(None if chance else current, () if terminal or chance else rules.legal_actions(current),
-                         0 if terminal else rules.to_move(current))
+            legal = self.legal(current)  # ([] exactly when the game is over)
+            over = terminal = not legal
+            child = Node(None if chance else current, () if chance else legal, 0 if terminal else rules.to_move(current))
             node.add(action, child)
             child.visits, child.total = 1, -1.0
             if terminal and solve:

@@ -61,10 +61,13 @@ def step(rules, state, action, rng: np.random.Generator):
         return rules.step(state, action, rng)  # (a board it does not pack, or an illegal move: the rules say so)
     out, after = np.empty((4, 4), dtype=np.uint8), np.zeros(5, dtype=np.bool_)
     moves_t, gains_t = move_tables()
-    u_cell, u_four = rng.random(2)
+    u_cell, u_four = rng.random(), rng.random()  # (as rng.random(2) draws them, without the array)
     gained = _kernels().step_cells(state.board, int(action), u_cell, u_four, float(rules.spawn_four_probability),
                                    moves_t, gains_t, out, after)
-    new = State2048(out, state.score + int(gained))
+    out.flags.writeable = False
+    new = object.__new__(State2048)  # (its board is already the private read-only array State2048 would copy)
+    object.__setattr__(new, "board", out)
+    object.__setattr__(new, "score", state.score + int(gained))
     if after[4]:  # the new board packs: its legal moves are known
         object.__setattr__(new, "_legal", [d for d in range(4) if after[d]])
     return new
