@@ -279,7 +279,7 @@ def _resumable(log, spec, players: int, path) -> str:
 
 def cmd_bench(args, settings) -> int:
     from arcade import runner
-    from arcade.headless import summarize
+    from arcade.headless import figures_per_decision, summarize
 
     log = _bench_run(args, settings)
     clock = args.budget_clock or (log.spec.budget_clock if log is not None else None)  # (a resumed run's own)
@@ -335,7 +335,8 @@ def cmd_bench(args, settings) -> int:
     if args.json:
         per_game = [{"seed": r["seed"], "agent_seat": r["agent_seat"], "score": r["score"], "result": r["result"],
                      "moves": r["moves"], "outcome": r["outcome"],
-                     "decision_ms_median": _median(r["decision_ms"]), "figures": r.get("figures", {})}
+                     "decision_ms_median": _median(r["decision_ms"]), "figures": r.get("figures", {}),
+                     "figures_per_decision": figures_per_decision([runner.as_record(r)])}
                     for r in result.records]
         print(json.dumps({**head, "summary": summary, "per_game": per_game, "complete": result.complete},
                          default=json_default))
@@ -363,6 +364,8 @@ def format_summary(head: dict, s: dict, rules) -> str:
     d = s["decision_ms"]
     lines.append(f"  decision time  median {_fmt(d['median'], 2)} ms   p95 {_fmt(d['p95'], 2)} ms"
                  f"   ({d['decisions']} decisions)")
+    if s.get("figures_per_decision"):
+        lines.append("  a decision     " + ", ".join(f"{name} {_fmt(v, 1)}" for name, v in s["figures_per_decision"].items()))
     if "results" in s:
         names = rules.seat_names
         r = s["results"]

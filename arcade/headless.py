@@ -105,6 +105,20 @@ def summarize(records: list[GameRecord], rules=None) -> dict:
         all_results = [r.result for r in records]
         summary["results"] = {k: all_results.count(k) for k in ("win", "draw", "loss")}
         summary["results_by_side"] = by_side
+    per_decision = figures_per_decision(records)
+    if per_decision:
+        summary["figures_per_decision"] = per_decision
     if isinstance(rules, Summarizes):
         summary.update(rules.summarize([r.outcome for r in records]))
     return summary
+
+
+def figures_per_decision(records: list[GameRecord]) -> dict:
+    """The measured agent's figures as a mean a decision over `records` (a record sums them over its own
+    decisions: a depth or a count of most visits means something only divided back)."""
+    decisions = sum(len(r.decision_ms) for r in records)
+    totals: dict = {}
+    for r in records:
+        for name, value in r.figures.items():
+            totals[name] = totals.get(name, 0) + value
+    return {name: total / decisions for name, total in totals.items()} if decisions else {}

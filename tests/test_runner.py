@@ -9,7 +9,8 @@ from agents import find
 from arcade import runner
 from arcade.cli import main
 from arcade.games import make_rules
-from arcade.runner import GameLog, LocalProcesses, Players, RunSpec, Serial, execute, jobs_of
+from arcade.headless import summarize
+from arcade.runner import GameLog, LocalProcesses, Players, RunSpec, Serial, as_record, execute, jobs_of
 from tests.extra_game.runner_agents import CountingLearner
 
 
@@ -74,6 +75,9 @@ def test_a_record_sums_the_measured_agents_numeric_figures_over_its_decisions(se
         assert decisions >= 2
         # words and yes/no flags are not added up; the opponent's decisions are not counted
         assert record["figures"] == {"positions": 7 * decisions, "depth": 2.5 * decisions}
+    # the summary divides them back: a mean a decision (a summed depth means nothing)
+    records = [as_record(r) for r in execute(players, jobs_of(spec, 2), Serial()).records]
+    assert summarize(records)["figures_per_decision"] == {"positions": 7.0, "depth": 2.5}
 
 
 def test_a_learner_starts_every_game_from_the_same_state(settings):
