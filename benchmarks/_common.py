@@ -120,11 +120,12 @@ class Parser(argparse.ArgumentParser):
     (counts of 0 skip a part where a script says so), and the options in AT_LEAST_ONE, or given positive=True,
     take 1 or more (a float: more than 0); a wrong value is one line and exit status 2, not a traceback later."""
 
-    def add_argument(self, *names, positive: bool = False, **kwargs):
+    def add_argument(self, *names, positive: bool | None = None, **kwargs):
+        """positive: None for AT_LEAST_ONE's say; False where a script takes 0 to skip that part."""
         kind = kwargs.get("type")
         if kind in (int, float):
             long_name = next((n for n in names if n.startswith("--")), names[0])
-            kwargs["type"] = _checked(kind, long_name, positive or long_name in AT_LEAST_ONE)
+            kwargs["type"] = _checked(kind, long_name, long_name in AT_LEAST_ONE if positive is None else positive)
         return super().add_argument(*names, **kwargs)
 
 

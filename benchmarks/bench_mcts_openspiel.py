@@ -2,6 +2,12 @@
 
     make bench-venv                                  # OpenSpiel goes into .venv-bench, not the arcade's .venv
     .venv-bench/bin/python benchmarks/bench_mcts_openspiel.py --games 60 --board 4x4 --simulations 1000
+    .venv-bench/bin/python benchmarks/bench_mcts_openspiel.py --games 400 --agent mcts-ntuple --time-ms 100
+
+The second: equal CPU time a move instead of equal simulations. The arcade's agent searches --time-ms on its
+CPU clock (simulations unbounded); MCTSBot, which counts simulations only, gets the simulations it does in
+that time on this machine, measured (process CPU time, one core) on the speed positions at the start of the
+run; both medians of time a move are printed to check they matched.
 
 Equal simulations a move and matched exploration: OpenSpiel's C++ MCTSBot (pyspiel.MCTSBot, UCT c = 2, one
 random rollout a leaf, its solver on, as shipped) against the arcade's mcts ([agents.mcts] exploration = 2
@@ -27,6 +33,7 @@ try:
 except ImportError:
     pyspiel = None
 
+from agents.base import find
 from agents.mcts import MCTS
 from arcade import runner
 from arcade.games.dots import DotsRules, gain, parse_size
@@ -93,10 +100,9 @@ class OpenSpielMCTS:
             raise ValueError("OpenSpiel's game and the arcade's disagree on whose move it is")
 
 
-def games_played(records: list[dict], rows: int, cols: int, simulations: int, batch: int) -> None:
+def games_played(records: list[dict], rows: int, cols: int, how: str, agent: str = "mcts", target: float = 0.5) -> None:
     n = len(records)
-    print(f"-- {rows}x{cols}, {simulations} simulations a move each (arcade mcts: playouts in batches of {batch}), "
-          f"{n} games (both sides)")
+    print(f"-- {rows}x{cols}, {how}, {n} games (both sides)")
     if not n:
         print("  no games yet")
         return
@@ -107,16 +113,34 @@ def games_played(records: list[dict], rows: int, cols: int, simulations: int, ba
     side = [sum(r["result"] == "win" for r in records if r["agent_seat"] == s) for s in (0, 1)]
     side_n = [sum(r["agent_seat"] == s for r in records) for s in (0, 1)]
     margins = [r["outcome"]["scores"][r["agent_seat"]] - r["outcome"]["scores"][1 - r["agent_seat"]] for r in records]
-    print(f"  arcade mcts: won {wins}, drew {draws}, lost {losses}: score share {(wins + 0.5 * draws) / n:.1%} "
-          f"(95% interval {lo:.0%}-{hi:.0%}; target >= 50%); as first {side[0]}/{side_n[0]}, "
+    print(f"  arcade {agent}: won {wins}, drew {draws}, lost {losses}: score share {(wins + 0.5 * draws) / n:.1%} "
+          f"(95% interval {lo:.0%}-{hi:.0%}; target >= {target:.0%}); as first {side[0]}/{side_n[0]}, "
           f"as second {side[1]}/{side_n[1]}; box margin mean {np.mean(margins):+.2f}")
     print(f"  median ms a move: arcade {np.median([t for r in records for t in r['decision_ms']]):.1f}, "
           f"OpenSpiel {np.median([t for r in records for t in r['opponent_ms']]):.1f}")
 
 
-def speed(rows: int, cols: int, simulations: int, c: float, rounds: int, batch: int) -> None:
-    """Simulations a second on one core, alternating the two programs, from the same positions."""
+def openspiel_rate(rows: int, cols: int, c: float, simulations: int = 2000) -> float:
+    """MCTSBot's simulations a CPU second (process CPU time, one core) on speed()'s positions."""
     game = pyspiel.load_game(f"dots_and_boxes(num_rows={rows},num_cols={cols})")
+    positions = speed_positions(rows, cols)
+    t0 = time.process_time()
+    for k, s in enumerate(positions):
+        pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, k), c, simulations, 1000, True, k,
+                        False).step(openspiel_state(game, s, rows, cols))
+    return simulations * len(positions) / (time.process_time() - t0)
+
+
+def openspiel_state(game, s, rows: int, cols: int):
+    o = game.new_initial_state()
+    for line in range(s.board.n_lines):
+        if (s.lines >> line) & 1:
+            o.apply_action(to_openspiel(line, rows, cols))
+    return o
+
+
+def speed_positions(rows: int, cols: int) -> list:
+    """The empty board and 20 positions 10-25 random lines in."""
     rules = DotsRules(rows, cols)
     rng = np.random.default_rng(0)
     positions = [rules.new_state()]
@@ -128,6 +152,14 @@ def speed(rows: int, cols: int, simulations: int, c: float, rounds: int, batch: 
             s = rules.step(s, rules.legal_actions(s)[int(rng.integers(len(rules.legal_actions(s))))])
         if not rules.is_terminal(s):
             positions.append(s)
+    return positions
+
+
+def speed(rows: int, cols: int, simulations: int, c: float, rounds: int, batch: int) -> None:
+    """Simulations a second on one core, alternating the two programs, from the same positions."""
+    game = pyspiel.load_game(f"dots_and_boxes(num_rows={rows},num_cols={cols})")
+    rules = DotsRules(rows, cols)
+    positions = speed_positions(rows, cols)
     settings = Settings().with_agent("mcts", simulations=simulations, exploration=c, batch=batch).with_table("agents", time_budget_ms=600_000)
     rates = {"arcade": [], "openspiel": []}
     for r in range(rounds):
@@ -137,10 +169,7 @@ def speed(rows: int, cols: int, simulations: int, c: float, rounds: int, batch: 
                 if who == "arcade":
                     MCTS(rules, settings).act(s, np.random.default_rng(r))
                 else:
-                    o = game.new_initial_state()
-                    for line in range(rules.for_state(s).new_state().board.n_lines):
-                        if (s.lines >> line) & 1:
-                            o.apply_action(to_openspiel(line, rows, cols))
+                    o = openspiel_state(game, s, rows, cols)
                     bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, r), c, simulations, 1000, True, r,
                                           False)
                     bot.step(o)
@@ -167,25 +196,47 @@ def main(argv=None) -> int:
     p.add_argument("--jobs", type=int, default=runner.default_jobs(), help="processes (default: all cores)")
     p.add_argument("--ray", nargs="?", const="auto", metavar="ADDRESS", help="play the games on a Ray cluster")
     p.add_argument("--log", default="", help="the per-game log (default data/runs/...); the same command continues it")
-    p.add_argument("--rounds", type=int, default=4, help="speed rounds (0: no speed measurement)")
+    p.add_argument("--rounds", type=int, default=4, positive=False, help="speed rounds (0: no speed measurement)")
+    p.add_argument("--agent", default="mcts", choices=("mcts", "mcts-ntuple"), help="the arcade's side")
+    p.add_argument("--time-ms", type=int, default=0,
+                   help="equal CPU time a move instead of equal simulations: the arcade's agent this many ms on its "
+                        "CPU clock, MCTSBot the simulations it does in that time here (0: --simulations each)")
     args = p.parse_args(argv)
     if pyspiel is None:
         print("skipped: OpenSpiel is not installed here; run `make bench-venv` and use .venv-bench/bin/python")
         return 0
     rows, cols = parse_size(args.board)
-    settings = Settings().with_agent("mcts", simulations=args.simulations, exploration=args.exploration, batch=args.batch).with_table("agents", time_budget_ms=60_000)
     rules = DotsRules(rows, cols)
-    players = runner.Players(rules, MCTS(rules, settings), OpenSpielMCTS(rows, cols, args.simulations,
-                                                                         args.exploration))
-    spec = runner.RunSpec.of("dots", "mcts", "openspiel-mcts", args.games, args.seed, settings, variant=f"dots(rows={rows},cols={cols})")
-    log = Path(args.log or ROOT / "data" / "runs" / f"mcts_openspiel_{rows}x{cols}_batch{args.batch}_{args.games}.jsonl")
+    if args.time_ms:  # equal CPU time: the arcade's agent on its clock, the bot at its measured rate for that time
+        settings = (Settings().with_agent(args.agent, game="dots", simulations=1_000_000, exploration=args.exploration,
+                                          batch=args.batch, time_budget_ms=args.time_ms)
+                    .with_table("agents", budget_clock="cpu"))
+        rate = openspiel_rate(rows, cols, args.exploration)
+        theirs = max(1, round(rate * args.time_ms / 1000))
+        how = (f"equal CPU time: arcade {args.agent} {args.time_ms} ms a move on its CPU clock, OpenSpiel's MCTSBot "
+               f"{theirs:,} simulations a move (its {rate:,.0f} simulations a CPU second measured here now)")
+        name = f"{args.agent}_openspiel_{rows}x{cols}_{args.time_ms}ms_{args.games}.jsonl"
+        target = 0.6
+    else:
+        settings = Settings().with_agent("mcts", simulations=args.simulations, exploration=args.exploration, batch=args.batch).with_table("agents", time_budget_ms=60_000)
+        theirs = args.simulations
+        how = f"{args.simulations} simulations a move each (arcade mcts: playouts in batches of {args.batch})"
+        name = f"mcts_openspiel_{rows}x{cols}_batch{args.batch}_{args.games}.jsonl"
+        target = 0.5
+    agent = find("dots", args.agent).create(rules, settings)
+    players = runner.Players(rules, agent, OpenSpielMCTS(rows, cols, theirs, args.exploration))
+    opponent = f"openspiel-mcts-{theirs}" if args.time_ms else "openspiel-mcts"  # (the name older logs hold)
+    spec = runner.RunSpec.of("dots", args.agent, opponent, args.games, args.seed, settings,
+                             variant=f"dots(rows={rows},cols={cols})")
+    log = Path(args.log or ROOT / "data" / "runs" / name)
     backend = runner.backend_of(args.jobs, args.ray)
-    ran = run_logged(players, spec, log, backend, "mcts vs OpenSpiel")
+    print(f"== {how}")
+    ran = run_logged(players, spec, log, backend, f"{args.agent} vs OpenSpiel")
     backend.shutdown()
     if ran is None:
         return 2
     records, complete = ran
-    games_played(records, rows, cols, args.simulations, args.batch)
+    games_played(records, rows, cols, how, args.agent, target)
     if not complete:
         print("stopped: run the same command to continue (the finished games are kept in the log)")
         return 130
