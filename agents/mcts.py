@@ -65,7 +65,8 @@ class RandomRollouts:
 class Node:
     """A position in the tree. Its children's statistics are also kept in two arrays by slot, so that
     choosing among them is one numpy expression: q (the child's mean result for this node's mover, or its
-    proven result) and w (c / sqrt(child visits), 0 once proven); UCT's choice is argmax(q + sqrt(ln N) w)."""
+    proven result) and w (c / sqrt(child visits), 0 once proven); UCT's choice is argmax(q + sqrt(ln N) w).
+    (Closed-loop nodes only: see add.)"""
 
     __slots__ = ("state", "children", "kids", "slot", "untried", "visits", "total", "mover", "proven", "q", "w")
 
@@ -82,14 +83,13 @@ class Node:
         self.q = self.w = None  # made with the first child (most leaves never get one)
 
     def add(self, action, child: Node) -> None:
+        """A new child. A closed-loop node's arrays hold exactly its moves (UCT's argmax reads them whole); an
+        open-loop node (no state kept: chance is sampled on each walk) has none: it meets its moves as chance
+        goes, a few, and chooses among them in plain floats."""
         slot = len(self.kids)
-        if self.q is None:
-            # closed loop: exactly its moves (UCT's argmax reads the whole arrays); an open-loop node (no state
-            # kept) meets its moves as chance goes: room for a few, then it grows, its unused slots never read
-            room = len(self.untried) + 1 if self.state is not None else 8
+        if self.q is None and self.state is not None:
+            room = len(self.untried) + 1
             self.q, self.w = np.zeros(room), np.zeros(room)
-        elif slot == len(self.q):  # chance nodes meet new actions as chance goes: grow
-            self.q, self.w = np.resize(self.q, 2 * slot), np.resize(self.w, 2 * slot)
         child.slot = slot
         self.kids.append(child)
         self.children[action] = child
@@ -194,13 +194,13 @@ class MCTS:
                 if untried or not legal:
                     over = not legal
                     break
-                # (a few moves a chance node: plain floats beat numpy's per-call cost here)
-                explore, q, w, best = sqrt(log(node.visits)), node.q, node.w, -math.inf
+                # (a few moves a chance node, never proven: UCT in plain floats beats numpy's per-call cost)
+                explore, best = c * sqrt(log(node.visits)), -math.inf
                 for a in legal:
-                    k = children[a].slot
-                    u = w[k] * explore + q[k]
+                    child = children[a]
+                    u = (child.total + explore * sqrt(child.visits)) / child.visits  # q + c sqrt(ln N / n)
                     if u > best:
-                        best, i, action = u, k, a
+                        best, i, action = u, child.slot, a
             else:
                 untried = node.untried
                 if untried or not node.kids:
@@ -210,7 +210,7 @@ class MCTS:
             parent, node = node, node.kids[i]
             node.visits += 1
             node.total -= 1.0
-            if node.proven is None:
+            if node.proven is None and not chance:
                 parent.q[i] = node.total / node.visits
                 parent.w[i] = c / sqrt(node.visits)
             current = node.state if not chance else self.step(current, action, rng)
@@ -230,7 +230,7 @@ class MCTS:
             if terminal and solve:
                 child.proven = terminal_returns(rules, current)
                 node.q[child.slot] = child.proven[node.mover]
-            else:
+            elif not chance:
                 node.q[child.slot], node.w[child.slot] = -1.0, c
             path.append(child)
         return path, current, over
@@ -240,9 +240,10 @@ class MCTS:
         loss (-1 on each node it entered, its visit already counted) is taken back as the result goes in."""
         if self.rules.players == 1:
             finals.append((path, returns[0]))
+        closed = not self.chance
         for parent, child in itertools.pairwise(path):
             child.total += result[parent.mover] + 1.0
-            if child.proven is None:
+            if closed and child.proven is None:
                 parent.q[child.slot] = child.total / child.visits
         if solve:
             self._prove(path)

@@ -32,8 +32,7 @@ def warm() -> None:
         board = np.zeros((4, 4), dtype=np.uint8)
         board[0, :2] = 1
         board.flags.writeable = False  # as a state's board is
-        k.step_cells(board, 2, 0.5, 0.5, 0.0, moves_t, gains_t, np.empty((4, 4), dtype=np.uint8),
-                     np.zeros(5, dtype=np.bool_))
+        k.step_cells(board, 2, 0.5, 0.5, 0.0, moves_t, gains_t, np.empty((4, 4), dtype=np.uint8))
         k.legal_directions(board, moves_t, gains_t, np.zeros(4, dtype=np.bool_))
 
     warm_kernels([step])  # a progress bar says so while it compiles (the first time only)
@@ -59,18 +58,21 @@ def step(rules, state, action, rng: np.random.Generator):
     legal = _packed_legal(rules, state)
     if legal is None or action not in legal:
         return rules.step(state, action, rng)  # (a board it does not pack, or an illegal move: the rules say so)
-    out, after = np.empty((4, 4), dtype=np.uint8), np.zeros(5, dtype=np.bool_)
+    out = np.empty((4, 4), dtype=np.uint8)
     moves_t, gains_t = move_tables()
     u_cell, u_four = rng.random(), rng.random()  # (as rng.random(2) draws them, without the array)
-    gained = _kernels().step_cells(state.board, int(action), u_cell, u_four, float(rules.spawn_four_probability),
-                                   moves_t, gains_t, out, after)
+    code = _kernels().step_cells(state.board, int(action), u_cell, u_four, float(rules.spawn_four_probability),
+                                 moves_t, gains_t, out)
     out.flags.writeable = False
     new = object.__new__(State2048)  # (its board is already the private read-only array State2048 would copy)
     object.__setattr__(new, "board", out)
-    object.__setattr__(new, "score", state.score + int(gained))
-    if after[4]:  # the new board packs: its legal moves are known
-        object.__setattr__(new, "_legal", [d for d in range(4) if after[d]])
+    object.__setattr__(new, "score", state.score + (code >> 5))
+    if code & 16:  # the new board packs: its legal moves are known
+        object.__setattr__(new, "_legal", list(_DIRECTIONS[code & 15]))
     return new
+
+
+_DIRECTIONS = tuple(tuple(d for d in range(4) if (mask >> d) & 1) for mask in range(16))  # by mask of legal moves
 
 
 def _packed_legal(rules, state) -> list[int] | None:

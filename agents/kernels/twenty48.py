@@ -594,13 +594,14 @@ def legal_directions(cells, moves_t, gains_t, out):
 
 
 @njit(cache=True)
-def step_cells(cells, direction, u_cell, u_four, p_four, moves_t, gains_t, out, legal):
+def step_cells(cells, direction, u_cell, u_four, p_four, moves_t, gains_t, out):
     """The rules' step on a 4 x 4 exponent board given its two uniforms (the rules' spawn draws them: the
     empty cell, then whether it is a 4; drawn by the caller, as typing a Generator for numba costs more
-    than this whole step). Writes the new board to `out`; returns the points gained, -1 where the move
-    changes nothing, -2 where the board does not pack (the caller asks the rules). legal[d]: whether direction
-    d changes the new board (its legal moves, worked out here rather than in another call); legal[4]: whether
-    the new board packs (if not, legal[:4] is not set)."""
+    than this whole step). Writes the new board to `out`; returns -1 where the move changes nothing, -2
+    where the board does not pack (the caller asks the rules), else points gained * 32 + a mask: bit d
+    (d < 4) whether direction d changes the new board (its legal moves, worked out here rather than in
+    another call), bit 4 whether the new board packs (if not, bits 0-3 are not set). One int rather than
+    an array of flags: the walk down mcts's tree calls this for every step, where an array costs."""
     x = _packed(cells)
     if x == U(0):
         return -2
@@ -619,9 +620,11 @@ def step_cells(cells, direction, u_cell, u_four, p_four, moves_t, gains_t, out, 
             seen += 1
     for i in range(16):
         out[i // 4, i % 4] = np.uint8((x >> U(4 * i)) & U(0xF))
-    legal[4] = _packed(out) != U(0)
-    if legal[4]:
+    mask = 0
+    if _packed(out) != U(0):
+        mask = 16
         t = transpose(x)
         for d in range(4):
-            legal[d] = move(x, t, d, moves_t, gains_t)[0] != x
-    return gained
+            if move(x, t, d, moves_t, gains_t)[0] != x:
+                mask |= 1 << d
+    return gained * 32 + mask
