@@ -5,9 +5,10 @@
     .venv-bench/bin/python benchmarks/bench_mcts_openspiel.py --games 400 --agent mcts-ntuple --time-ms 100
 
 The second: equal CPU time a move instead of equal simulations. The arcade's agent searches --time-ms on its
-CPU clock (simulations unbounded); MCTSBot, which counts simulations only, gets the simulations it does in
-that time on this machine, measured (process CPU time, one core) on the speed positions at the start of the
-run; both medians of time a move are printed to check they matched.
+CPU clock (simulations unbounded); MCTSBot, which counts simulations only, gets each move the simulations it
+does in that time on this machine at that position: its cost a simulation, fitted as a + b x free lines (a
+rollout plays them all) at the start of the run (process CPU time, one core). Both medians of time a move are
+printed to check they matched.
 
 Equal simulations a move and matched exploration: OpenSpiel's C++ MCTSBot (pyspiel.MCTSBot, UCT c = 2, one
 random rollout a leaf, its solver on, as shipped) against the arcade's mcts ([agents.mcts] exploration = 2
@@ -65,12 +66,24 @@ class OpenSpielMCTS:
 
     name = "openspiel-mcts"
 
-    def __init__(self, rows: int, cols: int, simulations: int, c: float):
+    def __init__(self, rows: int, cols: int, simulations: int, c: float, seconds: float = 0.0, cost=((), ())):
+        """simulations a move; or, with `seconds`, as many as that takes by the measured `cost` of a simulation
+        (openspiel_cost's: seconds by free lines), worked out afresh each move (a new bot a move)."""
         self.rows, self.cols, self.simulations, self.c = rows, cols, simulations, c
+        self.seconds, self.cost = seconds, cost
         self._bot = self._game = None
         self._lines = 0
 
     def act(self, state, rng) -> int:
+        if self.seconds:  # equal time: the simulations this position's free lines allow
+            free = state.board.n_lines - state.lines.bit_count()
+            if self._game is None:
+                self._spiel = pyspiel.load_game(f"dots_and_boxes(num_rows={self.rows},num_cols={self.cols})")
+                self._game = self._spiel.new_initial_state()
+            seed = int(rng.integers(2**31 - 1))
+            self._bot = pyspiel.MCTSBot(self._spiel, pyspiel.RandomRolloutEvaluator(1, seed), self.c,
+                                        max(1, round(self.seconds / float(np.interp(free, *self.cost)))), 1000, True,
+                                        seed, False)
         if self._bot is None:
             game = pyspiel.load_game(f"dots_and_boxes(num_rows={self.rows},num_cols={self.cols})")
             seed = int(rng.integers(2**31 - 1))
@@ -120,15 +133,26 @@ def games_played(records: list[dict], rows: int, cols: int, how: str, agent: str
           f"OpenSpiel {np.median([t for r in records for t in r['opponent_ms']]):.1f}")
 
 
-def openspiel_rate(rows: int, cols: int, c: float, simulations: int = 2000) -> float:
-    """MCTSBot's simulations a CPU second (process CPU time, one core) on speed()'s positions."""
+def openspiel_cost(rows: int, cols: int, c: float, simulations: int = 1000) -> tuple[tuple, tuple]:
+    """MCTSBot's CPU seconds a simulation (process CPU time, one core) by free lines: (free lines, ascending;
+    the mean cost there) on positions from the empty board to 4 lines from the end, 3 of each; between and
+    beyond them read by np.interp."""
     game = pyspiel.load_game(f"dots_and_boxes(num_rows={rows},num_cols={cols})")
-    positions = speed_positions(rows, cols)
-    t0 = time.process_time()
-    for k, s in enumerate(positions):
-        pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, k), c, simulations, 1000, True, k,
-                        False).step(openspiel_state(game, s, rows, cols))
-    return simulations * len(positions) / (time.process_time() - t0)
+    rules = DotsRules(rows, cols)
+    rng = np.random.default_rng(1)
+    free, cost = [], []
+    for drawn in range(0, rules.new_state().board.n_lines - 4, 4):
+        for k in range(3):
+            s = rules.new_state()
+            while s.lines.bit_count() < drawn:
+                s = rules.step(s, rules.legal_actions(s)[int(rng.integers(len(rules.legal_actions(s))))])
+            t0 = time.process_time()
+            pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, k), c, simulations, 1000, True, k,
+                            False).step(openspiel_state(game, s, rows, cols))
+            free.append(s.board.n_lines - drawn)
+            cost.append((time.process_time() - t0) / simulations)
+    levels = sorted(set(free))
+    return tuple(levels), tuple(float(np.mean([t for f, t in zip(free, cost, strict=True) if f == n])) for n in levels)
 
 
 def openspiel_state(game, s, rows: int, cols: int):
@@ -211,20 +235,23 @@ def main(argv=None) -> int:
         settings = (Settings().with_agent(args.agent, game="dots", simulations=1_000_000, exploration=args.exploration,
                                           batch=args.batch, time_budget_ms=args.time_ms)
                     .with_table("agents", budget_clock="cpu"))
-        rate = openspiel_rate(rows, cols, args.exploration)
-        theirs = max(1, round(rate * args.time_ms / 1000))
+        cost = openspiel_cost(rows, cols, args.exploration)
+        bot = OpenSpielMCTS(rows, cols, 0, args.exploration, args.time_ms / 1000, cost)
+        theirs = f"timed-{args.time_ms}ms"
+        sims = ", ".join(f"{n} free {args.time_ms / 1000 / t:,.0f}" for n, t in zip(*cost, strict=True) if n % 8 == 0 or n == cost[0][0])
         how = (f"equal CPU time: arcade {args.agent} {args.time_ms} ms a move on its CPU clock, OpenSpiel's MCTSBot "
-               f"{theirs:,} simulations a move (its {rate:,.0f} simulations a CPU second measured here now)")
+               f"the simulations that take it at its cost measured here now by free lines ({sims})")
         name = f"{args.agent}_openspiel_{rows}x{cols}_{args.time_ms}ms_{args.games}.jsonl"
         target = 0.6
     else:
         settings = Settings().with_agent("mcts", simulations=args.simulations, exploration=args.exploration, batch=args.batch).with_table("agents", time_budget_ms=60_000)
         theirs = args.simulations
+        bot = OpenSpielMCTS(rows, cols, theirs, args.exploration)
         how = f"{args.simulations} simulations a move each (arcade mcts: playouts in batches of {args.batch})"
         name = f"mcts_openspiel_{rows}x{cols}_batch{args.batch}_{args.games}.jsonl"
         target = 0.5
     agent = find("dots", args.agent).create(rules, settings)
-    players = runner.Players(rules, agent, OpenSpielMCTS(rows, cols, theirs, args.exploration))
+    players = runner.Players(rules, agent, bot)
     opponent = f"openspiel-mcts-{theirs}" if args.time_ms else "openspiel-mcts"  # (the name older logs hold)
     spec = runner.RunSpec.of("dots", args.agent, opponent, args.games, args.seed, settings,
                              variant=f"dots(rows={rows},cols={cols})")
