@@ -92,6 +92,16 @@ class Search:
         n = k.root_moves(np.int64(lines), first, every, self.arrays, self.scratch, self.sides, self.moves)
         return [int(m) for m in self.moves[:n]]
 
+    def exact_value(self, lines: int, cap: int) -> float | None:
+        """The exact value of `lines` for the player to move (searched to the last line), or None when that
+        takes more than `cap` positions (what it finished stays in the table)."""
+        k, stats = kernels(), self.stats
+        stats[k.NODES], stats[k.STOPPED], stats[k.CAP] = 0, 0, cap
+        v = k.position_value(np.int64(lines), self.geo.n_lines, self.arrays, self.table, stats, self.scratch,
+                             self.sides, self.network)
+        self.nodes += int(stats[k.NODES])
+        return None if stats[k.STOPPED] else float(v)
+
     def line_value(self, lines: int, line: int, depth: int, lo: float) -> float:
         """What drawing `line` is worth to its player, searched `depth` more lines; exact above lo."""
         k, stats = kernels(), self.stats

@@ -419,42 +419,88 @@ class DotsNTuple:
 class NetworkLeaves:
     """MCTS's leaf evaluation by the learnt network, in place of random playouts: a leaf's expected final
     margin (the boxes each side has, plus the network's value of the rest for the side to move) squashed to
-    a result in [-1, 1] for each seat, tanh(margin / 2); a finished game its exact result."""
+    a result in [-1, 1] for each seat, tanh(margin / 2); a finished game its exact result. With exact_lines,
+    a leaf with that many free lines or fewer is solved by the compiled alpha-beta (its own table, kept from
+    leaf to leaf and move to move) and scores its exact result, a win, draw or loss, unless the solve would
+    take more than exact_positions positions (then the network values it)."""
 
-    def __init__(self, learner: DotsNTuple):
+    def __init__(self, learner: DotsNTuple, exact_lines: int = 0, exact_positions: int = 0):
         self.learner = learner
+        self.exact_lines, self.exact_positions = exact_lines, exact_positions
+        self._solvers: dict[tuple[int, int], object] = {}
+
+    def __getstate__(self):
+        """Pickled without its solvers (their tables are tens of MB): a copy makes its own."""
+        return dict(self.__dict__, _solvers={})
+
+    def _exact(self, s) -> float | None:
+        """The exact margin the mover can force over the open boxes of leaf s, or None (too many free lines, or
+        more positions than allowed)."""
+        if s.board.n_lines - s.lines.bit_count() > self.exact_lines:
+            return None
+        key = (s.rows, s.cols)
+        if key not in self._solvers:
+            from agents.alphabeta_dots import Search
+
+            self._solvers[key] = Search(*key)
+        return self._solvers[key].exact_value(s.lines, self.exact_positions)
+
+    def prepare(self, rows: int, cols: int) -> None:
+        """The board's solver made (its table allocated, its kernels loaded) now, not in a timed decision."""
+        if self.exact_lines:
+            self._exact(DotsState(rows, cols, (1 << (board_of(rows, cols).n_lines - 1)) - 1))
 
     def evaluate(self, states: list, rng) -> list[tuple[float, ...]]:
         """Each state's result per seat (the leaves of one search share its root's board: one network)."""
         rules = self.learner.rules
-        ended = [rules.is_terminal(s) for s in states]
-        open_ = [s for s, end in zip(states, ended, strict=True) if not end]
-        net = self.learner._net(open_[0].rows, open_[0].cols)[0] if open_ else None
-        worth = iter(net.values(np.array([s.lines for s in open_], np.int64)) if open_ else ())
-        out = []
-        for s, end in zip(states, ended, strict=True):
-            if end:
-                out.append(terminal_returns(rules, s))
+        out: list = [None] * len(states)
+        guessed = []
+        for i, s in enumerate(states):
+            if rules.is_terminal(s):
+                out[i] = terminal_returns(rules, s)
                 continue
-            v = float(next(worth))
-            result = float(np.tanh((s.scores[0] - s.scores[1] + (v if s.mover == 0 else -v)) / 2.0))
-            out.append((result, -result))
+            v = self._exact(s)
+            if v is None:
+                guessed.append(i)
+                continue
+            result = float(np.sign(s.scores[0] - s.scores[1] + (v if s.mover == 0 else -v)))
+            out[i] = (result, -result)
+        if guessed:
+            first = states[guessed[0]]
+            net = self.learner._net(first.rows, first.cols)[0]
+            worth = net.values(np.array([states[i].lines for i in guessed], np.int64))
+            for i, v in zip(guessed, worth.tolist(), strict=True):
+                s = states[i]
+                result = float(np.tanh((s.scores[0] - s.scores[1] + (v if s.mover == 0 else -v)) / 2.0))
+                out[i] = (result, -result)
         return out
+
+
+@dataclass(frozen=True)
+class NetworkMCTSParams(MCTSParams):
+    """settings.toml's [dots.mcts-ntuple]: mcts's parameters, and when a leaf is solved rather than guessed."""
+
+    exact_lines: int = ranged(0, 60, 16)  # a leaf with this many free lines or fewer is solved exactly (0: never)
+    exact_positions: int = ranged(1, 100_000_000, 20_000)  # ... unless that takes more positions than this
 
 
 @register("mcts-ntuple", ("dots",), "Monte Carlo tree search valuing its leaves by the learnt ntuple network",
           order=25, process=True,
           about="The mcts agent's tree search, but each new leaf is valued by the ntuple agent's learnt "
                 "network (the boxes taken so far plus what it expects of the rest) instead of a random game "
-                "played to the end. Compare it with mcts by Tab at the same time a move.",
-          params=MCTSParams)
+                "played to the end, and near the end solved exactly by the alpha-beta search. Compare it with "
+                "mcts by Tab at the same time a move.",
+          params=NetworkMCTSParams)
 class NetworkMCTS(MCTS):
-    """MCTS with NetworkLeaves; its own [dots.mcts-ntuple] table (the same parameters as mcts)."""
+    """MCTS with NetworkLeaves; its own [dots.mcts-ntuple] table (mcts's parameters and the exact endgame's)."""
 
     name = "mcts-ntuple"
 
     def __init__(self, rules, settings):
-        super().__init__(rules, settings, evaluator=NetworkLeaves(DotsNTuple(rules, settings)))
+        p = settings.agent_params(rules.game_id, self.name)
+        leaves = NetworkLeaves(DotsNTuple(rules, settings), p.exact_lines, p.exact_positions)
+        compiled.warm([lambda: leaves.prepare(rules.rows, rules.cols)])
+        super().__init__(rules, settings, evaluator=leaves)
 
 
 @register("alpha-beta-ntuple", ("dots",), "alpha-beta with the learnt ntuple network valuing its horizon",

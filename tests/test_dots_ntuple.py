@@ -179,3 +179,61 @@ def test_alpha_beta_with_the_network_stops_on_the_networks_value(tmp_path):
     assert all(abs(v) == 2 for v in plain.root_values(0, 1, True)[0].values())  # the parity's +-2
     state = DotsRules(4, 4).new_state()
     assert agent.act(state, np.random.default_rng(1)) in DotsRules(4, 4).legal_actions(state)
+
+
+def _played_states(rows, cols, seed, games):
+    """Every state of `games` random games (scores and mover kept)."""
+    rules, rng, out = DotsRules(rows, cols), np.random.default_rng(seed), []
+    for _ in range(games):
+        state = rules.new_state()
+        while not rules.is_terminal(state):
+            out.append(state)
+            legal = rules.legal_actions(state)
+            state = rules.step(state, legal[int(rng.integers(len(legal)))], rng)
+    return out
+
+
+def test_exact_value_is_the_solvers_margin_or_none_past_its_positions(tmp_path):
+    """alpha-beta's exact_value of a position is the solver's best margin for the player to move; with too
+    few positions allowed it says None rather than a guess."""
+    from agents.alphabeta_dots import Search
+
+    table = margins(3, 3, tmp_path)
+    search = Search(3, 3)
+    checked = 0
+    for state in _played_states(3, 3, 5, 12)[::3]:
+        exact = max(solved_values(state, table).values())
+        assert search.exact_value(state.lines, 10**9) == exact, state.lines
+        checked += 1
+    assert checked > 50
+    assert Search(3, 3).exact_value(0, 100) is None  # the empty 3x3 board takes far more than 100 positions
+
+
+def test_mcts_ntuple_solves_its_small_leaves_and_guesses_the_rest(tmp_path):
+    """NetworkLeaves with exact_lines: a leaf with that many free lines or fewer scores its exact result (a
+    win, draw or loss by the solver's margin plus the boxes already taken), a larger one the network's
+    squashed guess, strictly inside (-1, 1); a finished game its result."""
+    from agents.dots_ntuple import NetworkLeaves
+
+    settings = Settings().with_table("data", folder=str(tmp_path))
+    rules = DotsRules(3, 3)
+    table = margins(3, 3, tmp_path)
+    leaves = NetworkLeaves(DotsNTuple(rules, settings), exact_lines=10, exact_positions=10**9)
+    states = _played_states(3, 3, 9, 6)
+    results = leaves.evaluate(states, np.random.default_rng(0))
+    solved = guessed = 0
+    for state, (r0, r1) in zip(states, results, strict=True):
+        assert r0 == -r1
+        free = state.board.n_lines - state.lines.bit_count()
+        if free <= 10:
+            best = max(solved_values(state, table).values())
+            margin = state.scores[0] - state.scores[1] + (best if state.mover == 0 else -best)
+            assert r0 == np.sign(margin), (state.lines, state.scores, state.mover)
+            solved += 1
+        else:
+            assert -1 < r0 < 1
+            guessed += 1
+    assert solved > 20 and guessed > 20
+    never = NetworkLeaves(DotsNTuple(rules, settings), exact_lines=0)
+    assert all(-1 < r < 1 for r, _ in never.evaluate([s for s in states if s.lines.bit_count() > 14],
+                                                     np.random.default_rng(0)))

@@ -592,6 +592,14 @@ def line_value(lines, line, depth, lo, geo, tt, stats, scratch, sides, net):
 
 
 @njit(cache=True)
+def position_value(lines, depth, geo, tt, stats, scratch, sides, net):
+    """The value of `lines` for the player to move, searched `depth` more lines (a depth of its free lines or
+    more: exact)."""
+    box_sides(lines, geo[0], sides)
+    return search_value(lines, np.int64(depth), -INF, INF, np.int64(0), sides, geo, tt, stats, scratch, net)
+
+
+@njit(cache=True)
 def root_moves(lines, first, every, geo, scratch, sides, out):
     """The root's lines in search order into out, and how many: every free line (ordered), or when a box can
     be taken and not `every`, only the capture choices."""
