@@ -198,15 +198,15 @@ def test_exact_value_is_the_solvers_margin_or_none_past_its_positions(tmp_path):
     few positions allowed it says None rather than a guess."""
     from agents.alphabeta_dots import Search
 
-    table = margins(3, 3, tmp_path)
-    search = Search(3, 3)
+    table = margins(2, 3, tmp_path)
+    search = Search(2, 3)
     checked = 0
-    for state in _played_states(3, 3, 5, 12)[::3]:
+    for state in _played_states(2, 3, 5, 20)[::2]:
         exact = max(solved_values(state, table).values())
         assert search.exact_value(state.lines, 10**9) == exact, state.lines
         checked += 1
-    assert checked > 50
-    assert Search(3, 3).exact_value(0, 100) is None  # the empty 3x3 board takes far more than 100 positions
+    assert checked > 100
+    assert Search(2, 3).exact_value(0, 100) is None  # the empty 2x3 board takes far more than 100 positions
 
 
 def test_mcts_ntuple_solves_its_small_leaves_and_guesses_the_rest(tmp_path):
@@ -216,16 +216,16 @@ def test_mcts_ntuple_solves_its_small_leaves_and_guesses_the_rest(tmp_path):
     from agents.dots_ntuple import NetworkLeaves
 
     settings = Settings().with_table("data", folder=str(tmp_path))
-    rules = DotsRules(3, 3)
-    table = margins(3, 3, tmp_path)
-    leaves = NetworkLeaves(DotsNTuple(rules, settings), exact_lines=10, exact_positions=10**9)
-    states = _played_states(3, 3, 9, 6)
+    rules = DotsRules(2, 3)
+    table = margins(2, 3, tmp_path)
+    leaves = NetworkLeaves(DotsNTuple(rules, settings), exact_lines=8, exact_positions=10**9)
+    states = _played_states(2, 3, 9, 10)
     results = leaves.evaluate(states, np.random.default_rng(0))
     solved = guessed = 0
     for state, (r0, r1) in zip(states, results, strict=True):
         assert r0 == -r1
         free = state.board.n_lines - state.lines.bit_count()
-        if free <= 10:
+        if free <= 8:
             best = max(solved_values(state, table).values())
             margin = state.scores[0] - state.scores[1] + (best if state.mover == 0 else -best)
             assert r0 == np.sign(margin), (state.lines, state.scores, state.mover)
@@ -235,5 +235,5 @@ def test_mcts_ntuple_solves_its_small_leaves_and_guesses_the_rest(tmp_path):
             guessed += 1
     assert solved > 20 and guessed > 20
     never = NetworkLeaves(DotsNTuple(rules, settings), exact_lines=0)
-    assert all(-1 < r < 1 for r, _ in never.evaluate([s for s in states if s.lines.bit_count() > 14],
+    assert all(-1 < r < 1 for r, _ in never.evaluate([s for s in states if s.lines.bit_count() > 10],
                                                      np.random.default_rng(0)))
