@@ -15,6 +15,10 @@ from arcade.screens.stacked import Screen
 from arcade.ui import text
 
 MIN_SIZE = (640, 480)  # the smallest window every screen is laid out for (settings: [window] minimum too)
+# keys that toggle, open, restart or leave: a held one acts once (moves, undo and the delay keys repeat)
+ONCE_KEYS = frozenset((pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE, pygame.K_TAB, pygame.K_F11, pygame.K_v,
+                       pygame.K_i, pygame.K_k, pygame.K_m, pygame.K_h, pygame.K_t, pygame.K_y, pygame.K_f, pygame.K_o,
+                       pygame.K_r, pygame.K_e, pygame.K_g))
 IDLE_TICK_MS = 500  # with nothing moving, a frame at least this often (and at once on any input)
 
 
@@ -27,7 +31,8 @@ class App:
         flags = pygame.RESIZABLE | (pygame.FULLSCREEN if win.fullscreen else 0)
         self.surface = pygame.display.set_mode(size or (win.width, win.height), flags)
         pygame.display.set_caption("Arcade")
-        pygame.key.set_repeat(300, 60)
+        pygame.key.set_repeat(300, 60)  # a held arrow moves again, a held + or - keeps changing the delay ...
+        self._held: set[int] = set()  # ... but a held ONCE_KEYS key acts once a press (see handle)
         self.sounds = Sounds(settings.audio.volume)
         self.pacer = FramePacer(win.fps)
         self._dt_ms = 1000 / win.fps
@@ -55,6 +60,8 @@ class App:
         if event.type == pygame.QUIT:
             self.running = False
             return
+        if self._repeat_of_once_key(event):
+            return
         if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
             self.toggle_fullscreen()
             return
@@ -67,6 +74,19 @@ class App:
         consumed = self.top.handle_event(event)
         if not consumed and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.pop()
+
+    def _repeat_of_once_key(self, event) -> bool:
+        """Whether `event` is the key repeat of a ONCE_KEYS key still held (a KEYDOWN with no KEYUP since the
+        last): Enter held past 300 ms toggled the agent on and off every 60 ms until another key came."""
+        if event.type == pygame.KEYUP:
+            self._held.discard(event.key)
+        elif event.type == getattr(pygame, "WINDOWFOCUSLOST", -1):
+            self._held.clear()  # (its keys' releases go to another window)
+        elif event.type == pygame.KEYDOWN and event.key in ONCE_KEYS:
+            if event.key in self._held:
+                return True
+            self._held.add(event.key)
+        return False
 
     def toggle_fullscreen(self) -> None:
         """F11: full screen at the desktop's size, and back to the window's last size."""

@@ -116,14 +116,16 @@ def drive(settings, game: str, agent: str, seconds: float, values: bool = False,
     intervals, work, cpu = [], [], []
     app.tick()  # the first frame builds fonts and previews
     if train:
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_t, mod=pygame.KMOD_SHIFT, unicode="T"))
+        for kind in (pygame.KEYDOWN, pygame.KEYUP):
+            pygame.event.post(pygame.event.Event(kind, key=pygame.K_t, mod=pygame.KMOD_SHIFT, unicode="T"))
     last, last_cpu = time.perf_counter(), time.thread_time()
     end = last + seconds
     over_frames = 0
     while last < end:
         over_frames = over_frames + 1 if game_over(game, screen) else 0
         if over_frames == 30:  # half a second on the final position, then the next game
-            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=NEXT_GAME_KEY[game], mod=0, unicode=""))
+            for kind in (pygame.KEYDOWN, pygame.KEYUP):  # a press and its release (a held r restarts once)
+                pygame.event.post(pygame.event.Event(kind, key=NEXT_GAME_KEY[game], mod=0, unicode=""))
         app.tick()
         now, now_cpu = time.perf_counter(), time.thread_time()
         intervals.append((now - last) * 1000)

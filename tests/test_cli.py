@@ -131,8 +131,9 @@ def test_play_opens_the_game_window_headless(settings_file, monkeypatch):
     def run_briefly(self):
         seen["screens"] = [type(s).__name__ for s in self.stack]
         seen["agent"] = self.top.controller.name if hasattr(self.top, "controller") else None
-        for _ in range(2):
+        for _ in range(2):  # two presses (a KEYDOWN with no KEYUP after it is a held key: it acts once)
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""))
+            pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_ESCAPE, mod=0, unicode=""))
         original_run(self)
 
     monkeypatch.setattr(app_module.App, "run", run_briefly)

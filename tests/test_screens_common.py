@@ -229,3 +229,28 @@ def test_statistics_show_the_histogram_of_whoever_plays_now(app, game_id, row_of
     view.draw(app.surface)
     assert shown == [row_of(screen.controller.name), row_of("you")]
     screen.close()
+
+
+def test_a_held_enter_toggles_the_agent_once_and_a_held_arrow_keeps_moving(app):
+    """pygame repeats a held key (300 ms, then every 60 ms): a held Enter (KEYDOWNs with no KEYUP between) once
+    toggled the agent on and off until another key came; it now acts once a press. Arrows still repeat."""
+    screen = open_game(app, "2048", seed=3)
+    app.push(screen)
+    down = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)
+    for _ in range(4):  # the press and three repeats
+        pygame.event.post(down)
+        ticks(app, 1)
+    assert screen.controller.enabled
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN, mod=0, unicode="", scancode=0))
+    pygame.event.post(down)  # a new press
+    ticks(app, 1)
+    assert not screen.controller.enabled
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN, mod=0, unicode="", scancode=0))
+    ticks(app, 1)
+    moves = []
+    for arrow in (pygame.K_LEFT, pygame.K_RIGHT) * 3:  # held arrows: every KEYDOWN a move (where it moves)
+        before = screen.session.state
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=arrow, mod=0, unicode="", scancode=0))
+        ticks(app, 2)
+        moves.append(screen.session.state is not before)
+    assert sum(moves) >= 2
