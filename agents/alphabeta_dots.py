@@ -41,6 +41,7 @@ PARITY_WEIGHT = 2  # a horizon's value: + for the side that should draw the last
 
 
 def kernels():
+    """agents/kernels/dots.py, numba's cache placed first (the dots learner's kernels too)."""
     return compiled.kernels(name="dots")
 
 

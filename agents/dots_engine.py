@@ -180,6 +180,18 @@ class Position:
         return tuple(sorted(chains)), tuple(sorted(loops))
 
 
+def quiet_position(rows: int, cols: int, drawn: int, rng) -> int:
+    """`drawn` random lines, none giving a box a third side (a mid-game position with no capture pending), as
+    line bits; fewer where no safe line is left. For benchmarks and tests."""
+    pos = Position(geometry(rows, cols), 0)
+    for line in rng.permutation(pos.geo.n_lines):
+        if pos.lines.bit_count() == drawn:
+            break
+        if max(pos.sides[b] for b in pos.geo.line_boxes[int(line)]) < 2:
+            pos.draw(int(line))
+    return pos.lines
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def loony_value(chains: tuple[int, ...], loops: tuple[int, ...]) -> int:
     """The box margin the player to move gets when they must open one of these long chains (>= 3)

@@ -26,7 +26,7 @@ import numpy as np
 
 from agents import compiled
 from agents.base import TrainingDiverged, best_action, register
-from agents.alphabeta_dots import AlphaBetaDots, AlphaBetaParams
+from agents.alphabeta_dots import AlphaBetaDots, AlphaBetaParams, kernels
 from agents.game_search import terminal_returns
 from agents.mcts import MCTS, MCTSParams
 from agents.dots_solver import MAX_LINES, margins, move_values as solved_values
@@ -149,10 +149,6 @@ def layout(rows: int, cols: int) -> Layout:
 
 
 SAFE_CAP, TWO_CAP, THREE_CAP = 32, 32, 4  # the summary's caps (as agents/kernels/dots.py's)
-
-
-def kernels():
-    return compiled.kernels(name="dots")
 
 
 class Network:

@@ -28,7 +28,7 @@ from baselines.alphabeta_dots_python import PythonAlphaBeta, Search as PythonSea
 
 from agents.alphabeta_dots import AlphaBetaDots, Search
 from agents.base import time_budget
-from agents.dots_engine import Position, geometry
+from agents.dots_engine import quiet_position
 from arcade import runner
 from arcade.games.dots import DotsRules, DotsState, parse_size
 from arcade.settings import Settings
@@ -37,17 +37,6 @@ DEFAULTS = Settings()
 LOGS = ROOT / "data" / "runs"
 BUDGET_MS = time_budget(DEFAULTS, DEFAULTS.agent_params("dots", "alpha-beta")) * 1000
 BOARDS = {(4, 4): (10, 6), (5, 5): (20, 5)}  # board: (lines drawn, depth searched)
-
-
-def quiet_position(rows: int, cols: int, drawn: int, rng) -> int:
-    """`drawn` random lines, none giving a box a third side (a mid-game position with no capture pending)."""
-    pos = Position(geometry(rows, cols), 0)
-    for line in rng.permutation(pos.geo.n_lines):
-        if pos.lines.bit_count() == drawn:
-            break
-        if max(pos.sides[b] for b in pos.geo.line_boxes[int(line)]) < 2:
-            pos.draw(int(line))
-    return pos.lines
 
 
 def timed(search, lines: int, depth: int) -> tuple[float, dict]:

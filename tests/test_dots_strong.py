@@ -6,7 +6,7 @@ import pygame
 import pytest
 
 from agents.alphabeta_dots import AlphaBetaDots
-from agents.dots_engine import Position, geometry, loony_value, simple_loony
+from agents.dots_engine import Position, geometry, loony_value, quiet_position, simple_loony
 from agents.dots_solver import margins, move_values
 from agents.greedy import GreedyDots
 from agents.mcts import MCTS
@@ -274,17 +274,6 @@ def test_symmetric_root_lines_share_one_search_whatever_the_search_below_says(mo
 
 
 # --- the compiled search against the plain one it replaced (benchmarks/baselines/alphabeta_dots_python.py) ---
-def _quiet_position(rows, cols, drawn, rng):
-    """A position of `drawn` lines none of which gave a box a third side (mid-game: no capture pending)."""
-    pos = Position(geometry(rows, cols), 0)
-    for line in rng.permutation(pos.geo.n_lines):
-        if pos.lines.bit_count() == drawn:
-            break
-        if max(pos.sides[b] for b in pos.geo.line_boxes[int(line)]) < 2:
-            pos.draw(int(line))
-    return pos.lines
-
-
 def test_compiled_alpha_beta_values_equal_the_plain_search_at_every_depth():
     """Same values (every root line exact) as the plain Python search at depths 1-4 on 4x4 and 5x5 positions,
     quiet and with captures pending, and the same count of positions within a few (the table's slots lose
@@ -296,7 +285,7 @@ def test_compiled_alpha_beta_values_equal_the_plain_search_at_every_depth():
     checked = 0
     for rows, cols in ((4, 4), (5, 5), (3, 5)):
         for drawn in (10, 18, 26):
-            lines = _quiet_position(rows, cols, drawn, rng)
+            lines = quiet_position(rows, cols, drawn, rng)
             for extra in (0, 2):  # 2 more random lines: often a box to take
                 for line in rng.permutation(geometry(rows, cols).n_lines)[:extra]:
                     lines |= 1 << int(line)
@@ -367,7 +356,7 @@ def test_a_depth_cut_into_slices_gives_the_values_of_one_search():
     from agents.alphabeta_dots import Search
     from agents.base import OutOfTime
 
-    lines = _quiet_position(4, 4, 10, np.random.default_rng(3))
+    lines = quiet_position(4, 4, 10, np.random.default_rng(3))
     whole = Search(4, 4).root_values(lines, 5, True)
     sliced, stops = Search(4, 4), 0
     while True:
