@@ -28,7 +28,7 @@ import numpy as np
 
 from agents import compiled
 from agents.base import Deadline, OutOfTime, budget_clock, register, time_budget
-from agents.dots_engine import geometry
+from agents.dots_engine import board_arrays, geometry
 from arcade.games.dots import line_symmetries, map_lines
 from arcade.setting_fields import own_time_budget, ranged
 
@@ -60,11 +60,7 @@ class Search:
         """network: the kernels' arguments of an n-tuple network (agents/dots_ntuple.Network.args()) that
         values the positions where the search stops; None: the parity of the safe lines left."""
         geo = self.geo = geometry(rows, cols)
-        line_boxes = np.full((geo.n_lines, 2), -1, np.int64)
-        for line, boxes in enumerate(geo.line_boxes):
-            line_boxes[line, :len(boxes)] = boxes
-        self.arrays = (_read_only(np.array(geo.box_lines, np.int64)), _read_only(line_boxes),
-                       _read_only(np.array(geo.centre_first, np.int64)))
+        self.arrays = (*board_arrays(rows, cols), _read_only(np.array(geo.centre_first, np.int64)))
         size = 1 << TABLE_BITS
         self.table = (np.zeros(size, np.int64), np.zeros(size, np.int8), np.zeros(size, np.int8),
                       np.zeros(size, np.float64), np.zeros(size, np.int8))

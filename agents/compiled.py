@@ -41,14 +41,54 @@ def kernels(data_dir: Path | None = None, name: str = "twenty48"):
     import sys
 
     module = f"agents.kernels.{name}"
-    if module not in sys.modules and "NUMBA_CACHE_DIR" not in os.environ:
-        folder = cache_folder(data_dir)
-        if folder is not None:
-            import numba
+    if module not in sys.modules:
+        if "NUMBA_CACHE_DIR" not in os.environ:
+            folder = cache_folder(data_dir)
+            if folder is not None:
+                import numba
 
-            os.environ["NUMBA_CACHE_DIR"] = str(folder)
-            numba.config.CACHE_DIR = str(folder)
+                os.environ["NUMBA_CACHE_DIR"] = str(folder)
+                numba.config.CACHE_DIR = str(folder)
+        drop_stale_cache(name)
     return importlib.import_module(module)
+
+
+def _declared_depends(name: str) -> tuple[str, ...]:
+    """The kernel modules NAME's kernels call (its DEPENDS = ("dots", ...) line), read from its source
+    without importing it."""
+    import ast
+
+    for node in ast.parse((_PACKAGE / f"{name}.py").read_text()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "DEPENDS" for t in node.targets):
+            return tuple(ast.literal_eval(node.value))
+    return ()
+
+
+def drop_stale_cache(name: str) -> list[Path]:
+    """numba reuses a cached kernel while its own file is unchanged, even when a kernel it calls in another
+    file has changed since (its old machine code is inside). A kernel module that calls others declares them
+    (DEPENDS); its cache files older than one of those files are removed here, before it is imported, so
+    numba compiles it again. Returns the files removed."""
+    depends = _declared_depends(name)
+    if not depends:
+        return []
+    newest = max((_PACKAGE / f"{d}.py").stat().st_mtime for d in depends)
+    import numba
+
+    folders = [_PACKAGE / "__pycache__"]
+    if numba.config.CACHE_DIR:
+        folders.append(Path(numba.config.CACHE_DIR))
+    removed = []
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for index in folder.rglob(f"{name}.*.nbi"):
+            if index.stat().st_mtime < newest:
+                stem = index.name[:-len(".nbi")]
+                for stale in [index, *index.parent.glob(f"{stem}.*.nbc")]:
+                    stale.unlink(missing_ok=True)
+                    removed.append(stale)
+    return removed
 
 
 def warm(steps) -> None:

@@ -3,12 +3,15 @@ chain analysis the strong agents use (captures that are safe to take, double-dea
 components of a loony endgame).
 
 Works on any board of arcade.games.dots (line bits as the course's layout). Python ints and
-lists on purpose: a search touches one line at a time, where numpy's per-call cost dominates.
+lists on purpose: a search touches one line at a time, where numpy's per-call cost dominates. The compiled
+kernels take the board as two arrays (board_arrays).
 """
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+
+import numpy as np
 
 from arcade.games.dots import Board
 
@@ -41,6 +44,19 @@ def geometry(rows: int, cols: int) -> Geometry:
     order = tuple(sorted(range(board.n_lines), key=lambda b: (distance(b), b)))
     rank = tuple(order.index(b) for b in range(board.n_lines))
     return Geometry(rows, cols, board.n_lines, board.n_boxes, line_boxes, box_lines, order, rank)
+
+
+@functools.lru_cache(maxsize=None)
+def board_arrays(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """The compiled kernels' view of a board (read-only): box_lines (boxes, 4), each box's lines, and line_boxes
+    (lines, 2), each line's boxes (-1: none)."""
+    geo = geometry(rows, cols)
+    line_boxes = np.full((geo.n_lines, 2), -1, np.int64)
+    for line, boxes in enumerate(geo.line_boxes):
+        line_boxes[line, :len(boxes)] = boxes
+    box_lines = np.array(geo.box_lines, np.int64)
+    box_lines.flags.writeable = line_boxes.flags.writeable = False
+    return box_lines, line_boxes
 
 
 class Position:

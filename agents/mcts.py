@@ -26,6 +26,7 @@ import numpy as np
 
 from dataclasses import dataclass
 
+from agents import uct_tree
 from agents.base import ANY_GAME, Deadline, budget_clock, register, time_budget
 from agents.game_search import (decision_rng, fast_playouts, plain_playout_returns, playout_returns,
                                 terminal_returns, walk_moves)
@@ -125,6 +126,13 @@ class MCTS:
         # the walk's moves: the game's fast ones where it declares them
         self.step, self.legal = walk_moves(rules, fast=not plain)
         self._figures: dict = {}
+        # the whole search compiled, where the game declares it (dots): random playouts to the end only
+        fast = fast_playouts(rules) if evaluator is None and not plain else None
+        self._compiled = bool(getattr(fast, "compiled_tree", None)) and rules.players == 2 and not self.chance
+        self._trees: dict = {}  # a compiled tree per board (not sent to another process: made again there)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_trees": {}}
 
     def _scale(self, returns, low_high: list) -> tuple[float, ...]:
         """Results in [-1, 1]: two players as they are; one player scaled by the scores seen so far."""
@@ -143,6 +151,9 @@ class MCTS:
         sequential UCT."""
         rules = self.rules
         rng = decision_rng(rng, rules, state)
+        board = self._compiled and fast_playouts(rules).tree_board(state, self.rollout_moves)
+        if board:
+            return self._compiled_search(state, board, rng)
         root = Node(None if self.chance else state, rules.legal_actions(state), rules.to_move(state))
         deadline = Deadline(self.clock, self.budget)
         finals: list = []  # one player: every final score, rescaled once the range is known
@@ -177,6 +188,29 @@ class MCTS:
         if rules.players == 1 and finals:
             self._rescale(root, finals, low_high)
             self._figures.update({"lowest final score": low_high[0], "highest final score": low_high[1]})
+        return root
+
+    def _compiled_search(self, state, key, rng) -> Node:
+        """The same search by the game's compiled tree (agents/uct_tree.py), one simulation at a time; its
+        root's children come back as Nodes, so act and explain read them as they read the Python tree's."""
+        tree = self._trees.get(key)
+        if tree is None:
+            tree = self._trees[key] = fast_playouts(self.rules).compiled_tree(*key)
+        tree.reset(state)
+        done = uct_tree.run(tree, self.simulations, self.c, Deadline(self.clock, self.budget), rng)
+        root = Node(None, (), self.rules.to_move(state))
+        root.visits = done
+
+        def per_seat(result: int | None):  # a result for the root's mover as a tuple per seat
+            return None if result is None else (float(result), -float(result))[::1 if root.mover == 0 else -1]
+
+        root.proven = per_seat(tree.root_result())
+        for action, visits, total, proven in tree.children():
+            child = Node(None, (), 0)
+            child.visits, child.total, child.proven = visits, total, per_seat(proven)
+            root.add(action, child)
+        most = max((ch.visits for ch in root.kids), default=0)
+        self._figures = {"simulations": done, "most visited": most, "tree nodes": tree.used}
         return root
 
     def _select_and_expand(self, root: Node, state, rng, draw: float, solve: bool):

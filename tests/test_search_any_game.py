@@ -163,27 +163,33 @@ def test_the_compiled_2048_playouts_are_the_rules_game_with_the_same_draws():
 
 
 @pytest.mark.parametrize("size", [(3, 3), (2, 3), (4, 4), (5, 5)])
-def test_the_dots_batch_playouts_score_as_the_rules_play_the_lines_in_key_order(size):
-    """The numpy batch (every box to the mover at the step its last side is drawn) against the rules stepping
-    the free lines one by one in the order of the same keys, from positions part-way through games."""
-    from agents.dots_playouts import playout_scores
+def test_the_compiled_dots_playouts_score_as_the_rules_play_the_same_lines(size):
+    """The compiled tree's playout (its step on line bits: a box to the mover who completes it, who moves again)
+    against the rules stepping the same free lines in the same order, from positions part-way through games;
+    and its random orders are permutations of the free lines."""
+    from agents.dots_engine import board_arrays
+    from agents.uct_tree import DotsTree
 
+    k = DotsTree(*size).k
+    box_lines, line_boxes = board_arrays(*size)
     rules = DotsRules(*size)
     rng = np.random.default_rng(sum(size))
-    states = []
     for _ in range(64):
         state = rules.new_state()
         for _ in range(int(rng.integers(0, state.board.n_lines))):
             legal = rules.legal_actions(state)
             state = rules.step(state, legal[int(rng.integers(len(legal)))])
-        states.append(state)
-    keys = rng.random((len(states), states[0].board.n_lines))
-    got = playout_scores(size[0], size[1], np.array([s.lines for s in states], dtype=np.int64),
-                         np.array([s.scores for s in states]), np.array([s.mover for s in states]), keys)
-    for state, k, scores in zip(states, keys, got, strict=True):
-        for line in sorted(rules.legal_actions(state), key=lambda b: k[b]):
+        order = rng.permutation(rules.legal_actions(state)).astype(np.int64)
+        margin = k.dots_play_order(np.int64(state.lines), np.int64(state.scores[0] - state.scores[1]),
+                                   np.int64(state.mover), order, order.size, box_lines, line_boxes)
+        for line in order.tolist():
             state = rules.step(state, line)
-        assert rules.is_terminal(state) and tuple(scores) == state.scores
+        assert rules.is_terminal(state) and margin == state.scores[0] - state.scores[1]
+    scratch = np.zeros(rules.new_state().board.n_lines, np.int64)
+    free = rules.legal_actions(state := rules.step(rules.new_state(), 3))
+    result = k.dots_playout(np.int64(state.lines), np.int64(0), np.int64(state.mover),
+                            np.int64(state.board.full), scratch, box_lines, line_boxes, rng)
+    assert result in (-1, 0, 1) and sorted(scratch[:len(free)].tolist()) == free
 
 
 def _walk(node):
@@ -198,7 +204,7 @@ def test_mcts_leaves_no_virtual_loss_and_its_choice_arrays_match_its_children(ba
     parent chooses by, results stay in [-1, 1], and a node's visits cover its children's."""
     rules = DotsRules(3, 3)
     settings = FAST.with_agent("mcts", simulations=3000, batch=batch)
-    agent = MCTS(rules, settings)
+    agent = MCTS(rules, settings, plain=True)  # (the Python tree: dots' own fast engine is the compiled tree)
     state = rules.new_state()
     for line in (0, 5, 9, 14, 20):
         state = rules.step(state, line)
@@ -219,10 +225,11 @@ def test_mcts_leaves_no_virtual_loss_and_its_choice_arrays_match_its_children(ba
     assert nodes > 1000
 
 
-@pytest.mark.parametrize("batch", [1, 16])
-def test_mcts_on_dots_endgames_agrees_with_the_exact_solver(batch):
+@pytest.mark.parametrize("batch, plain", [(1, False), (1, True), (16, True)])
+def test_mcts_on_dots_endgames_agrees_with_the_exact_solver(batch, plain):
     """Five lines before the end of 2x2 games: a root the solver part proves has the exact result's sign (and
-    the search stops early), and the move chosen wins, draws or loses as the best move does."""
+    the search stops early), and the move chosen wins, draws or loses as the best move does. Both trees: the
+    compiled one (dots' fast engine) and the Python one (plain)."""
     from agents.dots_solver import margins, move_values
 
     table = margins(2, 2)
@@ -234,7 +241,7 @@ def test_mcts_on_dots_endgames_agrees_with_the_exact_solver(batch):
         for _ in range(7):
             legal = rules.legal_actions(state)
             state = rules.step(state, legal[int(rng.integers(len(legal)))])
-        agent = MCTS(rules, FAST.with_agent("mcts", simulations=5000, batch=batch))
+        agent = MCTS(rules, FAST.with_agent("mcts", simulations=5000, batch=batch), plain=plain)
         root = agent.search(state, np.random.default_rng(0))
         lead = state.scores[state.mover] - state.scores[1 - state.mover]
         if root.proven is not None:

@@ -1,0 +1,217 @@
+"""The compiled UCT tree (numba): the search of agents/mcts.py (OpenSpiel's MCTSBot: UCT with c on results in
+[-1, 1], one uniformly random playout a leaf, the solver) for a two-player game without chance, where the
+walk down the tree costs more in Python than the playout it leads to. Written once; a game brings its
+position and moves from its own kernels (DEPENDS: agents/compiled.kernels drops this module's cache when
+one of them changes, since numba checks only a kernel's own file). Dots and boxes plays it: a position is
+(drawn lines as bits, the box margin of seat 0 over seat 1, the seat to move); agents/kernels/dots.py's
+`gain` says which lines complete boxes.
+
+The tree is two arrays that live as long as the agent and grow when full: `nodes` (capacity x COLUMNS)
+int64 and `total` float64. A node's children are a linked list (FIRST, NEXT) made one at a time as the
+walk expands them; TRIED masks the moves that have a child, LEGAL its moves (0: the game is over). A
+node's total and PROVEN are results for the player who moved into it (its parent's mover), as in the
+Python tree. Randomness from the numpy Generator passed in.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from agents.kernels.dots import _popcount, gain
+
+DEPENDS = ("dots",)
+
+ACTION, VISITS, PROVEN, FIRST, NEXT, TRIED, LEGAL, MOVER = range(8)
+COLUMNS = 8
+UNKNOWN = 2  # PROVEN until the solver knows the node: then -1, 0 or 1
+
+
+@njit(cache=True, inline="always")
+def _bit_index(bit):
+    """The index of a single set bit."""
+    return _popcount(bit - 1)
+
+
+@njit(cache=True, inline="always")
+def _nth_bit(mask, k):
+    """The lowest set bit of `mask` after dropping its k lowest."""
+    for _ in range(k):
+        mask &= mask - 1
+    return mask & -mask
+
+
+@njit(cache=True)
+def dots_step(lines, margin, mover, line, box_lines, line_boxes):
+    """Draw a free line: (lines, margin, mover) after it; a line that completes a box keeps the turn."""
+    g = gain(lines, line, box_lines, line_boxes)
+    lines |= np.int64(1) << line
+    if g:
+        margin += g if mover == 0 else -g
+    else:
+        mover ^= 1
+    return lines, margin, mover
+
+
+@njit(cache=True)
+def dots_play_order(lines, margin, mover, order, n, box_lines, line_boxes):
+    """The final margin of seat 0 after drawing order[:n] (the free lines) in that order."""
+    for i in range(n):
+        lines, margin, mover = dots_step(lines, margin, mover, order[i], box_lines, line_boxes)
+    return margin
+
+
+@njit(cache=True)
+def dots_playout(lines, margin, mover, full, order, box_lines, line_boxes, rng):
+    """Seat 0's result (+1, 0, -1) of a uniformly random playout to the end (the free lines in a random order,
+    Fisher-Yates into `order`)."""
+    n = 0
+    free = full & ~lines
+    while free:
+        bit = free & -free
+        order[n] = _bit_index(bit)
+        n += 1
+        free ^= bit
+    for i in range(n - 1, 0, -1):
+        j = min(np.int64(rng.random() * (i + 1)), i)
+        order[i], order[j] = order[j], order[i]
+    final = dots_play_order(lines, margin, mover, order, n, box_lines, line_boxes)
+    return (final > 0) - (final < 0)
+
+
+@njit(cache=True)
+def reset(nodes, total, lines, mover, full):
+    """Empty the tree and put the root (a position with `lines` drawn, `mover` to move) at node 0; returns
+    the nodes in use (1)."""
+    nodes[0, ACTION] = -1
+    nodes[0, VISITS] = 0
+    nodes[0, PROVEN] = UNKNOWN
+    nodes[0, FIRST] = -1
+    nodes[0, NEXT] = -1
+    nodes[0, TRIED] = 0
+    nodes[0, LEGAL] = full & ~lines
+    nodes[0, MOVER] = mover
+    total[0] = 0.0
+    return 1
+
+
+@njit(cache=True)
+def dots_simulate(nodes, total, used, lines0, margin0, mover0, simulations, c, full, box_lines, line_boxes,
+                  rng, path, order):
+    """Up to `simulations` simulations from the root (lines0, margin0, mover0 as reset was given): each walks
+    down by UCT (mean + c sqrt(ln N / n); a proven child counts its exact result), expands one random untried
+    move, scores the new leaf by a random playout (a finished game by its result, proven) and backs the result
+    up, then proves what it can up the path (a node whose mover has a proven win, or whose every move is
+    proven). Stops early when the root is proven or fewer nodes are free than one more walk may need.
+    Returns (simulations done, nodes in use). path and order: scratch of the board's lines + 2."""
+    capacity = nodes.shape[0]
+    done = 0
+    while done < simulations and nodes[0, PROVEN] == UNKNOWN and used < capacity:
+        node = 0
+        lines, margin, mover = lines0, margin0, mover0
+        nodes[0, VISITS] += 1
+        path[0] = 0
+        depth = 1
+        # selection
+        while nodes[node, PROVEN] == UNKNOWN:
+            legal = nodes[node, LEGAL]
+            if legal == 0 or legal & ~nodes[node, TRIED]:
+                break
+            explore = c * math.sqrt(math.log(nodes[node, VISITS]))
+            best, best_u = -1, -math.inf
+            child = nodes[node, FIRST]
+            while child >= 0:
+                p = nodes[child, PROVEN]
+                if p != UNKNOWN:
+                    u = float(p)
+                else:
+                    n = nodes[child, VISITS]
+                    u = total[child] / n + explore / math.sqrt(n)
+                if u > best_u:
+                    best, best_u = child, u
+                child = nodes[child, NEXT]
+            node = best
+            nodes[node, VISITS] += 1
+            lines, margin, mover = dots_step(lines, margin, mover, nodes[node, ACTION], box_lines, line_boxes)
+            path[depth] = node
+            depth += 1
+        # expansion: one new child, a random untried move
+        untried = nodes[node, LEGAL] & ~nodes[node, TRIED]
+        if nodes[node, PROVEN] == UNKNOWN and untried:
+            bit = _nth_bit(untried, min(np.int64(rng.random() * _popcount(untried)), _popcount(untried) - 1))
+            parent_mover = mover
+            lines, margin, mover = dots_step(lines, margin, mover, _bit_index(bit), box_lines, line_boxes)
+            child = used
+            used += 1
+            nodes[child, ACTION] = _bit_index(bit)
+            nodes[child, VISITS] = 1
+            nodes[child, FIRST] = -1
+            nodes[child, NEXT] = nodes[node, FIRST]
+            nodes[child, TRIED] = 0
+            nodes[child, LEGAL] = full & ~lines
+            nodes[child, MOVER] = mover
+            nodes[child, PROVEN] = UNKNOWN
+            total[child] = 0.0
+            if lines == full:  # a finished game: its result is exact
+                result = (margin > 0) - (margin < 0)
+                nodes[child, PROVEN] = result if parent_mover == 0 else -result
+            nodes[node, FIRST] = child
+            nodes[node, TRIED] |= bit
+            path[depth] = child
+            depth += 1
+            node = child
+        # evaluation: seat 0's result
+        p = nodes[node, PROVEN]
+        if p != UNKNOWN:
+            result = p if nodes[path[depth - 2], MOVER] == 0 else -p
+        else:
+            result = dots_playout(lines, margin, mover, full, order, box_lines, line_boxes, rng)
+        # backup: each node keeps the results of the player who moved into it
+        for d in range(1, depth):
+            total[path[d]] += result if nodes[path[d - 1], MOVER] == 0 else -result
+        _prove(nodes, path, depth)
+        done += 1
+    return done, used
+
+
+@njit(cache=True)
+def _prove(nodes, path, depth):
+    """Up the path: a node is proven when its mover has a child proven to win, or every move has a child and
+    all are proven (the best of them for its mover); stops at the first node left open."""
+    for d in range(depth - 1, -1, -1):
+        node = path[d]
+        if nodes[node, PROVEN] != UNKNOWN:
+            continue
+        best = -2
+        open_child = (nodes[node, LEGAL] & ~nodes[node, TRIED]) != 0
+        child = nodes[node, FIRST]
+        while child >= 0:
+            p = nodes[child, PROVEN]
+            if p == UNKNOWN:
+                open_child = True
+            elif p > best:
+                best = p
+            child = nodes[child, NEXT]
+        if best == -2 or (open_child and best < 1):
+            return
+        if d == 0 or nodes[path[d - 1], MOVER] == nodes[node, MOVER]:
+            nodes[node, PROVEN] = best
+        else:
+            nodes[node, PROVEN] = -best
+
+
+@njit(cache=True)
+def root_children(nodes, total, out_actions, out_stats):
+    """The root's children: their moves into out_actions, (visits, total, proven) rows into out_stats;
+    returns how many."""
+    k = 0
+    child = nodes[0, FIRST]
+    while child >= 0:
+        out_actions[k] = nodes[child, ACTION]
+        out_stats[k, 0] = nodes[child, VISITS]
+        out_stats[k, 1] = total[child]
+        out_stats[k, 2] = nodes[child, PROVEN]
+        k += 1
+        child = nodes[child, NEXT]
+    return k

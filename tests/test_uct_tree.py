@@ -1,0 +1,145 @@
+"""mcts's compiled tree (agents/kernels/uct.py, agents/uct_tree.py) on dots: the tree's counts add up, it grows
+past its first arrays, the clock stops it between slices, it agrees with the exact solver and with the
+Python tree it replaces, and its kernels' cache is dropped when a kernel it calls changes."""
+import os
+
+import numpy as np
+import pytest
+
+from agents import compiled, uct_tree
+from agents.base import Deadline
+from agents.game_search import random_positions
+from agents.mcts import MCTS
+from arcade.games.dots import DotsRules
+from arcade.settings import Settings
+
+SETTINGS = Settings().with_table("agents", time_budget_ms=600_000)
+
+
+def _mid_game(rules, seed, lines):
+    return random_positions(rules, 1, seed, (lines, lines))[0]
+
+
+def test_the_compiled_trees_counts_add_up_and_it_grows_past_its_first_arrays():
+    """Every simulation adds one node until the root is proven; a child's total lies within its visits; the
+    root's visits are its children's; more simulations than the first arrays hold make them grow intact."""
+    rules = DotsRules(4, 4)
+    state = _mid_game(rules, 3, 8)
+    sims = uct_tree.START_NODES + 5000
+    agent = MCTS(rules, SETTINGS.with_agent("mcts", simulations=sims))
+    root = agent.search(state, np.random.default_rng(1))
+    tree = agent._trees[(4, 4)]
+    figures = agent.figures()
+    assert figures["simulations"] == sims == root.visits and tree.used == sims + 1
+    assert tree.nodes.shape[0] > uct_tree.START_NODES
+    assert sum(ch.visits for ch in root.kids) == sims
+    assert set(root.children) <= set(rules.legal_actions(state))
+    assert all(-ch.visits <= ch.total <= ch.visits for ch in root.kids)
+    nodes, k = tree.nodes[:tree.used], tree.k
+    # every node but the root is some node's child, once; a node's visits cover its children's
+    children = nodes[1:, k.ACTION] >= 0
+    assert children.all()
+    seen = np.zeros(tree.used, int)
+    for parent in range(tree.used):
+        child, below = nodes[parent, k.FIRST], 0
+        while child >= 0:
+            seen[child] += 1
+            below += nodes[child, k.VISITS]
+            child = nodes[child, k.NEXT]
+        assert nodes[parent, k.VISITS] >= below
+    assert seen[0] == 0 and (seen[1:] == 1).all()
+
+
+def test_the_compiled_tree_stops_at_its_deadline_between_slices():
+    """The kernel cannot read the clock: the driver looks between slices. A clock that moves a second each look
+    stops a 2.5 s budget after a few slices, far short of its simulations."""
+    rules = DotsRules(4, 4)
+    tree = uct_tree.DotsTree(4, 4)
+    tree.reset(rules.new_state())
+    ticks = iter(range(10**6))
+    done = uct_tree.run(tree, 10**6, 2.0, Deadline(lambda: float(next(ticks)), 2.5), np.random.default_rng(0))
+    assert 0 < done < 10**4
+
+
+@pytest.mark.parametrize("size", [(2, 2), (2, 3)])
+def test_the_compiled_tree_proves_endgames_exactly_as_the_solver(size):
+    """Positions 5-7 lines before the end: the compiled tree's proven root (its search stops early) has the sign
+    of the exact result, every root child it proves has its exact value's sign, and the move it plays wins,
+    draws or loses as the best move does."""
+    from agents.dots_solver import margins, move_values
+
+    table = margins(*size)
+    rules = DotsRules(*size)
+    n = rules.new_state().board.n_lines
+    proven = checked = 0
+    for seed in range(25):
+        state = _mid_game(rules, seed, n - 5 - seed % 3)
+        agent = MCTS(rules, SETTINGS.with_agent("mcts", simulations=200_000))
+        root = agent.search(state, np.random.default_rng(seed))
+        lead = state.scores[state.mover] - state.scores[1 - state.mover]
+        exact = move_values(state, table)
+        if root.proven is not None:
+            proven += 1
+            assert root.proven[state.mover] == np.sign(lead + int(table[state.lines]))
+            assert agent.figures()["simulations"] < 200_000
+        for line, child in root.children.items():
+            if child.proven is not None:
+                checked += 1
+                assert child.proven[state.mover] == np.sign(lead + exact[line])
+        line = agent.act(state, np.random.default_rng(0))
+        assert np.sign(lead + exact[line]) == np.sign(lead + max(exact.values()))
+    assert proven >= 15 and checked >= 40
+
+
+def test_the_compiled_tree_and_the_python_tree_value_moves_alike():
+    """The same search: on two 3x3 mid-game positions, 3 searches of 5,000 simulations by each tree, the mean result
+    of the root and of each move both visited often, pooled over the searches, agree (in [-1, 1]; the randomness differs, the algorithm does not),
+    and where one move stands out (position 42: line 5) both trees find it. The Python tree is given the same
+    compiled playouts as its evaluator (a given evaluator keeps mcts on the Python tree)."""
+    from agents.mcts import RandomRollouts
+
+    rules = DotsRules(3, 3)
+    settings = SETTINGS.with_agent("mcts", simulations=5_000, batch=1)
+    for seed in (40, 42):
+        state = _mid_game(rules, seed, 6)
+        pooled = [{}, {}]  # move -> [visits, total], per tree
+        for k in range(3):
+            python_tree = MCTS(rules, settings, evaluator=RandomRollouts(rules, 10_000))
+            for pool, agent in zip(pooled, (MCTS(rules, settings), python_tree), strict=True):
+                root = agent.search(state, np.random.default_rng(k))
+                for a, ch in root.children.items():
+                    pool.setdefault(a, [0, 0.0])
+                    pool[a][0] += ch.visits
+                    pool[a][1] += ch.total
+            assert "tree nodes" not in python_tree.figures()
+        assert set(pooled[0]) == set(pooled[1]) == set(rules.legal_actions(state))
+        means = [{a: t / n for a, (n, t) in pool.items()} for pool in pooled]
+        often = [a for a in means[0] if min(pooled[0][a][0], pooled[1][a][0]) >= 700]
+        assert often and max(abs(means[0][a] - means[1][a]) for a in often) < 0.1
+        root = [sum(t for _, t in pool.values()) / sum(n for n, _ in pool.values()) for pool in pooled]
+        assert abs(root[0] - root[1]) < 0.05
+        if seed == 42:
+            assert max(means[0], key=means[0].get) == max(means[1], key=means[1].get) == 5
+
+
+def test_a_kernel_modules_cache_is_dropped_when_a_kernel_it_calls_is_newer(tmp_path, monkeypatch):
+    """numba checks only a kernel's own file: uct.py calls dots.py's kernels (DEPENDS), so its cache files older
+    than dots.py are removed before it loads; newer ones stay."""
+    assert compiled._declared_depends("uct") == ("dots",)
+    import numba
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    folder = tmp_path / "agents" / "kernels"
+    folder.mkdir(parents=True)
+    dots_time = (compiled._PACKAGE / "dots.py").stat().st_mtime
+    old = [folder / "uct.dots_simulate-80.py311.nbi", folder / "uct.dots_simulate-80.py311.1.nbc"]
+    new = [folder / "uct.reset-70.py311.nbi", folder / "uct.reset-70.py311.1.nbc"]
+    for f in old + new:
+        f.write_bytes(b"x")
+    for f in old:
+        os.utime(f, (dots_time - 60, dots_time - 60))
+    for f in new:
+        os.utime(f, (dots_time + 60, dots_time + 60))
+    removed = compiled.drop_stale_cache("uct")
+    assert set(removed) == set(old) and all(f.exists() for f in new) and not any(f.exists() for f in old)
+    assert compiled.drop_stale_cache("twenty48") == []  # calls no other kernel file
