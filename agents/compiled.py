@@ -54,7 +54,7 @@ def kernels(data_dir: Path | None = None, name: str = "twenty48"):
 
 
 def _declared_depends(name: str) -> tuple[str, ...]:
-    """The kernel modules NAME's kernels call (its DEPENDS = ("dots", ...) line), read from its source
+    """The kernel modules NAME's kernels call (its DEPENDS line: a tuple of their names), read from its source
     without importing it."""
     import ast
 

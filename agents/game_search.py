@@ -11,7 +11,9 @@ fast engine offers. No pygame; games are used only through the Rules contract.
   e.g. "agents.playout_2048": a `playout_returns(rules, states, rng, max_moves)` answering None where it
   cannot, and a `warm()` that compiles it; optionally `step(rules, state, action, rng)` and
   `legal_actions(rules, state)` equal to the rules' own, draw for draw, that a search's walk down its
-  tree uses); otherwise, and where it answers None, `rules_playout` plays them with the rules themselves.
+  tree uses; and, for a two-player game without chance, `compiled_tree(...)` and `tree_board(state, max_moves)`:
+  mcts's whole search compiled, agents/uct_tree.py); otherwise, and where it answers None, `rules_playout`
+  plays them with the rules themselves.
   `fast_playouts(rules)` gives that module (None: none declared), `walk_moves(rules)` the step and legal
   moves a search should use.
 """

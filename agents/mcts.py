@@ -16,6 +16,9 @@ Chance is sampled: in a game with chance the tree is open-loop (a node is a sequ
 simulation replays them with fresh chance from the Generator, and only the actions legal in the
 sampled state are followed). In a game without chance each node keeps its state. A game with a
 fast engine declares its random playouts (GameType.playouts; agents/game_search.py), not a copy of this.
+A two-player game without chance whose playouts are cheaper than this walk in Python may declare the whole
+search compiled (its engine's `compiled_tree`; dots): agents/kernels/uct.py runs this algorithm, one
+simulation at a time, and tests/test_uct_tree.py holds it to this tree and to the exact solver.
 """
 from __future__ import annotations
 
@@ -40,7 +43,7 @@ class MCTSParams:
 
     simulations: int = ranged(1, 1_000_000, 1000)  # a move (fewer if its time runs out first)
     exploration: float = ranged(0.0, 10.0, 2.0)  # UCT's c on results in [-1, 1] (OpenSpiel's default)
-    batch: int = ranged(1, 256, 8)  # simulations whose playouts run as one batch (1: one at a time)
+    batch: int = ranged(1, 256, 8)  # simulations whose playouts run as one batch (1: one at a time; a compiled tree: 1)
     rollout_moves: int = ranged(1, 1_000_000, 10_000)  # a random playout stops after this many moves
     time_budget_ms: int = own_time_budget()
 
@@ -195,7 +198,7 @@ class MCTS:
         root's children come back as Nodes, so act and explain read them as they read the Python tree's."""
         tree = self._trees.get(key)
         if tree is None:
-            tree = self._trees[key] = fast_playouts(self.rules).compiled_tree(*key)
+            tree = self._trees[key] = fast_playouts(self.rules).compiled_tree(key)
         tree.reset(state)
         done = uct_tree.run(tree, self.simulations, self.c, Deadline(self.clock, self.budget), rng)
         root = Node(None, (), self.rules.to_move(state))

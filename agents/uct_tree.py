@@ -1,6 +1,6 @@
 """The compiled UCT tree (agents/kernels/uct.py) driven under a decision's budget, for mcts where a game
-declares one (its playouts module's `compiled_tree(rules, state)`; dots): the same search as the Python
-tree of agents/mcts.py, one simulation at a time, with no Python in the walk.
+declares one (its playouts module's `compiled_tree`: dots, tic-tac-toe): the same search as the Python tree
+of agents/mcts.py, one simulation at a time, with no Python in the walk.
 
 The compiled code cannot read the clock, so the simulations run in slices of about SLICE seconds (the
 first slice small, the next sized by the rate measured so far) and the deadline is checked between them.
@@ -17,42 +17,48 @@ from agents.dots_engine import board_arrays
 SLICE = 0.01  # seconds of simulations between two looks at the clock
 FIRST_SLICE = 64  # simulations in the first slice, before any rate is known
 START_NODES = 1 << 15
+_NO_BOARD = np.zeros((1, 1), np.int64)  # (the kernels' board arrays, for a game that has none)
+_NO_BOARD.flags.writeable = False
 
 
-class DotsTree:
-    """The tree kernels for one dots board: made once per board size by the agent (compiled_tree)."""
+class CompiledTree:
+    """One game's compiled tree and its arrays. A game gives its code in the kernels (GAME), its moves' bits
+    (full), the kernels' board arrays and `position(state)`: the state as the kernels' (a, b, c)."""
 
-    def __init__(self, rows: int, cols: int):
-        self.box_lines, self.line_boxes = board_arrays(rows, cols)
-        self.n_lines = self.line_boxes.shape[0]
-        self.full = np.int64((1 << self.n_lines) - 1)
-        self.nodes = np.zeros((START_NODES, 8), np.int64)
-        self.total = np.zeros(START_NODES)
-        self.path = np.zeros(self.n_lines + 2, np.int64)
-        self.order = np.zeros(self.n_lines + 2, np.int64)
+    GAME = -1
+
+    def __init__(self, n_moves: int, full: int, box_lines=_NO_BOARD, line_boxes=_NO_BOARD):
         self.k = kernels(name="uct")
+        self.n_moves, self.full = n_moves, np.int64(full)
+        self.box_lines, self.line_boxes = box_lines, line_boxes
+        self.nodes = np.zeros((START_NODES, self.k.COLUMNS), np.int64)
+        self.total = np.zeros(START_NODES)
+        self.path = np.zeros(n_moves + 2, np.int64)
+        self.order = np.zeros(n_moves + 2, np.int64)
         self.root = (np.int64(0), np.int64(0), np.int64(0))
         self.used = 0
 
+    def position(self, state) -> tuple[int, int, int]:
+        raise NotImplementedError
+
     def reset(self, state) -> None:
-        """The root: a dots state (lines, scores, mover)."""
-        lines, mover = np.int64(state.lines), np.int64(state.mover)
-        self.root = (lines, np.int64(state.scores[0] - state.scores[1]), mover)
-        self.used = self.k.reset(self.nodes, self.total, lines, mover, self.full)
+        """A new root: the state given (the tree before it is dropped)."""
+        self.root = tuple(np.int64(x) for x in self.position(state))
+        self.used = self.k.reset(self.GAME, self.nodes, self.total, *self.root, self.full)
 
     def room(self, simulations: int) -> None:
         """Make room for `simulations` more walks (each adds at most one node)."""
         need = self.used + simulations + 1
         if need > self.nodes.shape[0]:
             size = max(need, 2 * self.nodes.shape[0])
-            nodes, total = np.zeros((size, 8), np.int64), np.zeros(size)
+            nodes, total = np.zeros((size, self.k.COLUMNS), np.int64), np.zeros(size)
             nodes[:self.used], total[:self.used] = self.nodes[:self.used], self.total[:self.used]
             self.nodes, self.total = nodes, total
 
     def simulate(self, simulations: int, c: float, rng: np.random.Generator) -> int:
-        done, self.used = self.k.dots_simulate(self.nodes, self.total, self.used, *self.root, simulations, float(c),
-                                               self.full, self.box_lines, self.line_boxes, rng, self.path,
-                                               self.order)
+        done, self.used = self.k.simulate(self.GAME, self.nodes, self.total, self.used, *self.root, simulations,
+                                          float(c), self.full, self.box_lines, self.line_boxes, rng, self.path,
+                                          self.order)
         return int(done)
 
     def proven(self) -> bool:
@@ -64,19 +70,50 @@ class DotsTree:
 
     def children(self) -> list[tuple[int, int, float, int | None]]:
         """The root's children: (move, visits, total of results for the root's mover, proven result or None)."""
-        actions = np.zeros(self.n_lines, np.int64)
-        stats = np.zeros((self.n_lines, 3))
+        actions = np.zeros(self.n_moves, np.int64)
+        stats = np.zeros((self.n_moves, 3))
         n = self.k.root_children(self.nodes, self.total, actions, stats)
         unknown = self.k.UNKNOWN
         return [(int(actions[i]), int(stats[i, 0]), float(stats[i, 1]),
                  None if int(stats[i, 2]) == unknown else int(stats[i, 2])) for i in range(n)]
 
-    def warm(self) -> None:
-        """Compile (or load) the kernels on a tiny search."""
-        from arcade.games.dots import DotsState
+    def playout(self, state, rng: np.random.Generator) -> int:
+        """Seat 0's result of one uniformly random playout from `state` to the end (the tree's own)."""
+        return int(self.k.playout(self.GAME, *(np.int64(x) for x in self.position(state)), self.full, self.order,
+                                  self.box_lines, self.line_boxes, rng))
 
-        self.reset(DotsState(1, 1))
+    def warm(self, state) -> None:
+        """Compile (or load) the kernels on a tiny search from `state`."""
+        self.reset(state)
         self.simulate(4, 2.0, np.random.default_rng(0))
+
+
+class DotsTree(CompiledTree):
+    """Dots on one board size: (lines, seat 0's box margin, the mover)."""
+
+    def __init__(self, rows: int, cols: int):
+        box_lines, line_boxes = board_arrays(rows, cols)
+        n = line_boxes.shape[0]
+        super().__init__(n, (1 << n) - 1, box_lines, line_boxes)
+        self.GAME = self.k.DOTS
+
+    def position(self, state) -> tuple[int, int, int]:
+        return state.lines, state.scores[0] - state.scores[1], state.mover
+
+
+class TicTacToeTree(CompiledTree):
+    """Tic-tac-toe: (X's cells as bits, O's cells, the mover: X is seat 0)."""
+
+    def __init__(self):
+        super().__init__(9, (1 << 9) - 1)
+        self.GAME = self.k.TICTACTOE
+
+    def position(self, state) -> tuple[int, int, int]:
+        from arcade.games.tictactoe import O, X, decode, tables
+
+        cells = decode(state)
+        bits = 1 << np.arange(9)
+        return int(bits[cells == X].sum()), int(bits[cells == O].sum()), 0 if tables().to_move[state] == X else 1
 
 
 def run(tree, simulations: int, c: float, deadline, rng: np.random.Generator) -> int:

@@ -1,5 +1,6 @@
-"""Every kernel of the 2048 agents, the dots learner, the dots alpha-beta and mcts's compiled tree compiled (or loaded from numba's cache) before anything needs it: `python -m
-agents.warm_kernels`, run by `make run` and `make test`, and the arcade's agent process as it starts. Apart
+"""Every kernel of the 2048 agents, the dots learner, the dots alpha-beta, mcts's compiled tree and blackjack's
+playouts compiled (or loaded from numba's cache) before anything needs it: `python -m agents.warm_kernels`,
+run by `make run` and `make test`, and the arcade's agent process as it starts. Apart
 from agents/compiled.py, which the searches and learners import: this module imports them.
 """
 from __future__ import annotations
@@ -9,13 +10,15 @@ from pathlib import Path
 
 import numpy as np
 
+from agents import playout_blackjack
 from agents.alphabeta_dots import Search as DotsSearch
 from agents.compiled import kernels, warm
 from agents.dots_ntuple import Network as DotsNetwork
 from agents.expectimax_strong import Search
 from agents.ntuple_net import NTupleNetwork
 from agents.ntuple_td import TDGames
-from agents.uct_tree import DotsTree
+from agents.uct_tree import DotsTree, TicTacToeTree
+from arcade.games.dots import DotsState
 
 
 def prepare_all(data_dir: Path | None = None, playing_only: bool = False) -> float:
@@ -37,7 +40,8 @@ def prepare_all(data_dir: Path | None = None, playing_only: bool = False) -> flo
     dots = DotsNetwork(2, 2)
     steps += [lambda: dots.move_values(0), lambda: dots.choices(np.zeros(1, np.int64)),
               lambda: DotsSearch(2, 2).root_values(0, 2, True),
-              lambda: DotsSearch(2, 2, dots.args()).root_values(0, 2, True), lambda: DotsTree(1, 1).warm()]
+              lambda: DotsSearch(2, 2, dots.args()).root_values(0, 2, True), lambda: DotsTree(1, 1).warm(DotsState(1, 1)),
+              lambda: TicTacToeTree().warm(0), playout_blackjack.warm]
     if not playing_only:
         steps += [lambda: Search(0.1, 1e-4, net).root(board, 2), lambda: net.value(np.zeros(1, np.uint64)),
                   lambda: net.features(np.zeros(1, np.uint64)),

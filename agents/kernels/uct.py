@@ -1,10 +1,13 @@
 """The compiled UCT tree (numba): the search of agents/mcts.py (OpenSpiel's MCTSBot: UCT with c on results in
 [-1, 1], one uniformly random playout a leaf, the solver) for a two-player game without chance, where the
-walk down the tree costs more in Python than the playout it leads to. Written once; a game brings its
-position and moves from its own kernels (DEPENDS: agents/compiled.kernels drops this module's cache when
-one of them changes, since numba checks only a kernel's own file). Dots and boxes plays it: a position is
-(drawn lines as bits, the box margin of seat 0 over seat 1, the seat to move); agents/kernels/dots.py's
-`gain` says which lines complete boxes.
+walk down the tree costs more in Python than the playout it leads to. Written once over a game's position as
+three int64s (a, b, c) and its four operations (_moves, _step, _result, playout), which branch on the
+game's code; a game's own rules stay in its kernels (DEPENDS: agents/compiled.kernels drops this module's
+cache when one of them changes, since numba checks only a kernel's own file).
+
+- DOTS: (drawn lines as bits, the box margin of seat 0 over seat 1, the seat to move); a move is a line;
+  agents/kernels/dots.py's `gain` says which lines complete boxes (the mover then moves again).
+- TICTACTOE: (X's cells as bits, O's cells, the seat to move: X is seat 0); a move is a cell 3*row + col.
 
 The tree is two arrays that live as long as the agent and grow when full: `nodes` (capacity x COLUMNS)
 int64 and `total` float64. A node's children are a linked list (FIRST, NEXT) made one at a time as the
@@ -26,6 +29,8 @@ DEPENDS = ("dots",)
 ACTION, VISITS, PROVEN, FIRST, NEXT, TRIED, LEGAL, MOVER = range(8)
 COLUMNS = 8
 UNKNOWN = 2  # PROVEN until the solver knows the node: then -1, 0 or 1
+DOTS, TICTACTOE = 0, 1  # the games it plays
+TTT_LINES = (0o7, 0o70, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124)  # the eight lines of three as cell bits
 
 
 @njit(cache=True, inline="always")
@@ -80,36 +85,87 @@ def dots_playout(lines, margin, mover, full, order, box_lines, line_boxes, rng):
     return (final > 0) - (final < 0)
 
 
+@njit(cache=True, inline="always")
+def _ttt_line(marks):
+    for line in TTT_LINES:
+        if marks & line == line:
+            return True
+    return False
+
+
 @njit(cache=True)
-def reset(nodes, total, lines, mover, full):
-    """Empty the tree and put the root (a position with `lines` drawn, `mover` to move) at node 0; returns
-    the nodes in use (1)."""
+def _moves(game, a, b, c, full):
+    """The moves of a position as a mask (0: the game is over)."""
+    if game == DOTS:
+        return full & ~a
+    if _ttt_line(a) or _ttt_line(b):
+        return np.int64(0)
+    return full & ~(a | b)
+
+
+@njit(cache=True)
+def _step(game, a, b, c, move, box_lines, line_boxes):
+    """The position after `move` (legal)."""
+    if game == DOTS:
+        return dots_step(a, b, c, move, box_lines, line_boxes)
+    bit = np.int64(1) << move
+    if c == 0:
+        return a | bit, b, np.int64(1)
+    return a, b | bit, np.int64(0)
+
+
+@njit(cache=True)
+def _result(game, a, b, c):
+    """Seat 0's result (+1, 0, -1) of a finished game."""
+    if game == DOTS:
+        return (b > 0) - (b < 0)
+    return 1 if _ttt_line(a) else (-1 if _ttt_line(b) else 0)
+
+
+@njit(cache=True)
+def playout(game, a, b, c, full, order, box_lines, line_boxes, rng):
+    """Seat 0's result of a uniformly random playout to the end."""
+    if game == DOTS:
+        return dots_playout(a, b, c, full, order, box_lines, line_boxes, rng)
+    moves = _moves(game, a, b, c, full)
+    while moves:
+        count = _popcount(moves)
+        bit = _nth_bit(moves, min(np.int64(rng.random() * count), count - 1))
+        a, b, c = _step(game, a, b, c, _bit_index(bit), box_lines, line_boxes)
+        moves = _moves(game, a, b, c, full)
+    return _result(game, a, b, c)
+
+
+@njit(cache=True)
+def reset(game, nodes, total, a, b, c, full):
+    """Empty the tree and put the root (the position a, b, c) at node 0; returns the nodes in use (1)."""
     nodes[0, ACTION] = -1
     nodes[0, VISITS] = 0
     nodes[0, PROVEN] = UNKNOWN
     nodes[0, FIRST] = -1
     nodes[0, NEXT] = -1
     nodes[0, TRIED] = 0
-    nodes[0, LEGAL] = full & ~lines
-    nodes[0, MOVER] = mover
+    nodes[0, LEGAL] = _moves(game, a, b, c, full)
+    nodes[0, MOVER] = c
     total[0] = 0.0
     return 1
 
 
 @njit(cache=True)
-def dots_simulate(nodes, total, used, lines0, margin0, mover0, simulations, c, full, box_lines, line_boxes,
-                  rng, path, order):
-    """Up to `simulations` simulations from the root (lines0, margin0, mover0 as reset was given): each walks
+def simulate(game, nodes, total, used, a0, b0, c0, simulations, c, full, box_lines, line_boxes, rng, path, order):
+    """Up to `simulations` simulations from the root (a0, b0, c0 as reset was given): each walks
     down by UCT (mean + c sqrt(ln N / n); a proven child counts its exact result), expands one random untried
     move, scores the new leaf by a random playout (a finished game by its result, proven) and backs the result
     up, then proves what it can up the path (a node whose mover has a proven win, or whose every move is
     proven). Stops early when the root is proven or fewer nodes are free than one more walk may need.
-    Returns (simulations done, nodes in use). path and order: scratch of the board's lines + 2."""
+    Returns (simulations done, nodes in use). path and order: scratch of the moves + 2. full: every move's
+    bit (dots: its lines; tic-tac-toe: its cells). box_lines, line_boxes: dots' board (any arrays else).
+    (c the exploration; a position's c is its mover.)"""
     capacity = nodes.shape[0]
     done = 0
     while done < simulations and nodes[0, PROVEN] == UNKNOWN and used < capacity:
         node = 0
-        lines, margin, mover = lines0, margin0, mover0
+        a, b, mover = a0, b0, c0
         nodes[0, VISITS] += 1
         path[0] = 0
         depth = 1
@@ -133,7 +189,7 @@ def dots_simulate(nodes, total, used, lines0, margin0, mover0, simulations, c, f
                 child = nodes[child, NEXT]
             node = best
             nodes[node, VISITS] += 1
-            lines, margin, mover = dots_step(lines, margin, mover, nodes[node, ACTION], box_lines, line_boxes)
+            a, b, mover = _step(game, a, b, mover, nodes[node, ACTION], box_lines, line_boxes)
             path[depth] = node
             depth += 1
         # expansion: one new child, a random untried move
@@ -141,7 +197,8 @@ def dots_simulate(nodes, total, used, lines0, margin0, mover0, simulations, c, f
         if nodes[node, PROVEN] == UNKNOWN and untried:
             bit = _nth_bit(untried, min(np.int64(rng.random() * _popcount(untried)), _popcount(untried) - 1))
             parent_mover = mover
-            lines, margin, mover = dots_step(lines, margin, mover, _bit_index(bit), box_lines, line_boxes)
+            a, b, mover = _step(game, a, b, mover, _bit_index(bit), box_lines, line_boxes)
+            legal = _moves(game, a, b, mover, full)
             child = used
             used += 1
             nodes[child, ACTION] = _bit_index(bit)
@@ -149,12 +206,12 @@ def dots_simulate(nodes, total, used, lines0, margin0, mover0, simulations, c, f
             nodes[child, FIRST] = -1
             nodes[child, NEXT] = nodes[node, FIRST]
             nodes[child, TRIED] = 0
-            nodes[child, LEGAL] = full & ~lines
+            nodes[child, LEGAL] = legal
             nodes[child, MOVER] = mover
             nodes[child, PROVEN] = UNKNOWN
             total[child] = 0.0
-            if lines == full:  # a finished game: its result is exact
-                result = (margin > 0) - (margin < 0)
+            if legal == 0:  # a finished game: its result is exact
+                result = _result(game, a, b, mover)
                 nodes[child, PROVEN] = result if parent_mover == 0 else -result
             nodes[node, FIRST] = child
             nodes[node, TRIED] |= bit
@@ -166,7 +223,7 @@ def dots_simulate(nodes, total, used, lines0, margin0, mover0, simulations, c, f
         if p != UNKNOWN:
             result = p if nodes[path[depth - 2], MOVER] == 0 else -p
         else:
-            result = dots_playout(lines, margin, mover, full, order, box_lines, line_boxes, rng)
+            result = playout(game, a, b, mover, full, order, box_lines, line_boxes, rng)
         # backup: each node keeps the results of the player who moved into it
         for d in range(1, depth):
             total[path[d]] += result if nodes[path[d - 1], MOVER] == 0 else -result

@@ -163,4 +163,4 @@ def make_rules(settings=None) -> TicTacToeRules:
 GAME = declare(GameType(id="tictactoe", title="Tic-Tac-Toe", blurb="Three in a row; a TD agent learns by self-play.",
                players=2, seat_names=("X", "O"), has_chance=False,
                parameters=(), rules_class=TicTacToeRules,
-               view="arcade.screens.tictactoe"))
+               view="arcade.screens.tictactoe", playouts="agents.playout_tictactoe"))
