@@ -3,7 +3,8 @@ declares one (its playouts module's `compiled_tree`: dots, tic-tac-toe): the sam
 of agents/mcts.py, one simulation at a time, with no Python in the walk.
 
 The compiled code cannot read the clock, so the simulations run in slices of about SLICE seconds (the
-first slice small, the next sized by the rate measured so far) and the deadline is checked between them.
+first slice small, the next sized by the rate measured so far, the last to what is left of the budget) and
+the deadline is checked between them.
 The tree's arrays are made once and grow (doubling) when a slice could fill them; nothing is built per
 decision but the root.
 """
@@ -128,5 +129,6 @@ def run(tree, simulations: int, c: float, deadline, rng: np.random.Generator) ->
         if deadline.passed() or ran == 0:
             break
         spent = deadline.elapsed() - started
-        size = int(max(16, min(1 << 20, ran * SLICE / spent))) if spent > 0 else 4 * size
+        # the next slice: about SLICE seconds, or what is left of the budget if less (so it ends near it)
+        size = int(max(16, min(1 << 20, ran * min(SLICE, deadline.left()) / spent))) if spent > 0 else 4 * size
     return done
