@@ -412,6 +412,9 @@ class DotsNTuple:
         return ok
 
 
+NETWORK_LEAF = 1  # (agents/kernels/uct.py's NETWORK)
+
+
 class NetworkLeaves:
     """MCTS's leaf evaluation by the learnt network, in place of random playouts: a leaf's expected final
     margin (the boxes each side has, plus the network's value of the rest for the side to move) squashed to
@@ -445,6 +448,22 @@ class NetworkLeaves:
         """The board's solver made (its table allocated, its kernels loaded) now, not in a timed decision."""
         if self.exact_lines:
             self._exact(DotsState(rows, cols, (1 << (board_of(rows, cols).n_lines - 1)) - 1))
+
+    def compiled_leaf(self, state) -> tuple:
+        """This evaluation as mcts's compiled tree takes it (agents/kernels/uct.evaluate's leaf): the board's
+        network and, with exact_lines, its solver's arrays (made once per board, kept from move to move)."""
+        key = (state.rows, state.cols)
+        net = self.learner._net(*key)[0].args()
+        if self.exact_lines:
+            if key not in self._solvers:
+                self.prepare(*key)
+            search = self._solvers[key]
+            solver = (search.arrays, search.table, search.stats, search.scratch, search.sides)
+        else:
+            from agents.uct_tree import PLAYOUT_LEAF
+
+            solver = PLAYOUT_LEAF[4]  # (never read: no leaf is solved)
+        return NETWORK_LEAF, net, int(self.exact_lines), int(self.exact_positions), solver
 
     def evaluate(self, states: list, rng) -> list[tuple[float, ...]]:
         """Each state's result per seat (the leaves of one search share its root's board: one network)."""
@@ -488,15 +507,16 @@ class NetworkMCTSParams(MCTSParams):
                 "mcts by Tab at the same time a move.",
           params=NetworkMCTSParams)
 class NetworkMCTS(MCTS):
-    """MCTS with NetworkLeaves; its own [dots.mcts-ntuple] table (mcts's parameters and the exact endgame's)."""
+    """MCTS with NetworkLeaves, on the compiled tree (the kernels value its leaves: NetworkLeaves.compiled_leaf);
+    its own [dots.mcts-ntuple] table (mcts's parameters and the exact endgame's)."""
 
     name = "mcts-ntuple"
 
     def __init__(self, rules, settings):
         p = settings.agent_params(rules.game_id, self.name)
         leaves = NetworkLeaves(DotsNTuple(rules, settings), p.exact_lines, p.exact_positions)
-        compiled.warm([lambda: leaves.prepare(rules.rows, rules.cols)])
         super().__init__(rules, settings, evaluator=leaves)
+        compiled.warm([lambda: leaves.prepare(rules.rows, rules.cols), lambda: self.warm_tree(rules.new_state())])
 
 
 @register("alpha-beta-ntuple", ("dots",), "alpha-beta with the learnt ntuple network valuing its horizon",

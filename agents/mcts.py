@@ -125,13 +125,17 @@ class MCTS:
         self.budget = time_budget(settings, p)
         self.clock = budget_clock(settings)
         self.chance = has_chance(rules)  # open-loop tree: nodes keep no state, chance is sampled on each walk
+        self._default_leaves = evaluator is None
         self.evaluator = evaluator if evaluator is not None else RandomRollouts(rules, self.rollout_moves, not plain)
         # the walk's moves: the game's fast ones where it declares them
         self.step, self.legal = walk_moves(rules, fast=not plain)
         self._figures: dict = {}
-        # the whole search compiled, where the game declares it (dots): random playouts to the end only
-        fast = fast_playouts(rules) if evaluator is None and not plain else None
-        self._compiled = bool(getattr(fast, "compiled_tree", None)) and rules.players == 2 and not self.chance
+        # the whole search compiled, where the game declares it (dots, tic-tac-toe): with random playouts to the
+        # end, or an evaluator the kernels can run (its compiled_leaf(state): the kernels' leaf argument)
+        fast = fast_playouts(rules) if not plain else None
+        leaves = evaluator is None or hasattr(evaluator, "compiled_leaf")
+        self._compiled = leaves and bool(getattr(fast, "compiled_tree", None)) and rules.players == 2 \
+            and not self.chance
         self._trees: dict = {}  # a compiled tree per board (not sent to another process: made again there)
 
     def __getstate__(self) -> dict:
@@ -193,12 +197,22 @@ class MCTS:
             self._figures.update({"lowest final score": low_high[0], "highest final score": low_high[1]})
         return root
 
+    def warm_tree(self, state) -> None:
+        """Where this search runs compiled: its tree for `state`'s board made and its kernels compiled (or
+        loaded) for its leaves on a few simulations, now rather than in a timed decision."""
+        key = self._compiled and fast_playouts(self.rules).tree_board(state, self.rollout_moves)
+        if key:
+            tree = self._trees.get(key) or self._trees.setdefault(key, fast_playouts(self.rules).compiled_tree(key))
+            tree.leaf = uct_tree.PLAYOUT_LEAF if self._default_leaves else self.evaluator.compiled_leaf(state)
+            tree.warm(state)
+
     def _compiled_search(self, state, key, rng) -> Node:
         """The same search by the game's compiled tree (agents/uct_tree.py), one simulation at a time; its
         root's children come back as Nodes, so act and explain read them as they read the Python tree's."""
         tree = self._trees.get(key)
         if tree is None:
             tree = self._trees[key] = fast_playouts(self.rules).compiled_tree(key)
+        tree.leaf = uct_tree.PLAYOUT_LEAF if self._default_leaves else self.evaluator.compiled_leaf(state)
         tree.reset(state)
         done = uct_tree.run(tree, self.simulations, self.c, Deadline(self.clock, self.budget), rng)
         root = Node(None, (), self.rules.to_move(state))

@@ -22,6 +22,18 @@ _NO_BOARD = np.zeros((1, 1), np.int64)  # (the kernels' board arrays, for a game
 _NO_BOARD.flags.writeable = False
 
 
+def _playout_leaf() -> tuple:
+    """The kernels' leaf argument that asks for random playouts (its network and solver never read)."""
+    one, wide = np.zeros(1, np.int64), np.zeros((1, 1), np.int64)
+    net = (wide, one, wide, one, one, np.zeros(1), 0, wide, wide, 1)
+    solver = ((wide, wide, one), (one, np.zeros(1, np.int8), np.zeros(1, np.int8), np.zeros(1), np.zeros(1, np.int8)),
+              one, (wide, one, one, one, one, one, one, one), one)
+    return 0, net, 0, 0, solver
+
+
+PLAYOUT_LEAF = _playout_leaf()
+
+
 class CompiledTree:
     """One game's compiled tree and its arrays. A game gives its code in the kernels (GAME), its moves' bits
     (full), the kernels' board arrays and `position(state)`: the state as the kernels' (a, b, c)."""
@@ -38,6 +50,7 @@ class CompiledTree:
         self.order = np.zeros(n_moves + 2, np.int64)
         self.root = (np.int64(0), np.int64(0), np.int64(0))
         self.used = 0
+        self.leaf = PLAYOUT_LEAF  # how new leaves are valued (the kernels' `evaluate`)
 
     def position(self, state) -> tuple[int, int, int]:
         raise NotImplementedError
@@ -59,7 +72,7 @@ class CompiledTree:
     def simulate(self, simulations: int, c: float, rng: np.random.Generator) -> int:
         done, self.used = self.k.simulate(self.GAME, self.nodes, self.total, self.used, *self.root, simulations,
                                           float(c), self.full, self.box_lines, self.line_boxes, rng, self.path,
-                                          self.order)
+                                          self.order, self.leaf)
         return int(done)
 
     def proven(self) -> bool:

@@ -22,7 +22,8 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.kernels.dots import _popcount, gain
+from agents.kernels.dots import CAP, NODES, STOPPED, _popcount, gain, position_value
+from agents.kernels.dots import value as network_value
 
 DEPENDS = ("dots",)
 
@@ -30,6 +31,7 @@ ACTION, VISITS, PROVEN, FIRST, NEXT, TRIED, LEGAL, MOVER = range(8)
 COLUMNS = 8
 UNKNOWN = 2  # PROVEN until the solver knows the node: then -1, 0 or 1
 DOTS, TICTACTOE = 0, 1  # the games it plays
+PLAYOUT, NETWORK = 0, 1  # how a new leaf is valued (leaf[0]): a random playout, or dots' learnt network
 TTT_LINES = (0o7, 0o70, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124)  # the eight lines of three as cell bits
 
 
@@ -137,6 +139,31 @@ def playout(game, a, b, c, full, order, box_lines, line_boxes, rng):
 
 
 @njit(cache=True)
+def evaluate(game, a, b, mover, full, order, box_lines, line_boxes, rng, leaf):
+    """Seat 0's result in [-1, 1] for a new leaf (not finished). leaf = (kind, network, exact_lines,
+    exact_positions, solver): PLAYOUT, a random playout to the end; NETWORK (dots), a leaf with exact_lines free
+    lines or fewer solved by the alpha-beta kernels (solver: their geo, table, stats, scratch and sides; its
+    exact win, draw or loss, unless that takes more than exact_positions positions), else the box margin so far
+    plus the network's value of the rest for the side to move, squashed by tanh(margin / 2) (agents/dots_ntuple's
+    NetworkLeaves, in the kernels)."""
+    kind, net, exact_lines, exact_positions, solver = leaf
+    if kind == PLAYOUT or game != DOTS:
+        return float(playout(game, a, b, mover, full, order, box_lines, line_boxes, rng))
+    free = _popcount(full & ~a)
+    if free <= exact_lines:
+        geo, table, stats, scratch, sides = solver
+        stats[NODES] = 0
+        stats[STOPPED] = 0
+        stats[CAP] = exact_positions
+        v = position_value(a, free, geo, table, stats, scratch, sides, None)
+        if stats[STOPPED] == 0:
+            margin = b + (v if mover == 0 else -v)
+            return float((margin > 0) - (margin < 0))
+    v = network_value(a, net)
+    return math.tanh((b + (v if mover == 0 else -v)) / 2.0)
+
+
+@njit(cache=True)
 def reset(game, nodes, total, a, b, c, full):
     """Empty the tree and put the root (the position a, b, c) at node 0; returns the nodes in use (1)."""
     nodes[0, ACTION] = -1
@@ -152,10 +179,12 @@ def reset(game, nodes, total, a, b, c, full):
 
 
 @njit(cache=True)
-def simulate(game, nodes, total, used, a0, b0, c0, simulations, c, full, box_lines, line_boxes, rng, path, order):
+def simulate(game, nodes, total, used, a0, b0, c0, simulations, c, full, box_lines, line_boxes, rng, path, order,
+             leaf):
     """Up to `simulations` simulations from the root (a0, b0, c0 as reset was given): each walks
     down by UCT (mean + c sqrt(ln N / n); a proven child counts its exact result), expands one random untried
-    move, scores the new leaf by a random playout (a finished game by its result, proven) and backs the result
+    move, scores the new leaf (`evaluate`: by a random playout or the leaf given; a finished game by its result,
+    proven) and backs the result
     up, then proves what it can up the path (a node whose mover has a proven win, or whose every move is
     proven). Stops early when the root is proven or fewer nodes are free than one more walk may need.
     Returns (simulations done, nodes in use). path and order: scratch of the moves + 2. full: every move's
@@ -221,9 +250,9 @@ def simulate(game, nodes, total, used, a0, b0, c0, simulations, c, full, box_lin
         # evaluation: seat 0's result
         p = nodes[node, PROVEN]
         if p != UNKNOWN:
-            result = p if nodes[path[depth - 2], MOVER] == 0 else -p
+            result = float(p if nodes[path[depth - 2], MOVER] == 0 else -p)
         else:
-            result = playout(game, a, b, mover, full, order, box_lines, line_boxes, rng)
+            result = evaluate(game, a, b, mover, full, order, box_lines, line_boxes, rng, leaf)
         # backup: each node keeps the results of the player who moved into it
         for d in range(1, depth):
             total[path[d]] += result if nodes[path[d - 1], MOVER] == 0 else -result
