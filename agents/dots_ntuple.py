@@ -427,6 +427,7 @@ class NetworkLeaves:
         self.learner = learner
         self.exact_lines, self.exact_positions = exact_lines, exact_positions
         self._solvers: dict[tuple[int, int], object] = {}
+        self._work = np.zeros(2, np.int64)  # (the compiled tree's count of positions its solves searched)
 
     def __getstate__(self):
         """Pickled without its solvers (their tables are tens of MB): a copy makes its own."""
@@ -463,7 +464,7 @@ class NetworkLeaves:
             from agents.uct_tree import PLAYOUT_LEAF
 
             solver = PLAYOUT_LEAF[4]  # (never read: no leaf is solved)
-        return NETWORK_LEAF, net, int(self.exact_lines), int(self.exact_positions), solver
+        return NETWORK_LEAF, net, int(self.exact_lines), int(self.exact_positions), solver, self._work
 
     def evaluate(self, states: list, rng) -> list[tuple[float, ...]]:
         """Each state's result per seat (the leaves of one search share its root's board: one network)."""

@@ -18,6 +18,7 @@ from agents.dots_engine import board_arrays
 SLICE = 0.01  # seconds of simulations between two looks at the clock
 FIRST_SLICE = 64  # simulations in the first slice, before any rate is known
 START_NODES = 1 << 15
+POSITIONS_A_SECOND = 1_000_000  # about what the alpha-beta kernels search (a slice's cap on its leaves' solves)
 _NO_BOARD = np.zeros((1, 1), np.int64)  # (the kernels' board arrays, for a game that has none)
 _NO_BOARD.flags.writeable = False
 
@@ -28,7 +29,7 @@ def _playout_leaf() -> tuple:
     net = (wide, one, wide, one, one, np.zeros(1), 0, wide, wide, 1)
     solver = ((wide, wide, one), (one, np.zeros(1, np.int8), np.zeros(1, np.int8), np.zeros(1), np.zeros(1, np.int8)),
               one, (wide, one, one, one, one, one, one, one), one)
-    return 0, net, 0, 0, solver
+    return 0, net, 0, 0, solver, np.zeros(2, np.int64)
 
 
 PLAYOUT_LEAF = _playout_leaf()
@@ -46,14 +47,21 @@ class CompiledTree:
         self.box_lines, self.line_boxes = box_lines, line_boxes
         self.nodes = np.zeros((START_NODES, self.k.COLUMNS), np.int64)
         self.total = np.zeros(START_NODES)
-        self.path = np.zeros(n_moves + 2, np.int64)
         self.order = np.zeros(n_moves + 2, np.int64)
+        self._scratch(1)
         self.root = (np.int64(0), np.int64(0), np.int64(0))
         self.used = 0
         self.leaf = PLAYOUT_LEAF  # how new leaves are valued (the kernels' `evaluate`)
 
     def position(self, state) -> tuple[int, int, int]:
         raise NotImplementedError
+
+    def _scratch(self, batch: int) -> None:
+        """The kernels' scratch for batches of `batch` walks."""
+        self.batch = batch
+        self.paths = np.zeros((batch, self.n_moves + 2), np.int64)
+        self.depths, self.waiting = np.zeros(batch, np.int64), np.zeros(batch, np.int64)
+        self.results = np.zeros(batch)
 
     def reset(self, state) -> None:
         """A new root: the state given (the tree before it is dropped)."""
@@ -69,10 +77,15 @@ class CompiledTree:
             nodes[:self.used], total[:self.used] = self.nodes[:self.used], self.total[:self.used]
             self.nodes, self.total = nodes, total
 
-    def simulate(self, simulations: int, c: float, rng: np.random.Generator) -> int:
+    def simulate(self, simulations: int, c: float, rng: np.random.Generator, batch: int = 1) -> int:
+        """Up to `simulations` more simulations, `batch` at a time (a virtual loss spreads a batch's walks)."""
+        if batch != self.batch:
+            self._scratch(batch)
+        self.room(simulations + batch)
         done, self.used = self.k.simulate(self.GAME, self.nodes, self.total, self.used, *self.root, simulations,
-                                          float(c), self.full, self.box_lines, self.line_boxes, rng, self.path,
-                                          self.order, self.leaf)
+                                          batch, float(c), self.full, self.box_lines, self.line_boxes, rng,
+                                          self.paths, self.depths, self.waiting, self.results, self.order,
+                                          self.leaf)
         return int(done)
 
     def proven(self) -> bool:
@@ -130,14 +143,15 @@ class TicTacToeTree(CompiledTree):
         return int(bits[cells == X].sum()), int(bits[cells == O].sum()), 0 if tables().to_move[state] == X else 1
 
 
-def run(tree, simulations: int, c: float, deadline, rng: np.random.Generator) -> int:
-    """Simulations on a reset tree until `simulations`, a proven root or the deadline; returns how many ran."""
+def run(tree, simulations: int, c: float, deadline, rng: np.random.Generator, batch: int = 1) -> int:
+    """Simulations on a reset tree, `batch` at a time, until `simulations`, a proven root or the deadline;
+    returns how many ran."""
     done, size = 0, FIRST_SLICE
     while done < simulations and not tree.proven():
-        n = min(size, simulations - done)
-        tree.room(n)
+        n = min(max(batch, size - size % batch), simulations - done)  # (whole batches: the same run however sliced)
         started = deadline.elapsed()
-        ran = tree.simulate(n, c, rng)
+        tree.leaf[5][1] = int(POSITIONS_A_SECOND * min(SLICE, max(deadline.left(), 0.001)))
+        ran = tree.simulate(n, c, rng, batch)
         done += ran
         if deadline.passed() or ran == 0:
             break

@@ -25,7 +25,7 @@ def network_tree(net: DotsNetwork) -> DotsTree:
     """A 2x2 compiled tree whose leaves the network values and the alpha-beta kernels solve (mcts-ntuple's)."""
     tree, search = DotsTree(2, 2), DotsSearch(2, 2)
     tree.leaf = (NETWORK_LEAF, net.args(), 16, 1000, (search.arrays, search.table, search.stats, search.scratch,
-                                                      search.sides))
+                                                      search.sides), np.zeros(2, np.int64))
     return tree
 
 

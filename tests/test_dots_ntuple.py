@@ -127,7 +127,7 @@ def test_mcts_with_the_network_values_its_leaves_by_it(tmp_path):
     from agents.dots_ntuple import NetworkLeaves
 
     settings = Settings().with_table("data", folder=str(tmp_path)).with_agent("mcts-ntuple", game="dots",
-                                                                              simulations=200)
+                                                                              compiled_simulations=200)
     rules = DotsRules(3, 3)
     learner = DotsNTuple(rules, settings)
     net = learner._net(3, 3)[0]
@@ -146,7 +146,7 @@ def test_mcts_with_the_network_values_its_leaves_by_it(tmp_path):
     assert got[-1] == (won, -won)
     agent = find("dots", "mcts-ntuple").create(rules, settings)
     assert agent.act(states[5], rng) in rules.legal_actions(states[5])
-    assert agent.figures()["simulations"] <= 200
+    assert agent.figures()["simulations"] <= 200 and "tree nodes" in agent.figures()  # (the compiled tree)
 
 
 def test_on_a_board_the_solver_does_not_know_the_curve_is_wins_against_greedy_and_alpha_beta(tmp_path, monkeypatch):

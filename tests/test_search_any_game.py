@@ -12,7 +12,7 @@ from arcade.games.dots import DotsRules
 from arcade.games.tictactoe import decode
 from arcade.settings import Settings
 
-FAST = Settings().with_agent("mcts", simulations=200).with_agent("expectiminimax", max_depth=2).with_table("agents", time_budget_ms=60_000)
+FAST = Settings().with_agent("mcts", simulations=200, compiled_simulations=200).with_agent("expectiminimax", max_depth=2).with_table("agents", time_budget_ms=60_000)
 
 
 @pytest.mark.parametrize("game_id", [g.id for g in GAMES])
@@ -22,7 +22,8 @@ def test_both_are_registered_for_every_game_and_play_a_legal_move(game_id):
     rules = make_rules(game_id, Settings())
     state = rules.new_state(np.random.default_rng(2))
     for cls in (MCTS, Expectiminimax):
-        settings = FAST.with_agent("mcts", simulations=60).with_agent("expectiminimax", max_depth=1, chance_samples=2)
+        settings = FAST.with_agent("mcts", simulations=60, compiled_simulations=60).with_agent(
+            "expectiminimax", max_depth=1, chance_samples=2)
         agent = cls(rules, settings)
         action = agent.act(state, np.random.default_rng(1))
         assert action in rules.legal_actions(state)
@@ -241,7 +242,8 @@ def test_mcts_on_dots_endgames_agrees_with_the_exact_solver(batch, plain):
         for _ in range(7):
             legal = rules.legal_actions(state)
             state = rules.step(state, legal[int(rng.integers(len(legal)))])
-        agent = MCTS(rules, FAST.with_agent("mcts", simulations=5000, batch=batch), plain=plain)
+        agent = MCTS(rules, FAST.with_agent("mcts", simulations=5000, compiled_simulations=5000, batch=batch),
+                     plain=plain)
         root = agent.search(state, np.random.default_rng(0))
         lead = state.scores[state.mover] - state.scores[1 - state.mover]
         if root.proven is not None:

@@ -26,7 +26,7 @@ def test_the_compiled_trees_counts_add_up_and_it_grows_past_its_first_arrays():
     rules = DotsRules(4, 4)
     state = _mid_game(rules, 3, 8)
     sims = uct_tree.START_NODES + 5000
-    agent = MCTS(rules, SETTINGS.with_agent("mcts", simulations=sims))
+    agent = MCTS(rules, SETTINGS.with_agent("mcts", compiled_simulations=sims))
     root = agent.search(state, np.random.default_rng(1))
     tree = agent._trees[(4, 4)]
     figures = agent.figures()
@@ -74,7 +74,7 @@ def test_the_compiled_tree_proves_endgames_exactly_as_the_solver(size):
     proven = checked = 0
     for seed in range(25):
         state = _mid_game(rules, seed, n - 5 - seed % 3)
-        agent = MCTS(rules, SETTINGS.with_agent("mcts", simulations=200_000))
+        agent = MCTS(rules, SETTINGS.with_agent("mcts", compiled_simulations=200_000))
         root = agent.search(state, np.random.default_rng(seed))
         lead = state.scores[state.mover] - state.scores[1 - state.mover]
         exact = move_values(state, table)
@@ -100,7 +100,7 @@ def test_the_compiled_tree_and_the_python_tree_value_moves_alike():
     from agents.mcts import RandomRollouts
 
     rules = DotsRules(3, 3)
-    settings = SETTINGS.with_agent("mcts", simulations=5_000, batch=1)
+    settings = SETTINGS.with_agent("mcts", simulations=5_000, compiled_simulations=5_000, batch=1)
     for seed in (40, 42):
         state = _mid_game(rules, seed, 6)
         pooled = [{}, {}]  # move -> [visits, total], per tree
@@ -171,7 +171,7 @@ def test_tictactoe_compiled_tree_proves_positions_as_minimax_and_plays_its_moves
     rules, t, values = TicTacToeRules(), tables(), solve()
     pool = [s for s in reachable_states() if 3 <= 9 - t.pieces[s] <= 6 and not t.terminal[s]]
     rng = np.random.default_rng(3)
-    agent = MCTS(rules, SETTINGS.with_agent("mcts", simulations=100_000))
+    agent = MCTS(rules, SETTINGS.with_agent("mcts", compiled_simulations=100_000))
     for state in rng.choice(pool, 60, replace=False).tolist():
         root = agent.search(state, np.random.default_rng(state))
         assert "tree nodes" in agent.figures() and agent.figures()["simulations"] < 100_000
@@ -208,4 +208,19 @@ def test_the_compiled_network_leaves_value_as_the_python_evaluator(exact_lines):
 def find_agent(rules):
     from agents import find
 
-    return find("dots", "mcts-ntuple").create(rules, SETTINGS.with_agent("mcts-ntuple", game="dots", simulations=500))
+    return find("dots", "mcts-ntuple").create(rules, SETTINGS.with_agent("mcts-ntuple", game="dots",
+                                                                            compiled_simulations=500))
+
+
+def test_the_compiled_tree_runs_the_same_batches_however_the_clock_slices_them():
+    """Slices hold whole batches (8 walks with a virtual loss), so a search cut into slices by the clock is the
+    same search as one uncut call: the root's children come out identical."""
+    rules = DotsRules(3, 3)
+    state = _mid_game(rules, 9, 5)
+    whole, sliced = uct_tree.DotsTree(3, 3), uct_tree.DotsTree(3, 3)
+    whole.reset(state)
+    sliced.reset(state)
+    assert whole.simulate(3000, 2.0, np.random.default_rng(4), 8) == 3000
+    ticks = iter(np.arange(10**6) * 1.5e-3)  # (slices of 64, then 213 rounded down to whole batches, ...)
+    assert uct_tree.run(sliced, 3000, 2.0, Deadline(lambda: float(next(ticks)), 10**6), np.random.default_rng(4), 8) == 3000
+    assert whole.children() == sliced.children()

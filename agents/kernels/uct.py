@@ -141,12 +141,13 @@ def playout(game, a, b, c, full, order, box_lines, line_boxes, rng):
 @njit(cache=True)
 def evaluate(game, a, b, mover, full, order, box_lines, line_boxes, rng, leaf):
     """Seat 0's result in [-1, 1] for a new leaf (not finished). leaf = (kind, network, exact_lines,
-    exact_positions, solver): PLAYOUT, a random playout to the end; NETWORK (dots), a leaf with exact_lines free
+    exact_positions, solver, work): PLAYOUT, a random playout to the end; NETWORK (dots), a leaf with exact_lines free
     lines or fewer solved by the alpha-beta kernels (solver: their geo, table, stats, scratch and sides; its
     exact win, draw or loss, unless that takes more than exact_positions positions), else the box margin so far
     plus the network's value of the rest for the side to move, squashed by tanh(margin / 2) (agents/dots_ntuple's
-    NetworkLeaves, in the kernels)."""
-    kind, net, exact_lines, exact_positions, solver = leaf
+    NetworkLeaves, in the kernels). work[0] counts the positions the solves search (simulate ends a slice once
+    it passes work[1], so a slice of costly leaves keeps to its time)."""
+    kind, net, exact_lines, exact_positions, solver, work = leaf
     if kind == PLAYOUT or game != DOTS:
         return float(playout(game, a, b, mover, full, order, box_lines, line_boxes, rng))
     free = _popcount(full & ~a)
@@ -156,6 +157,7 @@ def evaluate(game, a, b, mover, full, order, box_lines, line_boxes, rng, leaf):
         stats[STOPPED] = 0
         stats[CAP] = exact_positions
         v = position_value(a, free, geo, table, stats, scratch, sides, None)
+        work[0] += stats[NODES]
         if stats[STOPPED] == 0:
             margin = b + (v if mover == 0 else -v)
             return float((margin > 0) - (margin < 0))
@@ -179,86 +181,109 @@ def reset(game, nodes, total, a, b, c, full):
 
 
 @njit(cache=True)
-def simulate(game, nodes, total, used, a0, b0, c0, simulations, c, full, box_lines, line_boxes, rng, path, order,
-             leaf):
-    """Up to `simulations` simulations from the root (a0, b0, c0 as reset was given): each walks
-    down by UCT (mean + c sqrt(ln N / n); a proven child counts its exact result), expands one random untried
-    move, scores the new leaf (`evaluate`: by a random playout or the leaf given; a finished game by its result,
-    proven) and backs the result
-    up, then proves what it can up the path (a node whose mover has a proven win, or whose every move is
-    proven). Stops early when the root is proven or fewer nodes are free than one more walk may need.
-    Returns (simulations done, nodes in use). path and order: scratch of the moves + 2. full: every move's
-    bit (dots: its lines; tic-tac-toe: its cells). box_lines, line_boxes: dots' board (any arrays else).
-    (c the exploration; a position's c is its mover.)"""
+def simulate(game, nodes, total, used, a0, b0, c0, simulations, batch, c, full, box_lines, line_boxes, rng, paths,
+             depths, waiting, results, order, leaf):
+    """Up to `simulations` simulations from the root (a0, b0, c0 as reset was given), `batch` at a time as the
+    Python tree runs them: each walk goes down by UCT (mean + c sqrt(ln N / n); a proven child counts its exact
+    result) with a virtual loss on every node it enters (a visit and a loss, so the batch's later walks spread
+    out), expands one random untried move and values the new leaf (`evaluate`: a random playout or the leaf
+    given); a finished game's exact result (proven) is backed up at once, the batch's other results after its
+    last walk, each taking its walk's virtual loss back; then the solver proves what it can up each path (a node
+    whose mover has a proven win, or whose every move is proven). Stops early when the root is proven, fewer
+    nodes are free than one more batch may need, or its leaves' solves have searched more positions than
+    leaf[5][1] (0: no limit). Returns (simulations done, nodes in use).
+    paths (batch, moves + 2), depths, waiting and results (batch,): scratch; order (moves + 2,): a playout's. full: every
+    move's bit (dots: its lines; tic-tac-toe: its cells). box_lines, line_boxes: dots' board (any arrays else).
+    (c is the exploration; a position's third number is its mover.)"""
     capacity = nodes.shape[0]
     done = 0
-    while done < simulations and nodes[0, PROVEN] == UNKNOWN and used < capacity:
-        node = 0
-        a, b, mover = a0, b0, c0
-        nodes[0, VISITS] += 1
-        path[0] = 0
-        depth = 1
-        # selection
-        while nodes[node, PROVEN] == UNKNOWN:
-            legal = nodes[node, LEGAL]
-            if legal == 0 or legal & ~nodes[node, TRIED]:
-                break
-            explore = c * math.sqrt(math.log(nodes[node, VISITS]))
-            best, best_u = -1, -math.inf
-            child = nodes[node, FIRST]
-            while child >= 0:
-                p = nodes[child, PROVEN]
-                if p != UNKNOWN:
-                    u = float(p)
-                else:
-                    n = nodes[child, VISITS]
-                    u = total[child] / n + explore / math.sqrt(n)
-                if u > best_u:
-                    best, best_u = child, u
-                child = nodes[child, NEXT]
-            node = best
-            nodes[node, VISITS] += 1
-            a, b, mover = _step(game, a, b, mover, nodes[node, ACTION], box_lines, line_boxes)
-            path[depth] = node
-            depth += 1
-        # expansion: one new child, a random untried move
-        untried = nodes[node, LEGAL] & ~nodes[node, TRIED]
-        if nodes[node, PROVEN] == UNKNOWN and untried:
-            bit = _nth_bit(untried, min(np.int64(rng.random() * _popcount(untried)), _popcount(untried) - 1))
-            parent_mover = mover
-            a, b, mover = _step(game, a, b, mover, _bit_index(bit), box_lines, line_boxes)
-            legal = _moves(game, a, b, mover, full)
-            child = used
-            used += 1
-            nodes[child, ACTION] = _bit_index(bit)
-            nodes[child, VISITS] = 1
-            nodes[child, FIRST] = -1
-            nodes[child, NEXT] = nodes[node, FIRST]
-            nodes[child, TRIED] = 0
-            nodes[child, LEGAL] = legal
-            nodes[child, MOVER] = mover
-            nodes[child, PROVEN] = UNKNOWN
-            total[child] = 0.0
-            if legal == 0:  # a finished game: its result is exact
-                result = _result(game, a, b, mover)
-                nodes[child, PROVEN] = result if parent_mover == 0 else -result
-            nodes[node, FIRST] = child
-            nodes[node, TRIED] |= bit
-            path[depth] = child
-            depth += 1
-            node = child
-        # evaluation: seat 0's result
-        p = nodes[node, PROVEN]
-        if p != UNKNOWN:
-            result = float(p if nodes[path[depth - 2], MOVER] == 0 else -p)
-        else:
-            result = evaluate(game, a, b, mover, full, order, box_lines, line_boxes, rng, leaf)
-        # backup: each node keeps the results of the player who moved into it
-        for d in range(1, depth):
-            total[path[d]] += result if nodes[path[d - 1], MOVER] == 0 else -result
-        _prove(nodes, path, depth)
-        done += 1
+    work = leaf[5]
+    work[0] = 0
+    while done < simulations and nodes[0, PROVEN] == UNKNOWN and used + batch <= capacity \
+            and (work[1] <= 0 or work[0] <= work[1]):
+        size = min(batch, simulations - done)
+        pending = 0
+        for k in range(size):
+            path = paths[k]
+            node = 0
+            a, b, mover = a0, b0, c0
+            nodes[0, VISITS] += 1
+            path[0] = 0
+            depth = 1
+            # selection
+            while nodes[node, PROVEN] == UNKNOWN:
+                legal = nodes[node, LEGAL]
+                if legal == 0 or legal & ~nodes[node, TRIED]:
+                    break
+                explore = c * math.sqrt(math.log(nodes[node, VISITS]))
+                best, best_u = -1, -math.inf
+                child = nodes[node, FIRST]
+                while child >= 0:
+                    p = nodes[child, PROVEN]
+                    if p != UNKNOWN:
+                        u = float(p)
+                    else:
+                        n = nodes[child, VISITS]
+                        u = total[child] / n + explore / math.sqrt(n)
+                    if u > best_u:
+                        best, best_u = child, u
+                    child = nodes[child, NEXT]
+                node = best
+                nodes[node, VISITS] += 1
+                total[node] -= 1.0  # the virtual loss
+                a, b, mover = _step(game, a, b, mover, nodes[node, ACTION], box_lines, line_boxes)
+                path[depth] = node
+                depth += 1
+            # expansion: one new child, a random untried move, entered with the same virtual loss
+            untried = nodes[node, LEGAL] & ~nodes[node, TRIED]
+            if nodes[node, PROVEN] == UNKNOWN and untried:
+                count = _popcount(untried)
+                bit = _nth_bit(untried, min(np.int64(rng.random() * count), count - 1))
+                parent_mover = mover
+                a, b, mover = _step(game, a, b, mover, _bit_index(bit), box_lines, line_boxes)
+                legal = _moves(game, a, b, mover, full)
+                child = used
+                used += 1
+                nodes[child, ACTION] = _bit_index(bit)
+                nodes[child, VISITS] = 1
+                nodes[child, FIRST] = -1
+                nodes[child, NEXT] = nodes[node, FIRST]
+                nodes[child, TRIED] = 0
+                nodes[child, LEGAL] = legal
+                nodes[child, MOVER] = mover
+                nodes[child, PROVEN] = UNKNOWN
+                total[child] = -1.0
+                if legal == 0:  # a finished game: its result is exact
+                    result = _result(game, a, b, mover)
+                    nodes[child, PROVEN] = result if parent_mover == 0 else -result
+                nodes[node, FIRST] = child
+                nodes[node, TRIED] |= bit
+                path[depth] = child
+                depth += 1
+                node = child
+            depths[k] = depth
+            p = nodes[node, PROVEN]
+            if p != UNKNOWN:  # exact: backed up now
+                _backup(nodes, total, path, depth, float(p if nodes[path[depth - 2], MOVER] == 0 else -p))
+                _prove(nodes, path, depth)
+            else:
+                waiting[pending] = k
+                results[pending] = evaluate(game, a, b, mover, full, order, box_lines, line_boxes, rng, leaf)
+                pending += 1
+        for i in range(pending):
+            k = waiting[i]
+            _backup(nodes, total, paths[k], depths[k], results[i])
+            _prove(nodes, paths[k], depths[k])
+        done += size
     return done, used
+
+
+@njit(cache=True)
+def _backup(nodes, total, path, depth, result):
+    """Seat 0's `result` into every node of the path after the root, for the player who moved into it, each
+    taking its walk's virtual loss back."""
+    for d in range(1, depth):
+        total[path[d]] += (result if nodes[path[d - 1], MOVER] == 0 else -result) + 1.0
 
 
 @njit(cache=True)
