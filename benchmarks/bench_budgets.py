@@ -133,8 +133,8 @@ def mcts(count: int, seed: int) -> None:
 
     from agents.game_search import random_positions
 
-    settings = Settings().with_agent("mcts", simulations=1_000_000).with_table("agents", budget_clock="cpu",
-                                                                                time_budget_ms=1000)
+    settings = Settings().with_agent("mcts", simulations=1_000_000, compiled_simulations=1_000_000_000).with_table(
+        "agents", budget_clock="cpu", time_budget_ms=1000)
     print(f"== mcts, 1 s of CPU time a move, simulations uncapped, {count} mid-game positions a game (seed {seed})")
     every = []
     for game, opening in OPENINGS.items():

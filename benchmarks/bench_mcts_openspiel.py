@@ -186,7 +186,8 @@ def speed(rows: int, cols: int, simulations: int, c: float, rounds: int, batch: 
     game = pyspiel.load_game(f"dots_and_boxes(num_rows={rows},num_cols={cols})")
     rules = DotsRules(rows, cols)
     positions = speed_positions(rows, cols)
-    settings = Settings().with_agent("mcts", simulations=simulations, exploration=c, batch=batch).with_table("agents", time_budget_ms=600_000)
+    settings = Settings().with_agent("mcts", simulations=simulations, compiled_simulations=simulations, exploration=c,
+                                     batch=batch).with_table("agents", time_budget_ms=600_000)
     arcade = MCTS(rules, settings)
     compiled = False
     rates = {"arcade": [], "openspiel": []}
@@ -244,7 +245,8 @@ def main(argv=None) -> int:
     rows, cols = parse_size(args.board)
     rules = DotsRules(rows, cols)
     if args.time_ms:  # equal CPU time: the arcade's agent on its clock, the bot at its measured rate for that time
-        settings = (Settings().with_agent(args.agent, game="dots", simulations=1_000_000, exploration=args.exploration,
+        settings = (Settings().with_agent(args.agent, game="dots", simulations=1_000_000,
+                                          compiled_simulations=1_000_000_000, exploration=args.exploration,
                                           batch=args.batch, time_budget_ms=args.time_ms)
                     .with_table("agents", budget_clock="cpu"))
         cost = openspiel_cost(rows, cols, args.exploration)
@@ -256,7 +258,9 @@ def main(argv=None) -> int:
         name = f"{args.agent}_openspiel_{rows}x{cols}_{args.time_ms}ms_{args.games}.jsonl"
         target = 0.6
     else:
-        settings = Settings().with_agent("mcts", simulations=args.simulations, exploration=args.exploration, batch=args.batch).with_table("agents", time_budget_ms=60_000)
+        settings = Settings().with_agent("mcts", simulations=args.simulations, compiled_simulations=args.simulations,
+                                         exploration=args.exploration, batch=args.batch).with_table("agents",
+                                                                                                    time_budget_ms=60_000)
         theirs = args.simulations
         bot = OpenSpielMCTS(rows, cols, theirs, args.exploration)
         how = f"{args.simulations} simulations a move each (arcade mcts: playouts in batches of {args.batch})"

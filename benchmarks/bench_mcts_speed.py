@@ -47,7 +47,8 @@ def rate(search: MCTS, states: list, seed: int) -> float:
 
 
 def measure(game: str, simulations: int, rounds: int, count: int) -> None:
-    settings = Settings().with_agent("mcts", simulations=simulations).with_table("agents", time_budget_ms=600_000)
+    settings = Settings().with_agent("mcts", simulations=simulations, compiled_simulations=simulations).with_table(
+        "agents", time_budget_ms=600_000)
     rules = make_rules(game, settings, **VARIANTS.get(game, {}))
     states = positions(game, rules, count)
     ways = {"fast": MCTS(rules, settings), "rules": MCTS(rules, settings, plain=True)}

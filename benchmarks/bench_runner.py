@@ -114,7 +114,8 @@ def ray_two_nodes(games: int) -> None:
     try:
         for cmd in start:
             subprocess.run(cmd, env=env, check=True, capture_output=True)
-        settings = Settings().with_agent("mcts", simulations=300).with_table("agents", time_budget_ms=60_000)
+        settings = Settings().with_agent("mcts", simulations=300, compiled_simulations=300).with_table(
+            "agents", time_budget_ms=60_000)
         rules = make_rules("tictactoe", settings)
         players = runner.Players(rules, find("tictactoe", "mcts").create(rules, settings),
                                  find("tictactoe", "random").create(rules, settings))
