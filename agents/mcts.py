@@ -129,7 +129,7 @@ class MCTS:
         self.budget = time_budget(settings, p)
         self.clock = budget_clock(settings)
         self.chance = has_chance(rules)  # open-loop tree: nodes keep no state, chance is sampled on each walk
-        self._default_leaves = evaluator is None
+        self._default_leaves, self._plain = evaluator is None, plain
         self.evaluator = evaluator if evaluator is not None else RandomRollouts(rules, self.rollout_moves, not plain)
         # the walk's moves: the game's fast ones where it declares them
         self.step, self.legal = walk_moves(rules, fast=not plain)
@@ -143,7 +143,10 @@ class MCTS:
         self._trees: dict = {}  # a compiled tree per board (not sent to another process: made again there)
 
     def __getstate__(self) -> dict:
-        return {**self.__dict__, "_trees": {}}
+        """Sent to another process (a runner's worker, a Ray task) without its trees; there its compiled
+        kernels are made ready again before its first timed decision (a Ray worker's copy of the project
+        compiles them afresh, which took longer than a whole budget)."""
+        return {**self.__dict__, "_trees": {}, "_arrived": True}
 
     def _scale(self, returns, low_high: list) -> tuple[float, ...]:
         """Results in [-1, 1]: two players as they are; one player scaled by the scores seen so far."""
@@ -162,6 +165,11 @@ class MCTS:
         sequential UCT."""
         rules = self.rules
         rng = decision_rng(rng, rules, state)
+        if self.__dict__.pop("_arrived", False):  # (not in a timed decision: before its deadline starts)
+            engine = fast_playouts(rules) if self._default_leaves and not self._plain else None
+            if engine is not None:
+                engine.warm()
+            self.warm_tree(state)
         board = self._compiled and fast_playouts(rules).tree_board(state, self.rollout_moves)
         if board:
             return self._compiled_search(state, board, rng)
