@@ -209,7 +209,8 @@ def speed(rows: int, cols: int, simulations: int, c: float, rounds: int, batch: 
             rates[who].append(done / (time.process_time() - t0))
     a, o = np.array(rates["arcade"]), np.array(rates["openspiel"])
     ratios = a / o
-    tree = "its compiled tree" if compiled else f"the Python tree, playouts in batches of {batch}"
+    tree = (f"its compiled tree, walks in batches of {arcade.compiled_batch}" if compiled
+            else f"the Python tree, playouts in batches of {batch}")
     print(f"-- speed on one core (CPU time), {rows}x{cols}: the empty board and 20 positions 10-25 lines in, "
           f"{simulations:,} simulations a position, {rounds} rounds alternated (arcade mcts: {tree})")
     print(f"  arcade mcts  {np.median(a):,.0f} simulations/CPU s (range {a.min():,.0f}-{a.max():,.0f})")
