@@ -519,6 +519,11 @@ class NetworkMCTS(MCTS):
         super().__init__(rules, settings, evaluator=leaves)
         compiled.warm([lambda: leaves.prepare(rules.rows, rules.cols), lambda: self.warm_tree(rules.new_state())])
 
+    def value_legend(self, mover: str) -> str:
+        return (f"The numbers: mcts-ntuple's mean result for {mover} over its imagined games through that move "
+                "(+1 a win, 0 a draw, -1 a loss; each new position valued by the learnt network, or solved "
+                "exactly once few lines are left).")
+
 
 @register("alpha-beta-ntuple", ("dots",), "alpha-beta with the learnt ntuple network valuing its horizon",
           order=22, process=True,
