@@ -268,7 +268,10 @@ def simulate(game, nodes, total, used, a0, b0, c0, simulations, batch, c, full, 
                 _prove(nodes, path, depth)
             else:
                 waiting[pending] = k
-                results[pending] = evaluate(game, a, b, mover, full, order, box_lines, line_boxes, rng, leaf)
+                if leaf[0] == PLAYOUT or game != DOTS:  # (the common case without the leaf's call)
+                    results[pending] = playout(game, a, b, mover, full, order, box_lines, line_boxes, rng)
+                else:
+                    results[pending] = evaluate(game, a, b, mover, full, order, box_lines, line_boxes, rng, leaf)
                 pending += 1
         for i in range(pending):
             k = waiting[i]
