@@ -8,6 +8,7 @@ ray = pytest.importorskip("ray", reason="Ray is installed by make test (requirem
 pytestmark = pytest.mark.xdist_group("ray")  # one local cluster for the module, on one worker
 
 from agents import find  # noqa: E402
+from agents.mcts import MCTS  # noqa: E402
 from arcade import runner  # noqa: E402
 from arcade.games import make_rules  # noqa: E402
 from arcade.runner import Players, RayCluster, RunSpec, Serial, execute, jobs_of  # noqa: E402
@@ -30,7 +31,9 @@ def _run(settings, agent_of=lambda a: a, games=6):
     # the count of simulations ends a move, not the clock: equal games however loaded the machine is
     settings = settings.with_agent("mcts", simulations=60).with_table("agents", time_budget_ms=60_000)
     rules = make_rules("tictactoe", settings)
-    agent = agent_of(find("tictactoe", "mcts").create(rules, settings))
+    # mcts's Python tree on the rules (plain): a Ray worker runs a copy of the project without numba's cache,
+    # so the compiled tree would first compile there (tens of seconds of this suite, for nothing Ray tests)
+    agent = agent_of(MCTS(rules, settings, plain=True))
     players = Players(rules, agent, find("tictactoe", "random").create(rules, settings))
     spec = RunSpec.of("tictactoe", "mcts", "random", games, 11, settings)
     return players, jobs_of(spec, rules.players)

@@ -224,3 +224,20 @@ def test_the_compiled_tree_runs_the_same_batches_however_the_clock_slices_them()
     ticks = iter(np.arange(10**6) * 1.5e-3)  # (slices of 64, then 213 rounded down to whole batches, ...)
     assert uct_tree.run(sliced, 3000, 2.0, Deadline(lambda: float(next(ticks)), 10**6), np.random.default_rng(4), 8) == 3000
     assert whole.children() == sliced.children()
+
+
+def test_an_mcts_sent_to_another_process_makes_its_kernels_ready_before_its_first_deadline(monkeypatch):
+    """Unpickled (a runner's worker, a Ray task), mcts warms its compiled tree before the first decision's clock
+    starts, and only then: a compile inside the decision once cut it to its first slice."""
+    import pickle
+
+    from arcade.games.tictactoe import TicTacToeRules
+
+    rules = TicTacToeRules()
+    agent = pickle.loads(pickle.dumps(MCTS(rules, SETTINGS.with_agent("mcts", compiled_simulations=3000))))
+    warmed = []
+    real = MCTS.warm_tree
+    monkeypatch.setattr(MCTS, "warm_tree", lambda self, state: (warmed.append(state), real(self, state)))
+    agent.act(0, np.random.default_rng(0))
+    agent.act(0, np.random.default_rng(0))
+    assert warmed == [0] and agent.figures()["simulations"] == 3000
