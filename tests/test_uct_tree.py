@@ -92,7 +92,7 @@ def test_the_compiled_tree_proves_endgames_exactly_as_the_solver(size):
 
 
 def test_the_compiled_tree_and_the_python_tree_value_moves_alike():
-    """The same search: on two 3x3 mid-game positions, 3 searches of 5,000 simulations by each tree, the mean
+    """The same search: on two 3x3 mid-game positions, 2 searches of 5,000 simulations by each tree, the mean
     result of the root and of each move both visited often, pooled over the searches, agree (in [-1, 1]; the
     randomness differs, the algorithm does not), and where one move stands out (position 42: line 5) both
     trees find it. The Python tree is given the same
@@ -104,7 +104,7 @@ def test_the_compiled_tree_and_the_python_tree_value_moves_alike():
     for seed in (40, 42):
         state = _mid_game(rules, seed, 6)
         pooled = [{}, {}]  # move -> [visits, total], per tree
-        for k in range(3):
+        for k in range(2):
             python_tree = MCTS(rules, settings, evaluator=RandomRollouts(rules, 10_000))
             for pool, agent in zip(pooled, (MCTS(rules, settings), python_tree), strict=True):
                 root = agent.search(state, np.random.default_rng(k))
@@ -115,7 +115,7 @@ def test_the_compiled_tree_and_the_python_tree_value_moves_alike():
             assert "tree nodes" not in python_tree.figures()
         assert set(pooled[0]) == set(pooled[1]) == set(rules.legal_actions(state))
         means = [{a: t / n for a, (n, t) in pool.items()} for pool in pooled]
-        often = [a for a in means[0] if min(pooled[0][a][0], pooled[1][a][0]) >= 700]
+        often = [a for a in means[0] if min(pooled[0][a][0], pooled[1][a][0]) >= 450]
         assert often and max(abs(means[0][a] - means[1][a]) for a in often) < 0.1
         root = [sum(t for _, t in pool.values()) / sum(n for n, _ in pool.values()) for pool in pooled]
         assert abs(root[0] - root[1]) < 0.05
@@ -148,7 +148,7 @@ def test_a_kernel_modules_cache_is_dropped_when_a_kernel_it_calls_is_newer(tmp_p
 
 def test_tictactoe_random_playouts_end_as_random_play_is_known_to():
     """Uniformly random tic-tac-toe from the empty board is known to end 58.5% X, 28.8% O, 12.7% drawn (every
-    move equally likely); 40,000 compiled playouts land within 1.5 points of each."""
+    move equally likely); 20,000 compiled playouts land within 1.5 points of each (4 standard errors)."""
     from agents.uct_tree import TicTacToeTree
 
     tree = TicTacToeTree()
@@ -156,7 +156,7 @@ def test_tictactoe_random_playouts_end_as_random_play_is_known_to():
     k, args = tree.k, (tree.GAME, np.int64(0), np.int64(0), np.int64(0), tree.full, tree.order, tree.box_lines,
                        tree.line_boxes, rng)
     assert tree.playout(0, rng) in (-1, 0, 1)
-    results = np.array([k.playout(*args) for _ in range(40_000)])
+    results = np.array([k.playout(*args) for _ in range(20_000)])
     assert abs((results == 1).mean() - 0.585) < 0.015
     assert abs((results == -1).mean() - 0.288) < 0.015
     assert abs((results == 0).mean() - 0.127) < 0.015
