@@ -415,6 +415,19 @@ class DotsNTuple:
 NETWORK_LEAF = 1  # (agents/kernels/uct.py's NETWORK)
 
 
+def network_leaf(net: Network, exact_lines: int, exact_positions: int, search, work: np.ndarray) -> tuple:
+    """The compiled tree's leaf argument that values leaves by `net` (agents/kernels/uct.network_leaf), solving
+    those of exact_lines free lines or fewer with `search` (an agents/alphabeta_dots.Search; None: none solved);
+    work: the tree's count of positions its solves searched (2 int64s)."""
+    if search is None:
+        from agents.uct_tree import PLAYOUT_LEAF
+
+        solver = PLAYOUT_LEAF[4]  # (never read: no leaf is solved)
+    else:
+        solver = (search.arrays, search.table, search.stats, search.scratch, search.sides)
+    return NETWORK_LEAF, net.args(), int(exact_lines), int(exact_positions), solver, work
+
+
 class NetworkLeaves:
     """MCTS's leaf evaluation by the learnt network, in place of random playouts: a leaf's expected final
     margin (the boxes each side has, plus the network's value of the rest for the side to move) squashed to
@@ -451,20 +464,13 @@ class NetworkLeaves:
             self._exact(DotsState(rows, cols, (1 << (board_of(rows, cols).n_lines - 1)) - 1))
 
     def compiled_leaf(self, state) -> tuple:
-        """This evaluation as mcts's compiled tree takes it (agents/kernels/uct.evaluate's leaf): the board's
-        network and, with exact_lines, its solver's arrays (made once per board, kept from move to move)."""
+        """This evaluation as mcts's compiled tree takes it (network_leaf): the board's network and, with
+        exact_lines, its solver (made once per board, kept from move to move)."""
         key = (state.rows, state.cols)
-        net = self.learner._net(*key)[0].args()
-        if self.exact_lines:
-            if key not in self._solvers:
-                self.prepare(*key)
-            search = self._solvers[key]
-            solver = (search.arrays, search.table, search.stats, search.scratch, search.sides)
-        else:
-            from agents.uct_tree import PLAYOUT_LEAF
-
-            solver = PLAYOUT_LEAF[4]  # (never read: no leaf is solved)
-        return NETWORK_LEAF, net, int(self.exact_lines), int(self.exact_positions), solver, self._work
+        if self.exact_lines and key not in self._solvers:
+            self.prepare(*key)
+        return network_leaf(self.learner._net(*key)[0], self.exact_lines, self.exact_positions,
+                            self._solvers.get(key), self._work)
 
     def evaluate(self, states: list, rng) -> list[tuple[float, ...]]:
         """Each state's result per seat (the leaves of one search share its root's board: one network)."""

@@ -5,28 +5,26 @@ without Python), and the same compiled random playouts one state at a time for a
 """
 from __future__ import annotations
 
-import numpy as np
+import functools
 
-from agents.compiled import kernels
-from agents.dots_engine import board_arrays
+import numpy as np
 
 
 
 def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list[tuple[float, float]] | None:
-    """Each state's result for both seats (+1 / 0 / -1) after a random playout to the end (agents/kernels/uct.py's
-    playout); None where a playout would stop early (max_moves shorter than a game's free lines: the caller
-    plays those by the rules)."""
+    """Each state's result for both seats (+1 / 0 / -1) after a random playout to the end on its board's compiled
+    tree; None where a playout would stop early (max_moves shorter than a game's free lines: the caller plays
+    those by the rules)."""
     if any(s.board.n_lines - s.lines.bit_count() > max_moves for s in states):
         return None
-    k = kernels(name="uct")
-    out = []
-    for s in states:
-        box_lines, line_boxes = board_arrays(s.rows, s.cols)
-        n = line_boxes.shape[0]
-        m = float(k.playout(k.DOTS, np.int64(s.lines), np.int64(s.scores[0] - s.scores[1]), np.int64(s.mover),
-                            np.int64((1 << n) - 1), np.empty(n, np.int64), box_lines, line_boxes, rng))
-        out.append((m, -m))
-    return out
+    from agents.uct_tree import playout_returns as on_trees
+
+    return on_trees(lambda s: _playout_tree((s.rows, s.cols)), states, rng)
+
+
+@functools.lru_cache(maxsize=None)
+def _playout_tree(board: tuple[int, int]):
+    return compiled_tree(board)
 
 
 def tree_board(state, max_moves: int) -> tuple[int, int] | None:

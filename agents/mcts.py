@@ -217,17 +217,20 @@ class MCTS:
         loaded) for its leaves on a few simulations, now rather than in a timed decision."""
         key = self._compiled and fast_playouts(self.rules).tree_board(state, self.rollout_moves)
         if key:
-            tree = self._trees.get(key) or self._trees.setdefault(key, fast_playouts(self.rules).compiled_tree(key))
-            tree.leaf = uct_tree.PLAYOUT_LEAF if self._default_leaves else self.evaluator.compiled_leaf(state)
-            tree.warm(state)
+            self._tree(state, key).warm(state)
 
-    def _compiled_search(self, state, key, rng) -> Node:
-        """The same search by the game's compiled tree (agents/uct_tree.py), in batches of compiled_batch; its
-        root's children come back as Nodes, so act and explain read them as they read the Python tree's."""
+    def _tree(self, state, key):
+        """The compiled tree of `state`'s board (made once), its leaves valued as this search values them."""
         tree = self._trees.get(key)
         if tree is None:
             tree = self._trees[key] = fast_playouts(self.rules).compiled_tree(key)
         tree.leaf = uct_tree.PLAYOUT_LEAF if self._default_leaves else self.evaluator.compiled_leaf(state)
+        return tree
+
+    def _compiled_search(self, state, key, rng) -> Node:
+        """The same search by the game's compiled tree (agents/uct_tree.py), in batches of compiled_batch; its
+        root's children come back as Nodes, so act and explain read them as they read the Python tree's."""
+        tree = self._tree(state, key)
         tree.reset(state)
         done = uct_tree.run(tree, self.compiled_simulations, self.c, Deadline(self.clock, self.budget), rng,
                             self.compiled_batch)

@@ -21,12 +21,9 @@ def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: in
     max_moves could stop one early (fewer than 9: the caller plays those by the rules)."""
     if max_moves < 9:
         return None
-    tree = _playout_tree()
-    out = []
-    for s in states:
-        m = float(tree.playout(s, rng))
-        out.append((m, -m))
-    return out
+    from agents.uct_tree import playout_returns as on_trees
+
+    return on_trees(lambda s: _playout_tree(), states, rng)
 
 
 def tree_board(state, max_moves: int) -> tuple[str] | None:

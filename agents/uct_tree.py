@@ -51,7 +51,7 @@ class CompiledTree:
         self._scratch(1)
         self.root = (np.int64(0), np.int64(0), np.int64(0))
         self.used = 0
-        self.leaf = PLAYOUT_LEAF  # how new leaves are valued (the kernels' `evaluate`)
+        self.leaf = PLAYOUT_LEAF  # how new leaves are valued (a random playout, or a NETWORK leaf)
 
     def position(self, state) -> tuple[int, int, int]:
         raise NotImplementedError
@@ -141,6 +141,16 @@ class TicTacToeTree(CompiledTree):
         cells = decode(state)
         bits = 1 << np.arange(9)
         return int(bits[cells == X].sum()), int(bits[cells == O].sum()), 0 if tables().to_move[state] == X else 1
+
+
+def playout_returns(tree_of, states: list, rng: np.random.Generator) -> list[tuple[float, float]]:
+    """Each state's result for both seats (+1 / 0 / -1) after one random playout to the end on its compiled tree
+    (tree_of(state)): the playouts a game's engine offers searches other than this tree."""
+    out = []
+    for s in states:
+        m = float(tree_of(s).playout(s, rng))
+        out.append((m, -m))
+    return out
 
 
 def run(tree, simulations: int, c: float, deadline, rng: np.random.Generator, batch: int = 1) -> int:

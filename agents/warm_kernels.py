@@ -13,7 +13,7 @@ import numpy as np
 from agents import playout_blackjack
 from agents.alphabeta_dots import Search as DotsSearch
 from agents.compiled import kernels, warm
-from agents.dots_ntuple import NETWORK_LEAF, Network as DotsNetwork
+from agents.dots_ntuple import Network as DotsNetwork, network_leaf
 from agents.expectimax_strong import Search
 from agents.ntuple_net import NTupleNetwork
 from agents.ntuple_td import TDGames
@@ -23,9 +23,8 @@ from arcade.games.dots import DotsState
 
 def network_tree(net: DotsNetwork) -> DotsTree:
     """A 2x2 compiled tree whose leaves the network values and the alpha-beta kernels solve (mcts-ntuple's)."""
-    tree, search = DotsTree(2, 2), DotsSearch(2, 2)
-    tree.leaf = (NETWORK_LEAF, net.args(), 16, 1000, (search.arrays, search.table, search.stats, search.scratch,
-                                                      search.sides), np.zeros(2, np.int64))
+    tree = DotsTree(2, 2)
+    tree.leaf = network_leaf(net, 16, 1000, DotsSearch(2, 2), np.zeros(2, np.int64))
     return tree
 
 
@@ -48,7 +47,8 @@ def prepare_all(data_dir: Path | None = None, playing_only: bool = False) -> flo
     dots = DotsNetwork(2, 2)
     steps += [lambda: dots.move_values(0), lambda: dots.choices(np.zeros(1, np.int64)),
               lambda: DotsSearch(2, 2).root_values(0, 2, True),
-              lambda: DotsSearch(2, 2, dots.args()).root_values(0, 2, True), lambda: DotsTree(1, 1).warm(DotsState(1, 1)), lambda: network_tree(dots).warm(DotsState(2, 2)),
+              lambda: DotsSearch(2, 2, dots.args()).root_values(0, 2, True),
+              lambda: DotsTree(1, 1).warm(DotsState(1, 1)), lambda: network_tree(dots).warm(DotsState(2, 2)),
               lambda: TicTacToeTree().warm(0), playout_blackjack.warm]
     if not playing_only:
         steps += [lambda: Search(0.1, 1e-4, net).root(board, 2), lambda: net.value(np.zeros(1, np.uint64)),

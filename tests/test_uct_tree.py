@@ -183,7 +183,7 @@ def test_tictactoe_compiled_tree_proves_positions_as_minimax_and_plays_its_moves
 
 @pytest.mark.parametrize("exact_lines", [0, 12])
 def test_the_compiled_network_leaves_value_as_the_python_evaluator(exact_lines):
-    """mcts-ntuple's leaves in the kernels (agents/kernels/uct.evaluate with NetworkLeaves.compiled_leaf) equal the
+    """mcts-ntuple's leaves in the kernels (agents/kernels/uct.network_leaf with NetworkLeaves.compiled_leaf) equal the
     Python evaluator's on 3x3 positions: the network's squashed margin, and with exact_lines the solver's exact
     result where the leaf is small enough; mcts-ntuple searches on the compiled tree."""
     from agents.dots_ntuple import DotsNTuple, NetworkLeaves
@@ -195,8 +195,7 @@ def test_the_compiled_network_leaves_value_as_the_python_evaluator(exact_lines):
     exact = 0
     for state, (want, _) in zip(states, leaves.evaluate(states, np.random.default_rng(0)), strict=True):
         a, b, c = (np.int64(x) for x in tree.position(state))
-        got = tree.k.evaluate(tree.GAME, a, b, c, tree.full, tree.order, tree.box_lines, tree.line_boxes,
-                              np.random.default_rng(0), leaves.compiled_leaf(state))
+        got = tree.k.network_leaf(a, b, c, tree.full, leaves.compiled_leaf(state))
         assert got == pytest.approx(want, abs=1e-9)
         exact += 24 - state.lines.bit_count() <= exact_lines
     assert exact_lines == 0 or exact >= 5

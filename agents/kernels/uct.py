@@ -139,17 +139,15 @@ def playout(game, a, b, c, full, order, box_lines, line_boxes, rng):
 
 
 @njit(cache=True)
-def evaluate(game, a, b, mover, full, order, box_lines, line_boxes, rng, leaf):
-    """Seat 0's result in [-1, 1] for a new leaf (not finished). leaf = (kind, network, exact_lines,
-    exact_positions, solver, work): PLAYOUT, a random playout to the end; NETWORK (dots), a leaf with exact_lines free
-    lines or fewer solved by the alpha-beta kernels (solver: their geo, table, stats, scratch and sides; its
-    exact win, draw or loss, unless that takes more than exact_positions positions), else the box margin so far
-    plus the network's value of the rest for the side to move, squashed by tanh(margin / 2) (agents/dots_ntuple's
-    NetworkLeaves, in the kernels). work[0] counts the positions the solves search (simulate ends a slice once
-    it passes work[1], so a slice of costly leaves keeps to its time)."""
-    kind, net, exact_lines, exact_positions, solver, work = leaf
-    if kind == PLAYOUT or game != DOTS:
-        return float(playout(game, a, b, mover, full, order, box_lines, line_boxes, rng))
+def network_leaf(a, b, mover, full, leaf):
+    """Seat 0's result in [-1, 1] for a new dots leaf (not finished) valued as agents/dots_ntuple's NetworkLeaves
+    does. leaf = (NETWORK, network, exact_lines, exact_positions, solver, work): a leaf with exact_lines free lines
+    or fewer is solved by the alpha-beta kernels (solver: their geo, table, stats, scratch and sides; its exact
+    win, draw or loss, unless that takes more than exact_positions positions), else the box margin so far plus
+    the network's value of the rest for the side to move, squashed by tanh(margin / 2). work[0] counts the
+    positions the solves search (simulate ends a slice once it passes work[1], so a slice of costly leaves
+    keeps to its time)."""
+    _, net, exact_lines, exact_positions, solver, work = leaf
     free = _popcount(full & ~a)
     if free <= exact_lines:
         geo, table, stats, scratch, sides = solver
@@ -186,8 +184,8 @@ def simulate(game, nodes, total, used, a0, b0, c0, simulations, batch, c, full, 
     """Up to `simulations` simulations from the root (a0, b0, c0 as reset was given), `batch` at a time as the
     Python tree runs them: each walk goes down by UCT (mean + c sqrt(ln N / n); a proven child counts its exact
     result) with a virtual loss on every node it enters (a visit and a loss, so the batch's later walks spread
-    out), expands one random untried move and values the new leaf (`evaluate`: a random playout or the leaf
-    given); a finished game's exact result (proven) is backed up at once, the batch's other results after its
+    out), expands one random untried move and values the new leaf (a random playout, or with a NETWORK
+    leaf `network_leaf`); a finished game's exact result (proven) is backed up at once, the batch's other results after its
     last walk, each taking its walk's virtual loss back; then the solver proves what it can up each path (a node
     whose mover has a proven win, or whose every move is proven). Stops early when the root is proven, fewer
     nodes are free than one more batch may need, or its leaves' solves have searched more positions than
@@ -268,10 +266,10 @@ def simulate(game, nodes, total, used, a0, b0, c0, simulations, batch, c, full, 
                 _prove(nodes, path, depth)
             else:
                 waiting[pending] = k
-                if leaf[0] == PLAYOUT or game != DOTS:  # (the common case without the leaf's call)
-                    results[pending] = playout(game, a, b, mover, full, order, box_lines, line_boxes, rng)
+                if leaf[0] == NETWORK and game == DOTS:
+                    results[pending] = network_leaf(a, b, mover, full, leaf)
                 else:
-                    results[pending] = evaluate(game, a, b, mover, full, order, box_lines, line_boxes, rng, leaf)
+                    results[pending] = playout(game, a, b, mover, full, order, box_lines, line_boxes, rng)
                 pending += 1
         for i in range(pending):
             k = waiting[i]
