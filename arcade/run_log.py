@@ -41,7 +41,8 @@ class RunSpec:
     variant: str | None = None
     # how the agents counted their time a move ("wall" or "cpu"), so --resume restores it; None in older logs
     budget_clock: str | None = None
-    # what the previous round's runner fingerprinted the same settings as (not written to a log)
+    # what earlier runners fingerprinted the same settings as: every agent of the game, the previous round's
+    # tables (not written to a log)
     earlier_keys: tuple[str, ...] = field(default=(), compare=False)
 
     @classmethod
@@ -53,8 +54,8 @@ class RunSpec:
         from arcade.games import settings_variant
 
         return cls(game, agent, opponent, games, seed, settings.seeds.agent if agent_seed is None else agent_seed,
-                   settings_key(settings, game), variant or settings_variant(game, settings),
-                   settings.agents.budget_clock, (earlier_settings_key(settings, game),))
+                   settings_key(settings, game, (agent, opponent)), variant or settings_variant(game, settings),
+                   settings.agents.budget_clock, (settings_key(settings, game), earlier_settings_key(settings, game)))
 
     def header(self) -> dict:
         run = asdict(self)
@@ -67,7 +68,7 @@ class RunSpec:
         played unchanged: one-player runs only, game i is seed + i whatever the count, while in a two-player
         run the count decides the seats); None: another run."""
         logged = self
-        if logged.settings_key in run.earlier_keys:  # logged by the previous round's runner: the same settings
+        if logged.settings_key in run.earlier_keys:  # logged by an earlier runner: the same settings
             logged = replace(logged, settings_key=run.settings_key)
         if logged.variant is None:  # logged before variants: the settings fingerprint pins the rules
             logged = replace(logged, variant=run.variant)
@@ -114,18 +115,19 @@ def _played_fields(table) -> dict | None:
     return {k: v for k, v in asdict(table).items() if k not in skipped}
 
 
-def settings_key(settings, game: str) -> str:
+def settings_key(settings, game: str, agents: tuple[str | None, ...] | None = None) -> str:
     """A short fingerprint of the settings a run of `game` builds its agents from: that game's table, the
-    parameters of every agent of the game, [agents]' time a move and clock, the seeds and the data folder (not
-    the other games' tables, the window, sound or pacing, nor where the settings were read from, nor what only
-    training reads: changing those leaves a logged run continuable)."""
+    parameters of the run's `agents` (None: every agent of the game, as runs were fingerprinted until an
+    agent that did not play could stop a logged run from continuing), [agents]' time a move and clock, the
+    seeds and the data folder (not the other games' tables, the window, sound or pacing, nor where the settings
+    were read from, nor what only training reads: changing those leaves a logged run continuable)."""
     from agents.base import agents_for
 
     kept = {k: asdict(getattr(settings, k)) for k in ("seeds", "data")}
     kept["agents"] = {"time_budget_ms": settings.agents.time_budget_ms, "budget_clock": settings.agents.budget_clock}
     kept["game"] = _played_fields(settings.for_game(game))  # (its defaults when the settings do not set it)
     kept["params"] = {s.name: _played_fields(settings.agent_params(game, s.name))
-                      for s in agents_for(game) if s.params is not None}
+                      for s in agents_for(game) if s.params is not None and (agents is None or s.name in agents)}
     return _fingerprint(kept)
 
 

@@ -114,17 +114,20 @@ def test_a_finished_one_player_log_grows_into_a_longer_run_keeping_its_games(set
     assert _without_times(again.records) == _without_times(whole)
 
 
-def test_a_run_s_key_reads_only_its_own_game_s_settings(settings):
-    spec = RunSpec.of("2048", "greedy", None, 3, 40, settings)
-    other_game = RunSpec.of("2048", "greedy", None, 3, 40, settings.with_agent("monte-carlo", game="match3", time_budget_ms=7))
+def test_a_run_s_key_reads_only_its_own_game_s_and_agents_settings(settings):
+    spec = RunSpec.of("2048", "ntuple", None, 3, 40, settings)
+    other_game = RunSpec.of("2048", "ntuple", None, 3, 40, settings.with_agent("monte-carlo", game="match3", time_budget_ms=7))
     assert other_game == spec  # another game's table changed: the same run
-    assert RunSpec.of("2048", "greedy", None, 3, 40, settings.with_agent("expectimax", game="2048", time_budget_ms=7)) != spec
-    assert RunSpec.of("2048", "greedy", None, 3, 40, settings.with_table("agents", time_budget_ms=7)) != spec
+    other_agent = settings.with_agent("expectimax", game="2048", time_budget_ms=7)
+    assert RunSpec.of("2048", "ntuple", None, 3, 40, other_agent) == spec  # an agent that does not play: the same
+    assert RunSpec.of("2048", "expectimax", None, 3, 40, other_agent) != RunSpec.of("2048", "expectimax", None, 3, 40,
+                                                                                    settings)
+    assert RunSpec.of("2048", "ntuple", None, 3, 40, settings.with_table("agents", time_budget_ms=7)) != spec
     # settings only training reads (an agent plays from what it learnt) leave it the same run
     trained = settings.with_agent("ntuple", game="2048", rates="coherent", learning_rate=0.2, games=9,
                                   restart_tile=2048, restart_share=0.1)
-    assert RunSpec.of("2048", "greedy", None, 3, 40, trained) == spec
-    assert RunSpec.of("2048", "greedy", None, 3, 40, settings.with_agent("ntuple", game="2048", tuples="3x4")) != spec
+    assert RunSpec.of("2048", "ntuple", None, 3, 40, trained) == spec
+    assert RunSpec.of("2048", "ntuple", None, 3, 40, settings.with_agent("ntuple", game="2048", tuples="3x4")) != spec
 
 
 def test_the_log_holds_every_game_and_a_resumed_run_plays_only_the_rest(settings, tmp_path):

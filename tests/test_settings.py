@@ -119,6 +119,26 @@ def test_a_run_logged_by_the_previous_round_keeps_its_fingerprint():
     assert earlier_settings_key(s.with_agent("mcts", simulations=7), "dots") != "6756c4a5cdad"
 
 
+def test_a_runs_fingerprint_covers_its_own_agents_and_still_knows_the_every_agent_one():
+    """A parameter of an agent that does not play (mcts gaining one) leaves a logged run continuable; one of
+    the run's own agents, or its opponent's, does not; a log fingerprinted over every agent still continues."""
+    from arcade.run_log import RunSpec, settings_key
+
+    s = Settings().with_table("agents", budget_clock="cpu")
+    run = RunSpec.of("2048", "expectimax-ntuple", None, 12, 1000, s)
+    other = RunSpec.of("2048", "expectimax-ntuple", None, 12, 1000, s.with_agent("mcts", game="2048", simulations=7))
+    own = RunSpec.of("2048", "expectimax-ntuple", None, 12, 1000,
+                     s.with_agent("expectimax-ntuple", game="2048", max_depth=3))
+    assert other.settings_key == run.settings_key and own.settings_key != run.settings_key
+    dots = RunSpec.of("dots", "mcts-ntuple", "mcts", 10, 0, s)
+    assert RunSpec.of("dots", "mcts-ntuple", "mcts", 10, 0, s.with_agent("mcts", simulations=7)).settings_key \
+        != dots.settings_key
+    logged = dataclasses.replace(run, settings_key=settings_key(s, "2048"))
+    assert logged.stands_to(run, 1) == "same settings"
+    changed = settings_key(s.with_agent("mcts", simulations=7), "2048")
+    assert dataclasses.replace(run, settings_key=changed).stands_to(run, 1) is None
+
+
 @pytest.mark.parametrize("text, expected", [
     ('[window]\nwidth = "wide"\n', '[window] width = "wide": expected an integer from 640 to 7680'),
     ("[window]\nwidth = 10\n", "[window] width = 10: expected an integer from 640 to 7680"),
