@@ -147,6 +147,11 @@ class Match3TD:
         worth = points + self.discount * board_values(weights, after, left, mask)
         return worth.reshape(len(legal), SAMPLES).mean(axis=1)
 
+    def board_worth(self, boards: np.ndarray, turns_left, mask: np.ndarray | None = None) -> np.ndarray:
+        """The learnt worth of settled boards with `turns_left` turns to come (their legal masks where known):
+        the discounted points those turns can expect, 0 where none come."""
+        return board_values(self.weights, boards, turns_left, mask)
+
     def explain(self, state: Match3State) -> dict[tuple, float]:
         """{swap: its points plus the discounted value of the board after, over SAMPLES futures} (the futures
         drawn from a Generator seeded by the board, so asking twice gives the same numbers)."""

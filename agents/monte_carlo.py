@@ -6,7 +6,9 @@ greedy-cascade (the largest turn score it can see), all on the batched engine
 every candidate draws its new gems from the same tape (common random numbers):
 the candidates are compared on the same futures, so far fewer rollouts tell
 them apart. The value of a swap is the mean points of its rollouts; batches of
-N more rollouts run while its time a move lasts ([match3.monte-carlo]).
+N more rollouts run while its time a move lasts ([match3.monte-carlo]). With leaf = "td-value" a rollout
+also scores the board it ends on: td-value's learnt worth of that board (the discounted points its next
+turns can expect), so a future cut short after `depth` turns still counts what it leaves.
 The agent's randomness (the tapes) comes from the Generator it is given; it
 never sees the game's own future gems.
 """
@@ -19,7 +21,7 @@ import numpy as np
 from agents.base import Deadline, best_action, budget_clock, register, time_budget
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State
-from arcade.setting_fields import own_time_budget, ranged
+from arcade.setting_fields import one_of, own_time_budget, ranged
 
 EXPLAIN_BATCHES = 4  # asked for its values of a state it has not decided in: this many batches, not a time
 TAPE_TURNS = 4  # new gems a tape holds, in full boards per turn played (it wraps around if a cascade is longer)
@@ -30,6 +32,7 @@ class MonteCarloParams:
     rollouts: int = ranged(1, 10_000, 16)  # rollouts per candidate swap in one batch
     depth: int = ranged(0, 50, 2)  # greedy-cascade turns played after the candidate swap
     time_budget_ms: int = own_time_budget(300)  # more batches while this time lasts
+    leaf: str = one_of(("none", "td-value"), "none")  # what a rollout adds for the board it ends on
 
 
 @register("monte-carlo", ("match3",), "flat Monte Carlo: each swap followed by greedy-cascade futures, same gems for all",
@@ -49,6 +52,11 @@ class MonteCarlo:
         p = settings.agent_params(rules.game_id, "monte-carlo")
         self.rules = rules
         self.rollouts, self.depth, self.budget = p.rollouts, p.depth, time_budget(settings, p)
+        self.leaf = None
+        if p.leaf == "td-value":
+            from agents.match3_td import Match3TD
+
+            self.leaf = Match3TD(rules, settings)
         self.clock = budget_clock(settings)
         self._last: tuple | None = None  # (state key, {swap: mean}) of the last decision
         self._figures: dict = {}
@@ -69,6 +77,8 @@ class MonteCarlo:
             boards, points = mb.play(boards, choice, refill)
             totals += points
             left -= 1
+        if self.leaf is not None and left > 0:
+            totals = totals + self.leaf.board_worth(boards, left, mb.settle(boards, left, rng))
         return totals.reshape(a, n)
 
     def values(self, state: Match3State, rng: np.random.Generator, batches: int | None = None) -> dict[tuple, float]:
@@ -104,8 +114,9 @@ class MonteCarlo:
                            batches=EXPLAIN_BATCHES)
 
     def value_legend(self, mover: str) -> str:
+        leaf = ", then td-value's learnt worth of the board left" if self.leaf is not None else ""
         return (f"The numbers: the mean points of each swap over its rollouts (the swap, then {self.depth} "
-                "greedy-cascade turns), every swap meeting the same new gems.")
+                f"greedy-cascade turns{leaf}), every swap meeting the same new gems.")
 
     def act(self, state: Match3State, rng) -> tuple:
         if not len(state.swaps()):

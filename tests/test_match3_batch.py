@@ -117,3 +117,24 @@ def test_monte_carlo_runs_batches_while_its_time_lasts():
     agent = MonteCarlo(rules, settings)
     agent.act(state, np.random.default_rng(3))
     assert agent.figures()["rollouts per swap"] >= 3 * 2
+
+
+@pytest.mark.parametrize("depth", [0, 2])
+def test_monte_carlo_with_a_learnt_leaf_adds_the_worth_of_the_board_each_rollout_ends_on(depth):
+    """leaf = "td-value": every rollout's total gains td-value's worth of its last board. With weights of
+    a bias alone that worth is the bias on every board with turns to come, so the totals are the plain
+    search's (the same Generator) plus exactly that; zero weights give the plain totals."""
+    rules = Match3Rules()
+    settings = DEFAULTS.with_agent("monte-carlo", game="match3", rollouts=4, depth=depth, time_budget_ms=10)
+    state = rules.new_state(np.random.default_rng(5))
+    plain = MonteCarlo(rules, settings).sample(state, np.random.default_rng(9), 6)
+    leafed = MonteCarlo(rules, settings.with_agent("monte-carlo", game="match3", leaf="td-value"))
+    assert leafed.leaf is not None and "td-value" in leafed.value_legend("you")
+    leafed.leaf.weights = np.zeros_like(leafed.leaf.weights)
+    assert np.array_equal(leafed.sample(state, np.random.default_rng(9), 6), plain)
+    leafed.leaf.weights[0] = 250.0
+    assert np.allclose(leafed.sample(state, np.random.default_rng(9), 6), plain + 250.0)
+    last = Match3Rules(turns=1)
+    one_left = last.new_state(np.random.default_rng(5))  # the swap is the last turn: nothing left to value
+    assert np.array_equal(leafed.sample(one_left, np.random.default_rng(9), 6),
+                          MonteCarlo(last, settings).sample(one_left, np.random.default_rng(9), 6))
