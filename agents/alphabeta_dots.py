@@ -11,7 +11,7 @@ moves again) or -V(after). On top of plain alpha-beta:
   the end of a run only "take it" and "double-deal" are searched; once every open box has two sides drawn
   and all chains are 3+ and loops 4+, Berlekamp's recursion gives the exact value without search;
 - exact play when few lines are left: a depth that covers every free line is a full solve.
-The recursion is compiled (agents/kernels/dots.py, numba, on line bit sets); this module drives it: the root
+The recursion is compiled (agents/kernels/dots_search.py, numba, on line bit sets); this module drives it: the root
 (lines its own symmetries map onto each other share one search), iterative deepening, and the clock. A move
 stops deepening when the next depth is not expected to fit in its time a move, or, when its position_budget
 is set ([dots.alpha-beta]), in that many positions: then its moves do not depend on the machine or its load
@@ -41,8 +41,8 @@ PARITY_WEIGHT = 2  # a horizon's value: + for the side that should draw the last
 
 
 def kernels():
-    """agents/kernels/dots.py, numba's cache placed first (the dots learner's kernels too)."""
-    return compiled.kernels(name="dots")
+    """agents/kernels/dots_search.py, numba's cache placed first."""
+    return compiled.kernels(name="dots_search")
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:

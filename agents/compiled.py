@@ -49,8 +49,17 @@ def kernels(data_dir: Path | None = None, name: str = "twenty48"):
 
                 os.environ["NUMBA_CACHE_DIR"] = str(folder)
                 numba.config.CACHE_DIR = str(folder)
-        drop_stale_cache(name)
+        for kernel in _with_depends(name):
+            drop_stale_cache(kernel)
     return importlib.import_module(module)
+
+
+def _with_depends(name: str) -> list[str]:
+    """NAME and the kernel modules it calls, directly or through another (their DEPENDS lines)."""
+    found = [name]
+    for kernel in found:
+        found += [d for d in _declared_depends(kernel) if d not in found]
+    return found
 
 
 def _declared_depends(name: str) -> tuple[str, ...]:

@@ -26,7 +26,7 @@ import numpy as np
 
 from agents import compiled
 from agents.base import TrainingDiverged, best_action, register
-from agents.alphabeta_dots import AlphaBetaDots, AlphaBetaParams, kernels
+from agents.alphabeta_dots import AlphaBetaDots, AlphaBetaParams
 from agents.game_search import terminal_returns
 from agents.mcts import MCTS, MCTSParams
 from agents.dots_solver import MAX_LINES, margins, move_values as solved_values
@@ -46,6 +46,11 @@ TEST_SEED = 10_000_019  # their games' seeds start here, far from any a training
 CURVE_GAMES = 40  # games against greedy a checkpoint plays on boards the solver does not know
 CURVE_SEARCH_GAMES = 20  # ... and against alpha-beta at CURVE_POSITIONS positions a move (the same on any machine)
 CURVE_POSITIONS = 1000
+
+
+def kernels():
+    """agents/kernels/dots.py (the network and its self-play), numba's cache placed first."""
+    return compiled.kernels(name="dots")
 
 
 @dataclass(frozen=True)

@@ -124,15 +124,18 @@ def test_the_compiled_tree_and_the_python_tree_value_moves_alike():
 
 
 def test_a_kernel_modules_cache_is_dropped_when_a_kernel_it_calls_is_newer(tmp_path, monkeypatch):
-    """numba checks only a kernel's own file: uct.py calls dots.py's kernels (DEPENDS), so its cache files older
-    than dots.py are removed before it loads; newer ones stay."""
-    assert compiled._declared_depends("uct") == ("dots",)
+    """numba checks only a kernel's own file: uct.py calls dots.py's and dots_search.py's kernels (DEPENDS), so
+    its cache files older than either are removed before it loads; newer ones stay. Loading a module checks the
+    modules it calls through others too."""
+    assert compiled._declared_depends("uct") == ("dots", "dots_search")
+    assert compiled._with_depends("uct") == ["uct", "dots", "dots_search"]
+    assert compiled._with_depends("dots_search") == ["dots_search", "dots"]
     import numba
 
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
     folder = tmp_path / "agents" / "kernels"
     folder.mkdir(parents=True)
-    dots_time = (compiled._PACKAGE / "dots.py").stat().st_mtime
+    dots_time = max((compiled._PACKAGE / f"{d}.py").stat().st_mtime for d in ("dots", "dots_search"))
     old = [folder / "uct.dots_simulate-80.py311.nbi", folder / "uct.dots_simulate-80.py311.1.nbc"]
     new = [folder / "uct.reset-70.py311.nbi", folder / "uct.reset-70.py311.1.nbc"]
     for f in old + new:

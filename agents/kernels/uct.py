@@ -22,10 +22,11 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.kernels.dots import CAP, NODES, STOPPED, _popcount, gain, position_value
+from agents.kernels.dots import _popcount, gain
 from agents.kernels.dots import value as network_value
+from agents.kernels.dots_search import CAP, NODES, STOPPED, position_value
 
-DEPENDS = ("dots",)
+DEPENDS = ("dots", "dots_search")
 
 ACTION, VISITS, PROVEN, FIRST, NEXT, TRIED, LEGAL, MOVER = range(8)
 COLUMNS = 8
