@@ -1,4 +1,4 @@
-"""2048's random playouts for the searches, compiled (agents/kernels/twenty48.random_playouts), declared
+"""2048's random playouts for the searches, compiled (agents/kernels/twenty48_playout.random_playouts), declared
 by the game (its GameType's `playouts`) and read by agents/game_search.playout_returns.
 
 A playout is one board moved hundreds of times: in the kernel it is a uint64 (4 bits a cell, as
@@ -19,14 +19,14 @@ from arcade.games.twenty48 import State2048
 
 @functools.lru_cache(maxsize=1)
 def _kernels():
-    return kernels()
+    return kernels(name="twenty48_playout")
 
 
 def warm() -> None:
     """Compile (or load) the playout kernel now, not inside a timed decision."""
     def step() -> None:
         moves_t, gains_t = move_tables()
-        k, rng = kernels(), np.random.default_rng(0)
+        k, rng = _kernels(), np.random.default_rng(0)
         k.random_playouts(np.array([0x11], dtype=np.uint64), np.zeros(1, dtype=np.int64), rng, 0.0, 1, moves_t,
                           gains_t, np.zeros(1))
         board = np.zeros((4, 4), dtype=np.uint8)
