@@ -420,30 +420,36 @@ class DotsNTuple:
 NETWORK_LEAF = 1  # (agents/kernels/uct.py's NETWORK)
 
 
-def network_leaf(net: Network, exact_lines: int, exact_positions: int, search, work: np.ndarray) -> tuple:
+def network_leaf(net: Network, exact_lines: int, exact_positions: int, search, work: np.ndarray,
+                 playout_share: float = 0.0) -> tuple:
     """The compiled tree's leaf argument that values leaves by `net` (agents/kernels/uct.network_leaf), solving
-    those of exact_lines free lines or fewer with `search` (an agents/alphabeta_dots.Search; None: none solved);
-    work: the tree's count of positions its solves searched (2 int64s)."""
+    those of exact_lines free lines or fewer with `search` (an agents/alphabeta_dots.Search; None: none solved),
+    the network's guess mixed with a random playout's result by playout_share; work: the tree's count of
+    positions its solves searched (2 int64s)."""
     if search is None:
         from agents.uct_tree import PLAYOUT_LEAF
 
         solver = PLAYOUT_LEAF[4]  # (never read: no leaf is solved)
     else:
         solver = (search.arrays, search.table, search.stats, search.scratch, search.sides)
-    return NETWORK_LEAF, net.args(), int(exact_lines), int(exact_positions), solver, work
+    return NETWORK_LEAF, net.args(), int(exact_lines), int(exact_positions), solver, work, float(playout_share)
 
 
 class NetworkLeaves:
     """MCTS's leaf evaluation by the learnt network, in place of random playouts: a leaf's expected final
     margin (the boxes each side has, plus the network's value of the rest for the side to move) squashed to
-    a result in [-1, 1] for each seat, tanh(margin / 2); a finished game its exact result. With exact_lines,
+    a result in [-1, 1] for each seat, tanh(margin / 2), mixed with a random playout's result by playout_share
+    ((1 - share) guess + share playout, as AlphaGo mixed its value network and rollouts); a finished game its
+    exact result. With exact_lines,
     a leaf with that many free lines or fewer is solved by the compiled alpha-beta (its own table, kept from
     leaf to leaf and move to move) and scores its exact result, a win, draw or loss, unless the solve would
     take more than exact_positions positions (then the network values it)."""
 
-    def __init__(self, learner: DotsNTuple, exact_lines: int = 0, exact_positions: int = 0):
+    def __init__(self, learner: DotsNTuple, exact_lines: int = 0, exact_positions: int = 0,
+                 playout_share: float = 0.0):
         self.learner = learner
         self.exact_lines, self.exact_positions = exact_lines, exact_positions
+        self.playout_share = playout_share
         self._solvers: dict[tuple[int, int], object] = {}
         self._work = np.zeros(2, np.int64)  # (the compiled tree's count of positions its solves searched)
 
@@ -475,7 +481,7 @@ class NetworkLeaves:
         if self.exact_lines and key not in self._solvers:
             self.prepare(*key)
         return network_leaf(self.learner._net(*key)[0], self.exact_lines, self.exact_positions,
-                            self._solvers.get(key), self._work)
+                            self._solvers.get(key), self._work, self.playout_share)
 
     def evaluate(self, states: list, rng) -> list[tuple[float, ...]]:
         """Each state's result per seat (the leaves of one search share its root's board: one network)."""
@@ -496,9 +502,15 @@ class NetworkLeaves:
             first = states[guessed[0]]
             net = self.learner._net(first.rows, first.cols)[0]
             worth = net.values(np.array([states[i].lines for i in guessed], np.int64))
-            for i, v in zip(guessed, worth.tolist(), strict=True):
+            played = [0.0] * len(guessed)
+            if self.playout_share > 0:
+                from agents.dots_playouts import playout_returns
+
+                played = [r[0] for r in playout_returns(rules, [states[i] for i in guessed], rng, first.board.n_lines)]
+            for i, v, z in zip(guessed, worth.tolist(), played, strict=True):
                 s = states[i]
                 result = float(np.tanh((s.scores[0] - s.scores[1] + (v if s.mover == 0 else -v)) / 2.0))
+                result = (1.0 - self.playout_share) * result + self.playout_share * z
                 out[i] = (result, -result)
         return out
 
@@ -509,6 +521,7 @@ class NetworkMCTSParams(MCTSParams):
 
     exact_lines: int = ranged(0, 60, 16)  # a leaf with this many free lines or fewer is solved exactly (0: never)
     exact_positions: int = ranged(1, 100_000_000, 20_000)  # ... unless that takes more positions than this
+    playout_share: float = ranged(0.0, 1.0, 0.0)  # a guessed leaf: this share a random playout's result
 
 
 @register("mcts-ntuple", ("dots",), "Monte Carlo tree search valuing its leaves by the learnt ntuple network",
@@ -526,14 +539,16 @@ class NetworkMCTS(MCTS):
 
     def __init__(self, rules, settings):
         p = settings.agent_params(rules.game_id, self.name)
-        leaves = NetworkLeaves(DotsNTuple(rules, settings), p.exact_lines, p.exact_positions)
+        leaves = NetworkLeaves(DotsNTuple(rules, settings), p.exact_lines, p.exact_positions, p.playout_share)
         super().__init__(rules, settings, evaluator=leaves)
         compiled.warm([lambda: leaves.prepare(rules.rows, rules.cols), lambda: self.warm_tree(rules.new_state())])
 
     def value_legend(self, mover: str) -> str:
+        share = self.evaluator.playout_share
+        mixed = f" ({1 - share:.0%}) and a random game played out ({share:.0%})" if share > 0 else ""
         return (f"The numbers: mcts-ntuple's mean result for {mover} over its imagined games through that move "
-                "(+1 a win, 0 a draw, -1 a loss; each new position valued by the learnt network, or solved "
-                "exactly once few lines are left).")
+                f"(+1 a win, 0 a draw, -1 a loss; each new position valued by the learnt network{mixed}, or "
+                "solved exactly once few lines are left).")
 
 
 @register("alpha-beta-ntuple", ("dots",), "alpha-beta with the learnt ntuple network valuing its horizon",

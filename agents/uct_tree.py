@@ -29,7 +29,7 @@ def _playout_leaf() -> tuple:
     net = (wide, one, wide, one, one, np.zeros(1), 0, wide, wide, 1)
     solver = ((wide, wide, one), (one, np.zeros(1, np.int8), np.zeros(1, np.int8), np.zeros(1), np.zeros(1, np.int8)),
               one, (wide, one, one, one, one, one, one, one), one)
-    return 0, net, 0, 0, solver, np.zeros(2, np.int64)
+    return 0, net, 0, 0, solver, np.zeros(2, np.int64), 0.0
 
 
 PLAYOUT_LEAF = _playout_leaf()

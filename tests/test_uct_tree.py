@@ -198,13 +198,42 @@ def test_the_compiled_network_leaves_value_as_the_python_evaluator(exact_lines):
     exact = 0
     for state, (want, _) in zip(states, leaves.evaluate(states, np.random.default_rng(0)), strict=True):
         a, b, c = (np.int64(x) for x in tree.position(state))
-        got = tree.k.network_leaf(a, b, c, tree.full, leaves.compiled_leaf(state))
+        got = tree.k.network_leaf(a, b, c, tree.full, leaves.compiled_leaf(state), tree.order, tree.box_lines,
+                                  tree.line_boxes, np.random.default_rng(0))
         assert got == pytest.approx(want, abs=1e-9)
         exact += 24 - state.lines.bit_count() <= exact_lines
     assert exact_lines == 0 or exact >= 5
     agent = find_agent(rules)
     agent.act(states[0], np.random.default_rng(1))
     assert "tree nodes" in agent.figures()
+
+
+@pytest.mark.parametrize("share", [0.25, 1.0])
+def test_a_network_leaf_with_a_playout_share_mixes_the_guess_with_a_random_playout(share):
+    """playout_share: a guessed leaf is (1 - share) the network's squashed margin + share a random playout's
+    result, the playout the one the same Generator plays alone; the Python evaluator mixes alike (a playout is
+    +-1 or 0, so its values sit at the guess shifted by share, share times -1, 0 or +1); a solved leaf stays
+    exact."""
+    from agents.dots_ntuple import DotsNTuple, NetworkLeaves
+
+    rules = DotsRules(3, 3)
+    guessed = NetworkLeaves(DotsNTuple(rules, SETTINGS))
+    mixed = NetworkLeaves(guessed.learner, 0, 20_000, share)
+    solved = NetworkLeaves(guessed.learner, 24, 10**6, share)
+    tree = uct_tree.DotsTree(3, 3)
+    states = random_positions(rules, 20, 7, (4, 20))
+    plain = guessed.evaluate(states, np.random.default_rng(0))
+    python = mixed.evaluate(states, np.random.default_rng(0))
+    for state, (guess, _), (got_python, _) in zip(states, plain, python, strict=True):
+        a, b, c = (np.int64(x) for x in tree.position(state))
+        kernel = [tree.k.network_leaf(a, b, c, tree.full, leaves.compiled_leaf(state), tree.order, tree.box_lines,
+                                      tree.line_boxes, np.random.default_rng(3)) for leaves in (mixed, solved)]
+        played = tree.k.dots_playout(a, b, c, tree.full, tree.order, tree.box_lines, tree.line_boxes,
+                                     np.random.default_rng(3))
+        assert kernel[0] == pytest.approx((1 - share) * guess + share * played, abs=1e-9)
+        assert min(abs(got_python - (1 - share) * guess - share * z) for z in (-1, 0, 1)) < 1e-9
+        assert kernel[1] in (-1.0, 0.0, 1.0)  # solved: exact, no playout mixed in
+        assert kernel[1] == solved.evaluate([state], np.random.default_rng(0))[0][0]
 
 
 def find_agent(rules):

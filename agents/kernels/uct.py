@@ -140,15 +140,16 @@ def playout(game, a, b, c, full, order, box_lines, line_boxes, rng):
 
 
 @njit(cache=True)
-def network_leaf(a, b, mover, full, leaf):
+def network_leaf(a, b, mover, full, leaf, order, box_lines, line_boxes, rng):
     """Seat 0's result in [-1, 1] for a new dots leaf (not finished) valued as agents/dots_ntuple's NetworkLeaves
-    does. leaf = (NETWORK, network, exact_lines, exact_positions, solver, work): a leaf with exact_lines free lines
-    or fewer is solved by the alpha-beta kernels (solver: their geo, table, stats, scratch and sides; its exact
-    win, draw or loss, unless that takes more than exact_positions positions), else the box margin so far plus
-    the network's value of the rest for the side to move, squashed by tanh(margin / 2). work[0] counts the
-    positions the solves search (simulate ends a slice once it passes work[1], so a slice of costly leaves
-    keeps to its time)."""
-    _, net, exact_lines, exact_positions, solver, work = leaf
+    does. leaf = (NETWORK, network, exact_lines, exact_positions, solver, work, playout_share): a leaf with
+    exact_lines free lines or fewer is solved by the alpha-beta kernels (solver: their geo, table, stats, scratch
+    and sides; its exact win, draw or loss, unless that takes more than exact_positions positions), else the box
+    margin so far plus the network's value of the rest for the side to move, squashed by tanh(margin / 2), and
+    with playout_share > 0 mixed with a random playout's result: (1 - share) network + share playout. work[0]
+    counts the positions the solves search (simulate ends a slice once it passes work[1], so a slice of costly
+    leaves keeps to its time)."""
+    _, net, exact_lines, exact_positions, solver, work, share = leaf
     free = _popcount(full & ~a)
     if free <= exact_lines:
         geo, table, stats, scratch, sides = solver
@@ -161,7 +162,10 @@ def network_leaf(a, b, mover, full, leaf):
             margin = b + (v if mover == 0 else -v)
             return float((margin > 0) - (margin < 0))
     v = network_value(a, net)
-    return math.tanh((b + (v if mover == 0 else -v)) / 2.0)
+    guess = math.tanh((b + (v if mover == 0 else -v)) / 2.0)
+    if share > 0.0:
+        guess = (1.0 - share) * guess + share * dots_playout(a, b, mover, full, order, box_lines, line_boxes, rng)
+    return guess
 
 
 @njit(cache=True)
@@ -268,7 +272,7 @@ def simulate(game, nodes, total, used, a0, b0, c0, simulations, batch, c, full, 
             else:
                 waiting[pending] = k
                 if leaf[0] == NETWORK and game == DOTS:
-                    results[pending] = network_leaf(a, b, mover, full, leaf)
+                    results[pending] = network_leaf(a, b, mover, full, leaf, order, box_lines, line_boxes, rng)
                 else:
                     results[pending] = playout(game, a, b, mover, full, order, box_lines, line_boxes, rng)
                 pending += 1
