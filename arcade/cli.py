@@ -14,18 +14,15 @@ from pathlib import Path
 
 from agents import Explains, Trains, UnknownAgent, agents_for, find
 from agents.base import ANY_GAME
-from arcade.games import GAMES, UnknownGame, VariantError, format_variant, game_ids, game_info, make_rules
+from arcade.games import GAMES, UnknownGame, VariantError, format_variant, game_ids, game_info
 from arcade.games.declare import checked_parameters, describe_parameters, split_variant
+from arcade.cli_common import UserError, _agent, _rules
 from arcade.games.base import FitsState
 from arcade.progress import Progress, ms_text
 from arcade.setting_fields import describe_fields
 from arcade.settings import DEFAULT_SETTINGS, SettingsError, load_settings
 from arcade.storage import folder_write_problem, json_default, writable_file_problem
 
-
-
-class UserError(Exception):
-    """A mistake in the command line; the message is one line."""
 
 
 MAX_SEED = 2**63 - 1
@@ -145,26 +142,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _rules(game: str, settings):
-    try:
-        return make_rules(game, settings)
-    except UnknownGame as exc:
-        raise UserError(str(exc)) from None
-
-
-def _agent(game: str, name: str | None, rules, settings):
-    """The agent `name` (or the game's first) built for these rules; UserError if there is none or it
-    cannot play these rules (said before any long work)."""
-    try:
-        spec = find(game, name) if name is not None else agents_for(game)[0]
-    except UnknownAgent as exc:
-        raise UserError(str(exc)) from None
-    why = spec.cannot_play(rules)
-    if why:
-        raise UserError(why)
-    return spec.create(rules, settings)
-
-
 def _variant(args, settings):
     """The settings with the rules parameters of the game's variant (`nim(heap=21)`, the one way a
     variant is named) in place; args.game becomes the bare id and args.variant the parameters given. The
@@ -222,7 +199,7 @@ def cmd_play(args, settings) -> int:
 
 def cmd_bench(args, settings) -> int:
     """main.py bench: arcade/cli_bench.py."""
-    from arcade.cli_bench import cmd_bench as bench
+    from arcade.cli_bench import cmd_bench as bench  # (its own module: it imports none of this one)
 
     return bench(args, settings)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 
-from arcade.cli import UserError, _agent, _rules
+from arcade.cli_common import UserError, _agent, _rules
 from arcade.games import UnknownGame, VariantError, format_variant, game_ids, game_info, parse_variant, variant_label
 from arcade.games.base import Summarizes
 from arcade.progress import Progress
