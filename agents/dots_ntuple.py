@@ -420,19 +420,15 @@ class DotsNTuple:
 NETWORK_LEAF = 1  # (agents/kernels/uct.py's NETWORK)
 
 
-def network_leaf(net: Network, exact_lines: int, exact_positions: int, search, work: np.ndarray,
-                 playout_share: float = 0.0) -> tuple:
+def network_leaf(net: Network, exact_lines: int, exact_positions: int, search, playout_share: float = 0.0) -> tuple:
     """The compiled tree's leaf argument that values leaves by `net` (agents/kernels/uct.network_leaf), solving
     those of exact_lines free lines or fewer with `search` (an agents/alphabeta_dots.Search; None: none solved),
-    the network's guess mixed with a random playout's result by playout_share; work: the tree's count of
-    positions its solves searched (2 int64s)."""
+    the network's guess mixed with a random playout's result by playout_share."""
     if search is None:
-        from agents.uct_tree import PLAYOUT_LEAF
-
-        solver = PLAYOUT_LEAF[4]  # (never read: no leaf is solved)
+        from agents.uct_tree import NO_SOLVER as solver  # (never read: no leaf is solved)
     else:
         solver = (search.arrays, search.table, search.stats, search.scratch, search.sides)
-    return NETWORK_LEAF, net.args(), int(exact_lines), int(exact_positions), solver, work, float(playout_share)
+    return NETWORK_LEAF, net.args(), int(exact_lines), int(exact_positions), solver, float(playout_share)
 
 
 class NetworkLeaves:
@@ -451,7 +447,6 @@ class NetworkLeaves:
         self.exact_lines, self.exact_positions = exact_lines, exact_positions
         self.playout_share = playout_share
         self._solvers: dict[tuple[int, int], object] = {}
-        self._work = np.zeros(2, np.int64)  # (the compiled tree's count of positions its solves searched)
 
     def __getstate__(self):
         """Pickled without its solvers (their tables are tens of MB): a copy makes its own."""
@@ -481,7 +476,7 @@ class NetworkLeaves:
         if self.exact_lines and key not in self._solvers:
             self.prepare(*key)
         return network_leaf(self.learner._net(*key)[0], self.exact_lines, self.exact_positions,
-                            self._solvers.get(key), self._work, self.playout_share)
+                            self._solvers.get(key), self.playout_share)
 
     def evaluate(self, states: list, rng) -> list[tuple[float, ...]]:
         """Each state's result per seat (the leaves of one search share its root's board: one network)."""

@@ -23,16 +23,12 @@ _NO_BOARD = np.zeros((1, 1), np.int64)  # (the kernels' board arrays, for a game
 _NO_BOARD.flags.writeable = False
 
 
-def _playout_leaf() -> tuple:
-    """The kernels' leaf argument that asks for random playouts (its network and solver never read)."""
-    one, wide = np.zeros(1, np.int64), np.zeros((1, 1), np.int64)
-    net = (wide, one, wide, one, one, np.zeros(1), 0, wide, wide, 1)
-    solver = ((wide, wide, one), (one, np.zeros(1, np.int8), np.zeros(1, np.int8), np.zeros(1), np.zeros(1, np.int8)),
-              one, (wide, one, one, one, one, one, one, one), one)
-    return 0, net, 0, 0, solver, np.zeros(2, np.int64), 0.0
-
-
-PLAYOUT_LEAF = _playout_leaf()
+_one, _wide = np.zeros(1, np.int64), np.zeros((1, 1), np.int64)
+# a leaf argument's network and solver where none is read (the kernels take one shape of leaf)
+NO_NETWORK = (_wide, _one, _wide, _one, _one, np.zeros(1), 0, _wide, _wide, 1)
+NO_SOLVER = ((_wide, _wide, _one), (_one, np.zeros(1, np.int8), np.zeros(1, np.int8), np.zeros(1), np.zeros(1, np.int8)),
+             _one, (_wide, _one, _one, _one, _one, _one, _one, _one), _one)
+PLAYOUT_LEAF = (0, NO_NETWORK, 0, 0, NO_SOLVER, 0.0)  # the kernels' leaf argument that asks for random playouts
 
 
 class CompiledTree:
@@ -52,6 +48,7 @@ class CompiledTree:
         self.root = (np.int64(0), np.int64(0), np.int64(0))
         self.used = 0
         self.leaf = PLAYOUT_LEAF  # how new leaves are valued (a random playout, or a NETWORK leaf)
+        self.work = np.zeros(2, np.int64)  # positions its leaves' solves searched in a slice, and the slice's cap
 
     def position(self, state) -> tuple[int, int, int]:
         raise NotImplementedError
@@ -85,7 +82,7 @@ class CompiledTree:
         done, self.used = self.k.simulate(self.GAME, self.nodes, self.total, self.used, *self.root, simulations,
                                           batch, float(c), self.full, self.box_lines, self.line_boxes, rng,
                                           self.paths, self.depths, self.waiting, self.results, self.order,
-                                          self.leaf)
+                                          self.leaf, self.work)
         return int(done)
 
     def proven(self) -> bool:
@@ -160,7 +157,7 @@ def run(tree, simulations: int, c: float, deadline, rng: np.random.Generator, ba
     while done < simulations and not tree.proven():
         n = min(max(batch, size - size % batch), simulations - done)  # (whole batches: the same run however sliced)
         started = deadline.elapsed()
-        tree.leaf[5][1] = int(POSITIONS_A_SECOND * min(SLICE, max(deadline.left(), 0.001)))
+        tree.work[1] = int(POSITIONS_A_SECOND * min(SLICE, max(deadline.left(), 0.001)))
         ran = tree.simulate(n, c, rng, batch)
         done += ran
         if deadline.passed() or ran == 0:

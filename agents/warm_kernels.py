@@ -24,7 +24,7 @@ from arcade.games.dots import DotsState
 def network_tree(net: DotsNetwork) -> DotsTree:
     """A 2x2 compiled tree whose leaves the network values and the alpha-beta kernels solve (mcts-ntuple's)."""
     tree = DotsTree(2, 2)
-    tree.leaf = network_leaf(net, 16, 1000, DotsSearch(2, 2), np.zeros(2, np.int64))
+    tree.leaf = network_leaf(net, 16, 1000, DotsSearch(2, 2))
     return tree
 
 

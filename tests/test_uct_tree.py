@@ -198,8 +198,8 @@ def test_the_compiled_network_leaves_value_as_the_python_evaluator(exact_lines):
     exact = 0
     for state, (want, _) in zip(states, leaves.evaluate(states, np.random.default_rng(0)), strict=True):
         a, b, c = (np.int64(x) for x in tree.position(state))
-        got = tree.k.network_leaf(a, b, c, tree.full, leaves.compiled_leaf(state), tree.order, tree.box_lines,
-                                  tree.line_boxes, np.random.default_rng(0))
+        got = tree.k.network_leaf(a, b, c, tree.full, leaves.compiled_leaf(state), tree.work, tree.order,
+                                  tree.box_lines, tree.line_boxes, np.random.default_rng(0))
         assert got == pytest.approx(want, abs=1e-9)
         exact += 24 - state.lines.bit_count() <= exact_lines
     assert exact_lines == 0 or exact >= 5
@@ -226,8 +226,9 @@ def test_a_network_leaf_with_a_playout_share_mixes_the_guess_with_a_random_playo
     python = mixed.evaluate(states, np.random.default_rng(0))
     for state, (guess, _), (got_python, _) in zip(states, plain, python, strict=True):
         a, b, c = (np.int64(x) for x in tree.position(state))
-        kernel = [tree.k.network_leaf(a, b, c, tree.full, leaves.compiled_leaf(state), tree.order, tree.box_lines,
-                                      tree.line_boxes, np.random.default_rng(3)) for leaves in (mixed, solved)]
+        kernel = [tree.k.network_leaf(a, b, c, tree.full, leaves.compiled_leaf(state), tree.work, tree.order,
+                                      tree.box_lines, tree.line_boxes, np.random.default_rng(3))
+                  for leaves in (mixed, solved)]
         played = tree.k.dots_playout(a, b, c, tree.full, tree.order, tree.box_lines, tree.line_boxes,
                                      np.random.default_rng(3))
         assert kernel[0] == pytest.approx((1 - share) * guess + share * played, abs=1e-9)

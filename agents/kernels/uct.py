@@ -140,16 +140,16 @@ def playout(game, a, b, c, full, order, box_lines, line_boxes, rng):
 
 
 @njit(cache=True)
-def network_leaf(a, b, mover, full, leaf, order, box_lines, line_boxes, rng):
+def network_leaf(a, b, mover, full, leaf, work, order, box_lines, line_boxes, rng):
     """Seat 0's result in [-1, 1] for a new dots leaf (not finished) valued as agents/dots_ntuple's NetworkLeaves
-    does. leaf = (NETWORK, network, exact_lines, exact_positions, solver, work, playout_share): a leaf with
+    does. leaf = (NETWORK, network, exact_lines, exact_positions, solver, playout_share): a leaf with
     exact_lines free lines or fewer is solved by the alpha-beta kernels (solver: their geo, table, stats, scratch
     and sides; its exact win, draw or loss, unless that takes more than exact_positions positions), else the box
     margin so far plus the network's value of the rest for the side to move, squashed by tanh(margin / 2), and
     with playout_share > 0 mixed with a random playout's result: (1 - share) network + share playout. work[0]
-    counts the positions the solves search (simulate ends a slice once it passes work[1], so a slice of costly
-    leaves keeps to its time)."""
-    _, net, exact_lines, exact_positions, solver, work, share = leaf
+    counts the positions the solves search (the tree's: simulate ends a slice once it passes work[1], so a slice
+    of costly leaves keeps to its time)."""
+    _, net, exact_lines, exact_positions, solver, share = leaf
     free = _popcount(full & ~a)
     if free <= exact_lines:
         geo, table, stats, scratch, sides = solver
@@ -185,7 +185,7 @@ def reset(game, nodes, total, a, b, c, full):
 
 @njit(cache=True)
 def simulate(game, nodes, total, used, a0, b0, c0, simulations, batch, c, full, box_lines, line_boxes, rng, paths,
-             depths, waiting, results, order, leaf):
+             depths, waiting, results, order, leaf, work):
     """Up to `simulations` simulations from the root (a0, b0, c0 as reset was given), `batch` at a time as the
     Python tree runs them: each walk goes down by UCT (mean + c sqrt(ln N / n); a proven child counts its exact
     result) with a virtual loss on every node it enters (a visit and a loss, so the batch's later walks spread
@@ -194,13 +194,12 @@ def simulate(game, nodes, total, used, a0, b0, c0, simulations, batch, c, full, 
     last walk, each taking its walk's virtual loss back; then the solver proves what it can up each path (a node
     whose mover has a proven win, or whose every move is proven). Stops early when the root is proven, fewer
     nodes are free than one more batch may need, or its leaves' solves have searched more positions than
-    leaf[5][1] (0: no limit). Returns (simulations done, nodes in use).
+    work[1] (0: no limit; work[0] counts them). Returns (simulations done, nodes in use).
     paths (batch, moves + 2), depths, waiting and results (batch,): scratch; order (moves + 2,): a playout's. full: every
     move's bit (dots: its lines; tic-tac-toe: its cells). box_lines, line_boxes: dots' board (any arrays else).
     (c is the exploration; a position's third number is its mover.)"""
     capacity = nodes.shape[0]
     done = 0
-    work = leaf[5]
     work[0] = 0
     while done < simulations and nodes[0, PROVEN] == UNKNOWN and used + batch <= capacity \
             and (work[1] <= 0 or work[0] <= work[1]):
@@ -272,7 +271,7 @@ def simulate(game, nodes, total, used, a0, b0, c0, simulations, batch, c, full, 
             else:
                 waiting[pending] = k
                 if leaf[0] == NETWORK and game == DOTS:
-                    results[pending] = network_leaf(a, b, mover, full, leaf, order, box_lines, line_boxes, rng)
+                    results[pending] = network_leaf(a, b, mover, full, leaf, work, order, box_lines, line_boxes, rng)
                 else:
                     results[pending] = playout(game, a, b, mover, full, order, box_lines, line_boxes, rng)
                 pending += 1
