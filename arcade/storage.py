@@ -110,7 +110,12 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
 
 
 def set_aside(path: Path, problem: str, then: str = "starting fresh") -> None:
-    """Rename an unreadable file out of the way (keeping it) and say so, and what happens instead (`then`)."""
+    """Rename an unreadable file out of the way (keeping it) and say so, and what happens instead (`then`).
+    A file the arcade ships (under ASSETS) is never moved: it is the install's, and moving it would break
+    every later start of it (a network of another shape there means a newer or older code, not damage)."""
+    if Path(path).resolve().is_relative_to(ASSETS):
+        notice(f"{path}: {problem}; left in place (it ships with the arcade), {then}")
+        return
     aside = path.with_name(path.name + ".corrupt")
     n = 1
     while aside.exists():

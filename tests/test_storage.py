@@ -26,6 +26,18 @@ def test_garbage_npz_is_set_aside_with_one_notice(tmp_path):
     assert len(notices.recent()) == 1 and "t.npz" in notices.recent()[0]
 
 
+def test_a_shipped_file_that_does_not_load_is_left_in_place(tmp_path, monkeypatch):
+    import arcade.storage as storage
+    monkeypatch.setattr(storage, "ASSETS", tmp_path.resolve())
+    notices.clear()
+    path = tmp_path / "shipped.npz"
+    path.write_bytes(b"a network of a shape this code does not read")
+    assert load_npz(path, 1) is None
+    assert path.read_bytes() == b"a network of a shape this code does not read"
+    assert not (tmp_path / "shipped.npz.corrupt").exists()
+    assert len(notices.recent()) == 1 and "left in place" in notices.recent()[0]
+
+
 def test_truncated_npz_is_set_aside(tmp_path):
     path = tmp_path / "t.npz"
     save_npz(path, 1, values=np.arange(1000.0))
