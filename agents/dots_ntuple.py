@@ -4,9 +4,11 @@ The network (the 2048 learner's idea on lines): every window of 2x3 and 3x2 boxe
 of its 17 lines; windows that a symmetry of the board maps onto one another are one tuple, and each tuple
 is read through all of the board's symmetries (8 on a square, 4 on a rectangle) into its own table of
 2^17 weights, so what is learnt in one corner is known in every corner. One more weight for each count of
-lines drawn. A board smaller than a window uses the whole board as its tuple (2x2: a table of all 4,096
-line states, exact). The value of a line set is the box margin the player to move can expect over the
-boxes still open (agents/kernels/dots.py has the arithmetic).
+lines drawn. A board of FULL_LINES lines or fewer (up to 3x3) is one tuple instead, a table of every line
+set (3x3: 2^24 weights), read once at the least of its images (a weight per class of symmetric positions;
+only those are ever touched, which keeps the file small): such a network can hold the exact values. The
+value of a line set is the box margin the player to move can expect over the boxes still open
+(agents/kernels/dots.py has the arithmetic).
 
 Training is TD(0) self-play in a compiled loop: both sides play the move of largest worth (a random one
 with probability epsilon, and the first moves of a game at random for wider starts) and every position's
@@ -19,6 +21,7 @@ network ship with the arcade.
 from __future__ import annotations
 
 import functools
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +41,7 @@ from arcade.storage import ASSETS, load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
 WINDOW = (2, 3)  # boxes of a line tuple's window (and its turn, 3x2)
+FULL_LINES = 24  # a board of this many lines or fewer is one line tuple: a table of every line set (3x3: 16.8M)
 BOX_WINDOW = 3  # boxes of a box tuple's square window (its boxes' drawn sides, base 5)
 CHUNK_MOVES = 40_000  # self-play moves between two looks at the stop flag and the progress bar
 CURVE_POINTS = 25  # checkpoints a training run measures itself at
@@ -58,6 +62,9 @@ class DotsNTupleParams:
     """settings.toml's [dots.ntuple]: how a training run learns (the agent plays greedily from its network)."""
 
     learning_rate: float = ranged(0.0001, 1.0, 0.1, trains_only=True)  # TD(0): share of a value's error a step
+    # ... on a board that is one table (up to 3x3): each class of positions its own weight, so a step can close
+    # the whole error (3x3: 98% optimal after 2M games where 0.1 plateaus at 90%; on 4x4's windows 1.0 runs away)
+    table_learning_rate: float = ranged(0.0001, 1.0, 1.0, trains_only=True)
     epsilon: float = ranged(0.0, 1.0, 0.2, trains_only=True)  # a random move instead, in self-play
     openings: int = ranged(0, 60, 4, trains_only=True)  # random first moves of each self-play game
     games: int = ranged(1, 100_000_000, 300_000, trains_only=True)  # games of one training run
@@ -131,6 +138,8 @@ def layout(rows: int, cols: int) -> Layout:
     box_syms = [[box_of_mask[sum(1 << perm[b] for b in range(board.n_lines) if (m >> b) & 1)] for m in masks]
                 for perm in syms]
     shapes = sorted({(min(WINDOW[0], rows), min(WINDOW[1], cols)), (min(WINDOW[1], rows), min(WINDOW[0], cols))})
+    if board.n_lines <= FULL_LINES:
+        shapes = [(rows, cols)]
     windows = [_window_lines(rows, cols, r0, c0, h, w) for h, w in shapes
                for r0 in range(rows - h + 1) for c0 in range(cols - w + 1)]
     line_tuples = _classes(windows, lambda t: {frozenset(perm[b] for b in t) for perm in syms})
@@ -139,6 +148,9 @@ def layout(rows: int, cols: int) -> Layout:
                for r0 in range(rows - h + 1) for c0 in range(cols - w + 1)]
     box_tuples = _classes(squares, lambda t: {frozenset(perm[b] for b in t) for perm in box_syms})
     tuples, reads, offsets, at = _reads(line_tuples, syms, max(map(len, line_tuples)), 0, lambda n: 1 << n)
+    for t, places in enumerate(line_tuples):
+        if len(places) == board.n_lines:  # (the whole board: read once, canonically; agents/kernels/dots.py)
+            offsets[t * len(syms) + 1:(t + 1) * len(syms)] = -1
     boxes, counts, count_offsets, at = _reads(box_tuples, box_syms, max(map(len, box_tuples)), at, lambda n: 5 ** n)
     box_lines = np.array([[b for b in range(board.n_lines) if (m >> b) & 1] for m in masks], np.int64)
     line_boxes = np.full((board.n_lines, 2), -1, np.int64)
@@ -268,8 +280,9 @@ def wins_against(net: Network, games: int, seed: int, opponent: str = "greedy", 
 @register("ntuple", ("dots",), "n-tuple network over the lines, learnt by TD(0) self-play, greedy at 1 ply",
           order=30,
           about="A value for every position: weights looked up by the lines drawn in windows of 2x3 boxes "
-                "at each rotation and reflection. Learnt by playing itself: a position's value moves toward "
-                "the best its moves seem worth. It plays the line worth most; t trains it on this board.",
+                "at each rotation and reflection (up to 3x3, one weight for every position and its mirror "
+                "images). Learnt by playing itself: a position's value moves toward the best its moves seem "
+                "worth. It plays the line worth most; t trains it on this board.",
           params=DotsNTupleParams)
 class DotsNTuple:
     """Greedy on the learnt network of each board; trains by TD(0) self-play (`t`, `python main.py train`)."""
@@ -279,7 +292,10 @@ class DotsNTuple:
     def __init__(self, rules, settings):
         self.rules = rules
         p = settings.agent_params(GAME.id, "ntuple")
-        self.rate, self.epsilon, self.openings = p.learning_rate, p.epsilon, p.openings
+        self.epsilon, self.openings = p.epsilon, p.openings
+        one_table = board_of(rules.rows, rules.cols).n_lines <= FULL_LINES
+        self.rate_setting = "table_learning_rate" if one_table else "learning_rate"  # ([dots.ntuple]'s)
+        self.rate = getattr(p, self.rate_setting)
         self.data_dir = Path(settings.data_dir)
         self._nets: dict[tuple[int, int], tuple[Network, dict, str]] = {}
         self._net(rules.rows, rules.cols)  # loaded (and the kernels compiled) with the agent
@@ -331,9 +347,11 @@ class DotsNTuple:
     def describe(self) -> list[str]:
         net, meta, source = self._net(self.rules.rows, self.rules.cols)
         lay = net.layout
+        symmetries = lay.reads.shape[0] // lay.tuples.shape[0]
+        lines = ("every line set one weight a class of its mirror images, "
+                 if (lay.offsets < 0).any() else f"{lay.tuples.shape[0]} line tuples and ")
         return [f"network: {source}",
-                f"{lay.tuples.shape[0]} line and {lay.boxes.shape[0]} box tuples x "
-                f"{lay.reads.shape[0] // lay.tuples.shape[0]} symmetries, {lay.size:,} weights",
+                f"{lines}{lay.boxes.shape[0]} box tuples x {symmetries} symmetries, {lay.size:,} weights",
                 f"trained {meta['games']:,} games, {meta['moves']:,} moves"]
 
     # --- training (Trains) ---------------------------------------------------------------------------
@@ -363,36 +381,52 @@ class DotsNTuple:
 
     def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None, checkpoint=None,
               watch=None, jobs: int = 1) -> None:
-        """TD(0) self-play for `episodes` games on this board (one core); checkpoint(done, figures) at
-        CURVE_POINTS points with the curve's figures, watch(state) with a position of a greedy game of the
-        network as it is."""
+        """TD(0) self-play for `episodes` games on this board, on `jobs` threads sharing the weights (Hogwild:
+        the compiled loop lets go of the interpreter lock, each thread its own games and rng);
+        checkpoint(done, figures) at CURVE_POINTS points with the curve's figures, watch(state) with a
+        position of a greedy game of the network as it is."""
         rows, cols = self.rules.rows, self.rules.cols
         net, meta, _ = self._net(rows, cols)
         net = Network(rows, cols, None if from_scratch else np.array(net.weights))
         meta = {"games": 0, "moves": 0} if from_scratch else dict(meta)
         lay, k = net.layout, kernels()
-        per_call = max(1, CHUNK_MOVES // lay.n_lines)
+        jobs = max(1, int(jobs))
+        per_call = max(1, CHUNK_MOVES // lay.n_lines) * jobs
         marks = sorted({max(1, round(episodes * (i + 1) / CURVE_POINTS)) for i in range(CURVE_POINTS)})
-        done = 0
-        if checkpoint is not None:
-            checkpoint(0, self.measure(net))
-        while done < episodes and not (stop is not None and stop.is_set()):
-            games = min(per_call, episodes - done, next(m for m in marks if m > done) - done)
-            meta["moves"] += int(k.self_play(net.args(), games, self.rate, self.epsilon, lay.n_lines, lay.box_lines,
-                                             lay.line_boxes, rng, self.openings))
-            done += games
-            meta["games"] += games
-            if not np.isfinite(net.weights).all():
-                raise TrainingDiverged(f"the network's values ran away after {done:,} games; lower the "
-                                       "learning rate ([dots.ntuple] learning_rate)")
-            if progress is not None:
-                progress(done)
-            if done in marks:
-                if checkpoint is not None:
-                    self._nets[(rows, cols)] = (net, meta, "training")
-                    checkpoint(done, self.measure(net))
-                if watch is not None:
-                    watch(self._shown_game(net, rng))
+        rngs = [rng] if jobs == 1 else rng.spawn(jobs)
+        pool = ThreadPoolExecutor(jobs, thread_name_prefix="dots-td") if jobs > 1 else None
+
+        def play(games: int, r) -> int:
+            return int(k.self_play(net.args(), games, self.rate, self.epsilon, lay.n_lines, lay.box_lines,
+                                   lay.line_boxes, r, self.openings))
+
+        try:
+            done = 0
+            if checkpoint is not None:
+                checkpoint(0, self.measure(net))
+            while done < episodes and not (stop is not None and stop.is_set()):
+                games = min(per_call, episodes - done, next(m for m in marks if m > done) - done)
+                if pool is None:
+                    meta["moves"] += play(games, rng)
+                else:
+                    shares = [games // jobs + (j < games % jobs) for j in range(jobs)]
+                    meta["moves"] += sum(pool.map(play, [n for n in shares if n], rngs))
+                done += games
+                meta["games"] += games
+                if not np.isfinite(net.weights).all():
+                    raise TrainingDiverged(f"the network's values ran away after {done:,} games; lower the "
+                                           f"learning rate ([dots.ntuple] {self.rate_setting})")
+                if progress is not None:
+                    progress(done)
+                if done in marks:
+                    if checkpoint is not None:
+                        self._nets[(rows, cols)] = (net, meta, "training")
+                        checkpoint(done, self.measure(net))
+                    if watch is not None:
+                        watch(self._shown_game(net, rng))
+        finally:
+            if pool is not None:
+                pool.shutdown()
         self._nets[(rows, cols)] = (net, meta, "trained (unsaved)")
 
     def _shown_game(self, net: Network, rng) -> DotsState:

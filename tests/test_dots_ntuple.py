@@ -11,15 +11,20 @@ from arcade.settings import Settings
 
 
 def plain_value(net: Network, lines: int) -> float:
-    """The network's value read the long way: every tuple through every symmetry, base 2 for lines and
-    base 5 (drawn sides) for boxes, the layer's weight and the summary's."""
+    """The network's value read the long way: every tuple through every symmetry (a tuple of the whole board
+    once, at the least of its images' indexes, its weight S times), base 2 for lines and base 5 (drawn sides)
+    for boxes, the layer's weight and the summary's."""
     lay = net.layout
     board = DotsRules(lay.rows, lay.cols).new_state().board
     syms = line_symmetries(lay.rows, lay.cols)
     total = net.weights[lay.layer_at + bin(lines).count("1")]
     for t, tup in enumerate(lay.tuples.tolist()):
-        for s, perm in enumerate(syms):
-            index = sum(((lines >> perm[b]) & 1) << k for k, b in enumerate(x for x in tup if x >= 0))
+        indexes = [sum(((lines >> perm[b]) & 1) << k for k, b in enumerate(x for x in tup if x >= 0))
+                   for perm in syms]
+        if len([x for x in tup if x >= 0]) == board.n_lines:  # the whole board: its least image, S times
+            total += len(syms) * net.weights[lay.offsets[t * len(syms)] + min(indexes)]
+            continue
+        for s, index in enumerate(indexes):
             total += net.weights[lay.offsets[t * len(syms) + s] + index]
     masks = board.box_masks()
     for r in range(lay.counts.shape[0]):
@@ -65,8 +70,7 @@ def test_a_symmetric_position_has_the_value_of_its_images():
 def test_self_play_learns_the_exact_margins_where_the_network_can_hold_them(tmp_path):
     """On 2x2 the line tuple is the whole board: TD(0) self-play must find the margin the solver finds in
     every position (within 0.05 box; 0.003 measured) and play an optimal move in every one of them."""
-    settings = Settings().with_table("data", folder=str(tmp_path)).with_agent("ntuple", game="dots",
-                                                                              learning_rate=0.3)
+    settings = Settings().with_table("data", folder=str(tmp_path))
     agent = DotsNTuple(DotsRules(2, 2), settings)
     points = []
     agent.train(60_000, np.random.default_rng(5), from_scratch=True, checkpoint=lambda done, f: points.append(f))
@@ -238,3 +242,39 @@ def test_mcts_ntuple_solves_its_small_leaves_and_guesses_the_rest(tmp_path):
     never = NetworkLeaves(DotsNTuple(rules, settings), exact_lines=0)
     assert all(-1 < r < 1 for r, _ in never.evaluate([s for s in states if s.lines.bit_count() > 10],
                                                      np.random.default_rng(0)))
+
+
+def test_a_whole_board_tuple_read_once_learns_as_its_images_read_one_by_one():
+    """The canonical read (one weight a class of positions, counted S times) against the same network whose
+    whole-board tuple is read through each symmetry into its own weight: self-play moves both alike, so after
+    the same games every position has the same value, and the canonical table touched a class once."""
+    import dataclasses
+
+    from agents.dots_ntuple import kernels
+
+    lay = layout(2, 2)
+    assert (lay.offsets[1:len(line_symmetries(2, 2))] == -1).all()
+    canonical = Network(2, 2)
+    plain = Network(2, 2)
+    plain.layout = dataclasses.replace(lay, offsets=np.where(lay.offsets < 0, lay.offsets[0], lay.offsets))
+    for net in (canonical, plain):
+        kernels().self_play(net.args(), 40, 0.3, 0.0, lay.n_lines, lay.box_lines, lay.line_boxes,
+                            np.random.default_rng(8), 3)
+    everything = np.arange(1 << lay.n_lines, dtype=np.int64)
+    assert np.allclose(canonical.values(everything), plain.values(everything), atol=1e-9)
+    assert np.abs(canonical.values(everything)).max() > 0.1  # (it learnt something)
+    table = canonical.weights[:1 << lay.n_lines]
+    tup = lay.tuples[0].tolist()
+    classes = {min(sum(((x >> p[b]) & 1) << k for k, b in enumerate(tup)) for p in line_symmetries(2, 2))
+               for x in range(1 << lay.n_lines)}
+    assert set(np.flatnonzero(table).tolist()) <= classes  # only a class's least image holds a weight
+
+
+def test_training_on_two_threads_shares_one_network(tmp_path):
+    settings = Settings().with_table("data", folder=str(tmp_path))
+    agent = DotsNTuple(DotsRules(2, 2), settings)
+    points = []
+    agent.train(20_000, np.random.default_rng(5), from_scratch=True, jobs=2,
+                checkpoint=lambda done, f: points.append((done, f)))
+    assert points[-1][0] == 20_000 and agent.describe()[2].startswith("trained 20,000 games")
+    assert points[-1][1]["optimal moves"] > points[0][1]["optimal moves"]

@@ -9,7 +9,10 @@ the value is the sum of those weights plus one weight for the number of lines dr
 per board by agents/dots_ntuple.py:
 
   reads   (T*S, K) int64: line of the k-th place of tuple t under symmetry s (-1 past the tuple's end)
-  offsets (T*S,) int64: where each read's table starts in `weights` (the S reads of a tuple share one table)
+  offsets (T*S,) int64: where each read's table starts in `weights` (the S reads of a tuple share one table);
+          -1: the read is a further image of the read before it, and the tuple is read once, canonically
+          (a tuple of the whole board: the least of its images' indexes, its weight counted S times; every
+          image of a position reads that one weight, so a table of them all holds one weight a class)
   counts  (C*S, J) int64: box of the j-th place of box tuple c under symmetry s (-1 past its end): a box
           tuple's index is its boxes' drawn sides (0-4) as the digits of a base-5 number
   count_offsets (C*S,) int64: where each of those reads' tables starts
@@ -75,8 +78,11 @@ def value(lines, net):
     reads, offsets, counts, count_offsets, box_masks, weights, layer_at, box_lines, line_boxes, n_lines = net
     total = weights[layer_at + _popcount(lines)]
     total += weights[layer_at + n_lines + 1 + _summary(lines, box_masks, box_lines, line_boxes, n_lines)]
-    for r in range(reads.shape[0]):
-        total += weights[offsets[r] + _line_index(lines, reads, r)]
+    r = 0
+    while r < reads.shape[0]:
+        index, images, _ = _canonical(lines, reads, offsets, r)
+        total += images * weights[offsets[r] + index]
+        r += images
     for r in range(counts.shape[0]):
         total += weights[count_offsets[r] + _count_index(lines, counts, box_masks, r)]
     return total
@@ -91,6 +97,22 @@ def _line_index(lines, reads, r):
             break
         index |= ((lines >> line) & 1) << k
     return index
+
+
+@njit(cache=True, inline="always")
+def _canonical(lines, reads, offsets, r):
+    """Read r and the further images after it (offsets -1): (the least of their indexes, how many reads
+    that is, how many of them give that least index). A read with no further images: (its index, 1, 1)."""
+    least = _line_index(lines, reads, r)
+    images = ties = 1
+    while r + images < reads.shape[0] and offsets[r + images] < 0:
+        index = _line_index(lines, reads, r + images)
+        if index < least:
+            least, ties = index, 1
+        elif index == least:
+            ties += 1
+        images += 1
+    return least, images, ties
 
 
 @njit(cache=True, inline="always")
@@ -139,46 +161,65 @@ def best_move(lines, n_lines, net, box_lines, line_boxes, scratch):
 
 
 @njit(cache=True)
-def _features(lines, net, out):
-    """The weight indexes a line set reads (line tuples', box tuples', then its layer's)."""
+def _features(lines, net, out, canon):
+    """The weight indexes a line set reads (line tuples', box tuples', then its layer's) into `out`, each
+    once a read; a canonically read tuple's instead into a row of `canon` (its weight's index, its images,
+    the ties: _canonical). Returns (entries of out, rows of canon)."""
     reads, offsets, counts, count_offsets, box_masks, _, layer_at, box_lines, line_boxes, n_lines = net
-    n = reads.shape[0]
-    for r in range(n):
-        out[r] = offsets[r] + _line_index(lines, reads, r)
+    n = n_canon = r = 0
+    while r < reads.shape[0]:
+        if r + 1 < reads.shape[0] and offsets[r + 1] < 0:
+            index, images, ties = _canonical(lines, reads, offsets, r)
+            canon[n_canon, 0], canon[n_canon, 1], canon[n_canon, 2] = offsets[r] + index, images, ties
+            n_canon += 1
+            r += images
+        else:
+            out[n] = offsets[r] + _line_index(lines, reads, r)
+            n += 1
+            r += 1
     for r in range(counts.shape[0]):
-        out[n + r] = count_offsets[r] + _count_index(lines, counts, box_masks, r)
-    out[n + counts.shape[0]] = layer_at + _popcount(lines)
-    out[n + counts.shape[0] + 1] = layer_at + n_lines + 1 + _summary(lines, box_masks, box_lines, line_boxes, n_lines)
+        out[n] = count_offsets[r] + _count_index(lines, counts, box_masks, r)
+        n += 1
+    out[n] = layer_at + _popcount(lines)
+    out[n + 1] = layer_at + n_lines + 1 + _summary(lines, box_masks, box_lines, line_boxes, n_lines)
+    return n + 2, n_canon
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def self_play(net, games, rate, epsilon, n_lines, box_lines, line_boxes, rng, openings):
     """TD(0) self-play: `games` games, each from the empty board, both sides choosing the move of largest
     worth (a random free line with probability epsilon), every position's value moved `rate` of the way to
     its greedy worth (the move of largest worth, whatever was played). The step is normalised (NLMS): a
     weight read c times moves c / sum(c^2) of it, so the value moves by exactly that share even where a
     symmetric position reads one weight through several symmetries (a plain rate / F step would move it up
-    to 8 times too far, and diverge). The first `openings` moves of a game are random (wider starts).
-    Returns the moves played."""
+    to 8 times too far, and diverge). A canonically read tuple steps as its S reads of S equal weights
+    would: its one weight moves (ties) steps and adds S x ties to the norm. The first `openings` moves of a
+    game are random (wider starts). Returns the moves played. Runs without the GIL: threads may share the
+    weights (Hogwild), each with its own rng."""
     full = (np.int64(1) << n_lines) - 1
     weights = net[5]
     scratch = np.empty(n_lines, np.float64)
     feats = np.empty(net[0].shape[0] + net[2].shape[0] + 2, np.int64)
+    canon = np.empty((net[0].shape[0], 3), np.int64)
     moves = 0
     for _ in range(games):
         lines = np.int64(0)
         played = 0
         while lines != full:
             best, worth = best_move(lines, n_lines, net, box_lines, line_boxes, scratch)
-            _features(lines, net, feats)
+            n, n_canon = _features(lines, net, feats, canon)
             error = worth - value(lines, net)
             norm = 0
-            for i in range(feats.size):
-                for j in range(feats.size):
+            for i in range(n):
+                for j in range(n):
                     norm += feats[i] == feats[j]
+            for c in range(n_canon):
+                norm += canon[c, 1] * canon[c, 2]
             step = rate * error / norm
-            for f in feats:
-                weights[f] += step
+            for i in range(n):
+                weights[feats[i]] += step
+            for c in range(n_canon):
+                weights[canon[c, 0]] += canon[c, 2] * step
             line = best
             if played < openings or rng.random() < epsilon:
                 free = n_lines - _popcount(lines)
