@@ -214,19 +214,29 @@ class DotsScreen(GameScreen):
         ox, oy, gap = self._geometry()
         return ox + c * gap, oy + r * gap
 
-    def _midpoint(self, bit: int):
-        (r1, c1), (r2, c2) = self.board.line_ends(bit)
-        (x1, y1), (x2, y2) = self._dot(r1, c1), self._dot(r2, c2)
-        return (x1 + x2) / 2, (y1 + y2) / 2
+    def _midpoints(self) -> list[tuple[float, float]]:
+        """The middle of every line on screen, by line (kept while the board and window stay: a mouse move
+        tests every line)."""
+        key = (self._geometry(), self.board.rows, self.board.cols)
+        if getattr(self, "_midpoints_of", (None,))[0] != key:
+            ox, oy, gap = key[0]
+            ends = [self.board.line_ends(bit) for bit in range(self.board.n_lines)]
+            self._midpoints_of = (key, [(ox + (c1 + c2) * gap / 2, oy + (r1 + r2) * gap / 2)
+                                        for (r1, c1), (r2, c2) in ends])
+        return self._midpoints_of[1]
+
+    def _midpoint(self, bit: int) -> tuple[float, float]:
+        return self._midpoints()[bit]
 
     def _line_near(self, pos) -> int | None:
         """The undrawn line whose middle is nearest the point, if near enough."""
         _, _, gap = self._geometry()
         best, best_d = None, (gap * 0.5) ** 2
+        middles, lines = self._midpoints(), self.state.lines
         for bit in range(self.board.n_lines):
-            if (self.state.lines >> bit) & 1:
+            if (lines >> bit) & 1:
                 continue
-            mx, my = self._midpoint(bit)
+            mx, my = middles[bit]
             d = (mx - pos[0]) ** 2 + (my - pos[1]) ** 2
             if d < best_d:
                 best, best_d = bit, d
@@ -234,20 +244,21 @@ class DotsScreen(GameScreen):
 
     def _nearest_free(self, line: int) -> int:
         """The undrawn line whose middle is nearest `line`'s (`line` itself when none is left)."""
-        cx, cy = self._midpoint(line)
+        middles = self._midpoints()
+        cx, cy = middles[line]
         free = [bit for bit in range(self.board.n_lines) if not (self.state.lines >> bit) & 1]
-        return min(free, key=lambda bit: (self._midpoint(bit)[0] - cx) ** 2 + (self._midpoint(bit)[1] - cy) ** 2,
-                   default=line)
+        return min(free, key=lambda bit: (middles[bit][0] - cx) ** 2 + (middles[bit][1] - cy) ** 2, default=line)
 
     def _step_cursor(self, direction) -> int:
         """The nearest undrawn line whose middle lies in that direction from the cursor's."""
-        cx, cy = self._midpoint(self.cursor)
+        middles = self._midpoints()
+        cx, cy = middles[self.cursor]
         dx, dy = direction
         best, best_score = self.cursor, None
         for bit in range(self.board.n_lines):
             if (self.state.lines >> bit) & 1:
                 continue
-            mx, my = self._midpoint(bit)
+            mx, my = middles[bit]
             along = (mx - cx) * dx + (my - cy) * dy
             if along <= 0:
                 continue
