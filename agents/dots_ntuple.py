@@ -92,6 +92,11 @@ class Layout:
     def n_lines(self) -> int:
         return board_of(self.rows, self.cols).n_lines
 
+    @property
+    def one_table(self) -> bool:
+        """Whether the lines are one tuple of the whole board, read once at a position's least image."""
+        return bool((self.offsets < 0).any())
+
 
 def _classes(candidates, images) -> list[tuple[int, ...]]:
     """The first of each class of `candidates` (tuples of lines or boxes) under the symmetries; images(t)
@@ -293,7 +298,7 @@ class DotsNTuple:
         self.rules = rules
         p = settings.agent_params(GAME.id, "ntuple")
         self.epsilon, self.openings = p.epsilon, p.openings
-        one_table = board_of(rules.rows, rules.cols).n_lines <= FULL_LINES
+        one_table = layout(rules.rows, rules.cols).one_table
         self.rate_setting = "table_learning_rate" if one_table else "learning_rate"  # ([dots.ntuple]'s)
         self.rate = getattr(p, self.rate_setting)
         self.data_dir = Path(settings.data_dir)
@@ -349,7 +354,7 @@ class DotsNTuple:
         lay = net.layout
         symmetries = lay.reads.shape[0] // lay.tuples.shape[0]
         lines = ("every line set one weight a class of its mirror images, "
-                 if (lay.offsets < 0).any() else f"{lay.tuples.shape[0]} line tuples and ")
+                 if lay.one_table else f"{lay.tuples.shape[0]} line tuples and ")
         return [f"network: {source}",
                 f"{lines}{lay.boxes.shape[0]} box tuples x {symmetries} symmetries, {lay.size:,} weights",
                 f"trained {meta['games']:,} games, {meta['moves']:,} moves"]
@@ -393,8 +398,8 @@ class DotsNTuple:
         jobs = max(1, int(jobs))
         per_call = max(1, CHUNK_MOVES // lay.n_lines) * jobs
         marks = sorted({max(1, round(episodes * (i + 1) / CURVE_POINTS)) for i in range(CURVE_POINTS)})
-        rngs = [rng] if jobs == 1 else rng.spawn(jobs)
         pool = ThreadPoolExecutor(jobs, thread_name_prefix="dots-td") if jobs > 1 else None
+        rngs = rng.spawn(jobs) if pool is not None else None  # (each thread its own)
 
         def play(games: int, r) -> int:
             return int(k.self_play(net.args(), games, self.rate, self.epsilon, lay.n_lines, lay.box_lines,

@@ -13,7 +13,6 @@ Targets (issue 43): 3x3 from scratch 90% optimal within 10 minutes, shipped 3x3 
 """
 from __future__ import annotations
 
-import os
 import tempfile
 import time
 
@@ -23,6 +22,7 @@ from _common import wilson
 
 from agents.dots_ntuple import DotsNTuple, Network, optimal_share, wins_against
 from arcade.games.dots import DotsRules
+from arcade.runner import default_jobs
 from arcade.settings import Settings
 
 SEED = 20_000_003  # the strength games' seeds (training and the curve's positions use others)
@@ -68,8 +68,8 @@ def shipped(games: int) -> None:
 def main() -> None:
     p = _common.Parser(description=__doc__.splitlines()[0])
     p.add_argument("--train-games", type=int, default=4_000_000, help="3x3 self-play games from scratch (0: skip)")
-    p.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                   else os.cpu_count(), positive=True, help="threads of the training from scratch")
+    p.add_argument("--jobs", type=int, default=default_jobs(), positive=True,
+                   help="threads of the training from scratch (default: every core)")
     p.add_argument("--games", type=int, default=200, positive=True, help="4x4 games against greedy")
     args = p.parse_args()
     shipped(args.games)
