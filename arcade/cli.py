@@ -16,7 +16,7 @@ from agents import Explains, Trains, UnknownAgent, agents_for, find
 from agents.base import ANY_GAME
 from arcade.games import GAMES, UnknownGame, VariantError, format_variant, game_ids, game_info
 from arcade.games.declare import checked_parameters, describe_parameters, split_variant
-from arcade.cli_common import UserError, _agent, _rules
+from arcade.cli_common import UserError, _agent, _rules, _spec
 from arcade.games.base import FitsState
 from arcade.progress import Progress, ms_text
 from arcade.setting_fields import describe_fields
@@ -249,11 +249,12 @@ def cmd_decide(args, settings) -> int:
 
 def cmd_train(args, settings) -> int:
     rules = _rules(args.game, settings)
-    agent = _agent(args.game, args.agent, rules, settings)
-    if not isinstance(agent, Trains):
+    spec = _spec(args.game, args.agent)
+    if not spec.can(Trains):  # (asked of the registry: building the agent may compile its kernels first)
         learners = [s.name for s in agents_for(args.game, Trains)]
-        raise UserError(f"agent '{agent.name}' does not learn; trainable agents for {args.game}: "
+        raise UserError(f"agent '{spec.name}' does not learn; trainable agents for {args.game}: "
                         f"{', '.join(learners) or 'none yet'}")
+    agent = _agent(args.game, args.agent, rules, settings)
     path = Path(args.out) if args.out is not None else agent.default_path()
     # checked before the training, not after a million episodes
     for option, target in (("--out", path), ("--curve", args.curve)):

@@ -18,13 +18,18 @@ def _rules(game: str, settings):
         raise UserError(str(exc)) from None
 
 
+def _spec(game: str, name: str | None):
+    """The registry's entry of agent `name` (or the game's first); UserError if there is none."""
+    try:
+        return find(game, name) if name is not None else agents_for(game)[0]
+    except UnknownAgent as exc:
+        raise UserError(str(exc)) from None
+
+
 def _agent(game: str, name: str | None, rules, settings):
     """The agent `name` (or the game's first) built for these rules; UserError if there is none or it
     cannot play these rules (said before any long work)."""
-    try:
-        spec = find(game, name) if name is not None else agents_for(game)[0]
-    except UnknownAgent as exc:
-        raise UserError(str(exc)) from None
+    spec = _spec(game, name)
     why = spec.cannot_play(rules)
     if why:
         raise UserError(why)

@@ -102,6 +102,20 @@ def test_train_options_say_what_is_wrong_in_one_line(capsys, small_settings_file
         assert code == 2 and len(err.splitlines()) == 1 and words in err, err
 
 
+def test_train_with_an_agent_that_does_not_learn_says_so_before_building_it(capsys, small_settings_file,
+                                                                           monkeypatch):
+    # (building the strong search compiles its kernels first on a cold cache: seconds before the one line)
+    from agents.base import AgentSpec
+
+    def built(*_):
+        raise AssertionError("the agent was built")
+
+    monkeypatch.setattr(AgentSpec, "create", built)
+    assert main(["--settings", small_settings_file, "train", "2048", "--agent", "expectimax"]) == 2
+    assert capsys.readouterr().err.strip() == ("main.py: error: agent 'expectimax' does not learn; trainable "
+                                               "agents for 2048: ntuple")
+
+
 def test_t_on_the_2048_screen_shows_a_training_game_and_a_curve_that_moves(settings):
     settings = settings.with_agent("ntuple", game="2048", tuples="3x4", games=3000)
     app = App(settings, size=(1024, 720))
