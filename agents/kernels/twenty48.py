@@ -431,6 +431,21 @@ def search(x, depth, conf, scores, moves_t, gains_t, weights, runs, tt, stats, o
 
 
 # --- the learner -----------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _step(w, c, error, rate, n, weights, coherent, signed, absolute):
+    """Weight w, read c times by the afterstate, moves by (1 - (1 - r)**c) / n of the error (_learn)."""
+    r = rate
+    if coherent:
+        a = absolute[w]
+        # (|E| <= A, but a lost update of threads learning without locks, or float32 rounding, can
+        # leave |E| > A: a step past the rate, which at rates near 1 overshoots until the values run away)
+        r = rate * (min(abs(signed[w]) / a, 1.0) if a > 0 else 1.0)
+        signed[w] += c * error
+        absolute[w] += c * abs(error)
+    share = r if c == 1 else 1.0 - (1.0 - r) ** c
+    weights[w] += share / n * error
+
+
 @njit(cache=True)
 def _learn(feats, error, rate, weights, coherent, signed, absolute):
     """One TD step of the afterstate whose F weight indexes are `feats`: each weight it reads moves by rate / F
@@ -445,27 +460,21 @@ def _learn(feats, error, rate, weights, coherent, signed, absolute):
         for i in range(start, start + 7):
             for k in range(i + 1, start + 8):
                 repeats |= feats[i] == feats[k]
+        if not repeats:  # (most boards read 8 different weights of a tuple: this loop alone, branch-free)
+            for j in range(start, start + 8):
+                _step(feats[j], 1, error, rate, n, weights, coherent, signed, absolute)
+            continue
         for j in range(start, start + 8):
             w = feats[j]
+            seen = False
+            for k in range(start, j):
+                seen |= feats[k] == w
+            if seen:
+                continue  # counted where it first appears
             c = 1
-            if repeats:  # (rare: most boards read 8 different weights of a tuple)
-                seen = False
-                for k in range(start, j):
-                    seen |= feats[k] == w
-                if seen:
-                    continue  # counted where it first appears
-                for k in range(j + 1, start + 8):
-                    c += feats[k] == w
-            r = rate
-            if coherent:
-                a = absolute[w]
-                # (|E| <= A, but a lost update of threads learning without locks, or float32 rounding, can
-                # leave |E| > A: a step past the rate, which at rates near 1 overshoots until the values run away)
-                r = rate * (min(abs(signed[w]) / a, 1.0) if a > 0 else 1.0)
-                signed[w] += c * error
-                absolute[w] += c * abs(error)
-            share = r if c == 1 else 1.0 - (1.0 - r) ** c
-            weights[w] += share / n * error
+            for k in range(j + 1, start + 8):
+                c += feats[k] == w
+            _step(w, c, error, rate, n, weights, coherent, signed, absolute)
 
 
 @njit(cache=True)
