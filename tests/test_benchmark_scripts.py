@@ -34,8 +34,8 @@ def _stop_when_logged(proc, log_dir: Path, games: int, deadline_s: float = 240) 
 
 def test_bench_dots_strong_stops_on_sigint_says_what_finished_and_resumes(tmp_path):
     argv = [sys.executable, "benchmarks/bench_dots_strong.py", "--positions", "0", "--won-games", "0",
-            "--games", "40", "--sizes", "3x3", "--jobs", "1", "--log-dir", str(tmp_path)]
-    proc = _started_with_sigint_ignored(argv)
+            "--games", "400", "--sizes", "2x3", "--jobs", "1", "--log-dir", str(tmp_path)]
+    proc = _started_with_sigint_ignored(argv)  # (2x3: games of tens of ms, 400 of them far from done at the stop)
     out, took = _stop_when_logged(proc, tmp_path, 2)
     assert proc.returncode == 130, out
     assert took < 30 and "Traceback" not in out
@@ -45,7 +45,7 @@ def test_bench_dots_strong_stops_on_sigint_says_what_finished_and_resumes(tmp_pa
     assert kept >= 2
     again = _started_with_sigint_ignored(argv)
     out, _ = _stop_when_logged(again, tmp_path, kept + 1)
-    assert f"{40 - kept} games to play, {kept} in" in out
+    assert f"{400 - kept} games to play, {kept} in" in out
 
 
 def test_cli_bench_stops_on_sigint_in_the_background(tmp_path):
