@@ -8,7 +8,7 @@ os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 
 import pytest  # noqa: E402
 
-from arcade import notices  # noqa: E402
+from arcade import agent_process, notices  # noqa: E402
 from arcade.settings import AgentSettings, DataSettings, SeedSettings, Settings  # noqa: E402
 
 
@@ -63,6 +63,22 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: not item.name.startswith(LONG_FIRST))  # (a stable sort: the rest keep their order)
 
 
+# The agent process outlives a test's App when nothing is left running in it, as one arcade keeps it from
+# screen to screen: starting it costs about half a CPU second, and some sixty tests open an App whose agent
+# decides there. One still deciding is stopped as App.close stops it, so no test waits behind another's
+# search. Agents there are keyed by their controller's uuid, so no test meets another's agent.
+_stop_agent_process = agent_process.shutdown
+
+
+def _keep_the_idle_agent_process() -> None:
+    pool = agent_process._pool
+    if pool is not None and getattr(pool, "_pending_work_items", True):  # (unknown: stopped, to be safe)
+        _stop_agent_process()
+
+
+agent_process.shutdown = _keep_the_idle_agent_process
+
+
 # The checkout's own data folder is the user's: a test that writes there (a settings file naming no data
 # folder keeps its data beside settings.toml) fails the run, named by what it left.
 _CHECKOUT_DATA = Path(__file__).resolve().parent.parent / "data"
@@ -80,6 +96,7 @@ def pytest_sessionstart(session):
 
 
 def pytest_sessionfinish(session, exitstatus):
+    _stop_agent_process()
     if hasattr(session.config, "workerinput"):
         return  # the controller checks once, after every worker
     before, after = session.config._data_before, _data_files()

@@ -16,7 +16,7 @@ from arcade.screens import open_game
 from tests.helpers import resize, ticks
 
 EVENTS_PER_SCREEN = 20000
-FRAME_EVERY = 20  # a frame drawn (and checked) every 20 events: 1,000 a screen, at five window sizes
+FRAME_EVERY = 40  # a frame drawn (and checked) every 40 events: 500 a screen, at five window sizes
 MIN_POSITIONS = {"tictactoe": 20, "dots": 40, "blackjack": 30}  # agents' timing varies: kept well below typical
 SIZES = ((640, 480), (1280, 800), (900, 1000), (1024, 720), (800, 600))
 KEYS = [pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_RETURN, pygame.K_TAB, pygame.K_SPACE,
