@@ -37,7 +37,7 @@ from arcade.games.dots import GAME, DotsRules, DotsState, board_of, line_symmetr
 from arcade.notices import notice
 from arcade.setting_fields import ranged
 from arcade.settings import Settings
-from arcade.storage import ASSETS, load_npz, save_npz, set_aside
+from arcade.storage import ASSETS, ReadOnce, load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
 WINDOW = (2, 3)  # boxes of a line tuple's window (and its turn, 3x2)
@@ -50,6 +50,11 @@ TEST_SEED = 10_000_019  # their games' seeds start here, far from any a training
 CURVE_GAMES = 40  # games against greedy a checkpoint plays on boards the solver does not know
 CURVE_SEARCH_GAMES = 20  # ... and against alpha-beta at CURVE_POSITIONS positions a move (the same on any machine)
 CURVE_POSITIONS = 1000
+
+
+# Networks read from files, shared by every agent of the process that plays from them (3x3's is 150 MB in
+# memory; ntuple, alpha-beta-ntuple and mcts-ntuple each read it): never written, training works on a copy
+_FILES = ReadOnce(keep=2)
 
 
 def kernels():
@@ -329,7 +334,7 @@ class DotsNTuple:
             name = file_name(rows, cols)
             for path, label in ((self.data_dir / name, "trained"), (ASSETS / name, "shipped")):
                 then = "the shipped network plays" if label == "trained" else "playing untrained"
-                got = self._read(path, rows, cols, then)
+                got = _FILES.read(path, lambda p, then=then: self._read(p, rows, cols, then))
                 if got is not None:
                     self._nets[key] = (got[0], got[1], f"{label} ({name})")
                     break
@@ -369,7 +374,7 @@ class DotsNTuple:
 
     def load(self, path: Path) -> bool:
         rows, cols = self.rules.rows, self.rules.cols
-        got = self._read(Path(path), rows, cols, "the network before it plays")
+        got = _FILES.read(Path(path), lambda p: self._read(p, rows, cols, "the network before it plays"))
         if got is None:
             return False
         self._nets[(rows, cols)] = (got[0], got[1], f"loaded ({Path(path).name})")

@@ -28,7 +28,7 @@ from arcade.games import board64
 from arcade.games.twenty48 import GAME, State2048
 from arcade.notices import notice
 from arcade.setting_fields import one_of, ranged
-from arcade.storage import ASSETS, load_npz, save_npz, set_aside
+from arcade.storage import ASSETS, ReadOnce, load_npz, save_npz, set_aside
 
 
 
@@ -87,7 +87,7 @@ def _network_at(where: str) -> NTupleNetwork:
     return loaded.net
 
 
-_READ: dict[tuple[str, int, int], Loaded] = {}  # (path, mtime, size) -> the network read from it
+_READ = ReadOnce(keep=1)  # one network file a process: the last read
 
 
 def encode(net: NTupleNetwork) -> dict[str, np.ndarray]:
@@ -130,23 +130,16 @@ def decode(arrays: dict, size: int) -> np.ndarray:
 def read(path: Path, then: str) -> Loaded | None:
     """The network in `path` (read once per process and shared read-only), None if missing or unreadable
     (an unreadable file is set aside with a notice saying `then`)."""
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    key = (str(path), st.st_mtime_ns, st.st_size)
-    if key in _READ:
-        return _READ[key]
+    return _READ.read(path, lambda p: _reported(p, then))
+
+
+def _reported(path: Path, then: str) -> Loaded | None:
     task = "loading the n-tuple network"  # (a second or more: the screen says so rather than "thinking")
     report_progress(task, 0, 2, f"reading {path.name}")
     try:
-        loaded = _decoded(path, then, task)
+        return _decoded(path, then, task)
     finally:
         report_progress(task, 2, 2)  # read or set aside, the task is over: no bar left behind
-    if loaded is not None:
-        _READ.clear()  # one network file a process: the last read
-        _READ[key] = loaded
-    return loaded
 
 
 def _decoded(path: Path, then: str, task: str) -> Loaded | None:

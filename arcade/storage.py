@@ -16,6 +16,7 @@ import tempfile
 import tokenize
 import zipfile
 import zlib
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +164,37 @@ def load_npz(path: str | Path, version: int, required: tuple[str, ...] = (),
         set_aside(path, f"missing arrays {', '.join(missing)}", then)
         return None
     return arrays
+
+
+class ReadOnce:
+    """Files decoded once per process and shared by all who ask (the networks: tens to hundreds of MB each).
+
+    read(path, decode) gives what decode(path) made of the file as it is now, keyed by its path, modification
+    time and size (a file written since is decoded again); None when there is no file or decode gives None
+    (nothing is kept then). The last `keep` files decoded are kept."""
+
+    def __init__(self, keep: int):
+        self.keep = keep
+        self._kept: OrderedDict[tuple[str, int, int], Any] = OrderedDict()
+
+    def read(self, path: Path, decode) -> Any:
+        try:
+            st = Path(path).stat()
+        except OSError:
+            return None
+        key = (str(path), st.st_mtime_ns, st.st_size)
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        got = decode(path)
+        if got is not None:
+            self._kept[key] = got
+            while len(self._kept) > self.keep:
+                self._kept.popitem(last=False)
+        return got
+
+    def values(self) -> list:
+        return list(self._kept.values())
 
 
 def json_default(x):

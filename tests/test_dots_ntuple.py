@@ -110,6 +110,23 @@ def test_the_learner_keeps_its_network_per_board_and_sets_a_bad_file_aside(tmp_p
     assert (tmp_path / (file_name(2, 3) + ".corrupt")).exists() and not (tmp_path / file_name(2, 3)).exists()
 
 
+def test_agents_reading_one_network_file_share_its_weights_and_a_file_written_since_is_read_again(tmp_path):
+    settings = Settings().with_table("data", folder=str(tmp_path))
+    shipped = [DotsNTuple(DotsRules(3, 3), settings)._net(3, 3)[0] for _ in range(2)]
+    assert shipped[0] is shipped[1]  # (3x3's is 150 MB: ntuple, alpha-beta-ntuple and mcts-ntuple read it)
+    agent = DotsNTuple(DotsRules(2, 2), settings)
+    agent.train(50, np.random.default_rng(1))
+    assert agent.save()
+    first = DotsNTuple(DotsRules(2, 2), settings)._net(2, 2)[0]
+    assert DotsNTuple(DotsRules(2, 2), settings)._net(2, 2)[0] is first
+    before = first.weights.copy()
+    agent.train(50, np.random.default_rng(2))
+    assert agent.save()
+    again = DotsNTuple(DotsRules(2, 2), settings)._net(2, 2)[0]
+    assert again is not first and not np.array_equal(again.weights, before)
+    assert np.array_equal(first.weights, before)  # training worked on its copy, the shared network unchanged
+
+
 def test_a_stop_ends_training_early_and_a_watched_game_is_a_position_of_the_board(tmp_path):
     import threading
 
