@@ -417,15 +417,16 @@ class DotsNTuple:
             while done < episodes and not (stop is not None and stop.is_set()):
                 games = min(per_call, episodes - done, next(m for m in marks if m > done) - done)
                 if pool is None:
-                    meta["moves"] += play(games, rng)
+                    played = [play(games, rng)]
                 else:
                     shares = [games // jobs + (j < games % jobs) for j in range(jobs)]
-                    meta["moves"] += sum(pool.map(play, [n for n in shares if n], rngs))
+                    played = list(pool.map(play, [n for n in shares if n], rngs))
                 done += games
-                meta["games"] += games
-                if not np.isfinite(net.weights).all():
+                if min(played) < 0:  # (a thread's TD error ran away: the kernel stopped there)
                     raise TrainingDiverged(f"the network's values ran away after {done:,} games; lower the "
                                            f"learning rate ([dots.ntuple] {self.rate_setting})")
+                meta["games"] += games
+                meta["moves"] += sum(played)
                 if progress is not None:
                     progress(done)
                 if done in marks:

@@ -127,6 +127,26 @@ def test_agents_reading_one_network_file_share_its_weights_and_a_file_written_si
     assert np.array_equal(first.weights, before)  # training worked on its copy, the shared network unchanged
 
 
+def test_a_training_whose_values_ran_away_stops_and_says_so(tmp_path):
+    from agents.base import TrainingDiverged
+    from agents.dots_ntuple import kernels
+
+    settings = Settings().with_table("data", folder=str(tmp_path))
+    agent = DotsNTuple(DotsRules(2, 2), settings)
+    lay = layout(2, 2)
+    weights = np.zeros(lay.size)
+    weights[lay.layer_at] = np.nan  # the empty board's count weight: read by every game's first position
+    net = Network(2, 2, weights)
+    assert kernels().self_play(net.args(), 5, 0.1, 0.0, lay.n_lines, lay.box_lines, lay.line_boxes,
+                               np.random.default_rng(1), 0) == -1
+    agent._nets[(2, 2)] = (Network(2, 2, weights), {"games": 0, "moves": 0}, "trained (unsaved)")
+    with pytest.raises(TrainingDiverged, match="ran away after"):
+        agent.train(20, np.random.default_rng(1))
+    weights[lay.layer_at] = 1e7  # (not a NaN: a value past any margin)
+    assert kernels().self_play(Network(2, 2, weights).args(), 5, 0.1, 0.0, lay.n_lines, lay.box_lines,
+                               lay.line_boxes, np.random.default_rng(1), 0) == -1
+
+
 def test_a_stop_ends_training_early_and_a_watched_game_is_a_position_of_the_board(tmp_path):
     import threading
 

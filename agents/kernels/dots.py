@@ -48,6 +48,7 @@ def gain(lines, line, box_lines, line_boxes):
 
 
 SAFE_CAP, TWO_CAP, THREE_CAP = 32, 32, 4
+DIVERGED = 1e6  # a TD error this large (margins are tens of boxes) or not a number: the values ran away
 
 
 @njit(cache=True)
@@ -194,8 +195,10 @@ def self_play(net, games, rate, epsilon, n_lines, box_lines, line_boxes, rng, op
     symmetric position reads one weight through several symmetries (a plain rate / F step would move it up
     to 8 times too far, and diverge). A canonically read tuple steps as its S reads of S equal weights
     would: its one weight moves (ties) steps and adds S x ties to the norm. The first `openings` moves of a
-    game are random (wider starts). Returns the moves played. Runs without the GIL: threads may share the
-    weights (Hogwild), each with its own rng."""
+    game are random (wider starts). Returns the moves played, or -1 when a TD error ran away (not a number,
+    or past DIVERGED): it stops there, before the step spreads it (a runaway weight shows in the error of
+    every position that reads it, so no look over all the weights is needed). Runs without the GIL: threads
+    may share the weights (Hogwild), each with its own rng."""
     full = (np.int64(1) << n_lines) - 1
     weights = net[5]
     scratch = np.empty(n_lines, np.float64)
@@ -209,6 +212,8 @@ def self_play(net, games, rate, epsilon, n_lines, box_lines, line_boxes, rng, op
             best, worth = best_move(lines, n_lines, net, box_lines, line_boxes, scratch)
             n, n_canon = _features(lines, net, feats, canon)
             error = worth - value(lines, net)
+            if not abs(error) < DIVERGED:  # (true for a NaN too)
+                return -1
             norm = 0
             for i in range(n):
                 for j in range(n):
