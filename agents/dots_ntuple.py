@@ -608,3 +608,7 @@ class NetworkAlphaBeta(AlphaBetaDots):
 
     def network(self, rows: int, cols: int):
         return self.learner._net(rows, cols)[0].args()
+
+    def value_legend(self, mover: str) -> str:
+        return (f"The numbers: the box margin {mover} can force after that line, as far as alpha-beta looks "
+                f"ahead (beyond: what the learnt network expects from there).")

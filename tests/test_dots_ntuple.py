@@ -315,3 +315,13 @@ def test_training_on_two_threads_shares_one_network(tmp_path):
                 checkpoint=lambda done, f: points.append((done, f)))
     assert points[-1][0] == 20_000 and agent.describe()[2].startswith("trained 20,000 games")
     assert points[-1][1]["optimal moves"] > points[0][1]["optimal moves"]
+
+
+def test_alpha_beta_with_the_network_says_its_horizon_is_the_network(tmp_path):
+    from agents.base import find
+
+    settings = Settings().with_table("data", folder=str(tmp_path))
+    rules = DotsRules(3, 3)
+    plain, learnt = (find("dots", name).create(rules, settings).value_legend("first")
+                     for name in ("alpha-beta", "alpha-beta-ntuple"))
+    assert "last safe line" in plain and "last safe line" not in learnt and "learnt network" in learnt
