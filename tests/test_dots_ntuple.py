@@ -125,6 +125,14 @@ def test_agents_reading_one_network_file_share_its_weights_and_a_file_written_si
     again = DotsNTuple(DotsRules(2, 2), settings)._net(2, 2)[0]
     assert again is not first and not np.array_equal(again.weights, before)
     assert np.array_equal(first.weights, before)  # training worked on its copy, the shared network unchanged
+    import copy
+
+    reader = DotsNTuple(DotsRules(2, 2), settings)
+    twin = copy.deepcopy(reader)  # (the game runner's copy a game)
+    assert twin._net(2, 2)[0] is reader._net(2, 2)[0] is again and twin is not reader
+    trained = copy.deepcopy(agent)  # a network trained in memory is the agent's own: copied
+    assert trained._net(2, 2)[0] is not agent._net(2, 2)[0]
+    assert np.array_equal(trained._net(2, 2)[0].weights, agent._net(2, 2)[0].weights)
 
 
 def test_a_training_whose_values_ran_away_stops_and_says_so(tmp_path):
