@@ -169,20 +169,21 @@ def load_npz(path: str | Path, version: int, required: tuple[str, ...] = (),
 class ReadOnce:
     """Files decoded once per process and shared by all who ask (the networks: tens to hundreds of MB each).
 
-    read(path, decode) gives what decode(path) made of the file as it is now, keyed by its path, modification
-    time and size (a file written since is decoded again); None when there is no file or decode gives None
+    read(path, decode) gives what decode(path) made of the file as it is now, keyed by its path, inode,
+    modification time and size (a file written since is decoded again: atomic writes make a new inode, so
+    even a rewrite within the clock's tick is seen); None when there is no file or decode gives None
     (nothing is kept then). The last `keep` files decoded are kept."""
 
     def __init__(self, keep: int):
         self.keep = keep
-        self._kept: OrderedDict[tuple[str, int, int], Any] = OrderedDict()
+        self._kept: OrderedDict[tuple[str, int, int, int], Any] = OrderedDict()
 
     def read(self, path: Path, decode) -> Any:
         try:
             st = Path(path).stat()
         except OSError:
             return None
-        key = (str(path), st.st_mtime_ns, st.st_size)
+        key = (str(path), st.st_ino, st.st_mtime_ns, st.st_size)
         if key in self._kept:
             self._kept.move_to_end(key)
             return self._kept[key]
