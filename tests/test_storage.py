@@ -139,3 +139,26 @@ def test_an_entry_per_game_is_kept_read_and_dropped(tmp_path):
     assert kept.get("dots") is None and kept.get("2048") == [1, 2]
     kept.path.write_text("[1, 2]")  # not a table of games: set aside, nothing kept
     assert kept.get("2048") is None
+
+
+def test_read_once_decodes_a_file_once_until_it_is_written_again(tmp_path):
+    from arcade.storage import ReadOnce, atomic_write_bytes
+
+    decoded = []
+
+    def decode(path):
+        decoded.append(path.name)
+        return path.read_bytes()
+
+    files = ReadOnce(keep=1)
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert files.read(a, decode) is None and decoded == []  # no file: nothing decoded, nothing kept
+    atomic_write_bytes(a, b"one")
+    first = files.read(a, decode)
+    assert first == b"one" and files.read(a, decode) is first and decoded == ["a"]
+    atomic_write_bytes(a, b"two")  # the same size, maybe within the same clock tick: a new inode all the same
+    assert files.read(a, decode) == b"two" and decoded == ["a", "a"]
+    atomic_write_bytes(b, b"bee")
+    files.read(b, decode)
+    files.read(a, decode)  # only the last `keep` are kept: a was dropped for b
+    assert decoded == ["a", "a", "b", "a"] and files.values() == [b"two"]
