@@ -22,20 +22,22 @@ def _kernels():
     return kernels(name="twenty48_playout")
 
 
+def warm_step() -> None:
+    """Tiny calls of the playout kernels: compiled (or loaded from numba's cache) by them."""
+    moves_t, gains_t = move_tables()
+    k, rng = _kernels(), np.random.default_rng(0)
+    k.random_playouts(np.array([0x11], dtype=np.uint64), np.zeros(1, dtype=np.int64), rng, 0.0, 1, moves_t,
+                      gains_t, np.zeros(1))
+    board = np.zeros((4, 4), dtype=np.uint8)
+    board[0, :2] = 1
+    board.flags.writeable = False  # as a state's board is
+    k.step_cells(board, 2, 0.5, 0.5, 0.0, moves_t, gains_t, np.empty((4, 4), dtype=np.uint8))
+    k.legal_directions(board, moves_t, gains_t, np.zeros(4, dtype=np.bool_))
+
+
 def warm() -> None:
     """Compile (or load) the playout kernel now, not inside a timed decision."""
-    def step() -> None:
-        moves_t, gains_t = move_tables()
-        k, rng = _kernels(), np.random.default_rng(0)
-        k.random_playouts(np.array([0x11], dtype=np.uint64), np.zeros(1, dtype=np.int64), rng, 0.0, 1, moves_t,
-                          gains_t, np.zeros(1))
-        board = np.zeros((4, 4), dtype=np.uint8)
-        board[0, :2] = 1
-        board.flags.writeable = False  # as a state's board is
-        k.step_cells(board, 2, 0.5, 0.5, 0.0, moves_t, gains_t, np.empty((4, 4), dtype=np.uint8))
-        k.legal_directions(board, moves_t, gains_t, np.zeros(4, dtype=np.bool_))
-
-    warm_kernels([step])  # a progress bar says so while it compiles (the first time only)
+    warm_kernels([warm_step])  # a progress bar says so while it compiles (the first time only)
 
 
 def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list | None:

@@ -17,14 +17,18 @@ def _kernel():
     return match3
 
 
-def warm() -> None:
-    """Compile (or load) the playout kernel now, not inside a timed decision."""
-    def step() -> None:
-        board = (np.arange(16, dtype=np.int8).reshape(4, 4) % 3)
-        _kernel().random_playouts(board[None], np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 3,
-                                  np.random.default_rng(0), 0, np.zeros(1))
+def warm_step() -> None:
+    """Tiny calls of the playout and turn kernels: compiled (or loaded from numba's cache) by them."""
+    board = (np.arange(16, dtype=np.int8).reshape(4, 4) % 3)
+    rng = np.random.default_rng(0)
+    _kernel().random_playouts(board[None], np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 3, rng, 0,
+                              np.zeros(1))
+    _kernel().play_turn(board.copy(), 0, 1, 3, rng, np.empty(24, dtype=np.int64))
 
-    warm_kernels([step])  # a progress bar says so while it compiles (the first time only)
+
+def warm() -> None:
+    """Compile (or load) the playout kernels now, not inside a timed decision."""
+    warm_kernels([warm_step])  # a progress bar says so while it compiles (the first time only)
 
 
 def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list:

@@ -110,6 +110,7 @@ class CompiledTree:
         """Compile (or load) the kernels on a tiny search from `state`."""
         self.reset(state)
         self.simulate(4, 2.0, np.random.default_rng(0))
+        self.children()
 
 
 class DotsTree(CompiledTree):

@@ -1,5 +1,5 @@
-"""Every kernel of the 2048 agents, the dots learner, the dots alpha-beta, mcts's compiled tree and blackjack's
-playouts compiled (or loaded from numba's cache) before anything needs it: `python -m agents.warm_kernels`,
+"""Every kernel of the 2048 agents, the dots learner, the dots alpha-beta, mcts's compiled tree and the 2048,
+match-3 and blackjack playouts compiled (or loaded from numba's cache) before anything needs it: `python -m agents.warm_kernels`,
 run by `make run` and `make test`, and the arcade's agent process as it starts. Apart
 from agents/compiled.py, which the searches and learners import: this module imports them.
 """
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import playout_blackjack
+from agents import playout_2048, playout_blackjack, playout_match3
 from agents.alphabeta_dots import Search as DotsSearch
 from agents.compiled import kernels, warm
 from agents.dots_ntuple import Network as DotsNetwork, network_leaf
@@ -46,10 +46,12 @@ def prepare_all(data_dir: Path | None = None, playing_only: bool = False) -> flo
              lambda: read_only.value(np.zeros(1, np.uint64))]
     dots = DotsNetwork(2, 2)
     steps += [lambda: dots.move_values(0), lambda: dots.choices(np.zeros(1, np.int64)),
+              lambda: dots.values(np.zeros(1, np.int64)),
               lambda: DotsSearch(2, 2).root_values(0, 2, True),
               lambda: DotsSearch(2, 2, dots.args()).root_values(0, 2, True),
               lambda: DotsTree(1, 1).warm(DotsState(1, 1)), lambda: network_tree(dots).warm(DotsState(2, 2)),
-              lambda: TicTacToeTree().warm(0), playout_blackjack.warm]
+              lambda: TicTacToeTree().warm(0), playout_blackjack.warm, playout_2048.warm_step,
+              playout_match3.warm_step]
     if not playing_only:
         steps += [lambda: Search(0.1, 1e-4, net).root(board, 2), lambda: net.value(np.zeros(1, np.uint64)),
                   lambda: net.features(np.zeros(1, np.uint64)),
