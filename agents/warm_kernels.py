@@ -29,8 +29,9 @@ def network_tree(net: DotsNetwork) -> DotsTree:
 
 
 def prepare_all(data_dir: Path | None = None, playing_only: bool = False) -> float:
-    """Compile (or load from the cache) every 2048 and dots kernel with the argument types the agents use (with
-    `playing_only`, those an agent deciding moves uses, not the learner's); returns the seconds it took.
+    """Compile (or load from the cache) every kernel with the argument types the agents use (with `playing_only`,
+    those the first moves of the 2048, dots and blackjack agents use, not the learners' or the 2048 and match-3
+    playouts, which their agents load as they are made); returns the seconds it took.
     `python -m agents.warm_kernels` runs it: the Makefile does before the arcade or the tests start, so the
     first window and every test process find the kernels compiled; the arcade's agent process runs it
     (playing only) as the arcade starts, so the first move does not wait for them to load."""
@@ -50,10 +51,10 @@ def prepare_all(data_dir: Path | None = None, playing_only: bool = False) -> flo
               lambda: DotsSearch(2, 2).root_values(0, 2, True),
               lambda: DotsSearch(2, 2, dots.args()).root_values(0, 2, True),
               lambda: DotsTree(1, 1).warm(DotsState(1, 1)), lambda: network_tree(dots).warm(DotsState(2, 2)),
-              lambda: TicTacToeTree().warm(0), playout_blackjack.warm, playout_2048.warm_step,
-              playout_match3.warm_step]
-    if not playing_only:
-        steps += [lambda: Search(0.1, 1e-4, net).root(board, 2), lambda: net.value(np.zeros(1, np.uint64)),
+              lambda: TicTacToeTree().warm(0), playout_blackjack.warm]
+    if not playing_only:  # (and the playouts: an agent that plays them loads them as it is made)
+        steps += [playout_2048.warm_step, playout_match3.warm_step,
+                  lambda: Search(0.1, 1e-4, net).root(board, 2), lambda: net.value(np.zeros(1, np.uint64)),
                   lambda: net.features(np.zeros(1, np.uint64)),
                   lambda: TDGames(net, 0.1, 0.1, np.random.default_rng(0)).step(10),
                   lambda: k.heuristic(np.uint64(0), np.zeros((3, 1 << 16), np.float32)),
