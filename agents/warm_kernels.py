@@ -13,7 +13,8 @@ import numpy as np
 from agents import playout_2048, playout_blackjack, playout_match3
 from agents.alphabeta_dots import Search as DotsSearch
 from agents.compiled import kernels, warm
-from agents.dots_ntuple import Network as DotsNetwork, network_leaf
+from agents.dots_network_agents import network_leaf
+from agents.dots_ntuple import Network as DotsNetwork
 from agents.expectimax_strong import Search
 from agents.ntuple_net import NTupleNetwork
 from agents.ntuple_td import TDGames

@@ -173,7 +173,7 @@ def test_mcts_with_the_network_values_its_leaves_by_it(tmp_path):
     """mcts-ntuple: a leaf's result is tanh((boxes ahead + the network's value for the side to move) / 2)
     for seat 0 and its negation for seat 1; a finished game its exact result; it plays legal lines."""
     from agents.base import find
-    from agents.dots_ntuple import NetworkLeaves
+    from agents.dots_network_agents import NetworkLeaves
 
     settings = Settings().with_table("data", folder=str(tmp_path)).with_agent("mcts-ntuple", game="dots",
                                                                               compiled_simulations=200)
@@ -263,7 +263,7 @@ def test_mcts_ntuple_solves_its_small_leaves_and_guesses_the_rest(tmp_path):
     """NetworkLeaves with exact_lines: a leaf with that many free lines or fewer scores its exact result (a
     win, draw or loss by the solver's margin plus the boxes already taken), a larger one the network's
     squashed guess, strictly inside (-1, 1); a finished game its result."""
-    from agents.dots_ntuple import NetworkLeaves
+    from agents.dots_network_agents import NetworkLeaves
 
     settings = Settings().with_table("data", folder=str(tmp_path))
     rules = DotsRules(2, 3)

@@ -189,7 +189,8 @@ def test_the_compiled_network_leaves_value_as_the_python_evaluator(exact_lines):
     """mcts-ntuple's leaves in the kernels (agents/kernels/uct.network_leaf with NetworkLeaves.compiled_leaf) equal the
     Python evaluator's on 3x3 positions: the network's squashed margin, and with exact_lines the solver's exact
     result where the leaf is small enough; mcts-ntuple searches on the compiled tree."""
-    from agents.dots_ntuple import DotsNTuple, NetworkLeaves
+    from agents.dots_network_agents import NetworkLeaves
+    from agents.dots_ntuple import DotsNTuple
 
     rules = DotsRules(3, 3)
     leaves = NetworkLeaves(DotsNTuple(rules, SETTINGS), exact_lines, 20_000)
@@ -214,7 +215,8 @@ def test_a_network_leaf_with_a_playout_share_mixes_the_guess_with_a_random_playo
     result, the playout the one the same Generator plays alone; the Python evaluator mixes alike (a playout is
     +-1 or 0, so its values sit at the guess shifted by share, share times -1, 0 or +1); a solved leaf stays
     exact."""
-    from agents.dots_ntuple import DotsNTuple, NetworkLeaves
+    from agents.dots_network_agents import NetworkLeaves
+    from agents.dots_ntuple import DotsNTuple
 
     rules = DotsRules(3, 3)
     guessed = NetworkLeaves(DotsNTuple(rules, SETTINGS))
