@@ -322,6 +322,11 @@ class DotsNTuple:
 
     # --- networks -----------------------------------------------------------------------------------
     def _read(self, path: Path, rows: int, cols: int, then: str):
+        """(the network in `path`, its record), read once per process and shared (_FILES); None if missing
+        or unreadable (set aside, with a notice saying `then`)."""
+        return _FILES.read(path, lambda p: self._decode(p, rows, cols, then))
+
+    def _decode(self, path: Path, rows: int, cols: int, then: str):
         arrays = load_npz(path, FORMAT_VERSION, required=("weights", "tuples", "games", "moves"), then=then)
         if arrays is None:
             return None
@@ -343,7 +348,7 @@ class DotsNTuple:
             name = file_name(rows, cols)
             for path, label in ((self.data_dir / name, "trained"), (ASSETS / name, "shipped")):
                 then = "the shipped network plays" if label == "trained" else "playing untrained"
-                got = _FILES.read(path, lambda p, then=then: self._read(p, rows, cols, then))
+                got = self._read(path, rows, cols, then)
                 if got is not None:
                     self._nets[key] = (got[0], got[1], f"{label} ({name})")
                     break
@@ -383,7 +388,7 @@ class DotsNTuple:
 
     def load(self, path: Path) -> bool:
         rows, cols = self.rules.rows, self.rules.cols
-        got = _FILES.read(Path(path), lambda p: self._read(p, rows, cols, "the network before it plays"))
+        got = self._read(Path(path), rows, cols, "the network before it plays")
         if got is None:
             return False
         self._nets[(rows, cols)] = (got[0], got[1], f"loaded ({Path(path).name})")

@@ -1,6 +1,7 @@
 """Every kernel of the 2048 agents, the dots learner, the dots alpha-beta, mcts's compiled tree and the 2048,
-match-3 and blackjack playouts compiled (or loaded from numba's cache) before anything needs it: `python -m agents.warm_kernels`,
-run by `make run` and `make test`, and the arcade's agent process as it starts. Apart
+match-3 and blackjack playouts compiled (or loaded from numba's cache) before anything needs it:
+`python -m agents.warm_kernels`, run by `make run` and `make test`, and the arcade's agent process as it
+starts (what first moves need). Apart
 from agents/compiled.py, which the searches and learners import: this module imports them.
 """
 from __future__ import annotations
