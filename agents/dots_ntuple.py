@@ -70,6 +70,9 @@ class DotsNTupleParams:
     table_learning_rate: float = ranged(0.0001, 1.0, 1.0, trains_only=True)
     epsilon: float = ranged(0.0, 1.0, 0.2, trains_only=True)  # a random move instead, in self-play
     openings: int = ranged(0, 60, 4, trains_only=True)  # random first moves of each self-play game
+    # share of games where one seat plays the greedy agent's moves (a sparring partner: its positions are learnt
+    # too; 4x4 against greedy 93.95% -> 95.25% of 1,000 games after 3M games at 0.5)
+    sparring: float = ranged(0.0, 1.0, 0.5, trains_only=True)
     games: int = ranged(1, 100_000_000, 300_000, trains_only=True)  # games of one training run
 
 
@@ -300,7 +303,7 @@ class DotsNTuple:
     def __init__(self, rules, settings):
         self.rules = rules
         p = settings.agent_params(GAME.id, "ntuple")
-        self.epsilon, self.openings = p.epsilon, p.openings
+        self.epsilon, self.openings, self.sparring = p.epsilon, p.openings, p.sparring
         one_table = layout(rules.rows, rules.cols).one_table
         self.rate_setting = "table_learning_rate" if one_table else "learning_rate"  # ([dots.ntuple]'s)
         self.rate = getattr(p, self.rate_setting)
@@ -422,7 +425,7 @@ class DotsNTuple:
 
         def play(games: int, r) -> int:
             return int(k.self_play(net.args(), games, self.rate, self.epsilon, lay.n_lines, lay.box_lines,
-                                   lay.line_boxes, r, self.openings))
+                                   lay.line_boxes, r, self.openings, self.sparring))
 
         try:
             done = 0

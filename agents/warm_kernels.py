@@ -62,7 +62,7 @@ def prepare_all(data_dir: Path | None = None, playing_only: bool = False) -> flo
                   lambda: k.heuristic(np.uint64(0), np.zeros((3, 1 << 16), np.float32)),
                   lambda: kernels(data_dir, "dots").self_play(dots.args(), 1, 0.1, 0.1, dots.layout.n_lines,
                                                               dots.layout.box_lines, dots.layout.line_boxes,
-                                                              np.random.default_rng(0), 0)]
+                                                              np.random.default_rng(0), 0, 0.5)]
     warm(steps)
     return time.perf_counter() - start
 

@@ -146,13 +146,13 @@ def test_a_training_whose_values_ran_away_stops_and_says_so(tmp_path):
     weights[lay.layer_at] = np.nan  # the empty board's count weight: read by every game's first position
     net = Network(2, 2, weights)
     assert kernels().self_play(net.args(), 5, 0.1, 0.0, lay.n_lines, lay.box_lines, lay.line_boxes,
-                               np.random.default_rng(1), 0) == -1
+                               np.random.default_rng(1), 0, 0.0) == -1
     agent._nets[(2, 2)] = (Network(2, 2, weights), {"games": 0, "moves": 0}, "trained (unsaved)")
     with pytest.raises(TrainingDiverged, match="ran away after"):
         agent.train(20, np.random.default_rng(1))
     weights[lay.layer_at] = 1e7  # (not a NaN: a value past any margin)
     assert kernels().self_play(Network(2, 2, weights).args(), 5, 0.1, 0.0, lay.n_lines, lay.box_lines,
-                               lay.line_boxes, np.random.default_rng(1), 0) == -1
+                               lay.line_boxes, np.random.default_rng(1), 0, 0.0) == -1
 
 
 def test_a_stop_ends_training_early_and_a_watched_game_is_a_position_of_the_board(tmp_path):
@@ -304,7 +304,7 @@ def test_a_whole_board_tuple_read_once_learns_as_its_images_read_one_by_one():
     plain.layout = dataclasses.replace(lay, offsets=np.where(lay.offsets < 0, lay.offsets[0], lay.offsets))
     for net in (canonical, plain):
         kernels().self_play(net.args(), 40, 0.3, 0.0, lay.n_lines, lay.box_lines, lay.line_boxes,
-                            np.random.default_rng(8), 3)
+                            np.random.default_rng(8), 3, 0.5)
     everything = np.arange(1 << lay.n_lines, dtype=np.int64)
     assert np.allclose(canonical.values(everything), plain.values(everything), atol=1e-9)
     assert np.abs(canonical.values(everything)).max() > 0.1  # (it learnt something)
@@ -333,3 +333,32 @@ def test_alpha_beta_with_the_network_says_its_horizon_is_the_network(tmp_path):
     plain, learnt = (find("dots", name).create(rules, settings).value_legend("first")
                      for name in ("alpha-beta", "alpha-beta-ntuple"))
     assert "last safe line" in plain and "last safe line" not in learnt and "learnt network" in learnt
+
+
+@pytest.mark.parametrize("rows, cols", [(2, 2), (3, 3), (4, 4)])
+def test_the_sparring_partner_plays_as_the_greedy_agent_does(rows, cols):
+    """The self-play kernel's greedy seat (kernels' greedy_line) makes the greedy agent's moves: the same line
+    where a box can be taken, else a line of the same pool (safe lines, else any), each of them drawn."""
+    from agents.dots_ntuple import kernels
+    from agents.greedy import GreedyDots
+
+    rules, lay = DotsRules(rows, cols), layout(rows, cols)
+    greedy = GreedyDots(rules, Settings())
+    rng = np.random.default_rng(4)
+    taking = safe_only = forced = 0
+    for _ in range(300):
+        state = DotsState(rows, cols, int(rng.integers(0, 1 << lay.n_lines)) & ((1 << lay.n_lines) - 2))
+        scores = greedy.explain(state)
+        best = max(scores.values())
+        pool = [a for a, v in scores.items() if v == best] if best > 0 else \
+            [a for a, v in scores.items() if v == 0] or list(scores)
+        drawn = {kernels().greedy_line(state.lines, lay.n_lines, lay.box_lines, lay.line_boxes, rng)
+                 for _ in range(200)}
+        if best > 0:
+            taking += 1
+            assert drawn == {greedy.act(state, rng)}
+        else:
+            safe_only += best == 0
+            forced += best < 0
+            assert drawn <= set(pool) and len(drawn) >= min(len(pool), 8)  # (200 draws: all of a pool of 8)
+    assert taking and safe_only  # (both kinds of position were met)

@@ -1,5 +1,5 @@
 """The compiled inner loops of the dots learner (numba): an n-tuple network's value of a line set, the
-greedy move it makes, and TD(0) self-play, by the rules of arcade/games/dots.py (the alpha-beta's recursion,
+greedy move it makes, the greedy agent's move (a sparring partner), and TD(0) self-play, by the rules of arcade/games/dots.py (the alpha-beta's recursion,
 which values its horizon by this network, is agents/kernels/dots_search.py).
 
 A position is its drawn lines, one bit a line (the rules' numbering). The network: tuples of lines, each
@@ -186,8 +186,43 @@ def _features(lines, net, out, canon):
     return n + 2, n_canon
 
 
+@njit(cache=True)
+def greedy_line(lines, n_lines, box_lines, line_boxes, rng):
+    """The greedy agent's line (agents/greedy.py's GreedyDots): the first line that completes the most boxes;
+    else a random line that gives no box its third side; else a random free line."""
+    best, most = -1, 0
+    safe = np.empty(n_lines, np.int64)
+    free = np.empty(n_lines, np.int64)
+    n_safe = n_free = 0
+    for line in range(n_lines):
+        if (lines >> line) & 1:
+            continue
+        free[n_free] = line
+        n_free += 1
+        g = gain(lines, line, box_lines, line_boxes)
+        if g > most:
+            best, most = line, g
+        after = lines | (np.int64(1) << line)
+        gives = False
+        for j in range(2):
+            b = line_boxes[line, j]
+            if b >= 0:
+                sides = 0
+                for k in range(4):
+                    sides += (after >> box_lines[b, k]) & 1
+                gives |= sides == 3
+        if not gives:
+            safe[n_safe] = line
+            n_safe += 1
+    if best >= 0:
+        return best
+    if n_safe:
+        return safe[min(np.int64(rng.random() * n_safe), n_safe - 1)]
+    return free[min(np.int64(rng.random() * n_free), n_free - 1)]
+
+
 @njit(cache=True, nogil=True)
-def self_play(net, games, rate, epsilon, n_lines, box_lines, line_boxes, rng, openings):
+def self_play(net, games, rate, epsilon, n_lines, box_lines, line_boxes, rng, openings, sparring):
     """TD(0) self-play: `games` games, each from the empty board, both sides choosing the move of largest
     worth (a random free line with probability epsilon), every position's value moved `rate` of the way to
     its greedy worth (the move of largest worth, whatever was played). The step is normalised (NLMS): a
@@ -195,7 +230,9 @@ def self_play(net, games, rate, epsilon, n_lines, box_lines, line_boxes, rng, op
     symmetric position reads one weight through several symmetries (a plain rate / F step would move it up
     to 8 times too far, and diverge). A canonically read tuple steps as its S reads of S equal weights
     would: its one weight moves (ties) steps and adds S x ties to the norm. The first `openings` moves of a
-    game are random (wider starts). Returns the moves played, or -1 when a TD error ran away (not a number,
+    game are random (wider starts). In a `sparring` share of the games one seat (either, at random) plays the
+    greedy agent's moves after the openings (greedy_line): the positions a greedy opponent leads to are learnt
+    too, with the same target (what the network's best move is worth). Returns the moves played, or -1 when a TD error ran away (not a number,
     or past DIVERGED): it stops there, before the step spreads it (a runaway weight shows in the error of
     every position that reads it, so no look over all the weights is needed). Runs without the GIL: threads
     may share the weights (Hogwild), each with its own rng."""
@@ -207,7 +244,10 @@ def self_play(net, games, rate, epsilon, n_lines, box_lines, line_boxes, rng, op
     moves = 0
     for _ in range(games):
         lines = np.int64(0)
-        played = 0
+        played = mover = 0
+        greedy_seat = -1
+        if rng.random() < sparring:
+            greedy_seat = 0 if rng.random() < 0.5 else 1
         while lines != full:
             best, worth = best_move(lines, n_lines, net, box_lines, line_boxes, scratch)
             n, n_canon = _features(lines, net, feats, canon)
@@ -226,7 +266,9 @@ def self_play(net, games, rate, epsilon, n_lines, box_lines, line_boxes, rng, op
             for c in range(n_canon):
                 weights[canon[c, 0]] += canon[c, 2] * step
             line = best
-            if played < openings or rng.random() < epsilon:
+            if mover == greedy_seat and played >= openings:
+                line = greedy_line(lines, n_lines, box_lines, line_boxes, rng)
+            elif played < openings or rng.random() < epsilon:
                 free = n_lines - _popcount(lines)
                 pick = min(np.int64(rng.random() * free), free - 1)
                 for candidate in range(n_lines):
@@ -235,6 +277,8 @@ def self_play(net, games, rate, epsilon, n_lines, box_lines, line_boxes, rng, op
                             line = candidate
                             break
                         pick -= 1
+            if gain(lines, line, box_lines, line_boxes) == 0:
+                mover = 1 - mover
             lines |= np.int64(1) << line
             played += 1
             moves += 1
