@@ -70,7 +70,7 @@ def main() -> None:
     p.add_argument("--train-games", type=int, default=4_000_000, help="3x3 self-play games from scratch (0: skip)")
     p.add_argument("--jobs", type=int, default=default_jobs(), positive=True,
                    help="threads of the training from scratch (default: every core)")
-    p.add_argument("--games", type=int, default=200, positive=True, help="4x4 games against greedy")
+    p.add_argument("--games", type=int, default=2000, positive=True, help="4x4 games against greedy")
     args = p.parse_args()
     shipped(args.games)
     if args.train_games:

@@ -352,7 +352,8 @@ def test_the_sparring_partner_plays_as_the_greedy_agent_does(rows, cols):
         best = max(scores.values())
         pool = [a for a, v in scores.items() if v == best] if best > 0 else \
             [a for a, v in scores.items() if v == 0] or list(scores)
-        drawn = {kernels().greedy_line(state.lines, lay.n_lines, lay.box_lines, lay.line_boxes, rng)
+        drawn = {kernels().greedy_line(state.lines, lay.n_lines, lay.box_masks, lay.box_lines, lay.line_boxes,
+                                          rng)
                  for _ in range(200)}
         if best > 0:
             taking += 1

@@ -1,6 +1,7 @@
 """The compiled inner loops of the dots learner (numba): an n-tuple network's value of a line set, the
-greedy move it makes, the greedy agent's move (a sparring partner), and TD(0) self-play, by the rules of arcade/games/dots.py (the alpha-beta's recursion,
-which values its horizon by this network, is agents/kernels/dots_search.py).
+greedy move it makes, the greedy agent's move (its sparring partner), and TD(0) self-play, by the rules of
+arcade/games/dots.py (the alpha-beta's recursion, which values its horizon by this network, is
+agents/kernels/dots_search.py).
 
 A position is its drawn lines, one bit a line (the rules' numbering). The network: tuples of lines, each
 read through every symmetry of the board; a tuple read under a symmetry gives an index into its own
@@ -51,6 +52,16 @@ SAFE_CAP, TWO_CAP, THREE_CAP = 32, 32, 4
 DIVERGED = 1e6  # a TD error this large (margins are tens of boxes) or not a number: the values ran away
 
 
+@njit(cache=True, inline="always")
+def _safe(lines, line, box_masks, line_boxes):
+    """Whether drawing `line` (not drawn) gives no box its third side."""
+    for j in range(2):
+        b = line_boxes[line, j]
+        if b >= 0 and _popcount(lines & box_masks[b]) == 2:
+            return False
+    return True
+
+
 @njit(cache=True)
 def _summary(lines, box_masks, box_lines, line_boxes, n_lines):
     """The index of a line set's summary: its safe lines, two-sided and three-sided boxes (each capped)."""
@@ -61,14 +72,8 @@ def _summary(lines, box_masks, box_lines, line_boxes, n_lines):
         three += sides == 3
     safe = 0
     for line in range(n_lines):
-        if (lines >> line) & 1:
-            continue
-        ok = True
-        for j in range(2):
-            b = line_boxes[line, j]
-            if b >= 0 and _popcount(lines & box_masks[b]) == 2:
-                ok = False
-        safe += ok
+        if not (lines >> line) & 1:
+            safe += _safe(lines, line, box_masks, line_boxes)
     return (min(safe, SAFE_CAP - 1) * TWO_CAP + min(two, TWO_CAP - 1)) * THREE_CAP + min(three, THREE_CAP - 1)
 
 
@@ -187,7 +192,7 @@ def _features(lines, net, out, canon):
 
 
 @njit(cache=True)
-def greedy_line(lines, n_lines, box_lines, line_boxes, rng):
+def greedy_line(lines, n_lines, box_masks, box_lines, line_boxes, rng):
     """The greedy agent's line (agents/greedy.py's GreedyDots): the first line that completes the most boxes;
     else a random line that gives no box its third side; else a random free line."""
     best, most = -1, 0
@@ -202,16 +207,7 @@ def greedy_line(lines, n_lines, box_lines, line_boxes, rng):
         g = gain(lines, line, box_lines, line_boxes)
         if g > most:
             best, most = line, g
-        after = lines | (np.int64(1) << line)
-        gives = False
-        for j in range(2):
-            b = line_boxes[line, j]
-            if b >= 0:
-                sides = 0
-                for k in range(4):
-                    sides += (after >> box_lines[b, k]) & 1
-                gives |= sides == 3
-        if not gives:
+        if _safe(lines, line, box_masks, line_boxes):
             safe[n_safe] = line
             n_safe += 1
     if best >= 0:
@@ -231,11 +227,11 @@ def self_play(net, games, rate, epsilon, n_lines, box_lines, line_boxes, rng, op
     to 8 times too far, and diverge). A canonically read tuple steps as its S reads of S equal weights
     would: its one weight moves (ties) steps and adds S x ties to the norm. The first `openings` moves of a
     game are random (wider starts). In a `sparring` share of the games one seat (either, at random) plays the
-    greedy agent's moves after the openings (greedy_line): the positions a greedy opponent leads to are learnt
-    too, with the same target (what the network's best move is worth). Returns the moves played, or -1 when a TD error ran away (not a number,
-    or past DIVERGED): it stops there, before the step spreads it (a runaway weight shows in the error of
-    every position that reads it, so no look over all the weights is needed). Runs without the GIL: threads
-    may share the weights (Hogwild), each with its own rng."""
+    greedy agent's moves after the openings (greedy_line): the positions a greedy opponent leads to are
+    learnt too, with the same target (what the network's best move is worth). Returns the moves played, or
+    -1 when a TD error ran away (not a number, or past DIVERGED): it stops there, before the step spreads it
+    (a runaway weight shows in the error of every position that reads it, so no look over all the weights is
+    needed). Runs without the GIL: threads may share the weights (Hogwild), each with its own rng."""
     full = (np.int64(1) << n_lines) - 1
     weights = net[5]
     scratch = np.empty(n_lines, np.float64)
@@ -267,7 +263,7 @@ def self_play(net, games, rate, epsilon, n_lines, box_lines, line_boxes, rng, op
                 weights[canon[c, 0]] += canon[c, 2] * step
             line = best
             if mover == greedy_seat and played >= openings:
-                line = greedy_line(lines, n_lines, box_lines, line_boxes, rng)
+                line = greedy_line(lines, n_lines, net[4], box_lines, line_boxes, rng)
             elif played < openings or rng.random() < epsilon:
                 free = n_lines - _popcount(lines)
                 pick = min(np.int64(rng.random() * free), free - 1)
