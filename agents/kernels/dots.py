@@ -191,19 +191,29 @@ def _features(lines, net, out, canon):
     return n + 2, n_canon
 
 
+@njit(cache=True, inline="always")
+def _random_line(lines, n_lines, rng):
+    """A free line of `lines` drawn uniformly."""
+    free = n_lines - _popcount(lines)
+    pick = min(np.int64(rng.random() * free), free - 1)
+    for candidate in range(n_lines):
+        if not (lines >> candidate) & 1:
+            if pick == 0:
+                return candidate
+            pick -= 1
+    return -1
+
+
 @njit(cache=True)
 def greedy_line(lines, n_lines, box_masks, box_lines, line_boxes, rng):
     """The greedy agent's line (agents/greedy.py's GreedyDots): the first line that completes the most boxes;
     else a random line that gives no box its third side; else a random free line."""
     best, most = -1, 0
     safe = np.empty(n_lines, np.int64)
-    free = np.empty(n_lines, np.int64)
-    n_safe = n_free = 0
+    n_safe = 0
     for line in range(n_lines):
         if (lines >> line) & 1:
             continue
-        free[n_free] = line
-        n_free += 1
         g = gain(lines, line, box_lines, line_boxes)
         if g > most:
             best, most = line, g
@@ -214,7 +224,7 @@ def greedy_line(lines, n_lines, box_masks, box_lines, line_boxes, rng):
         return best
     if n_safe:
         return safe[min(np.int64(rng.random() * n_safe), n_safe - 1)]
-    return free[min(np.int64(rng.random() * n_free), n_free - 1)]
+    return _random_line(lines, n_lines, rng)
 
 
 @njit(cache=True, nogil=True)
@@ -265,14 +275,7 @@ def self_play(net, games, rate, epsilon, n_lines, box_lines, line_boxes, rng, op
             if mover == greedy_seat and played >= openings:
                 line = greedy_line(lines, n_lines, net[4], box_lines, line_boxes, rng)
             elif played < openings or rng.random() < epsilon:
-                free = n_lines - _popcount(lines)
-                pick = min(np.int64(rng.random() * free), free - 1)
-                for candidate in range(n_lines):
-                    if not (lines >> candidate) & 1:
-                        if pick == 0:
-                            line = candidate
-                            break
-                        pick -= 1
+                line = _random_line(lines, n_lines, rng)
             if gain(lines, line, box_lines, line_boxes) == 0:
                 mover = 1 - mover
             lines |= np.int64(1) << line
