@@ -373,11 +373,12 @@ class DotsScreen(GameScreen):
                 pygame.draw.line(surface, colour, a, z, drawn_w + 1 if bit in best else max(drawn_w - 3, 2))
                 if bit in best or bit == self.hover:
                     mx, my = self._midpoint(bit)
-                    label = pygame.Rect(0, 0, 58, 26)
+                    shown = text.number(v)  # (a tiny value is 8 or 9 characters: the label grows to fit it)
+                    label = pygame.Rect(0, 0, max(58, text.font(20, bold=True).size(shown)[0] + 12), 26)
                     label.center = (int(mx), int(my))
                     pygame.draw.rect(surface, palette.PANEL, label, border_radius=6)
                     pygame.draw.rect(surface, colour, label, 2, border_radius=6)
-                    text.draw(surface, text.number(v), label.center, 20, palette.TEXT, anchor="center", bold=True)
+                    text.draw(surface, shown, label.center, 20, palette.TEXT, anchor="center", bold=True)
             self._draw_dots(surface)  # over the coloured lines
         if self.trainer.running:  # the training has the side panel under the scores; the lines keep their colours
             return
