@@ -338,16 +338,22 @@ def test_alpha_beta_with_the_network_says_its_horizon_is_the_network(tmp_path):
 @pytest.mark.parametrize("rows, cols", [(2, 2), (3, 3), (4, 4)])
 def test_the_sparring_partner_plays_as_the_greedy_agent_does(rows, cols):
     """The self-play kernel's greedy seat (kernels' greedy_line) makes the greedy agent's moves: the same line
-    where a box can be taken, else a line of the same pool (safe lines, else any), each of them drawn."""
+    where a box can be taken, else a line of the same pool (safe lines, else any), each of them drawn; at every
+    position of games the greedy agent plays against itself (they pass through all three kinds)."""
     from agents.dots_ntuple import kernels
     from agents.greedy import GreedyDots
 
     rules, lay = DotsRules(rows, cols), layout(rows, cols)
     greedy = GreedyDots(rules, Settings())
     rng = np.random.default_rng(4)
+    positions = []
+    for _ in range(6):
+        state = rules.new_state(rng)
+        while not rules.is_terminal(state):
+            positions.append(state)
+            state = rules.step(state, greedy.act(state, rng), rng)
     taking = safe_only = forced = 0
-    for _ in range(300):
-        state = DotsState(rows, cols, int(rng.integers(0, 1 << lay.n_lines)) & ((1 << lay.n_lines) - 2))
+    for state in positions:
         scores = greedy.explain(state)
         best = max(scores.values())
         pool = [a for a, v in scores.items() if v == best] if best > 0 else \
@@ -362,4 +368,4 @@ def test_the_sparring_partner_plays_as_the_greedy_agent_does(rows, cols):
             safe_only += best == 0
             forced += best < 0
             assert drawn <= set(pool) and len(drawn) >= min(len(pool), 8)  # (200 draws: all of a pool of 8)
-    assert taking and safe_only  # (both kinds of position were met)
+    assert taking and safe_only and forced  # (every kind of position was met)
