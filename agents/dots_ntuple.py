@@ -11,8 +11,8 @@ value of a line set is the box margin the player to move can expect over the box
 (agents/kernels/dots.py has the arithmetic).
 
 Training is TD(0) self-play in a compiled loop: both sides play the move of largest worth (a random one
-with probability epsilon, and the first moves of a game at random for wider starts) and every position's
-value moves toward its greedy worth. The learning curve says what a student wants to see: on boards the
+with probability epsilon, and the first moves of a game at random for wider starts; in a `sparring` share of
+the games one seat plays the greedy agent's moves) and every position's value moves toward its greedy worth. The learning curve says what a student wants to see: on boards the
 exact solver knows (up to 3x3), the share of moves the solver calls optimal on positions from greedy vs
 random games (held out: made from seeds training never sees); on larger boards the share of games won
 against greedy and against alpha-beta at 1,000 positions a move. A network per board size is kept in the data folder (ntuple_dots_RxC.npz); a 3x3 and a 4x4

@@ -141,6 +141,22 @@ def _popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
+@njit(cache=True, inline="always")
+def bit_index(bit):
+    """The index of a single set bit."""
+    return _popcount(bit - 1)
+
+
+@njit(cache=True, inline="always")
+def random_bit(mask, rng):
+    """One of the set bits of `mask` (not 0), drawn uniformly: the k-th lowest for k = floor(u * count), one
+    draw of rng."""
+    count = _popcount(mask)
+    for _ in range(min(np.int64(rng.random() * count), count - 1)):
+        mask &= mask - 1
+    return mask & -mask
+
+
 @njit(cache=True)
 def move_values(lines, n_lines, net, box_lines, line_boxes, out):
     """out[l]: what drawing line l is worth to the player to move (-inf for a drawn line)."""
@@ -191,26 +207,12 @@ def _features(lines, net, out, canon):
     return n + 2, n_canon
 
 
-@njit(cache=True, inline="always")
-def _random_line(lines, n_lines, rng):
-    """A free line of `lines` drawn uniformly."""
-    free = n_lines - _popcount(lines)
-    pick = min(np.int64(rng.random() * free), free - 1)
-    for candidate in range(n_lines):
-        if not (lines >> candidate) & 1:
-            if pick == 0:
-                return candidate
-            pick -= 1
-    return -1
-
-
 @njit(cache=True)
 def greedy_line(lines, n_lines, box_masks, box_lines, line_boxes, rng):
     """The greedy agent's line (agents/greedy.py's GreedyDots): the first line that completes the most boxes;
     else a random line that gives no box its third side; else a random free line."""
     best, most = -1, 0
-    safe = np.empty(n_lines, np.int64)
-    n_safe = 0
+    safe = np.int64(0)
     for line in range(n_lines):
         if (lines >> line) & 1:
             continue
@@ -218,13 +220,10 @@ def greedy_line(lines, n_lines, box_masks, box_lines, line_boxes, rng):
         if g > most:
             best, most = line, g
         if _safe(lines, line, box_masks, line_boxes):
-            safe[n_safe] = line
-            n_safe += 1
+            safe |= np.int64(1) << line
     if best >= 0:
         return best
-    if n_safe:
-        return safe[min(np.int64(rng.random() * n_safe), n_safe - 1)]
-    return _random_line(lines, n_lines, rng)
+    return bit_index(random_bit(safe if safe else ((np.int64(1) << n_lines) - 1) & ~lines, rng))
 
 
 @njit(cache=True, nogil=True)
@@ -275,7 +274,7 @@ def self_play(net, games, rate, epsilon, n_lines, box_lines, line_boxes, rng, op
             if mover == greedy_seat and played >= openings:
                 line = greedy_line(lines, n_lines, net[4], box_lines, line_boxes, rng)
             elif played < openings or rng.random() < epsilon:
-                line = _random_line(lines, n_lines, rng)
+                line = bit_index(random_bit(full & ~lines, rng))
             if gain(lines, line, box_lines, line_boxes) == 0:
                 mover = 1 - mover
             lines |= np.int64(1) << line

@@ -22,7 +22,7 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.kernels.dots import _popcount, gain
+from agents.kernels.dots import _popcount, bit_index, gain, random_bit
 from agents.kernels.dots import value as network_value
 from agents.kernels.dots_search import CAP, NODES, STOPPED, position_value
 
@@ -34,20 +34,6 @@ UNKNOWN = 2  # PROVEN until the solver knows the node: then -1, 0 or 1
 DOTS, TICTACTOE = 0, 1  # the games it plays
 PLAYOUT, NETWORK = 0, 1  # how a new leaf is valued (leaf[0]): a random playout, or dots' learnt network
 TTT_LINES = (0o7, 0o70, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124)  # the eight lines of three as cell bits
-
-
-@njit(cache=True, inline="always")
-def _bit_index(bit):
-    """The index of a single set bit."""
-    return _popcount(bit - 1)
-
-
-@njit(cache=True, inline="always")
-def _nth_bit(mask, k):
-    """The lowest set bit of `mask` after dropping its k lowest."""
-    for _ in range(k):
-        mask &= mask - 1
-    return mask & -mask
 
 
 @njit(cache=True)
@@ -78,7 +64,7 @@ def dots_playout(lines, margin, mover, full, order, box_lines, line_boxes, rng):
     free = full & ~lines
     while free:
         bit = free & -free
-        order[n] = _bit_index(bit)
+        order[n] = bit_index(bit)
         n += 1
         free ^= bit
     for i in range(n - 1, 0, -1):
@@ -132,9 +118,8 @@ def playout(game, a, b, c, full, order, box_lines, line_boxes, rng):
         return dots_playout(a, b, c, full, order, box_lines, line_boxes, rng)
     moves = _moves(game, a, b, c, full)
     while moves:
-        count = _popcount(moves)
-        bit = _nth_bit(moves, min(np.int64(rng.random() * count), count - 1))
-        a, b, c = _step(game, a, b, c, _bit_index(bit), box_lines, line_boxes)
+        bit = random_bit(moves, rng)
+        a, b, c = _step(game, a, b, c, bit_index(bit), box_lines, line_boxes)
         moves = _moves(game, a, b, c, full)
     return _result(game, a, b, c)
 
@@ -239,14 +224,13 @@ def simulate(game, nodes, total, used, a0, b0, c0, simulations, batch, c, full, 
             # expansion: one new child, a random untried move, entered with the same virtual loss
             untried = nodes[node, LEGAL] & ~nodes[node, TRIED]
             if nodes[node, PROVEN] == UNKNOWN and untried:
-                count = _popcount(untried)
-                bit = _nth_bit(untried, min(np.int64(rng.random() * count), count - 1))
+                bit = random_bit(untried, rng)
                 parent_mover = mover
-                a, b, mover = _step(game, a, b, mover, _bit_index(bit), box_lines, line_boxes)
+                a, b, mover = _step(game, a, b, mover, bit_index(bit), box_lines, line_boxes)
                 legal = _moves(game, a, b, mover, full)
                 child = used
                 used += 1
-                nodes[child, ACTION] = _bit_index(bit)
+                nodes[child, ACTION] = bit_index(bit)
                 nodes[child, VISITS] = 1
                 nodes[child, FIRST] = -1
                 nodes[child, NEXT] = nodes[node, FIRST]
