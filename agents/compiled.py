@@ -100,33 +100,34 @@ def drop_stale_cache(name: str) -> list[Path]:
     return removed
 
 
-def warm(steps) -> None:
+def warm(steps, first: int = 0, total: int | None = None) -> None:
     """Run each of `steps` (callables that make tiny kernel calls), reporting progress as TASK: a step that
     compiles is one long call, so a thread says how long it has been going once a second (a host drops a
-    bar that goes quiet for long)."""
+    bar that goes quiet for long). `steps` may be steps first, first + 1, ... of `total` run in parts."""
     import threading
     import time
 
     steps = list(steps)
+    total = len(steps) if total is None else total
     done = threading.Event()
-    at = [0, time.monotonic()]  # the step running, when it started
+    at = [first, time.monotonic()]  # the step running, when it started
 
     def heartbeat() -> None:
         while not done.wait(1.0):
             k, started = at
-            report_progress(TASK, k, len(steps), f"{time.monotonic() - started:.0f} s (the first time only)")
+            report_progress(TASK, k, total, f"{time.monotonic() - started:.0f} s (the first time only)")
 
     beat = threading.Thread(target=heartbeat, name="compile-progress", daemon=True)
     beat.start()
     try:
-        for k, step in enumerate(steps):
+        for k, step in enumerate(steps, start=first):
             at[:] = [k, time.monotonic()]
-            report_progress(TASK, k, len(steps), "the first time only")
+            report_progress(TASK, k, total, "the first time only")
             step()
     finally:
         done.set()
         beat.join()
-    report_progress(TASK, len(steps), len(steps))
+    report_progress(TASK, first + len(steps), total)
 
 
 @functools.lru_cache(maxsize=1)

@@ -6,6 +6,7 @@ from agents/compiled.py, which the searches and learners import: this module imp
 """
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 
@@ -35,11 +36,25 @@ def prepare_all(data_dir: Path | None = None, playing_only: bool = False) -> flo
     those the first moves of the 2048, dots and blackjack agents use, not the learners' or the 2048 and match-3
     playouts, which their agents load as they are made); returns the seconds it took.
     `python -m agents.warm_kernels` runs it: the Makefile does before the arcade or the tests start, so the
-    first window and every test process find the kernels compiled; the arcade's agent process runs it
-    (playing only) as the arcade starts, so the first move does not wait for them to load."""
+    first window and every test process find the kernels compiled."""
     start = time.perf_counter()
-    k = kernels(data_dir)
+    warm(_steps(data_dir, playing_only))
+    return time.perf_counter() - start
 
+
+def prepare_part(data_dir: Path | None, part: int) -> bool:
+    """Step `part` of prepare_all(playing_only=True) (the 2048 searches first); whether steps are left. The
+    arcade's agent process runs the steps one call each as the arcade opens, so a first move asked for
+    meanwhile waits for the step loading, not for every kernel."""
+    steps = _steps(data_dir, True)
+    warm(steps[part:part + 1], part, len(steps))
+    return part + 1 < len(steps)
+
+
+@functools.lru_cache(maxsize=2)
+def _steps(data_dir: Path | None, playing_only: bool) -> list:
+    """prepare_all's steps: callables that make tiny kernel calls, the 2048 searches' first."""
+    k = kernels(data_dir)
     board = np.zeros((4, 4), np.uint8)
     board[0, :2] = 1
     net = NTupleNetwork("3x4")
@@ -63,8 +78,7 @@ def prepare_all(data_dir: Path | None = None, playing_only: bool = False) -> flo
                   lambda: kernels(data_dir, "dots").self_play(dots.args(), 1, 0.1, 0.1, dots.layout.n_lines,
                                                               dots.layout.box_lines, dots.layout.line_boxes,
                                                               np.random.default_rng(0), 0, 0.5)]
-    warm(steps)
-    return time.perf_counter() - start
+    return steps
 
 
 if __name__ == "__main__":

@@ -378,6 +378,8 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
                         "in its own environment; run `make run`, or .venv/bin/python main.py") from None
 
     from arcade import agent_process
+
+    agent_process.start_early(settings)  # (first: it loads while the window opens)
     from arcade.app import App
     from arcade.screens import open_game
     from arcade.screens.launcher import LauncherScreen
@@ -387,7 +389,6 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
     except pygame.error as exc:
         raise UserError(f"the window cannot open ({exc}); headless commands work: python main.py bench ...") from None
     app.push(LauncherScreen(app))
-    agent_process.start_early(settings)
     if game:
         app.push(open_game(app, game, agent=agent, seed=seed, given=given))
     app.run()

@@ -29,16 +29,17 @@ import json, os, sys, time
 os.environ["SDL_VIDEODRIVER"] = "dummy"; os.environ["SDL_AUDIODRIVER"] = "dummy"
 sys.path.insert(0, sys.argv[1])
 import pygame
+from arcade.settings import Settings
+from arcade import agent_process
+
+settings = Settings().with_table("data", folder=sys.argv[2]).with_table("game2048", spawn_four_probability=0.1)
+started = time.monotonic()
+agent_process.start_early(settings)  # (where the arcade does: after pygame, before its screens and window)
 from arcade.app import App
 from arcade.screens import open_game
 from arcade.screens.launcher import LauncherScreen
-from arcade.settings import Settings
-
-settings = Settings().with_table("data", folder=sys.argv[2]).with_table("game2048", spawn_four_probability=0.1)
 app = App(settings, size=(1024, 720))
 app.push(LauncherScreen(app))
-from arcade import agent_process
-agent_process.start_early(settings)  # (as the arcade does when it opens)
 dwell_until = time.monotonic() + float(sys.argv[3])  # a player on the launcher for a moment
 while time.monotonic() < dwell_until:
     app.tick(16.0)
@@ -76,7 +77,7 @@ moved = until(lambda: len(screen.session.history) >= 1)
 first_move = time.monotonic() - t0
 agent_process.shutdown()
 app.close()
-print(json.dumps({"first_move": first_move if moved else None}))
+print(json.dumps({"first_move": first_move if moved else None, "window": t0 - started}))
 """
 
 

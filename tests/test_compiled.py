@@ -29,6 +29,78 @@ def test_warming_reports_its_progress_to_the_host(monkeypatch):
     assert [s[1:] for s in seen] == [(0, 2), (1, 2), (2, 2)] and {s[0] for s in seen} == {compiled.TASK}
 
 
+def test_steps_warmed_in_parts_report_where_they_are_in_the_whole(monkeypatch):
+    from agents import base
+
+    seen = []
+    monkeypatch.setattr(base, "_progress_sink", lambda task, done, total, detail: seen.append((done, total)))
+    compiled.warm([lambda: None], 3, 5)
+    assert seen == [(3, 5), (4, 5)]
+
+
+def test_the_first_moves_kernels_load_a_part_a_call_the_2048_search_first(monkeypatch):
+    from agents import warm_kernels
+    from agents.expectimax_strong import Search
+
+    searched = []
+    real = Search.root
+
+    def root(self, *args):
+        searched.append(self.weights is None)
+        return real(self, *args)
+
+    monkeypatch.setattr(Search, "root", root)
+    more = [warm_kernels.prepare_part(None, 0)]
+    assert searched == [True]  # (the heuristic search: the strongest agent's, which Enter hands the game)
+    n = len(warm_kernels._steps(None, True))
+    more += [warm_kernels.prepare_part(None, part) for part in range(1, n)]
+    assert more == [True] * (n - 1) + [False]
+
+
+def test_the_agent_process_asks_for_the_next_part_only_when_one_is_done(monkeypatch):
+    """So a decision asked for while the kernels load waits for the part loading, not for every part; and
+    a process shut down or replaced meanwhile is asked for nothing more."""
+    from concurrent.futures import Future
+
+    from arcade import agent_process
+
+    class Part(Future):
+        """A part that finishes when it is waited for."""
+
+        def __init__(self, more):
+            super().__init__()
+            self.more = more
+
+        def result(self, timeout=None):
+            if not self.done():
+                self.set_result(self.more)
+            return super().result(timeout)
+
+    class Pool:
+        def __init__(self, parts):
+            self.parts, self.asked, self.last = parts, [], None
+
+        def submit(self, fn, data_dir, part):
+            assert fn is agent_process._prepare and (self.last is None or self.last.done())
+            self.asked.append(part)
+            self.last = Part(part + 1 < self.parts)
+            return self.last
+
+    first = Future()
+    first.set_result(True)
+    pool = Pool(4)
+    monkeypatch.setattr(agent_process, "_pool", pool)
+    agent_process._prepare_the_rest(pool, first, None)
+    assert pool.asked == [1, 2, 3]
+    replaced = Pool(4)
+    monkeypatch.setattr(agent_process, "_pool", None)
+    agent_process._prepare_the_rest(replaced, first, None)
+    assert replaced.asked == []
+    broken = Future()
+    broken.set_exception(RuntimeError("the process died"))
+    agent_process._prepare_the_rest(pool, broken, None)  # (returns: the decision's own call reports it)
+
+
 def test_the_move_tables_are_the_board64_tables_read_only():
     from arcade.games import board64
 

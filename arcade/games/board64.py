@@ -39,9 +39,9 @@ class RowTables(NamedTuple):
     down: np.ndarray
 
 
-def _slide_codes(rows: np.ndarray, gains: bool = False):
-    """Rows (M x 4 exponents) slid toward index 0 with BIG never merging; the new codes (and the score
-    each slide gains, if asked)."""
+def _slide_codes(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows (M x 4 exponents) slid toward index 0 with BIG never merging: (the new codes, the score each
+    slide gains)."""
     rows = rows.astype(np.int64)
     big = rows == BIG
     # give every BIG cell a value of its own, so no two of them (and nothing else) can merge
@@ -49,17 +49,23 @@ def _slide_codes(rows: np.ndarray, gains: bool = False):
     slid, gained = slide_rows_left(rows)
     slid[slid >= 100] = BIG
     codes = (slid.astype(np.uint64) << (np.arange(4, dtype=np.uint64) * np.uint64(4))).sum(axis=1, dtype=np.uint64)
-    return (codes, gained) if gains else codes
+    return codes, gained
+
+
+@functools.lru_cache(maxsize=1)
+def _slid_lines() -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """Every line code slid toward its first cell and toward its last: each (the new codes, with digit k of
+    the second's cell 3 - k; the score gained), built once for row_tables and gain_tables."""
+    codes = np.arange(1 << 16, dtype=np.uint64)
+    rows = ((codes[:, None] >> (np.arange(4, dtype=np.uint64) * np.uint64(4))) & np.uint64(0xF)).astype(np.int64)
+    return _slide_codes(rows), _slide_codes(rows[:, ::-1])
 
 
 @functools.lru_cache(maxsize=1)
 def gain_tables() -> np.ndarray:
     """4 x 65,536 (int64): the score a line gains when the board moves up, down, left, right, by the
     line's code (up and down index column codes, left and right row codes); BIG never merges."""
-    codes = np.arange(1 << 16, dtype=np.uint64)
-    rows = ((codes[:, None] >> (np.arange(4, dtype=np.uint64) * np.uint64(4))) & np.uint64(0xF)).astype(np.int64)
-    toward_first = _slide_codes(rows, gains=True)[1]
-    toward_last = _slide_codes(rows[:, ::-1], gains=True)[1]
+    (_, toward_first), (_, toward_last) = _slid_lines()
     return np.stack([toward_first, toward_last, toward_first, toward_last])
 
 
@@ -74,10 +80,7 @@ def _spread(codes: np.ndarray) -> np.ndarray:
 @functools.lru_cache(maxsize=1)
 def row_tables() -> RowTables:
     """The move tables (built once, about 10 ms)."""
-    codes = np.arange(1 << 16, dtype=np.uint64)
-    rows = ((codes[:, None] >> (np.arange(4, dtype=np.uint64) * np.uint64(4))) & np.uint64(0xF)).astype(np.int64)
-    left = _slide_codes(rows)
-    right_rev = _slide_codes(rows[:, ::-1])  # digit k of this is cell 3 - k
+    (left, _), (right_rev, _) = _slid_lines()  # (digit k of right_rev is cell 3 - k)
     right = np.zeros_like(right_rev)
     for k in range(4):
         right |= ((right_rev >> np.uint64(4 * k)) & np.uint64(0xF)) << np.uint64(4 * (3 - k))
