@@ -32,6 +32,7 @@ _pool: ProcessPoolExecutor | None = None
 _progress_queue = None  # the worker's report_progress lines, to this process
 _progress: "TaskProgress | None" = None
 _agents: OrderedDict = OrderedDict()  # lives in the worker process
+_unfinished: set[Future] = set()  # the calls asked of the worker and not done yet
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ def _prepare_the_rest(pool: ProcessPoolExecutor, future: Future, data_dir) -> No
             if pool is not _pool:  # (shut down, or broken and replaced: the next agent loads its own)
                 return
             part += 1
-            future = pool.submit(_prepare, data_dir, part)
+            future = _tracked(pool.submit(_prepare, data_dir, part))
     except Exception:  # (the process died or was shut down: a decision's own call reports that)
         return
 
@@ -140,10 +141,21 @@ def _submit(fn, *args) -> Future:
             _pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=workers.start,
                                         initargs=(os.getpid(), _progress_queue))
         try:
-            return _pool.submit(fn, *args)
+            return _tracked(_pool.submit(fn, *args))
         except BrokenExecutor:
             _pool = None
     raise RuntimeError("the agent process could not be started")
+
+
+def _tracked(future: Future) -> Future:
+    _unfinished.add(future)
+    future.add_done_callback(_unfinished.discard)
+    return future
+
+
+def idle() -> bool:
+    """Whether nothing asked of the agent process is still to finish (a decision, a part of the kernels)."""
+    return not any(not f.done() for f in list(_unfinished))
 
 
 def forget_broken() -> None:
@@ -157,6 +169,7 @@ def shutdown() -> None:
     """Stop the worker now, even in the middle of a long decision (quitting must not wait)."""
     global _pool
     pool, _pool = _pool, None
+    _unfinished.clear()  # (its calls are given up)
     if pool is None:
         return
     processes = list(getattr(pool, "_processes", {}).values())  # no public way to stop a busy worker

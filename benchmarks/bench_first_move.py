@@ -1,6 +1,6 @@
 """How soon the strong 2048 agent moves after a player hands it the game: the window's first agent move.
 
-    python benchmarks/bench_first_move.py [--rounds 5] [--cold] [--game blackjack]
+    python benchmarks/bench_first_move.py [--rounds 5] [--cold] [--game blackjack] [--against REV]
 
 Each round starts the arcade in a fresh process (headless, SDL's dummy drivers) as `python main.py` does
 (its agent process started at once, loading the kernels), opens the 2048 screen at once, presses `e` (the
@@ -10,6 +10,9 @@ move decided. With --cold, numba's cache is first pointed at an
 empty folder, so the kernels are compiled inside that time (as for a user who starts `python main.py`
 without `make run`, which compiles them first); the compile step `make run` runs is timed too.
 Printed: the median and range over the rounds (targets: 2 s with compiling, 0.5 s from the cache).
+With --against REV, the rounds with Enter at once alternate with the same rounds of the code of git
+revision REV (a temporary worktree, its kernels compiled first; `--before-window no` for a revision whose
+arcade started its agent process after its window opened), and the ratio of each pair is printed.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import _common  # noqa: E402
@@ -34,12 +38,16 @@ from arcade import agent_process
 
 settings = Settings().with_table("data", folder=sys.argv[2]).with_table("game2048", spawn_four_probability=0.1)
 started = time.monotonic()
-agent_process.start_early(settings)  # (where the arcade does: after pygame, before its screens and window)
+before_window = sys.argv[5] == "yes"
+if before_window:
+    agent_process.start_early(settings)  # (where the arcade does: after pygame, before its screens and window)
 from arcade.app import App
 from arcade.screens import open_game
 from arcade.screens.launcher import LauncherScreen
 app = App(settings, size=(1024, 720))
 app.push(LauncherScreen(app))
+if not before_window:
+    agent_process.start_early(settings)
 dwell_until = time.monotonic() + float(sys.argv[3])  # a player on the launcher for a moment
 while time.monotonic() < dwell_until:
     app.tick(16.0)
@@ -81,13 +89,16 @@ print(json.dumps({"first_move": first_move if moved else None, "window": t0 - st
 """
 
 
-def one_round(cache: str | None, dwell: float, game: str = "2048") -> float | None:
+def one_round(cache: str | None, dwell: float, game: str = "2048", tree: Path = ROOT,
+              before_window: bool = True) -> float | None:
+    """Seconds from Enter to the first move in a fresh arcade process running the code in `tree`."""
     env = dict(os.environ)
     if cache:
         env["NUMBA_CACHE_DIR"] = cache
     with tempfile.TemporaryDirectory() as data:
-        out = subprocess.run([sys.executable, "-c", CHILD, str(ROOT), data, str(dwell), game], env=env,
-                             capture_output=True, text=True, timeout=600)
+        out = subprocess.run([sys.executable, "-c", CHILD, str(tree), data, str(dwell), game,
+                              "yes" if before_window else "no"], env=env, capture_output=True, text=True,
+                             timeout=600)
     if out.returncode:
         sys.exit(f"the arcade's round failed:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])["first_move"]
@@ -100,7 +111,14 @@ def main() -> None:
     ap.add_argument("--dwell", type=float, default=2.0, help="seconds on the launcher before the 2048 screen")
     ap.add_argument("--game", choices=("2048", "blackjack"), default="2048",
                     help="blackjack: mcts on the large deck, chosen and handed the game at once (target 1 s)")
+    ap.add_argument("--against", metavar="REV", help="also: Enter at once with the code of git revision REV, "
+                    "alternated round by round")
+    ap.add_argument("--before-window", choices=("yes", "no"), default="no",
+                    help="whether REV's arcade starts its agent process before its window (default: no)")
     args = ap.parse_args()
+    if args.against:
+        against(args.against, args.rounds, args.before_window == "yes")
+        return
     if args.game == "blackjack":
         times = [one_round(None, args.dwell, "blackjack") for _ in range(args.rounds)]
         print(f"== blackjack, the large deck: mcts (not built yet, its values and policy strip on) handed the game, "
@@ -126,6 +144,27 @@ def main() -> None:
               f"({min(cold):.2f}-{max(cold):.2f}); target 2 s")
         print(f"  `make run`'s compile step (python -m agents.warm_kernels, every kernel, an empty cache): median "
               f"{np.median(compile_step):.1f} s ({min(compile_step):.1f}-{max(compile_step):.1f})")
+
+
+def against(rev: str, rounds: int, before_window: bool) -> None:
+    now, then = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        old = Path(tmp) / "then"
+        subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(old), rev], cwd=ROOT, check=True)
+        try:
+            subprocess.run([sys.executable, "-m", "agents.warm_kernels"], cwd=old, check=True, capture_output=True)
+            for r in range(rounds):  # alternated, so a noisy spell hits both
+                for which in ((now, then) if r % 2 == 0 else (then, now)):
+                    which.append(one_round(None, 0.0) if which is now else one_round(None, 0.0, "2048", old,
+                                                                                       before_window))
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False)
+    ratio = np.array(now) / np.array(then)
+    print(f"== the strong 2048 agent's first move, Enter at once on a fresh arcade (kernels from the cache), "
+          f"{rounds} rounds alternated with {rev}, wall clock")
+    print(f"  this code: median {np.median(now):.2f} s ({min(now):.2f}-{max(now):.2f}); target 0.5 s")
+    print(f"  {rev}: median {np.median(then):.2f} s ({min(then):.2f}-{max(then):.2f})")
+    print(f"  this / {rev}: x{np.median(ratio):.2f} ({ratio.min():.2f}-{ratio.max():.2f})")
 
 
 if __name__ == "__main__":

@@ -71,8 +71,7 @@ _stop_agent_process = agent_process.shutdown
 
 
 def _keep_the_idle_agent_process() -> None:
-    pool = agent_process._pool
-    if pool is not None and getattr(pool, "_pending_work_items", True):  # (unknown: stopped, to be safe)
+    if not agent_process.idle():
         _stop_agent_process()
 
 

@@ -186,6 +186,18 @@ def test_agent_process_comes_back_after_it_dies(settings):
     c.close()
 
 
+def test_the_agent_process_says_whether_anything_asked_of_it_is_unfinished(settings):
+    from arcade import agent_process
+    from arcade.games import make_rules
+
+    rules = make_rules("2048", settings)
+    state = rules.new_state(__import__("numpy").random.default_rng(0))
+    future = agent_process.submit(("idle-test",), "2048", "expectimax-3", rules, settings, "act", state, 1)
+    assert not agent_process.idle() or future.done()
+    assert future.result(timeout=120) in (0, 1, 2, 3)
+    assert agent_process.idle()
+
+
 def test_training_job_reports_progress_stops_early_and_saves(settings):
     from agents import find
     from arcade.training import TrainingJob
