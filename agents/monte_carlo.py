@@ -1,8 +1,9 @@
 """Flat Monte Carlo for match-3: every legal swap tried in many short futures, the best mean wins.
 
 For each legal swap, N rollouts: the swap's own turn, then `depth` turns of
-greedy-cascade (the largest turn score it can see), all on the batched engine
-(arcade.games.match3_batch) as one stack of (swaps x N) boards. Rollout j of
+greedy-cascade (the largest turn score it can see), played by a compiled loop
+(agents/kernels/match3.greedy_rollouts, tested equal to the batched engine of
+arcade.games.match3_batch rollout by rollout). Rollout j of
 every candidate draws its new gems from the same tape (common random numbers):
 the candidates are compared on the same futures, so far fewer rollouts tell
 them apart. The value of a swap is the mean points of its rollouts; batches of
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agents import playout_match3
 from agents.base import Deadline, best_action, budget_clock, register, time_budget
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State
@@ -58,6 +60,7 @@ class MonteCarlo:
 
             self.leaf = Match3TD(rules, settings)
         self.clock = budget_clock(settings)
+        playout_match3.warm()  # (compiled or loaded now, not in the first decision)
         self._last: tuple | None = None  # (state key, {swap: mean}) of the last decision
         self._figures: dict = {}
 
@@ -67,19 +70,15 @@ class MonteCarlo:
         legal = np.flatnonzero(mb.legal_mask(state.board[None])[0])
         a = len(legal)
         tapes = rng.integers(0, colours, size=(n, TAPE_TURNS * (self.depth + 1) * size * size), dtype=np.int8)
-        boards = np.repeat(state.board[None], a * n, axis=0)
-        refill = mb.TapeRefill(tapes, np.tile(np.arange(n), a))
-        boards, totals = mb.play(boards, np.repeat(legal, n), refill)
-        left = state.turns_left - 1
-        for _ in range(min(self.depth, left)):
-            mask = mb.settle(boards, left, rng)
-            choice, _ = mb.greedy_cascade(boards, mask)
-            boards, points = mb.play(boards, choice, refill)
-            totals += points
-            left -= 1
+        totals = np.empty((a, n), dtype=np.int64)
+        finals = np.empty((a, n, size, size), dtype=np.int8)
+        playout_match3.greedy_rollouts(np.array(state.board, dtype=np.int8), legal.astype(np.int64),
+                                       tapes, self.depth, state.turns_left, rng, totals, finals)
+        left = state.turns_left - 1 - min(self.depth, state.turns_left - 1)
         if self.leaf is not None and left > 0:
-            totals = totals + self.leaf.board_worth(boards, left, mb.settle(boards, left, rng))
-        return totals.reshape(a, n)
+            boards = finals.reshape(a * n, size, size)
+            return totals + self.leaf.board_worth(boards, left, mb.settle(boards, left, rng)).reshape(a, n)
+        return totals.astype(np.float64)
 
     def values(self, state: Match3State, rng: np.random.Generator, batches: int | None = None) -> dict[tuple, float]:
         """{swap: mean points} over as many batches of rollouts as the time budget allows (one at least), or

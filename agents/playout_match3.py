@@ -18,12 +18,23 @@ def _kernel():
 
 
 def warm_step() -> None:
-    """Tiny calls of the playout and turn kernels: compiled (or loaded from numba's cache) by them."""
+    """Tiny calls of the playout, turn and rollout kernels: compiled (or loaded from numba's cache) by them."""
     board = (np.arange(16, dtype=np.int8).reshape(4, 4) % 3)
     rng = np.random.default_rng(0)
     _kernel().random_playouts(board[None], np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 3, rng, 0,
                               np.zeros(1))
     _kernel().play_turn(board.copy(), 0, 1, 3, rng, np.empty(24, dtype=np.int64))
+    greedy_rollouts(board, np.zeros(0, dtype=np.int64), np.zeros((1, 1), dtype=np.int8), 0, 1, rng,
+                    np.empty((0, 1), dtype=np.int64), np.empty((0, 1, 4, 4), dtype=np.int8))
+
+
+def greedy_rollouts(board: np.ndarray, candidates: np.ndarray, tapes: np.ndarray, depth: int, turns_left: int,
+                    rng: np.random.Generator, totals: np.ndarray, finals: np.ndarray) -> int:
+    """Monte-Carlo's rollouts, compiled (agents/kernels/match3.greedy_rollouts): each candidate swap (legal,
+    all_swaps order, int64) on settled `board` (s x s int8) followed by up to `depth` greedy-cascade turns,
+    rollout j's new gems from tapes[j] (n x T int8); totals (A x n int64) and finals (A x n x s x s int8)
+    filled; returns how many boards were reshuffled."""
+    return int(_kernel().greedy_rollouts(board, candidates, tapes, int(depth), int(turns_left), rng, totals, finals))
 
 
 def warm() -> None:

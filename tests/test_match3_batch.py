@@ -93,6 +93,49 @@ def test_q_rollouts_batch_keeps_the_course_decisions_fixed_by_seed():
     assert agent.simulated_moves == DEFAULTS.agent_params("match3", "q-rollouts").rollouts * state.turns_left  # every episode to the end
 
 
+def _batched_rollouts(board, candidates, tapes, depth, turns_left, rng):
+    """Monte-Carlo's rollouts on the batched engine, one board at a time (so its reshuffles draw in the
+    compiled loop's order): (totals, final boards, boards reshuffled)."""
+    totals = np.zeros((len(candidates), len(tapes)), np.int64)
+    finals = np.zeros(totals.shape + board.shape, np.int8)
+    reshuffled = 0
+    for a, swap in enumerate(candidates):
+        for j in range(len(tapes)):
+            refill = mb.TapeRefill(tapes[j:j + 1], np.zeros(1, int))
+            boards, points = mb.play(board[None].copy(), np.array([swap]), refill)
+            total, left = int(points[0]), turns_left - 1
+            for _ in range(min(depth, left)):
+                reshuffled += not mb.legal_mask(boards)[0].any()
+                choice, _ = mb.greedy_cascade(boards, mb.settle(boards, left, rng))
+                boards, points = mb.play(boards, choice, refill)
+                total, left = total + int(points[0]), left - 1
+            totals[a, j], finals[a, j] = total, boards[0]
+    return totals, finals, reshuffled
+
+
+def test_the_compiled_rollouts_are_the_batched_engines_rollout_by_rollout():
+    """Every rollout's points and last board equal, reshuffles (drawn from the same Generator) included: small
+    boards of few colours run out of swaps often."""
+    from agents import playout_match3
+
+    seen_reshuffles = 0
+    for size, colours, seed in [(9, 5, 1), (5, 5, 2), (6, 6, 3), (4, 4, 4), (5, 4, 5)]:
+        rules = Match3Rules(size=size, colours=colours, turns=20)
+        rng = np.random.default_rng(seed)
+        board = np.array(rules.new_state(rng).board)
+        candidates = np.flatnonzero(mb.legal_mask(board[None])[0]).astype(np.int64)
+        tapes = rng.integers(0, colours, size=(6, 4 * 4 * size * size), dtype=np.int8)
+        want = _batched_rollouts(board, candidates, tapes, 6, 20, np.random.default_rng(seed + 10))
+        totals = np.empty((len(candidates), 6), np.int64)
+        finals = np.empty((len(candidates), 6, size, size), np.int8)
+        got = playout_match3.greedy_rollouts(board, candidates, tapes, 6, 20, np.random.default_rng(seed + 10),
+                                             totals, finals)
+        assert np.array_equal(totals, want[0]) and np.array_equal(finals, want[1]) and got == want[2]
+        assert (totals > 0).all()
+        seen_reshuffles += got
+    assert seen_reshuffles > 0
+
+
 def test_monte_carlo_is_fixed_by_its_seed_and_explains_with_means():
     rules = Match3Rules()
     settings = DEFAULTS.with_agent("monte-carlo", game="match3", rollouts=4, depth=1, time_budget_ms=10)

@@ -75,9 +75,8 @@ def _matches(b, mask):
 
 
 @njit(cache=True)
-def _fall_and_refill(b, mask, count, colours, rng):
-    """Clear the marked gems, let the rest fall (keeping their order), and fill the emptied top cells in
-    reading order from one draw of `count` colours."""
+def _fall(b, mask):
+    """Clear the marked gems and let the rest fall (keeping their order): the emptied top cells are EMPTY."""
     s = b.shape[0]
     for c in range(s):
         w = s - 1
@@ -87,7 +86,15 @@ def _fall_and_refill(b, mask, count, colours, rng):
                 w -= 1
         for r in range(w, -1, -1):
             b[r, c] = EMPTY
+
+
+@njit(cache=True)
+def _fall_and_refill(b, mask, count, colours, rng):
+    """Clear the marked gems, let the rest fall (keeping their order), and fill the emptied top cells in
+    reading order from one draw of `count` colours."""
+    _fall(b, mask)
     fresh = rng.integers(0, colours, count)
+    s = b.shape[0]
     k = 0
     for r in range(s):
         for c in range(s):
@@ -124,6 +131,17 @@ def _reshuffle(b, mask, swaps, rng):
     return False
 
 
+@njit(cache=True, inline="always")
+def _swap(b, k):
+    """Swap number k (the rules' all_swaps order) made on b."""
+    s = b.shape[0]
+    horizontal = k < s * (s - 1)
+    j = k if horizontal else k - s * (s - 1)
+    r, c = (j // (s - 1), j % (s - 1)) if horizontal else (j // s, j % s)
+    r2, c2 = (r, c + 1) if horizontal else (r + 1, c)
+    b[r, c], b[r2, c2] = b[r2, c2], b[r, c]
+
+
 @njit(cache=True)
 def play_turn(b, k, turns_left, colours, rng, swaps):
     """One turn on board b (in place), as the rules' play: swap number k (all_swaps order), every clearing
@@ -132,11 +150,7 @@ def play_turn(b, k, turns_left, colours, rng, swaps):
     with this turn and they are not worked out, or the board could not be reshuffled)."""
     s = b.shape[0]
     mask = np.empty((s, s), dtype=np.bool_)
-    horizontal = k < s * (s - 1)
-    j = k if horizontal else k - s * (s - 1)
-    r, c = (j // (s - 1), j % (s - 1)) if horizontal else (j // s, j % s)
-    r2, c2 = (r, c + 1) if horizontal else (r + 1, c)
-    b[r, c], b[r2, c2] = b[r2, c2], b[r, c]
+    _swap(b, k)
     points = _resolve(b, mask, colours, rng)
     if turns_left <= 1:
         return points, False, -1
@@ -171,3 +185,84 @@ def random_playouts(boards, turns_left, scores, colours, rng, max_moves, out):
             if n < 0:  # the game ended (or a board could not be reshuffled: the rules would raise)
                 break
         out[i] = np.float64(score)
+
+
+@njit(cache=True)
+def _resolve_from_tape(b, mask, tape, used):
+    """Every clearing step of a turn on b (in place), the emptied cells filled in reading order from `tape`
+    (wrapping around) from place used[0] on, used[0] moved past them; an empty tape leaves them EMPTY (a turn
+    as greedy-cascade counts it: new gems unknown). Returns the points."""
+    s = b.shape[0]
+    points = 0
+    level = 1
+    while level <= MAX_LEVELS:
+        count = _matches(b, mask)
+        if count == 0:
+            break
+        _fall(b, mask)
+        if tape.size:
+            k = used[0]
+            for r in range(s):
+                for c in range(s):
+                    if b[r, c] == EMPTY:
+                        b[r, c] = tape[k % tape.size]
+                        k += 1
+            used[0] = k
+        points += POINTS_PER_GEM * count * level
+        level += 1
+    return points
+
+
+@njit(cache=True)
+def _greedy_cascade(b, swaps, n, mask, scratch, no_tape, no_place):
+    """greedy-cascade's swap on settled board b (its n legal swaps in `swaps`): the largest turn score of the
+    gems it shows, the first of equal scores."""
+    best, best_points = swaps[0], -1
+    for i in range(n):
+        scratch[:, :] = b
+        _swap(scratch, swaps[i])
+        points = _resolve_from_tape(scratch, mask, no_tape, no_place)
+        if points > best_points:
+            best, best_points = swaps[i], points
+    return best
+
+
+@njit(cache=True, nogil=True)
+def greedy_rollouts(board, candidates, tapes, depth, turns_left, rng, totals, finals):
+    """Monte-Carlo's rollouts (agents/monte_carlo.py), played as the batched engine (arcade/games/match3_batch)
+    plays them, one after another: for candidate swap a (candidates[a], legal on settled `board`) and tape j,
+    the swap, then up to `depth` turns of greedy-cascade while turns are left (turns_left counts the
+    candidate's own turn), every turn's new gems read from tapes[j] in order (so every candidate meets the
+    same gems), a board left with no legal swap reshuffled first (rng, as the rules' reshuffle).
+    totals[a, j] = the points of rollout j of candidate a, finals[a, j] = the board it ends on (A x n x s x s).
+    Returns how many boards were reshuffled. (A board that cannot be reshuffled ends its rollout: the rules
+    would raise; it never happens on a real board.)"""
+    s = board.shape[0]
+    mask = np.empty((s, s), dtype=np.bool_)
+    swaps = np.empty(2 * s * (s - 1), dtype=np.int64)
+    b = np.empty((s, s), dtype=np.int8)
+    scratch = np.empty((s, s), dtype=np.int8)
+    used = np.zeros(1, dtype=np.int64)
+    no_tape = np.empty(0, dtype=tapes.dtype)
+    no_place = np.zeros(1, dtype=np.int64)
+    reshuffles = 0
+    for a in range(candidates.size):
+        for j in range(tapes.shape[0]):
+            b[:, :] = board
+            used[0] = 0
+            _swap(b, candidates[a])
+            total = _resolve_from_tape(b, mask, tapes[j], used)
+            left = turns_left - 1
+            for _ in range(min(depth, left)):
+                n = legal_swaps(b, swaps)
+                if n == 0:
+                    reshuffles += 1
+                    if not _reshuffle(b, mask, swaps, rng):
+                        break
+                    n = legal_swaps(b, swaps)
+                _swap(b, _greedy_cascade(b, swaps, n, mask, scratch, no_tape, no_place))
+                total += _resolve_from_tape(b, mask, tapes[j], used)
+                left -= 1
+            totals[a, j] = total
+            finals[a, j] = b
+    return reshuffles
