@@ -31,55 +31,79 @@ def network_tree(net: DotsNetwork) -> DotsTree:
     return tree
 
 
-def prepare_all(data_dir: Path | None = None, playing_only: bool = False) -> float:
+def prepare_all(data_dir: Path | None = None, playing_only: bool = False, jobs: int = 1) -> float:
     """Compile (or load from the cache) every kernel with the argument types the agents use (with `playing_only`,
     those the first moves of the 2048, dots and blackjack agents use, not the learners' or the 2048 and match-3
-    playouts, which their agents load as they are made); returns the seconds it took.
+    playouts, which their agents load as they are made); returns the seconds it took. With jobs > 1, the
+    two families of kernels that share nothing (the 2048 and blackjack ones here; dots', the trees' and
+    match-3's in a process of their own) compile at once.
     `python -m agents.warm_kernels` runs it: the Makefile does before the arcade or the tests start, so the
     first window and every test process find the kernels compiled."""
     start = time.perf_counter()
-    warm(_steps(data_dir, playing_only))
+    if jobs <= 1:
+        warm([step for _, step in _steps(data_dir, playing_only)])
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            other = pool.submit(_prepare_family, data_dir, playing_only, DOTS)
+            _prepare_family(data_dir, playing_only, TWENTY48)  # (here, while the other process starts)
+            other.result()
     return time.perf_counter() - start
+
+
+def _prepare_family(data_dir: Path | None, playing_only: bool, family: int) -> None:
+    warm([step for of, step in _steps(data_dir, playing_only) if of == family])
 
 
 def prepare_part(data_dir: Path | None, part: int) -> bool:
     """Step `part` of prepare_all(playing_only=True) (the 2048 searches first); whether steps are left. The
     arcade's agent process runs the steps one call each as the arcade opens, so a first move asked for
     meanwhile waits for the step loading, not for every kernel."""
-    steps = _steps(data_dir, True)
+    steps = [step for _, step in _steps(data_dir, True)]
     warm(steps[part:part + 1], part, len(steps))
     return part + 1 < len(steps)
 
 
+TWENTY48, DOTS = range(2)  # the families of kernels that share none (TWENTY48: the 2048 and blackjack ones)
+
+
 @functools.lru_cache(maxsize=2)
 def _steps(data_dir: Path | None, playing_only: bool) -> list:
-    """prepare_all's steps: callables that make tiny kernel calls, the 2048 searches' first."""
+    """prepare_all's steps, the 2048 searches' first: (family, a callable that makes tiny kernel calls)."""
     k = kernels(data_dir)
     board = np.zeros((4, 4), np.uint8)
     board[0, :2] = 1
     net = NTupleNetwork("3x4")
     read_only = NTupleNetwork("3x4")  # (a network read from a file: numba compiles read-only arrays apart)
     read_only.weights.flags.writeable = False
-    steps = [lambda: Search(0.1, 1e-4).root(board, 2), lambda: Search(0.1, 1e-4, read_only).root(board, 2),
-             lambda: read_only.value(np.zeros(1, np.uint64))]
+    twenty48 = [lambda: Search(0.1, 1e-4).root(board, 2), lambda: Search(0.1, 1e-4, read_only).root(board, 2),
+                lambda: read_only.value(np.zeros(1, np.uint64))]
     dots = DotsNetwork(2, 2)
-    steps += [lambda: dots.move_values(0), lambda: dots.choices(np.zeros(1, np.int64)),
-              lambda: dots.values(np.zeros(1, np.int64)),
-              lambda: DotsSearch(2, 2).root_values(0, 2, True),
-              lambda: DotsSearch(2, 2, dots.args()).root_values(0, 2, True),
-              lambda: DotsTree(1, 1).warm(DotsState(1, 1)), lambda: network_tree(dots).warm(DotsState(2, 2)),
-              lambda: TicTacToeTree().warm(0), playout_blackjack.warm]
+    steps = [(TWENTY48, step) for step in twenty48]
+    steps += [(DOTS, step) for step in (
+        lambda: dots.move_values(0), lambda: dots.choices(np.zeros(1, np.int64)),
+        lambda: dots.values(np.zeros(1, np.int64)),
+        lambda: DotsSearch(2, 2).root_values(0, 2, True),
+        lambda: DotsSearch(2, 2, dots.args()).root_values(0, 2, True),
+        lambda: DotsTree(1, 1).warm(DotsState(1, 1)), lambda: network_tree(dots).warm(DotsState(2, 2)),
+        lambda: TicTacToeTree().warm(0))]
+    steps.append((TWENTY48, playout_blackjack.warm))
     if not playing_only:  # (and the playouts: an agent that plays them loads them as it is made)
-        steps += [playout_2048.warm_step, playout_match3.warm_step,
-                  lambda: Search(0.1, 1e-4, net).root(board, 2), lambda: net.value(np.zeros(1, np.uint64)),
-                  lambda: net.features(np.zeros(1, np.uint64)),
-                  lambda: TDGames(net, 0.1, 0.1, np.random.default_rng(0)).step(10),
-                  lambda: k.heuristic(np.uint64(0), np.zeros((3, 1 << 16), np.float32)),
-                  lambda: kernels(data_dir, "dots").self_play(dots.args(), 1, 0.1, 0.1, dots.layout.n_lines,
-                                                              dots.layout.box_lines, dots.layout.line_boxes,
-                                                              np.random.default_rng(0), 0, 0.5)]
+        steps += [(TWENTY48, step) for step in (
+            playout_2048.warm_step, lambda: Search(0.1, 1e-4, net).root(board, 2),
+            lambda: net.value(np.zeros(1, np.uint64)), lambda: net.features(np.zeros(1, np.uint64)),
+            lambda: TDGames(net, 0.1, 0.1, np.random.default_rng(0)).step(10),
+            lambda: k.heuristic(np.uint64(0), np.zeros((3, 1 << 16), np.float32)))]
+        steps += [(DOTS, playout_match3.warm_step),
+                  (DOTS, lambda: kernels(data_dir, "dots").self_play(
+                      dots.args(), 1, 0.1, 0.1, dots.layout.n_lines, dots.layout.box_lines,
+                      dots.layout.line_boxes, np.random.default_rng(0), 0, 0.5))]
     return steps
 
 
 if __name__ == "__main__":
-    print(f"the compiled kernels are ready ({prepare_all():.1f} s)")
+    import os
+
+    print(f"the compiled kernels are ready ({prepare_all(jobs=os.cpu_count() or 1):.1f} s)")
