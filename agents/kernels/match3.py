@@ -1,4 +1,5 @@
-"""The compiled inner loops of match-3 (numba): random playouts by the rules of arcade/games/match3.py.
+"""The compiled inner loops of match-3 (numba): random playouts by the rules of arcade/games/match3.py, and
+monte-carlo's greedy-cascade rollouts.
 
 A playout plays uniformly random legal swaps (in the rules' order of swaps, all_swaps) until the turns run
 out or `max_moves` turns are played, each turn resolved as the rules resolve it: every clearing step
@@ -6,6 +7,8 @@ scores 10 points a gem times its cascade level, gems fall, the emptied cells (in
 refilled by one draw of `rng.integers(0, colours, n)`, and a board left with no legal swap (turns
 remaining) is reshuffled by `rng.permutation` until it has one and no line. numba's Generator draws what
 numpy's draws, so a playout here is the rules' playout, draw for draw (tests/test_search_any_game.py).
+monte-carlo's rollouts (`greedy_rollouts`: a swap, then greedy-cascade turns, the new gems read from a
+tape) are the batched engine's (arcade/games/match3_batch), rollout by rollout (tests/test_match3_batch.py).
 No pygame, no Python objects in the loops.
 """
 from __future__ import annotations
