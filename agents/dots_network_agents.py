@@ -21,15 +21,17 @@ from arcade.setting_fields import ranged
 NETWORK_LEAF = 1  # (agents/kernels/uct.py's NETWORK)
 
 
-def network_leaf(net: Network, exact_lines: int, exact_positions: int, search, playout_share: float = 0.0) -> tuple:
+def network_leaf(net: Network, exact_lines: int, exact_positions: int, search, playout_share: float = 0.0,
+                 minimax: float = 0.0) -> tuple:
     """The compiled tree's leaf argument that values leaves by `net` (agents/kernels/uct.network_leaf), solving
     those of exact_lines free lines or fewer with `search` (an agents/alphabeta_dots.Search; None: none solved),
-    the network's guess mixed with a random playout's result by playout_share."""
+    the network's guess mixed with a random playout's result by playout_share; with minimax > 0 the leaves are
+    played out and the network's values backed up apart, as implicit minimax (agents/kernels/uct.simulate)."""
     if search is None:
         from agents.uct_tree import NO_SOLVER as solver  # (never read: no leaf is solved)
     else:
         solver = (search.arrays, search.table, search.stats, search.scratch, search.sides)
-    return NETWORK_LEAF, net.args(), int(exact_lines), int(exact_positions), solver, float(playout_share)
+    return NETWORK_LEAF, net.args(), int(exact_lines), int(exact_positions), solver, float(playout_share), float(minimax)
 
 
 class NetworkLeaves:
@@ -40,13 +42,15 @@ class NetworkLeaves:
     exact result. With exact_lines,
     a leaf with that many free lines or fewer is solved by the compiled alpha-beta (its own table, kept from
     leaf to leaf and move to move) and scores its exact result, a win, draw or loss, unless the solve would
-    take more than exact_positions positions (then the network values it)."""
+    take more than exact_positions positions (then the network values it). With a minimax weight w > 0 (the
+    compiled tree's: `evaluate` here ignores it) the leaves are random playouts again and the network's values
+    steer the walk beside their means, backed up as a minimax (implicit minimax backups)."""
 
     def __init__(self, learner: DotsNTuple, exact_lines: int = 0, exact_positions: int = 0,
-                 playout_share: float = 0.0):
+                 playout_share: float = 0.0, minimax: float = 0.0):
         self.learner = learner
         self.exact_lines, self.exact_positions = exact_lines, exact_positions
-        self.playout_share = playout_share
+        self.playout_share, self.minimax = playout_share, minimax
         self._solvers: dict[tuple[int, int], object] = {}
 
     def __getstate__(self):
@@ -77,7 +81,7 @@ class NetworkLeaves:
         if self.exact_lines and key not in self._solvers:
             self.prepare(*key)
         return network_leaf(self.learner._net(*key)[0], self.exact_lines, self.exact_positions,
-                            self._solvers.get(key), self.playout_share)
+                            self._solvers.get(key), self.playout_share, self.minimax)
 
     def evaluate(self, states: list, rng) -> list[tuple[float, ...]]:
         """Each state's result per seat (the leaves of one search share its root's board: one network)."""
@@ -118,6 +122,9 @@ class NetworkMCTSParams(MCTSParams):
     exact_lines: int = ranged(0, 60, 16)  # a leaf with this many free lines or fewer is solved exactly (0: never)
     exact_positions: int = ranged(1, 100_000_000, 20_000)  # ... unless that takes more positions than this
     playout_share: float = ranged(0.0, 1.0, 0.0)  # a guessed leaf: this share a random playout's result
+    # > 0: leaves played out as mcts's, the network's values backed up as a minimax and weighted this much
+    # beside the playouts' mean in the walk (implicit minimax backups, Lanctot et al. 2014)
+    minimax: float = ranged(0.0, 1.0, 0.0)
 
 
 @register("mcts-ntuple", ("dots",), "Monte Carlo tree search valuing its leaves by the learnt ntuple network",
@@ -135,11 +142,17 @@ class NetworkMCTS(MCTS):
 
     def __init__(self, rules, settings):
         p = settings.agent_params(rules.game_id, self.name)
-        leaves = NetworkLeaves(DotsNTuple(rules, settings), p.exact_lines, p.exact_positions, p.playout_share)
+        leaves = NetworkLeaves(DotsNTuple(rules, settings), p.exact_lines, p.exact_positions, p.playout_share,
+                               p.minimax)
         super().__init__(rules, settings, evaluator=leaves)
         compiled.warm([lambda: leaves.prepare(rules.rows, rules.cols), lambda: self.warm_tree(rules.new_state())])
 
     def value_legend(self, mover: str) -> str:
+        if self.evaluator.minimax > 0:
+            return (f"The numbers: mcts-ntuple's mean result for {mover} over its imagined games through that "
+                    "move (+1 a win, 0 a draw, -1 a loss; each new position played out at random, or solved "
+                    "exactly once few lines are left; the learnt network's values, backed up as a minimax, "
+                    f"weigh {self.evaluator.minimax:.0%} in which move it looks at next).")
         share = self.evaluator.playout_share
         mixed = f" ({1 - share:.0%}) and a random game played out ({share:.0%})" if share > 0 else ""
         return (f"The numbers: mcts-ntuple's mean result for {mover} over its imagined games through that move "

@@ -28,7 +28,7 @@ _one, _wide = np.zeros(1, np.int64), np.zeros((1, 1), np.int64)
 NO_NETWORK = (_wide, _one, _wide, _one, _one, np.zeros(1), 0, _wide, _wide, 1)
 NO_SOLVER = ((_wide, _wide, _one), (_one, np.zeros(1, np.int8), np.zeros(1, np.int8), np.zeros(1), np.zeros(1, np.int8)),
              _one, (_wide, _one, _one, _one, _one, _one, _one, _one), _one)
-PLAYOUT_LEAF = (0, NO_NETWORK, 0, 0, NO_SOLVER, 0.0)  # the kernels' leaf argument that asks for random playouts
+PLAYOUT_LEAF = (0, NO_NETWORK, 0, 0, NO_SOLVER, 0.0, 0.0)  # the kernels' leaf argument that asks for random playouts
 
 
 class CompiledTree:
@@ -43,6 +43,7 @@ class CompiledTree:
         self.box_lines, self.line_boxes = box_lines, line_boxes
         self.nodes = np.zeros((START_NODES, self.k.COLUMNS), np.int64)
         self.total = np.zeros(START_NODES)
+        self.minimax = np.zeros(START_NODES)  # implicit minimax values (a NETWORK leaf with a minimax weight)
         self.order = np.zeros(n_moves + 2, np.int64)
         self._scratch(1)
         self.root = (np.int64(0), np.int64(0), np.int64(0))
@@ -63,23 +64,24 @@ class CompiledTree:
     def reset(self, state) -> None:
         """A new root: the state given (the tree before it is dropped)."""
         self.root = tuple(np.int64(x) for x in self.position(state))
-        self.used = self.k.reset(self.GAME, self.nodes, self.total, *self.root, self.full)
+        self.used = self.k.reset(self.GAME, self.nodes, self.total, self.minimax, *self.root, self.full)
 
     def room(self, simulations: int) -> None:
         """Make room for `simulations` more walks (each adds at most one node)."""
         need = self.used + simulations + 1
         if need > self.nodes.shape[0]:
             size = max(need, 2 * self.nodes.shape[0])
-            nodes, total = np.zeros((size, self.k.COLUMNS), np.int64), np.zeros(size)
+            nodes, total, minimax = np.zeros((size, self.k.COLUMNS), np.int64), np.zeros(size), np.zeros(size)
             nodes[:self.used], total[:self.used] = self.nodes[:self.used], self.total[:self.used]
-            self.nodes, self.total = nodes, total
+            minimax[:self.used] = self.minimax[:self.used]
+            self.nodes, self.total, self.minimax = nodes, total, minimax
 
     def simulate(self, simulations: int, c: float, rng: np.random.Generator, batch: int = 1) -> int:
         """Up to `simulations` more simulations, `batch` at a time (a virtual loss spreads a batch's walks)."""
         if batch != self.batch:
             self._scratch(batch)
         self.room(simulations + batch)
-        done, self.used = self.k.simulate(self.GAME, self.nodes, self.total, self.used, *self.root, simulations,
+        done, self.used = self.k.simulate(self.GAME, self.nodes, self.total, self.minimax, self.used, *self.root, simulations,
                                           batch, float(c), self.full, self.box_lines, self.line_boxes, rng,
                                           self.paths, self.depths, self.waiting, self.results, self.order,
                                           self.leaf, self.work)

@@ -275,3 +275,70 @@ def test_an_mcts_sent_to_another_process_makes_its_kernels_ready_before_its_firs
     agent.act(0, np.random.default_rng(0))
     agent.act(0, np.random.default_rng(0))
     assert warmed == [0] and agent.figures()["simulations"] == 3000
+
+
+def _minimax_tree(weight, c, seed=2):
+    """A 3x3 mid-game searched 3,000 simulations on the compiled tree with the network's values backed up as
+    implicit minimax (weight w), leaves of 8 free lines or fewer solved; returns (tree, state)."""
+    from agents.dots_network_agents import NetworkLeaves
+    from agents.dots_ntuple import DotsNTuple
+
+    rules = DotsRules(3, 3)
+    leaves = NetworkLeaves(DotsNTuple(rules, SETTINGS), 8, 20_000, 0.0, weight)
+    state = _mid_game(rules, seed, 6)
+    tree = uct_tree.DotsTree(3, 3)
+    tree.reset(state)
+    tree.leaf = leaves.compiled_leaf(state)
+    tree.simulate(3000, c, np.random.default_rng(seed), 8)
+    return tree, state
+
+
+def test_implicit_minimax_keeps_each_nodes_value_the_best_of_its_childrens():
+    """With a minimax weight, every node with children holds the best of its children's minimax values (a proven
+    child's exact result) for its mover, turned to the player who moved into it; a new leaf's is the network's
+    squashed guess (within [-1, 1]); results still come from playouts or solves (whole numbers, a child's total within its visits)."""
+    tree, _ = _minimax_tree(0.5, 2.0)
+    k, nodes, minimax = tree.k, tree.nodes[:tree.used], tree.minimax[:tree.used]
+    assert tree.used > 1000 and np.all(np.abs(minimax) <= 1.0)
+    movers = nodes[:, k.MOVER]
+    parents = np.full(tree.used, -1)
+    for node in range(tree.used):
+        child = nodes[node, k.FIRST]
+        while child >= 0:
+            parents[child] = node
+            child = nodes[child, k.NEXT]
+    checked = 0
+    for node in range(tree.used):
+        child, best = nodes[node, k.FIRST], -np.inf
+        while child >= 0:
+            p = nodes[child, k.PROVEN]
+            best = max(best, minimax[child] if p == k.UNKNOWN else float(p))
+            child = nodes[child, k.NEXT]
+        if best == -np.inf:
+            continue
+        if node > 0 and movers[parents[node]] != movers[node]:
+            best = -best
+        assert minimax[node] == pytest.approx(best, abs=1e-12), node
+        checked += 1
+    assert checked > 100
+    played = tree.total[1:tree.used]
+    assert np.all(np.abs(played) <= nodes[1:, k.VISITS])
+    assert np.all(played == np.round(played))  # sums of playouts' and solves' -1, 0, +1: no guess among them
+
+
+def test_implicit_minimax_at_full_weight_without_exploration_walks_to_the_best_minimax_child():
+    """w = 1 and c = 0: a walk's choice at the root is the child of the highest minimax value, so once every
+    root move has a child the visits pile onto the child that is best when the search ends; with w = 0 the
+    same search follows the playouts' means instead and spreads differently."""
+    tree, _ = _minimax_tree(1.0, 0.0)
+    children = tree.children()
+    k = tree.k
+    best_minimax, node = -np.inf, tree.nodes[0, k.FIRST]
+    while node >= 0:
+        if tree.nodes[node, k.PROVEN] == k.UNKNOWN and tree.minimax[node] > best_minimax:
+            best_minimax, best_move = tree.minimax[node], tree.nodes[node, k.ACTION]
+        node = tree.nodes[node, k.NEXT]
+    most = max(children, key=lambda ch: ch[1])
+    assert most[0] == best_move and most[1] > 3000 // 2
+    plain, _ = _minimax_tree(0.0, 0.0)
+    assert plain.children() != children

@@ -125,16 +125,15 @@ def playout(game, a, b, c, full, order, box_lines, line_boxes, rng):
 
 
 @njit(cache=True)
-def network_leaf(a, b, mover, full, leaf, work, order, box_lines, line_boxes, rng):
-    """Seat 0's result in [-1, 1] for a new dots leaf (not finished) valued as agents/dots_ntuple's NetworkLeaves
-    does. leaf = (NETWORK, network, exact_lines, exact_positions, solver, playout_share): a leaf with
-    exact_lines free lines or fewer is solved by the alpha-beta kernels (solver: their geo, table, stats, scratch
-    and sides; its exact win, draw or loss, unless that takes more than exact_positions positions), else the box
-    margin so far plus the network's value of the rest for the side to move, squashed by tanh(margin / 2), and
-    with playout_share > 0 mixed with a random playout's result: (1 - share) network + share playout. work[0]
-    counts the positions the solves search (the tree's: simulate ends a slice once it passes work[1], so a slice
-    of costly leaves keeps to its time)."""
-    _, net, exact_lines, exact_positions, solver, share = leaf
+def solved_or_guessed(a, b, mover, full, leaf, work):
+    """(seat 0's result in [-1, 1] for a new dots leaf (not finished), whether it is exact). leaf = (NETWORK,
+    network, exact_lines, exact_positions, solver, playout_share, minimax): a leaf with exact_lines free lines or
+    fewer is solved by the alpha-beta kernels (solver: their geo, table, stats, scratch and sides; its exact win,
+    draw or loss, unless that takes more than exact_positions positions), else the box margin so far plus the
+    network's value of the rest for the side to move, squashed by tanh(margin / 2). work[0] counts the positions
+    the solves search (the tree's: simulate ends a slice once it passes work[1], so a slice of costly leaves
+    keeps to its time)."""
+    net, exact_lines, exact_positions, solver = leaf[1], leaf[2], leaf[3], leaf[4]
     free = _popcount(full & ~a)
     if free <= exact_lines:
         geo, table, stats, scratch, sides = solver
@@ -145,17 +144,27 @@ def network_leaf(a, b, mover, full, leaf, work, order, box_lines, line_boxes, rn
         work[0] += stats[NODES]
         if stats[STOPPED] == 0:
             margin = b + (v if mover == 0 else -v)
-            return float((margin > 0) - (margin < 0))
+            return float((margin > 0) - (margin < 0)), True
     v = network_value(a, net)
-    guess = math.tanh((b + (v if mover == 0 else -v)) / 2.0)
-    if share > 0.0:
+    return math.tanh((b + (v if mover == 0 else -v)) / 2.0), False
+
+
+@njit(cache=True)
+def network_leaf(a, b, mover, full, leaf, work, order, box_lines, line_boxes, rng):
+    """Seat 0's result in [-1, 1] for a new dots leaf (not finished) valued as agents/dots_ntuple's NetworkLeaves
+    does: solved_or_guessed's, a guess with playout_share (leaf[5]) > 0 mixed with a random playout's result:
+    (1 - share) network + share playout."""
+    guess, exact = solved_or_guessed(a, b, mover, full, leaf, work)
+    share = leaf[5]
+    if share > 0.0 and not exact:
         guess = (1.0 - share) * guess + share * dots_playout(a, b, mover, full, order, box_lines, line_boxes, rng)
     return guess
 
 
 @njit(cache=True)
-def reset(game, nodes, total, a, b, c, full):
+def reset(game, nodes, total, minimax, a, b, c, full):
     """Empty the tree and put the root (the position a, b, c) at node 0; returns the nodes in use (1)."""
+    minimax[0] = 0.0
     nodes[0, ACTION] = -1
     nodes[0, VISITS] = 0
     nodes[0, PROVEN] = UNKNOWN
@@ -169,8 +178,8 @@ def reset(game, nodes, total, a, b, c, full):
 
 
 @njit(cache=True)
-def simulate(game, nodes, total, used, a0, b0, c0, simulations, batch, c, full, box_lines, line_boxes, rng, paths,
-             depths, waiting, results, order, leaf, work):
+def simulate(game, nodes, total, minimax, used, a0, b0, c0, simulations, batch, c, full, box_lines, line_boxes, rng,
+             paths, depths, waiting, results, order, leaf, work):
     """Up to `simulations` simulations from the root (a0, b0, c0 as reset was given), `batch` at a time as the
     Python tree runs them: each walk goes down by UCT (mean + c sqrt(ln N / n); a proven child counts its exact
     result) with a virtual loss on every node it enters (a visit and a loss, so the batch's later walks spread
@@ -180,11 +189,16 @@ def simulate(game, nodes, total, used, a0, b0, c0, simulations, batch, c, full, 
     whose mover has a proven win, or whose every move is proven). Stops early when the root is proven, fewer
     nodes are free than one more batch may need, or its leaves' solves have searched more positions than
     work[1] (0: no limit; work[0] counts them). Returns (simulations done, nodes in use).
+    With a NETWORK leaf whose minimax weight w = leaf[6] > 0, implicit minimax backups (Lanctot, Winands,
+    Pepels and Sturtevant 2014): a new leaf is played out at random as mcts's are (or solved), and the network's
+    value of it is kept apart (`minimax`, per node for the player who moved into it), backed up as a minimax
+    over each node's children; the walk then chooses by (1 - w) mean + w minimax + c sqrt(ln N / n).
     paths (batch, moves + 2), depths, waiting and results (batch,): scratch; order (moves + 2,): a playout's. full: every
     move's bit (dots: its lines; tic-tac-toe: its cells). box_lines, line_boxes: dots' board (any arrays else).
     (c is the exploration; a position's third number is its mover.)"""
     capacity = nodes.shape[0]
     done = 0
+    w = leaf[6] if leaf[0] == NETWORK and game == DOTS else 0.0
     work[0] = 0
     while done < simulations and nodes[0, PROVEN] == UNKNOWN and used + batch <= capacity \
             and (work[1] <= 0 or work[0] <= work[1]):
@@ -212,6 +226,8 @@ def simulate(game, nodes, total, used, a0, b0, c0, simulations, batch, c, full, 
                     else:
                         n = nodes[child, VISITS]
                         u = total[child] / n + explore / math.sqrt(n)
+                        if w > 0.0:
+                            u += w * (minimax[child] - total[child] / n)
                     if u > best_u:
                         best, best_u = child, u
                     child = nodes[child, NEXT]
@@ -239,9 +255,11 @@ def simulate(game, nodes, total, used, a0, b0, c0, simulations, batch, c, full, 
                 nodes[child, MOVER] = mover
                 nodes[child, PROVEN] = UNKNOWN
                 total[child] = -1.0
+                minimax[child] = 0.0
                 if legal == 0:  # a finished game: its result is exact
                     result = _result(game, a, b, mover)
                     nodes[child, PROVEN] = result if parent_mover == 0 else -result
+                    minimax[child] = nodes[child, PROVEN]
                 nodes[node, FIRST] = child
                 nodes[node, TRIED] |= bit
                 path[depth] = child
@@ -254,7 +272,13 @@ def simulate(game, nodes, total, used, a0, b0, c0, simulations, batch, c, full, 
                 _prove(nodes, path, depth)
             else:
                 waiting[pending] = k
-                if leaf[0] == NETWORK and game == DOTS:
+                if w > 0.0 and depth >= 2:
+                    guess, exact = solved_or_guessed(a, b, mover, full, leaf, work)
+                    minimax[node] = guess if nodes[path[depth - 2], MOVER] == 0 else -guess
+                    _back_minimax(nodes, minimax, path, depth)
+                    results[pending] = guess if exact else dots_playout(a, b, mover, full, order, box_lines,
+                                                                        line_boxes, rng)
+                elif leaf[0] == NETWORK and game == DOTS:
                     results[pending] = network_leaf(a, b, mover, full, leaf, work, order, box_lines, line_boxes, rng)
                 else:
                     results[pending] = playout(game, a, b, mover, full, order, box_lines, line_boxes, rng)
@@ -273,6 +297,27 @@ def _backup(nodes, total, path, depth, result):
     taking its walk's virtual loss back."""
     for d in range(1, depth):
         total[path[d]] += (result if nodes[path[d - 1], MOVER] == 0 else -result) + 1.0
+
+
+@njit(cache=True)
+def _back_minimax(nodes, minimax, path, depth):
+    """Up the path from the new leaf's parent: each node's minimax value becomes the best of its children's for
+    its mover (a proven child's exact result), turned to its parent's mover; stops where nothing changes."""
+    for d in range(depth - 2, -1, -1):
+        node = path[d]
+        best = -math.inf
+        child = nodes[node, FIRST]
+        while child >= 0:
+            p = nodes[child, PROVEN]
+            v = minimax[child] if p == UNKNOWN else float(p)
+            if v > best:
+                best = v
+            child = nodes[child, NEXT]
+        if d > 0 and nodes[path[d - 1], MOVER] != nodes[node, MOVER]:
+            best = -best
+        if best == minimax[node] and d < depth - 2:
+            return
+        minimax[node] = best
 
 
 @njit(cache=True)
