@@ -196,10 +196,11 @@ def test_mcts_with_the_network_values_its_leaves_by_it(tmp_path):
     agent = find("dots", "mcts-ntuple").create(rules, settings)
     assert agent.act(states[5], rng) in rules.legal_actions(states[5])
     assert agent.figures()["simulations"] <= 200 and "tree nodes" in agent.figures()  # (the compiled tree)
-    assert "learnt network" in agent.value_legend("first") and "random play" not in agent.value_legend("first")
-    steered = find("dots", "mcts-ntuple").create(rules, settings.with_agent("mcts-ntuple", game="dots", minimax=0.5))
-    assert steered.act(states[5], rng) in rules.legal_actions(states[5])
-    assert "played out at random" in steered.value_legend("first") and "50%" in steered.value_legend("first")
+    assert "played out at random" in agent.value_legend("first") and "25%" in agent.value_legend("first")
+    valued = find("dots", "mcts-ntuple").create(rules, settings.with_agent("mcts-ntuple", game="dots", minimax=0.0))
+    assert valued.act(states[5], rng) in rules.legal_actions(states[5])
+    assert "valued by the learnt network" in valued.value_legend("first")
+    assert "random" not in valued.value_legend("first")
 
 
 def test_on_a_board_the_solver_does_not_know_the_curve_is_wins_against_greedy_and_alpha_beta(tmp_path, monkeypatch):
