@@ -133,11 +133,9 @@ class NetworkMCTSParams(MCTSParams):
 
 @register("mcts-ntuple", ("dots",), "Monte Carlo tree search steered by the learnt ntuple network",
           order=25, process=True,
-          about="The mcts agent's tree search with the ntuple agent's learnt network beside it: each new "
-                "position is played out at random as mcts does (near the end solved exactly by the alpha-beta "
-                "search), and the network's value of it (the boxes taken so far plus what it expects of the "
-                "rest), backed up the tree as a minimax, weighs in choosing which move to look at next. "
-                "Compare it with mcts by Tab at the same time a move.",
+          about="The mcts agent's tree search, each new position played out at random (near the end solved "
+                "exactly), with the ntuple agent's learnt value of it backed up as a minimax to help choose "
+                "which move to look at next. Compare it with mcts by Tab.",
           params=NetworkMCTSParams)
 class NetworkMCTS(MCTS):
     """MCTS with NetworkLeaves, on the compiled tree (the kernels value its leaves: NetworkLeaves.compiled_leaf);
