@@ -81,8 +81,8 @@ class CompiledTree:
         if batch != self.batch:
             self._scratch(batch)
         self.room(simulations + batch)
-        done, self.used = self.k.simulate(self.GAME, self.nodes, self.total, self.minimax, self.used, *self.root, simulations,
-                                          batch, float(c), self.full, self.box_lines, self.line_boxes, rng,
+        done, self.used = self.k.simulate(self.GAME, self.nodes, self.total, self.minimax, self.used, *self.root,
+                                          simulations, batch, float(c), self.full, self.box_lines, self.line_boxes, rng,
                                           self.paths, self.depths, self.waiting, self.results, self.order,
                                           self.leaf, self.work)
         return int(done)

@@ -277,27 +277,31 @@ def test_an_mcts_sent_to_another_process_makes_its_kernels_ready_before_its_firs
     assert warmed == [0] and agent.figures()["simulations"] == 3000
 
 
-def _minimax_tree(weight, c, seed=2):
-    """A 3x3 mid-game searched 3,000 simulations on the compiled tree with the network's values backed up as
-    implicit minimax (weight w), leaves of 8 free lines or fewer solved; returns (tree, state)."""
+def _minimax_tree(weight, c, exact_lines=8, lines=6, seed=2):
+    """The compiled tree after 3,000 simulations from a 3x3 game `lines` lines in with the network's values
+    backed up as implicit minimax (weight w), leaves of exact_lines free lines or fewer solved."""
     from agents.dots_network_agents import NetworkLeaves
     from agents.dots_ntuple import DotsNTuple
 
     rules = DotsRules(3, 3)
-    leaves = NetworkLeaves(DotsNTuple(rules, SETTINGS), 8, 20_000, 0.0, weight)
-    state = _mid_game(rules, seed, 6)
+    leaves = NetworkLeaves(DotsNTuple(rules, SETTINGS), exact_lines, 20_000, 0.0, weight)
+    state = _mid_game(rules, seed, lines)
     tree = uct_tree.DotsTree(3, 3)
     tree.reset(state)
     tree.leaf = leaves.compiled_leaf(state)
     tree.simulate(3000, c, np.random.default_rng(seed), 8)
-    return tree, state
+    return tree
 
 
-def test_implicit_minimax_keeps_each_nodes_value_the_best_of_its_childrens():
+@pytest.mark.parametrize("exact_lines, lines, seed", [(8, 6, 2), (0, 16, 4)])
+def test_implicit_minimax_keeps_each_nodes_value_the_best_of_its_childrens(exact_lines, lines, seed):
     """With a minimax weight, every node with children holds the best of its children's minimax values (a proven
     child's exact result) for its mover, turned to the player who moved into it; a new leaf's is the network's
-    squashed guess (within [-1, 1]); results still come from playouts or solves (whole numbers, a child's total within its visits)."""
-    tree, _ = _minimax_tree(0.5, 2.0)
+    squashed guess (within [-1, 1]); results still come from playouts or solves (whole numbers, a child's total
+    within its visits). Without solves, 8 lines from the end (this seed's walks reach a finished game and prove
+    the root by it), a finished game's result differs from the guess its parent had, so a parent must take it up
+    when that child is added."""
+    tree = _minimax_tree(0.5, 2.0, exact_lines, lines, seed)
     k, nodes, minimax = tree.k, tree.nodes[:tree.used], tree.minimax[:tree.used]
     assert tree.used > 1000 and np.all(np.abs(minimax) <= 1.0)
     movers = nodes[:, k.MOVER]
@@ -330,7 +334,7 @@ def test_implicit_minimax_at_full_weight_without_exploration_walks_to_the_best_m
     """w = 1 and c = 0: a walk's choice at the root is the child of the highest minimax value, so once every
     root move has a child the visits pile onto the child that is best when the search ends; with w = 0 the
     same search follows the playouts' means instead and spreads differently."""
-    tree, _ = _minimax_tree(1.0, 0.0)
+    tree = _minimax_tree(1.0, 0.0)
     children = tree.children()
     k = tree.k
     best_minimax, node = -np.inf, tree.nodes[0, k.FIRST]
@@ -340,5 +344,5 @@ def test_implicit_minimax_at_full_weight_without_exploration_walks_to_the_best_m
         node = tree.nodes[node, k.NEXT]
     most = max(children, key=lambda ch: ch[1])
     assert most[0] == best_move and most[1] > 3000 // 2
-    plain, _ = _minimax_tree(0.0, 0.0)
+    plain = _minimax_tree(0.0, 0.0)
     assert plain.children() != children

@@ -198,7 +198,8 @@ def simulate(game, nodes, total, minimax, used, a0, b0, c0, simulations, batch, 
     (c is the exploration; a position's third number is its mover.)"""
     capacity = nodes.shape[0]
     done = 0
-    w = leaf[6] if leaf[0] == NETWORK and game == DOTS else 0.0
+    network = leaf[0] == NETWORK and game == DOTS
+    w = leaf[6] if network else 0.0
     work[0] = 0
     while done < simulations and nodes[0, PROVEN] == UNKNOWN and used + batch <= capacity \
             and (work[1] <= 0 or work[0] <= work[1]):
@@ -255,11 +256,9 @@ def simulate(game, nodes, total, minimax, used, a0, b0, c0, simulations, batch, 
                 nodes[child, MOVER] = mover
                 nodes[child, PROVEN] = UNKNOWN
                 total[child] = -1.0
-                minimax[child] = 0.0
                 if legal == 0:  # a finished game: its result is exact
                     result = _result(game, a, b, mover)
                     nodes[child, PROVEN] = result if parent_mover == 0 else -result
-                    minimax[child] = nodes[child, PROVEN]
                 nodes[node, FIRST] = child
                 nodes[node, TRIED] |= bit
                 path[depth] = child
@@ -270,6 +269,8 @@ def simulate(game, nodes, total, minimax, used, a0, b0, c0, simulations, batch, 
             if p != UNKNOWN:  # exact: backed up now
                 _backup(nodes, total, path, depth, float(p if nodes[path[depth - 2], MOVER] == 0 else -p))
                 _prove(nodes, path, depth)
+                if w > 0.0:  # (a proven node's minimax is never read: its parent reads PROVEN)
+                    _back_minimax(nodes, minimax, path, depth)
             else:
                 waiting[pending] = k
                 if w > 0.0 and depth >= 2:
@@ -278,7 +279,7 @@ def simulate(game, nodes, total, minimax, used, a0, b0, c0, simulations, batch, 
                     _back_minimax(nodes, minimax, path, depth)
                     results[pending] = guess if exact else dots_playout(a, b, mover, full, order, box_lines,
                                                                         line_boxes, rng)
-                elif leaf[0] == NETWORK and game == DOTS:
+                elif network:
                     results[pending] = network_leaf(a, b, mover, full, leaf, work, order, box_lines, line_boxes, rng)
                 else:
                     results[pending] = playout(game, a, b, mover, full, order, box_lines, line_boxes, rng)
