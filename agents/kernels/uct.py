@@ -273,14 +273,9 @@ def simulate(game, nodes, total, minimax, used, a0, b0, c0, simulations, batch, 
                     _back_minimax(nodes, minimax, path, depth)
             else:
                 waiting[pending] = k
-                if w > 0.0 and depth >= 2:
-                    guess, exact = solved_or_guessed(a, b, mover, full, leaf, work)
-                    minimax[node] = guess if nodes[path[depth - 2], MOVER] == 0 else -guess
-                    _back_minimax(nodes, minimax, path, depth)
-                    results[pending] = guess if exact else dots_playout(a, b, mover, full, order, box_lines,
-                                                                        line_boxes, rng)
-                elif network:
-                    results[pending] = network_leaf(a, b, mover, full, leaf, work, order, box_lines, line_boxes, rng)
+                if network:
+                    results[pending] = _network_result(w, nodes, minimax, path, depth, a, b, mover, full, box_lines,
+                                                       line_boxes, rng, order, leaf, work)
                 else:
                     results[pending] = playout(game, a, b, mover, full, order, box_lines, line_boxes, rng)
                 pending += 1
@@ -290,6 +285,20 @@ def simulate(game, nodes, total, minimax, used, a0, b0, c0, simulations, batch, 
             _prove(nodes, paths[k], depths[k])
         done += size
     return done, used
+
+
+@njit(cache=True)
+def _network_result(w, nodes, minimax, path, depth, a, b, mover, full, box_lines, line_boxes, rng, order, leaf,
+                    work):
+    """Seat 0's result for the new dots leaf (a, b, mover) that ends the walk `path`, with a NETWORK leaf: with a
+    minimax weight w > 0 a random playout (or the solve's exact result), the network's value kept in `minimax`
+    and backed up; else network_leaf's value. (Apart from simulate: mcts's own playouts stay in its loop.)"""
+    if w > 0.0 and depth >= 2:
+        guess, exact = solved_or_guessed(a, b, mover, full, leaf, work)
+        minimax[path[depth - 1]] = guess if nodes[path[depth - 2], MOVER] == 0 else -guess
+        _back_minimax(nodes, minimax, path, depth)
+        return guess if exact else dots_playout(a, b, mover, full, order, box_lines, line_boxes, rng)
+    return network_leaf(a, b, mover, full, leaf, work, order, box_lines, line_boxes, rng)
 
 
 @njit(cache=True)
