@@ -56,6 +56,7 @@ def test_numbers_of_one_size_keep_their_decimals():
     assert (number(1_590_000), number(1_598_000), number(16_100), number(16_160)) == ("1.590M", "1.598M", "16.1k",
                                                                                       "16.2k")
     assert (number(512), number(3.25), number(0.007), number(-2_500_000)) == ("512", "3.25", "0.007", "-2.500M")
+    assert (number(0.000213), number(-2.13e-05), number(0.0)) == ("2.1e-4", "-2.1e-5", "0")
 
 
 def test_a_two_line_message_grows_its_bar_instead_of_being_clipped():
