@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import functools
 import os
+import re
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -41,16 +43,17 @@ def kernels(data_dir: Path | None = None, name: str = "twenty48"):
     import sys
 
     module = f"agents.kernels.{name}"
-    if module not in sys.modules:
-        if "NUMBA_CACHE_DIR" not in os.environ:
-            folder = cache_folder(data_dir)
-            if folder is not None:
-                import numba
+    with _PREPARING:  # (threads of one process ask at once: the agent process's, the values' and a screen's)
+        if module not in sys.modules:
+            if "NUMBA_CACHE_DIR" not in os.environ:
+                folder = cache_folder(data_dir)
+                if folder is not None:
+                    import numba
 
-                os.environ["NUMBA_CACHE_DIR"] = str(folder)
-                numba.config.CACHE_DIR = str(folder)
-        for kernel in _with_depends(name):
-            drop_stale_cache(kernel)
+                    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+                    numba.config.CACHE_DIR = str(folder)
+            for kernel in _with_depends(name):
+                drop_stale_cache(kernel)
     return importlib.import_module(module)
 
 
@@ -64,13 +67,14 @@ def _with_depends(name: str) -> list[str]:
 
 def _declared_depends(name: str) -> tuple[str, ...]:
     """The kernel modules NAME's kernels call (its DEPENDS line: a tuple of their names), read from its source
-    without importing it."""
-    import ast
+    without importing it. (Read as text: CPython 3.11's ast.parse can fail with "AST constructor recursion
+    depth mismatch" while another thread parses, cpython#106905, and a test process met it.)"""
+    line = _DEPENDS_LINE.search((_PACKAGE / f"{name}.py").read_text())
+    return tuple(re.findall(r"[\"'](\w+)[\"']", line.group(1))) if line else ()
 
-    for node in ast.parse((_PACKAGE / f"{name}.py").read_text()).body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "DEPENDS" for t in node.targets):
-            return tuple(ast.literal_eval(node.value))
-    return ()
+
+_DEPENDS_LINE = re.compile(r"^DEPENDS\s*=\s*\(([^)]*)\)", re.MULTILINE)
+_PREPARING = threading.Lock()
 
 
 def drop_stale_cache(name: str) -> list[Path]:

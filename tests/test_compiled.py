@@ -140,3 +140,26 @@ def test_a_long_step_keeps_reporting_so_the_bar_stays(monkeypatch):
     beats = [d for done, d in seen if done == 0 and d.split(" ")[0].isdigit()]
     assert len(beats) >= 2 and beats[-1].startswith(("2 s", "3 s"))
     assert seen[-1][0] == 1
+
+
+def test_every_kernels_depends_line_reads_as_python_reads_it_from_many_threads_at_once():
+    """DEPENDS is read as text (ast.parse in two threads at once can fail on CPython 3.11, and a test process
+    met it): for every kernel module the names equal the tuple Python's own parser reads, and 8 threads asking
+    together all get them."""
+    import ast
+    from concurrent.futures import ThreadPoolExecutor
+
+    from agents import compiled
+
+    expected = {}
+    for path in sorted(compiled._PACKAGE.glob("*.py")):
+        names = ()
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "DEPENDS" for t in node.targets):
+                names = tuple(ast.literal_eval(node.value))
+        expected[path.stem] = names
+    assert sum(bool(v) for v in expected.values()) >= 3  # (uct, dots_search, twenty48_playout declare some)
+    with ThreadPoolExecutor(8) as pool:
+        for _ in range(20):
+            got = list(pool.map(compiled._declared_depends, expected))
+            assert dict(zip(expected, got, strict=True)) == expected
