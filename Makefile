@@ -18,7 +18,10 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 # numba compiles the 2048 kernels once and keeps them beside their source (a few seconds the first time, a
 # fraction of a second after): done here, so the window's first agent move and every test process find them.
+# The modules' bytecode too (compileall writes it even where PYTHONDONTWRITEBYTECODE is set, as on CI machines
+# and containers: there every process the arcade and the suite start compiled them again, ~0.3 s each).
 kernels: $(STAMP)
+	@$(BIN)/python -m compileall -q arcade agents benchmarks examples tools main.py
 	@$(BIN)/python -m agents.warm_kernels
 
 run: $(STAMP) kernels

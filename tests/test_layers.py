@@ -1,6 +1,7 @@
 """The arrows point one way: screens -> agents -> games. Read from the source (every import, at the top of a
 module or inside a function), so a late import cannot hide an upward arrow or a circle."""
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -12,7 +13,8 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports() -> dict[str, set[str]]:
+@functools.lru_cache(maxsize=1)  # (read when a test asks, not as the suite collects: every worker collects)
+def imports() -> dict[str, set[str]]:
     """module -> the project modules it imports (a from-import of a name that is a module counts as that)."""
     paths = [p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")]
     modules = {_module_name(p) for p in paths}
@@ -35,17 +37,16 @@ def _imports() -> dict[str, set[str]]:
     return out
 
 
-IMPORTS = _imports()
-
 
 def _importers_of(prefixes: tuple[str, ...], among: str) -> dict[str, set[str]]:
-    return {m: {t for t in ts if t.startswith(prefixes)} for m, ts in IMPORTS.items()
+    return {m: {t for t in ts if t.startswith(prefixes)} for m, ts in imports().items()
             if m.startswith(among) and any(t.startswith(prefixes) for t in ts)}
 
 
 def test_the_rules_import_no_agent_screen_or_app_module():
     allowed = ("arcade.games", "arcade.setting_fields")
-    bad = {m: {t for t in ts if not t.startswith(allowed)} for m, ts in IMPORTS.items() if m.startswith("arcade.games")}
+    bad = {m: {t for t in ts if not t.startswith(allowed)} for m, ts in imports().items()
+           if m.startswith("arcade.games")}
     assert not {m: ts for m, ts in bad.items() if ts}
 
 
@@ -62,7 +63,7 @@ def test_the_shared_widgets_reach_no_screen_or_app_module():
 
 def test_no_circle_of_imports():
     def edges(m):
-        return IMPORTS.get(m, set())
+        return imports().get(m, set())
 
     circles, state = [], {}
 
@@ -75,7 +76,7 @@ def test_no_circle_of_imports():
                 visit(t, path + [t])
         state[m] = "done"
 
-    for m in sorted(IMPORTS):
+    for m in sorted(imports()):
         if m not in state:
             visit(m, [m])
-    assert len(IMPORTS) > 100 and not circles, circles
+    assert len(imports()) > 100 and not circles, circles
