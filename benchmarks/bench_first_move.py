@@ -1,6 +1,6 @@
 """How soon the strong 2048 agent moves after a player hands it the game: the window's first agent move.
 
-    python benchmarks/bench_first_move.py [--rounds 5] [--cold] [--game blackjack] [--against REV]
+    python benchmarks/bench_first_move.py [--rounds 5] [--cold] [--game blackjack] [--against REV] [--pieces]
 
 Each round starts the arcade in a fresh process (headless, SDL's dummy drivers) as `python main.py` does
 (its agent process started at once, loading the kernels), opens the 2048 screen at once, presses `e` (the
@@ -13,6 +13,8 @@ Printed: the median and range over the rounds (targets: 2 s with compiling, 0.5 
 With --against REV, the rounds with Enter at once alternate with the same rounds of the code of git
 revision REV (a temporary worktree, its kernels compiled first; `--before-window no` for a revision whose
 arcade started its agent process after its window opened), and the ratio of each pair is printed.
+With --pieces, only the way of a fresh process to its first decision, piece by piece (what bounds the
+first move from below).
 """
 from __future__ import annotations
 
@@ -115,7 +117,12 @@ def main() -> None:
                     "alternated round by round")
     ap.add_argument("--before-window", choices=("yes", "no"), default="no",
                     help="whether REV's arcade starts its agent process before its window (default: no)")
+    ap.add_argument("--pieces", action="store_true", help="only: a fresh process's way to its first 2048 "
+                    "decision, piece by piece (imports, tables, numba's set-up, the kernel's load)")
     args = ap.parse_args()
+    if args.pieces:
+        pieces(args.rounds)
+        return
     if args.against:
         against(args.against, args.rounds, args.before_window == "yes")
         return
@@ -144,6 +151,47 @@ def main() -> None:
               f"({min(cold):.2f}-{max(cold):.2f}); target 2 s")
         print(f"  `make run`'s compile step (python -m agents.warm_kernels, every kernel, an empty cache): median "
               f"{np.median(compile_step):.1f} s ({min(compile_step):.1f}-{max(compile_step):.1f})")
+
+
+PIECES = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+marks = [time.perf_counter()]
+import numpy as np
+marks.append(time.perf_counter())
+import numba
+marks.append(time.perf_counter())
+from agents import compiled, expectimax_strong
+marks.append(time.perf_counter())
+compiled.kernels()
+marks.append(time.perf_counter())
+expectimax_strong.score_tables(); compiled.move_tables()
+marks.append(time.perf_counter())
+search = expectimax_strong.Search(0.1, 1e-4)
+board = np.zeros((4, 4), np.uint8); board[0, :2] = 1
+search.root(board, 2)
+marks.append(time.perf_counter())
+search.root(board, 3)
+marks.append(time.perf_counter())
+print(" ".join(str(b - a) for a, b in zip(marks, marks[1:])))
+"""
+PIECE_NAMES = ("import numpy", "import numba", "the search's modules", "the kernels' module (cache placed)",
+               "the search's tables (numpy)", "the first call: numba's set-up and the kernel from its cache",
+               "a decision at depth 3")
+
+
+def pieces(rounds: int) -> None:
+    """What a fresh process spends before its first 2048 decision, piece by piece (the floor of the first
+    move: the agent process does these in this order)."""
+    times = np.array([[float(x) for x in subprocess.run([sys.executable, "-c", PIECES, str(ROOT)], capture_output=True,
+                                                          text=True, check=True).stdout.split()]
+                      for _ in range(rounds)])
+    print(f"== a fresh process to its first 2048 decision (kernels from the cache), piece by piece, {rounds} "
+          f"processes, wall clock")
+    for name, column in zip(PIECE_NAMES, times.T, strict=True):
+        print(f"  {name}: median {np.median(column):.3f} s ({column.min():.3f}-{column.max():.3f})")
+    total = times.sum(axis=1)
+    print(f"  in all: median {np.median(total):.3f} s ({total.min():.3f}-{total.max():.3f})")
 
 
 def against(rev: str, rounds: int, before_window: bool) -> None:
