@@ -87,3 +87,16 @@ def test_the_mcts_speed_benchmark_prints_both_ways_and_their_ratio():
         block = done.stdout.split(f"-- {game}")[1]
         assert "fast engine" in block and "by the rules" in block and "ratio" in block
     assert "target >= 5,000" in done.stdout  # match-3's target is printed beside its figure
+
+
+def test_the_first_move_benchmark_breaks_a_fresh_process_into_pieces_that_add_up():
+    """--pieces: every piece of a fresh process's way to its first 2048 decision printed with a median, and
+    `in all` the sum of the pieces (one process: each median is its own figure)."""
+    done = subprocess.run([sys.executable, "benchmarks/bench_first_move.py", "--pieces", "--rounds", "1"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    figures = {line.split(":")[0].strip(): float(line.split("median ")[1].split(" s")[0])
+               for line in done.stdout.splitlines() if "median" in line}
+    assert {"import numba", "the search's tables (numpy)", "in all"} <= set(figures) and len(figures) == 8
+    assert figures["in all"] == pytest.approx(sum(v for k, v in figures.items() if k != "in all"), abs=0.002)
+    assert all(v >= 0 for v in figures.values()) and figures["import numba"] > 0
