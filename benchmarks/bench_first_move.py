@@ -183,9 +183,13 @@ PIECE_NAMES = ("import numpy", "import numba", "the search's modules", "the kern
 def pieces(rounds: int) -> None:
     """What a fresh process spends before its first 2048 decision, piece by piece (the floor of the first
     move: the agent process does these in this order)."""
-    times = np.array([[float(x) for x in subprocess.run([sys.executable, "-c", PIECES, str(ROOT)], capture_output=True,
-                                                          text=True, check=True).stdout.split()]
-                      for _ in range(rounds)])
+    rows = []
+    for _ in range(rounds):
+        out = subprocess.run([sys.executable, "-c", PIECES, str(ROOT)], capture_output=True, text=True, timeout=600)
+        if out.returncode:
+            sys.exit(f"a fresh process's way to its first decision failed:\n{out.stderr[-2000:]}")
+        rows.append([float(x) for x in out.stdout.split()])
+    times = np.array(rows)
     print(f"== a fresh process to its first 2048 decision (kernels from the cache), piece by piece, {rounds} "
           f"processes, wall clock")
     for name, column in zip(PIECE_NAMES, times.T, strict=True):
