@@ -5,7 +5,7 @@ the boxes still open: drawing line a that completes g boxes is worth g + M(s|a)
 (the same player moves again) or, with g = 0, -M(s|a) (the other player moves).
 States are solved layer by layer, from the full board back to the empty one,
 each layer as numpy batches. 2x2 and 2x3 solve in memory in moments; 3x3 (2**24
-states) ships built (arcade/assets/dots_solver_3x3.npz, made by tools/build_dots_table.py);
+states) ships built (assets/dots_solver_3x3.npz, made by tools/build_dots_table.py);
 without it, it is solved once and cached in the data folder.
 """
 from __future__ import annotations

@@ -74,7 +74,7 @@ class Loaded:
 
 
 def _where(path: Path) -> str:
-    """A network file's name that holds on every machine of a cluster: arcade/assets/ files by their name there."""
+    """A network file's name that holds on every machine of a cluster: assets/ files by their name there."""
     path = Path(path).resolve()
     return f"assets:{path.name}" if path.parent == ASSETS else str(path)
 

@@ -12,7 +12,7 @@ V(s) <- V(s) + alpha (V(s') - V(s)); terminal values never change.
 An episode is cheap: successors come from precomputed lists over the hashes,
 no board objects. Playing (not training) is greedy. Tables are saved as a
 versioned .npz (atomic); the data folder's copy wins over the shipped one in
-arcade/assets/.
+assets/.
 """
 from __future__ import annotations
 

@@ -25,7 +25,17 @@ import numpy as np
 from arcade.notices import notice
 
 FORMAT_KEY = "__format_version__"
-ASSETS = Path(__file__).resolve().parent / "assets"  # the tables and networks that ship with the arcade
+
+
+def _assets_folder() -> Path:
+    """The tables and networks that ship with the arcade: `assets/` at the top of the checkout, which the wheel
+    maps into the installed package as arcade/assets/ (pyproject's package-dir), so both find the same files."""
+    here = Path(__file__).resolve().parent
+    installed = here / "assets"
+    return installed if installed.is_dir() else here.parent / "assets"
+
+
+ASSETS = _assets_folder()
 
 
 class UnsafePath(OSError):

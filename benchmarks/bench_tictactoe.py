@@ -91,7 +91,7 @@ def main():
     ap = _common.Parser()
     ap.add_argument("--episodes", type=int, help="default: settings.toml [tictactoe] episodes")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--save", help="write the trained table here (the shipped one is arcade/assets/tictactoe_td.npz)")
+    ap.add_argument("--save", help="write the trained table here (the shipped one is assets/tictactoe_td.npz)")
     ap.add_argument("--curve", type=Path, default=ROOT / "data" / "tictactoe_learning_curve.csv",
                     help="the learning curve's CSV (default data/; the README's is docs/tictactoe_learning_curve.csv)")
     ap.add_argument("--course-variant", action="store_true", help="also train with the course's draw value 0")

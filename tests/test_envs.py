@@ -406,3 +406,26 @@ def test_a_frame_shows_whose_lines_and_cards_the_session_holds():
         bare = ScreenRenderer(inner.game_id, inner.rules, "rgb_array").frame(inner.state)
         assert inner.session.history and not np.array_equal(env.render(), bare), env_id
         env.close()
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda: gym.make("arcade/2048-v0", illegal_reward=float("nan")), "illegal_reward must be a finite number"),
+    (lambda: gym.make("arcade/Match3-v0", illegal_reward=True), "illegal_reward must be a finite number"),
+    (lambda: gym.make("arcade/PeekingBlackjack-v0", threshold=10**9), "threshold must be at most 1000"),
+    (lambda: gym.make("arcade/TicTacToe-v0", play_as=1.0), "play_as must be 0"),
+    (lambda: gym.make("arcade/TicTacToe-v0", play_as=True), "play_as must be 0"),
+    (lambda: dots_and_boxes_v0.env(rows="2"), "rows and cols must be whole numbers"),
+])
+def test_a_bad_argument_is_refused_in_one_line_that_names_it(make, words):
+    with pytest.raises(ValueError, match=words) as refused:
+        make()
+    assert "\n" not in str(refused.value)
+
+
+def test_the_vector_2048_refuses_float_actions_as_the_single_env_does():
+    envs = gym.make_vec("arcade/2048-v0", num_envs=4, vectorization_mode="vector_entry_point")
+    envs.reset(seed=0)
+    with pytest.raises(ValueError, match="actions must be integers"):
+        envs.step(np.array([0.5, 0, 0, 0]))
+    envs.step(np.array([0, 1, 2, 3]))  # whole numbers still play
+    envs.close()

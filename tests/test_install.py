@@ -12,6 +12,47 @@ LEFT_OUT = (".git", ".venv*", "data", "docs", "tests", "benchmarks", "__pycache_
             ".hypothesis", ".ruff_cache")
 
 
+# Run by the installed copy: every game's screen opened and drawn headless, every environment rendered in
+# each of its modes and checked by Gymnasium's and PettingZoo's own checkers (a view package left out of the
+# wheel fails here, as it did on the first frame for a user).
+SCREENS_AND_RENDERS = """
+import os
+os.environ.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+import gymnasium as gym
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import render_test
+import arcade.envs
+from arcade.app import App
+from arcade.envs import ENVIRONMENTS, dots_and_boxes_v0, tictactoe_v0
+from arcade.games import GAMES
+from arcade.screens import open_game
+from arcade.screens.launcher import LauncherScreen
+from arcade.settings import DEFAULT_SETTINGS, load_settings
+
+app = App(load_settings(DEFAULT_SETTINGS), size=(640, 480))
+app.push(LauncherScreen(app))
+app.tick(16)
+for game in GAMES:
+    app.push(open_game(app, game.id, seed=1))
+    for _ in range(3):
+        app.tick(16)
+    app.pop()
+app.close()
+print("screens")
+for env_id in ENVIRONMENTS:
+    for mode in ("rgb_array", "ansi"):
+        env = gym.make(env_id, render_mode=mode)
+        env.reset(seed=0)
+        frame = env.render()
+        assert frame is not None and len(frame) > 0, (env_id, mode)
+        check_env(env.unwrapped)
+        env.close()
+for module in (tictactoe_v0, dots_and_boxes_v0):
+    render_test(module.env)
+print("renders")
+"""
+
+
 def _run(argv, cwd, env, timeout=300):
     return subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
 
@@ -63,6 +104,9 @@ def test_the_wheel_installs_and_runs_from_an_empty_folder(tmp_path):
                  "env = gym.make('arcade/2048-v0'); env.reset(seed=0); print(env.step(0)[1] >= 0)"], empty, env)
     assert step.returncode == 0 and step.stdout.strip() == "True", step.stderr
 
+    screens = _run([python, "-c", SCREENS_AND_RENDERS], empty, env)
+    assert screens.returncode == 0 and screens.stdout.split() == ["screens", "renders"], screens.stderr
+
     assert not list(empty.iterdir())  # nothing written where it ran
     assert list((home / "share" / "agents-arcade" / "data" / "runs").glob("*.jsonl"))  # the user's data folder
     assert not (site / "data").exists()
@@ -82,3 +126,17 @@ def test_an_editable_install_runs_this_checkout(tmp_path):
     assert where.stdout.strip() == str(source / "arcade" / "__init__.py")
     listed = _run([venv / "bin" / "arcade", "agents"], empty, env)
     assert listed.returncode == 0 and "ntuple" in listed.stdout, listed.stderr
+
+
+def test_the_wheel_lists_every_package_of_the_tree():
+    """pyproject names its packages one by one (the shipped assets/ folder is mapped into arcade.assets, which a
+    package search cannot add): every folder of arcade/ and agents/ with an __init__.py must be named there,
+    or the installed arcade misses it (a game's view did: no game opened from the wheel)."""
+    import tomllib
+
+    tool = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    tree = {str(p.parent.relative_to(ROOT)).replace("/", ".") for top in ("arcade", "agents")
+            for p in (ROOT / top).rglob("__init__.py") if "__pycache__" not in p.parts}
+    assert set(tool["packages"]) - {"arcade.assets"} == tree
+    assert tool["package-dir"]["arcade.assets"] == "assets" and list((ROOT / "assets").glob("*.npz"))
+    assert not (ROOT / "arcade" / "assets").exists()  # one home for the shipped files

@@ -1,4 +1,4 @@
-"""Builds the 3x3 dots solver table the arcade ships (arcade/assets/dots_solver_3x3.npz) with the project's own
+"""Builds the 3x3 dots solver table the arcade ships (assets/dots_solver_3x3.npz) with the project's own
 retrograde solver, so 3x3 opens at once instead of solving 16 million states on a player's machine.
 
     .venv/bin/python tools/build_dots_table.py        # about 15 s on an idle 2-core machine; 2.8 MB

@@ -2,7 +2,7 @@
 
     python tools/fit_network.py IN.npz OUT.npz [--max-mb 30]
 
-A long training run visits more weights than a file shipped in arcade/assets/ may hold (32 MB). The weights
+A long training run visits more weights than a file shipped in assets/ may hold (32 MB). The weights
 closest to 0 change the fewest values, so they go first: the smallest share of the learnt weights (in
 steps of 2.5%) whose dropping makes the file fit. Prints what was dropped and the largest value change
 it can make. The file keeps its record (rules, games, moves); OUT is written whole or not at all.
@@ -37,7 +37,7 @@ def main() -> int:
     ap.add_argument("out", type=Path)
     ap.add_argument("--max-mb", type=float, default=30.0, help="the largest file allowed, in MB (10**6 bytes)")
     ap.add_argument("--replace", action="store_true", help="replace `out` if it exists (the shipped network in "
-                                                           "arcade/assets/ is replaced only so)")
+                                                           "assets/ is replaced only so)")
     args = ap.parse_args()
     if args.out.exists() and not args.replace:
         print(f"{args.out} exists; give another file, or --replace to replace it", file=sys.stderr)

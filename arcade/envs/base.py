@@ -15,6 +15,7 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 
+from arcade.games.base import is_real_number
 from arcade.session import GameSession
 
 
@@ -27,6 +28,8 @@ class ArcadeEnv(gym.Env):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.rules = rules
         self.render_mode = render_mode
+        if not is_real_number(illegal_reward):
+            raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         self.illegal_reward = float(illegal_reward)
         self.session: GameSession | None = None  # the episode: the same game session the screens play
         self._ended = False

@@ -61,8 +61,9 @@ class raw_env(ArcadeAEC):
     game_id = "dots"
 
     def __init__(self, rows: int = 2, cols: int = 2, render_mode: str | None = None):
+        rules = DotsRules(rows, cols)  # refuses a size that is not a board's
         n = Board(rows, cols).n_lines
-        super().__init__(DotsRules(rows, cols), n, dots_observation_space(rows, cols), render_mode)
+        super().__init__(rules, n, dots_observation_space(rows, cols), render_mode)
 
     def observation_of(self, state, seat: int) -> np.ndarray:
         return dots_observation(state, seat)

@@ -133,7 +133,10 @@ class Vector2048Env(VectorEnv):
     def step(self, actions):
         if self._uniforms is None:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions, dtype=np.intp).reshape(self.num_envs)
+        given = np.asarray(actions)
+        if given.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integers 0 to 3 (up, down, left, right); got {given.dtype} values")
+        actions = given.astype(np.intp).reshape(self.num_envs)
         if ((actions < 0) | (actions > 3)).any():
             raise ValueError(f"actions are 0 to 3 (up, down, left, right); got {actions[(actions < 0) | (actions > 3)][:5]}")
         idx = np.arange(self.num_envs)

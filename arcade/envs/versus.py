@@ -9,6 +9,7 @@ import numpy as np
 from gymnasium import spaces
 
 from arcade.envs.base import ArcadeEnv
+from arcade.games.base import is_whole_number
 from arcade.games.dots import Board, DotsRules
 from arcade.games.tictactoe import EMPTY, TicTacToeRules, decode
 
@@ -67,7 +68,7 @@ class _VersusEnv(ArcadeEnv):
 
     def __init__(self, rules, opponent: str, play_as: int, render_mode, illegal_reward, settings=None):
         super().__init__(rules, render_mode, illegal_reward)
-        if play_as not in (0, 1):
+        if not is_whole_number(play_as) or play_as not in (0, 1):
             raise ValueError(f"play_as must be 0 (move first) or 1 (second), got {play_as!r}")
         self.seat = play_as
         self.opponent_name = opponent

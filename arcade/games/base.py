@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Hashable, Protocol, Sequence, runtime_checkable
 
+import numpy as np
+
 Action = Hashable
 State = Any
 
@@ -111,3 +113,13 @@ def read_only(array, dtype):
     out = np.array(array, dtype=dtype)
     out.flags.writeable = False
     return out
+
+
+def is_whole_number(x) -> bool:
+    """Whether `x` is an integer a caller can mean (Python's or numpy's), not a bool, a float or a string."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
+def is_real_number(x) -> bool:
+    """Whether `x` is a finite real number (int or float, Python's or numpy's), not a bool or a NaN."""
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) and bool(np.isfinite(x))

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from arcade.games.base import no_options
+from arcade.games.base import is_whole_number, no_options
 from arcade.setting_fields import one_of
 from arcade.games.declare import GameType, declare
 
@@ -39,23 +39,25 @@ class MDPState(NamedTuple):
         return self.counts is None
 
 
+MAX_THRESHOLD = 1000
+
+
 def mdp_parameter_problem(card_values, multiplicity, threshold, peek_cost) -> str | None:
     """Why these cannot be a peeking-blackjack deck and rules (one line), or None: card values are
-    positive integers (at least one), the multiplicity and the threshold positive integers, the peek
-    cost an integer of at least 0."""
-    def integer(x) -> bool:
-        return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
-
+    positive integers (at least one), the multiplicity and the threshold positive integers (the threshold
+    at most MAX_THRESHOLD), the peek cost an integer of at least 0."""
     try:
         values = list(card_values)
     except TypeError:
         return f"card_values must be a sequence of positive integers, got {card_values!r}"
-    if not values or not all(integer(v) and v > 0 for v in values):
+    if not values or not all(is_whole_number(v) and v > 0 for v in values):
         return f"card_values must be one or more positive integers, got {card_values!r}"
     for name, value, least in (("multiplicity", multiplicity, 1), ("threshold", threshold, 1),
                                ("peek_cost", peek_cost, 0)):
-        if not integer(value) or value < least:
+        if not is_whole_number(value) or value < least:
             return f"{name} must be an integer of at least {least}, got {value!r}"
+    if threshold > MAX_THRESHOLD:
+        return f"threshold must be at most {MAX_THRESHOLD} (every total up to it is a state to solve), got {threshold!r}"
     return None
 
 

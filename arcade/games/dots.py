@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from arcade.games.base import no_options
+from arcade.games.base import is_whole_number, no_options
 from arcade.setting_fields import ranged
 from arcade.games.declare import GameType, declare
 
@@ -216,6 +216,8 @@ class DotsRules:
     cols: int = 2
 
     def __post_init__(self):
+        if not (is_whole_number(self.rows) and is_whole_number(self.cols)):
+            raise ValueError(f"rows and cols must be whole numbers of boxes, got rows={self.rows!r} cols={self.cols!r}")
         if not (1 <= self.rows <= MAX_BOXES and 1 <= self.cols <= MAX_BOXES):
             raise ValueError(f"a board of {self.rows}x{self.cols} boxes is not offered: 1x1 up to "
                              f"{MAX_BOXES}x{MAX_BOXES}")
