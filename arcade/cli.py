@@ -404,6 +404,9 @@ def main(argv: list[str] | None = None) -> int:
         for key, value in vars(args).items():  # argparse turns an option's value '--' into an empty list
             if isinstance(value, list):
                 raise UserError(f"--{key.replace('_', '-')}: '--' is not a value (see: python main.py --help)")
+        if args.settings != str(DEFAULT_SETTINGS) and not os.path.exists(args.settings):
+            raise UserError(f"--settings {args.settings}: no such file; give an existing settings file or leave "
+                            "--settings out for the arcade's own")
         settings = load_settings(args.settings)
         from arcade.notices import notice
 

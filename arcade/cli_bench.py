@@ -95,12 +95,13 @@ def cmd_bench(args, settings) -> int:
     relation = _resumable(log, spec, rules.players, args.resume) if log is not None else None
     backend = runner.backend_of(args.jobs, args.ray)
     try:
+        backend.connect()  # before the log and the games: a missing Ray or cluster is said at once, no log left
         if log is not None and relation != "same":
             log.become(spec)  # a log of the first runner's fingerprint: now under today's
         if log is None:
             log = runner.GameLog.create(args.log or runner.default_log_path(settings.data_dir, spec), spec)
-        backend.connect()  # before the games: a missing Ray or cluster is said at once
     except runner.RunError as exc:
+        backend.shutdown()
         raise UserError(str(exc)) from None
     jobs = log.missing(rules.players)
     done_before = len(log.records)

@@ -475,7 +475,7 @@ def load_settings(path: str | Path, strict: bool = False) -> Settings:
         if kind and path.stat().st_size > 1_000_000:
             return _unusable_file(f"{path}: over 1 MB, which no settings file is; give the right file",
                                   str(path), base_dir, strict)
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # an editor's byte-order mark is not a syntax error
     except (OSError, UnicodeDecodeError) as exc:
         return _unusable_file(f"{path}: cannot be read ({exc}); fix its permissions or delete it",
                               str(path), base_dir, strict)

@@ -164,3 +164,28 @@ def test_decide_on_a_board_an_agent_cannot_play_says_so_before_the_agent_is_buil
     monkeypatch.setattr(agents.ntuple.NTupleAgent, "__init__", lambda *a: pytest.fail("the network was loaded"))
     err = one_line_error(capsys, ["decide", "2048", "--agent", "ntuple", "--state", "2,2,0/0,4,0/0,0,0"])
     assert "4x4 boards only" in err and "3x3" in err
+
+
+def test_a_settings_file_that_does_not_exist_is_one_line_before_anything_runs(capsys, tmp_path):
+    missing = tmp_path / "my.toml"
+    assert main(["--settings", str(missing), "agents"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert str(missing) in captured.err and "no such file" in captured.err
+
+
+def test_a_settings_file_with_a_byte_order_mark_reads_as_its_text(capsys, tmp_path):
+    marked = tmp_path / "bom.toml"
+    marked.write_bytes("\ufeff[window]\nwidth = 800\n".encode("utf-8"))
+    from arcade.settings import load_settings
+
+    loaded = load_settings(marked)
+    assert loaded.window.width == 800 and not loaded.warnings
+
+
+def test_a_bench_whose_ray_cluster_cannot_be_reached_leaves_no_log(capsys, tmp_path):
+    log = tmp_path / "runs" / "ray.jsonl"
+    for _ in range(2):  # and a retry leaves none either
+        code = main(["bench", "2048", "--agent", "greedy", "--games", "1", "--ray", "127.0.0.1:9", "--log", str(log)])
+        assert code == 2 and capsys.readouterr().err.count("\n") == 1
+    assert not log.exists() and not log.parent.exists()
