@@ -167,14 +167,34 @@ def only_4x4(agent: str, size: int) -> str:
     return f"{agent} plays 4x4 boards only (its network reads 64-bit boards); this board is {size}x{size}"
 
 
+_UNREADABLE = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile)
+
+
+def _record_games(path: Path) -> int:
+    """The games the network in `path` says it learnt from (0 if it says nothing); raises what np.load
+    raises for a file that is not a readable .npz (truncated, empty, random bytes)."""
+    with np.load(path, allow_pickle=False) as arrays:
+        return int(arrays["games"]) if "games" in arrays.files else 0
+
+
 def games_in(path: Path) -> int:
-    """The games the network in `path` learnt from (0 if it is missing or says nothing): its record only,
-    not its weights (a second to decode), so files can be compared cheaply."""
+    """The games the network in `path` learnt from (0 if it is missing, unreadable or says nothing): its
+    record only, not its weights (a second to decode), so files can be compared cheaply."""
     try:
-        with np.load(path, allow_pickle=False) as arrays:
-            return int(arrays["games"]) if "games" in arrays.files else 0
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return _record_games(path)
+    except _UNREADABLE:
         return 0
+
+
+def _set_aside_if_unreadable(path: Path, then: str) -> None:
+    """A data-folder network whose record cannot even be read is set aside with a notice, as one damaged
+    inside is: ranked by games it would count 0 and never be opened, so never reported."""
+    if not path.is_file():
+        return
+    try:
+        _record_games(path)
+    except _UNREADABLE as exc:
+        set_aside(path, f"not a readable network file ({type(exc).__name__})", then)
 
 
 def _by_games(trained: Path, shipped: Path) -> list[tuple[Path, str]]:
@@ -190,6 +210,8 @@ def best_network(p_four: float, data_dir: Path, tuple_set: str):
     for the other rules (standard or the course's); else an empty network of `tuple_set`."""
     then = "another network plays"
     other = 0.1 if p_four == 0 else 0.0
+    for p in (p_four, other):
+        _set_aside_if_unreadable(Path(data_dir) / filename(p), then)
     for path, label in (*_by_games(Path(data_dir) / filename(p_four), ASSETS / filename(p_four)),
                         *_by_games(Path(data_dir) / filename(other), ASSETS / filename(other))):
         loaded = read(path, then)

@@ -246,6 +246,22 @@ def test_a_network_damaged_inside_its_compressed_data_is_set_aside_and_the_next_
     assert "error" in capsys.readouterr().err  # said, in one line, with zlib's complaint
 
 
+@pytest.mark.parametrize("content", [b"PK\x03\x04\x14\x00 truncated", bytes(range(256)) * 8, b""],
+                         ids=["truncated", "random", "empty"])
+def test_a_network_file_that_is_not_an_npz_at_all_is_set_aside_and_said(settings, capsys, content):
+    """Not only damage inside the compressed data: a file cut short, random bytes or nothing at all."""
+    rules = Rules2048(spawn_four_probability=0.1)
+    path = settings.data_dir / "ntuple_2048_p0.1.npz"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    agent = NTupleAgent(rules, small(settings))
+    assert agent.source.startswith("shipped")
+    aside = path.with_name(path.name + ".corrupt")
+    assert not path.exists() and aside.read_bytes() == content  # kept, out of the way
+    err = capsys.readouterr().err
+    assert "ntuple_2048_p0.1.npz: not a readable network file" in err and err.count("\n") == 1
+
+
 def test_the_cli_plays_on_past_a_damaged_network(tmp_path, capsys):
     from arcade.cli import main
 
