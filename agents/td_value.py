@@ -30,6 +30,7 @@ FORMAT_VERSION = 1
 CHECKPOINTS = 40  # points of a training run where the learning curve is measured
 FILENAME = "tictactoe_td.npz"
 SHIPPED = ASSETS / FILENAME
+RUN_KEYS = ("run_games", "run_done")  # a saved table's record of the run that wrote it (resumable checkpoints)
 
 
 def initial_values(draw_value: float = 0.0) -> np.ndarray:
@@ -138,32 +139,41 @@ class TDValueAgent:
         self.epsilon = p.epsilon
         self.draw_value = p.draw_value
         self.data_path = Path(settings.data_dir) / FILENAME
+        self.run: dict[str, int] = {}  # the training run its table is a checkpoint of: run_games, run_done
         self.values, self.source = self._load()
 
     def _load(self):
         for path, label in ((self.data_path, "trained"), (SHIPPED, "shipped")):
             then = "the shipped table plays" if label == "trained" else "playing from the initial values"
-            values = self._read(path, then)
-            if values is not None:
-                return values, f"{label} ({path.name})"
+            read = self._read(path, then)
+            if read is not None:
+                self.run = read[1] if label == "trained" else {}
+                return read[0], f"{label} ({path.name})"
         return initial_values(self.draw_value), "untrained"
 
     @staticmethod
-    def _read(path: Path, then: str) -> np.ndarray | None:
+    def _read(path: Path, then: str) -> tuple[np.ndarray, dict[str, int]] | None:
+        """(the tables, the record of the run that wrote them), or None (a bad file set aside)."""
         arrays = load_npz(path, FORMAT_VERSION, required=("values",), then=then)
         if arrays is None:
             return None
         if arrays["values"].shape == (2, N_STATES) and np.isfinite(arrays["values"]).all():
-            return arrays["values"].astype(np.float64)
+            run = {k: int(arrays[k]) for k in RUN_KEYS if k in arrays and arrays[k].shape == ()}
+            return arrays["values"].astype(np.float64), run
         set_aside(path, f"values of shape {arrays['values'].shape} (or not finite), expected {(2, N_STATES)}", then)
         return None
 
     def load(self, path: Path) -> bool:
-        values = self._read(Path(path), "the table before it plays")
-        if values is None:
+        read = self._read(Path(path), "the table before it plays")
+        if read is None:
             return False
-        self.values, self.source = values, f"loaded ({Path(path).name})"
+        self.values, self.run = read
+        self.source = f"loaded ({Path(path).name})"
         return True
+
+    def resumes(self, episodes: int) -> bool:
+        """Whether its table is a checkpoint of a stopped run of `episodes` games (train goes on from there)."""
+        return self.run.get("run_games") == episodes and 0 < self.run.get("run_done", 0) < episodes
 
     @classmethod
     def default_episodes(cls, settings) -> int:
@@ -191,23 +201,37 @@ class TDValueAgent:
     def train(self, episodes: int, rng: np.random.Generator, progress=None, from_scratch: bool = False,
               stop=None, checkpoint=None, watch=None, jobs: int = 1):
         """Self-play from the current tables (or from the course's initial values); swaps them in at the end.
-        checkpoint(done) is called at about CHECKPOINTS points, with this agent playing from the tables so far."""
+        A run of N games resumes where a saved unfinished run of N games stopped (its checkpoint was loaded), so
+        it plays exactly N in all; any other start is a new run. checkpoint(done) is called at about CHECKPOINTS
+        points (done counts the whole run's games), with this agent playing from the tables so far."""
         start = initial_values(self.draw_value) if from_scratch else self.values
+        before = self.run["run_done"] if not from_scratch and self.resumes(episodes) else 0
+        self.run = {"run_games": episodes, "run_done": before}
         every = max(1000, episodes // CHECKPOINTS // 1000 * 1000)
 
         def at_batch(done, tables):
+            done += before
             if checkpoint is not None and (done % every == 0 or done == episodes):
-                self.values = tables
+                self.values, self.run["run_done"] = tables, done
                 checkpoint(done)
 
-        self.values = self_play(start, episodes, self.alpha, self.epsilon, rng, progress, stop=stop,
+        played = [0]  # this call's games so far (a stop event may end the run early)
+
+        def at_progress(done):
+            played[0] = done
+            if progress is not None:
+                progress(before + done)
+
+        self.values = self_play(start, episodes - before, self.alpha, self.epsilon, rng, at_progress, stop=stop,
                                 callback=at_batch if checkpoint is not None else None)
+        self.run["run_done"] = before + played[0]
         self.source = "trained (unsaved)"
 
     def save(self, path: Path | None = None) -> bool:
         path = Path(path) if path else self.default_path()
         ok = save_npz(path, FORMAT_VERSION, values=self.values,
-                      params=np.array([self.alpha, self.epsilon, self.draw_value]))
+                      params=np.array([self.alpha, self.epsilon, self.draw_value]),
+                      **{k: np.array(v) for k, v in self.run.items()})
         if ok:
             self.source = f"trained ({path.name})"
         return ok

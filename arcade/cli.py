@@ -264,6 +264,8 @@ def cmd_train(args, settings) -> int:
                 raise UserError(f"{option} {str(target)!r}: {problem}")
     episodes = args.episodes or type(agent).default_episodes(settings)
     fresh = _fresh_start(args, agent, path, episodes)
+    if not fresh and not args.fresh and getattr(agent, "resumes", lambda _: False)(episodes):
+        print(f"resuming the stopped run of {episodes:,} games in {path}", file=sys.stderr)
     import threading
     import time
 

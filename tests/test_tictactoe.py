@@ -132,6 +132,33 @@ def test_td_agent_save_and_load(settings):
     assert np.allclose(again.values, agent.values) and again.source.startswith("trained")
 
 
+def test_a_stopped_td_training_resumes_to_exactly_the_episodes_asked(settings, tmp_path, monkeypatch, capsys):
+    """Ctrl-C (or kill) saves the last checkpoint; the same command then plays only the games left."""
+    agent = TDValueAgent(rules, settings)
+
+    def interrupt_at(done):
+        if done == 2000:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        agent.train(8000, np.random.default_rng(1), from_scratch=True, checkpoint=interrupt_at)
+    assert agent.save()  # what the command line does on Ctrl-C
+    import agents.td_value as td
+
+    asked = []
+    plain = td.self_play
+    monkeypatch.setattr(td, "self_play", lambda start, episodes, *a, **k: asked.append(episodes) or
+                        plain(start, episodes, *a, **k))
+    settings_file = tmp_path / "s.toml"
+    settings_file.write_text(f'[data]\nfolder = "{settings.data_dir}"\n')
+    assert main(["--settings", str(settings_file), "train", "tictactoe", "--agent", "td-value",
+                 "--episodes", "8000"]) == 0
+    assert asked == [6000]  # not 8000 on top of the checkpoint
+    again = TDValueAgent(rules, settings)
+    assert again.run == {"run_games": 8000, "run_done": 8000} and not again.resumes(8000)
+    assert "resuming the stopped run of 8,000 games" in capsys.readouterr().err
+
+
 def test_corrupt_saved_table_falls_back_to_shipped(settings):
     path = settings.data_dir / "tictactoe_td.npz"
     path.parent.mkdir(parents=True)
