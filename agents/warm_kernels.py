@@ -14,6 +14,7 @@ import numpy as np
 
 from agents import playout_2048, playout_blackjack, playout_match3
 from agents.alphabeta_dots import Search as DotsSearch
+from agents.base import set_progress_sink
 from agents.compiled import kernels, warm
 from agents.dots_network_agents import network_leaf
 from agents.dots_ntuple import Network as DotsNetwork
@@ -31,7 +32,40 @@ def network_tree(net: DotsNetwork) -> DotsTree:
     return tree
 
 
-def prepare_all(data_dir: Path | None = None, playing_only: bool = False, jobs: int = 1) -> float:
+FAMILY_NAMES = ("2048 and blackjack", "dots, tic-tac-toe and match-3")
+SLOW_STEP_S = 2.0  # a step that has run this long is compiling (one loaded from the cache takes milliseconds)
+SAY_EVERY_S = 5.0  # then a line this often while a step compiles
+NEVER_QUIET_S = 10.0  # and never longer than this without one, however the time splits into steps
+
+
+class StepLines:
+    """A progress sink (report_progress's, fed once a step and once a second by compiled.warm) that prints
+    a terminal line when kernels are compiling: a step running SLOW_STEP_S, then every SAY_EVERY_S, never
+    NEVER_QUIET_S without one, and a last line when it ends. A first `make run` (a minute idle, half an hour
+    on a loaded machine) is never a blank terminal; a run whose kernels load from the cache prints nothing."""
+
+    def __init__(self, label: str, out=None, clock=time.monotonic):
+        import sys
+
+        self.label, self.out, self.clock = label, out or sys.stdout, clock
+        self.start = self.said_at = clock()
+        self.step, self.step_at, self.spoke = -1.0, self.start, False
+
+    def __call__(self, task: str, done: float, total: float, detail: str = "") -> None:
+        now = self.clock()
+        if done != self.step:
+            self.step, self.step_at = done, now
+        finished = done >= total
+        slow = now - self.step_at >= SLOW_STEP_S and now - self.said_at >= (SAY_EVERY_S if self.spoke else 0)
+        if not (slow or now - self.said_at >= NEVER_QUIET_S or (finished and self.spoke)):
+            return
+        self.said_at, self.spoke = now, True
+        where = "done" if finished else f"kernel {int(done) + 1} of {int(total)}"
+        print(f"  compiling the {self.label} kernels (the first time only): {where}, "
+              f"{now - self.start:.0f} s", file=self.out, flush=True)
+
+
+def prepare_all(data_dir: Path | None = None, playing_only: bool = False, jobs: int = 1, say: bool = False) -> float:
     """Compile (or load from the cache) every kernel with the argument types the agents use (with `playing_only`,
     those the first moves of the 2048, dots and blackjack agents use, not the learners' or the 2048 and match-3
     playouts, which their agents load as they are made); returns the seconds it took. With jobs > 1, the
@@ -41,19 +75,23 @@ def prepare_all(data_dir: Path | None = None, playing_only: bool = False, jobs: 
     first window and every test process find the kernels compiled."""
     start = time.perf_counter()
     if jobs <= 1:
+        if say:
+            set_progress_sink(StepLines(" and ".join(FAMILY_NAMES)))
         warm([step for _, step in _steps(data_dir, playing_only)])
     else:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-            other = pool.submit(_prepare_family, data_dir, playing_only, DOTS)
-            _prepare_family(data_dir, playing_only, TWENTY48)  # (here, while the other process starts)
+            other = pool.submit(_prepare_family, data_dir, playing_only, DOTS, say)
+            _prepare_family(data_dir, playing_only, TWENTY48, say)  # (here, while the other process starts)
             other.result()
     return time.perf_counter() - start
 
 
-def _prepare_family(data_dir: Path | None, playing_only: bool, family: int) -> None:
+def _prepare_family(data_dir: Path | None, playing_only: bool, family: int, say: bool = False) -> None:
+    if say:
+        set_progress_sink(StepLines(FAMILY_NAMES[family]))
     warm([step for of, step in _steps(data_dir, playing_only) if of == family])
 
 
@@ -106,4 +144,5 @@ def _steps(data_dir: Path | None, playing_only: bool) -> list:
 if __name__ == "__main__":
     import os
 
-    print(f"the compiled kernels are ready ({prepare_all(jobs=os.cpu_count() or 1):.1f} s)")
+    print("getting the agents' compiled kernels ready (numba keeps them: only a first run compiles)", flush=True)
+    print(f"the compiled kernels are ready ({prepare_all(jobs=os.cpu_count() or 1, say=True):.1f} s)")

@@ -163,3 +163,29 @@ def test_every_kernels_depends_line_reads_as_python_reads_it_from_many_threads_a
         for _ in range(20):
             got = list(pool.map(compiled._declared_depends, expected))
             assert dict(zip(expected, got, strict=True)) == expected
+
+
+def test_compiling_kernels_says_so_in_the_terminal_at_least_every_ten_seconds_and_a_warm_run_says_nothing():
+    import io
+
+    from agents.warm_kernels import StepLines
+
+    now = [0.0]
+    out = io.StringIO()
+    lines = StepLines("2048", out, clock=lambda: now[0])
+    for step in range(3):  # a warm cache: every step in milliseconds
+        now[0] += 0.01
+        lines("compiling", step, 3)
+    assert out.getvalue() == ""
+    said = []
+    for t in range(1, 61):  # cold: step 0 compiles for 40 s (one call a second), then 20 steps of 1 s each
+        now[0] += 1.0
+        before = out.getvalue().count("\n")
+        lines("compiling", 0 if t <= 40 else 1 + (t - 41), 22)
+        if out.getvalue().count("\n") > before:
+            said.append(t)
+    lines("compiling", 22, 22)
+    gaps = [b - a for a, b in zip([0, *said], said)]
+    assert said[0] <= 3 and max(gaps) <= 10, said
+    text = out.getvalue().splitlines()
+    assert "kernel 1 of 22" in text[0] and text[-1].endswith("s") and "done" in text[-1]
