@@ -1,4 +1,5 @@
 """Where the compiled kernels are kept, and that agents have them ready before their first decision."""
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -185,7 +186,7 @@ def test_compiling_kernels_says_so_in_the_terminal_at_least_every_ten_seconds_an
         if out.getvalue().count("\n") > before:
             said.append(t)
     lines("compiling", 22, 22)
-    gaps = [b - a for a, b in zip([0, *said], said)]
+    gaps = [b - a for a, b in itertools.pairwise([0, *said])]
     assert said[0] <= 3 and max(gaps) <= 10, said
     text = out.getvalue().splitlines()
     assert "kernel 1 of 22" in text[0] and text[-1].endswith("s") and "done" in text[-1]

@@ -138,3 +138,15 @@ def test_a_readme_command_block_runs_as_written(block, tmp_path, monkeypatch, ca
             code, err = done.returncode, done.stderr
         assert code == 0, f"{line}\n-> {' '.join(words)}\n{err[-2000:]}"
     assert not [p for p in ROOT.glob("*.npz")]  # nothing written into the checkout
+
+
+def test_the_readme_is_a_guide_and_every_page_and_picture_it_names_is_there():
+    """At most 350 lines (the figures and the depth are in docs/, linked from it), and no dead link."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 350
+    targets = re.findall(r"\]\(([^)#\s]+)\)", text)
+    assert {"docs/agents.md", "docs/command_line.md", "docs/environments.md", "docs/architecture.md"} <= set(targets)
+    for page in PAGES:
+        for target in re.findall(r"\]\(([^)#\s]+)\)", page.read_text(encoding="utf-8")):
+            if "://" not in target:
+                assert (page.parent / target).exists(), f"{page.name} links {target}, which is not there"

@@ -56,7 +56,10 @@ def test_numbers_of_one_size_keep_their_decimals():
     assert (number(1_590_000), number(1_598_000), number(16_100), number(16_160)) == ("1.590M", "1.598M", "16.1k",
                                                                                       "16.2k")
     assert (number(512), number(3.25), number(0.007), number(-2_500_000)) == ("512", "3.25", "0.007", "-2.500M")
-    assert (number(0.000213), number(-2.13e-05), number(0.0)) == ("2.1e-4", "-2.1e-5", "0")
+    assert (number(0.000213), number(-2.13e-05), number(0.0), number(-0.0)) == ("~0", "~0", "0", "0")
+    assert number(1.27e4) == "12.7k" and number(-1.7e-4) == "~0" and number(3.2e12) == "3200.000G"
+    for v in (1e-9, 0.0004, 0.001, 0.5, 99.5, 1234.5, 1e5, 1e7, 1e10, 1e15):  # never an exponent on screen
+        assert "e" not in number(v) and "e" not in number(-v)
 
 
 def test_a_two_line_message_grows_its_bar_instead_of_being_clipped():

@@ -14,6 +14,7 @@ from agents import Explains
 from agents.base import best_action
 from arcade.control import Question
 from arcade.progress import ms_text
+from arcade.ui.text import number
 
 
 def same_state(a, b) -> bool:
@@ -133,4 +134,4 @@ class ValueView:
 
 
 def _fmt(v) -> str:
-    return f"{v:,}" if isinstance(v, int) else (f"{v:.3g}" if isinstance(v, float) else str(v))
+    return f"{v:,}" if isinstance(v, int) else (number(v) if isinstance(v, float) else str(v))

@@ -114,14 +114,14 @@ def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], 
     x, y = rect.x + 10, rect.y + 6
     items = [(f"{label}{f': {values[-1]:.2f}' if values and legend_values else ''}", colour)
              for label, values, colour in series]
-    items += [(f"{label} {value:.3g} (line)", colour) for label, value, colour in flat]
+    items += [(f"{label} {text.number(value)} (line)", colour) for label, value, colour in flat]
     for item, colour in items:
         w = text.font(17).size(item)[0]
         if x + w > rect.right - 8 and x > rect.x + 10:
             x, y = rect.x + 10, y + 19
         x = text.draw(surface, item, (x, y), 17, colour).right + 14
     # the axis' numbers stand in a gutter of their own, left of the plot, never on its lines
-    top_label, bottom_label = axis or (f"{hi:.3g}", f"{lo:.3g}")
+    top_label, bottom_label = axis or (text.number(hi), text.number(lo))
     gutter = max(text.font(15).size(t)[0] for t in (top_label, bottom_label)) + 8
     plot = pygame.Rect(rect.x + 6 + gutter, y + 26, rect.w - 16 - gutter, rect.bottom - 22 - (y + 26))
     span = (hi - lo) or 1.0

@@ -83,12 +83,16 @@ def block(paragraphs: list[str], width: int, height: int, sizes: tuple[int, ...]
 
 
 def number(v: float) -> str:
-    """A value in a few characters: 1.610M, 16.1k, 512, 3.25, 0.007, 2.1e-5. Values of one size have one number
-    of decimals, so two side by side line up (1.590M next to 1.598M, not 1.59M)."""
+    """A value in a few characters a player reads: 1.610M, 16.1k, 512, 3.25, 0.007, and "~0" for a value
+    nearer 0 than 0.001 but not 0 (noise: no scientific notation on screen, no "-0.00"). Values of one size
+    have one number of decimals, so two side by side line up (1.590M next to 1.598M, not 1.59M)."""
     a = abs(v)
-    if 0 < a < 1e-3:  # (not 0.0000213: its digits would all be zeros but two)
-        mantissa, exponent = f"{v:.1e}".split("e")
-        return f"{mantissa}e{int(exponent)}"
+    if a == 0:
+        return "0"  # (-0.0 too)
+    if a < 1e-3:
+        return "~0"
+    if a >= 1e9:
+        return f"{v / 1e9:.3f}G"
     if a >= 1e6:
         return f"{v / 1e6:.3f}M"
     if a >= 1e4:
