@@ -102,3 +102,18 @@ def test_the_match3_card_shows_the_games_own_gem_shapes():
     centre = (ox + c * cell + cell // 2, oy + r * cell + cell // 2)
     corner = (round(centre[0] + (cell / 2 - 3) * 0.75), round(centre[1] + (cell / 2 - 3) * 0.75))  # not in a circle
     assert tuple(surface.get_at(corner))[:3] == palette.GEMS[int(PATTERN[r][c])]
+
+
+@pytest.mark.parametrize("side", [30, 46, 120])
+@pytest.mark.parametrize("game_id", [g.id for g in GAMES])
+def test_every_launcher_picture_is_drawn_even_as_small_as_the_640x480_window_makes_it(game_id, side):
+    """The match-3 card's picture was blank at 640x480 (its gems' radius went to nothing at a 9 px cell)."""
+    from arcade.screens import draw_sketch, sketch_is_wide
+
+    pygame.font.init()
+    rect = pygame.Rect(0, 0, side * 3 if sketch_is_wide(game_id) else side, side)  # as the launcher sizes it
+    surface = pygame.Surface(rect.size)
+    surface.fill((1, 2, 3))
+    draw_sketch(game_id, surface, rect)
+    drawn = (pygame.surfarray.array3d(surface) != (1, 2, 3)).any(axis=2).mean()
+    assert drawn > 0.04, f"{game_id}'s picture at {side} px: {drawn:.1%} of it drawn"

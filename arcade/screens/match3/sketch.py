@@ -12,4 +12,5 @@ def sketch(surface, rect) -> None:
     cell, ox, oy = grid(rect, len(PATTERN), len(PATTERN[0]))
     for r, row in enumerate(PATTERN):
         for c, ch in enumerate(row):
-            draw_gem(surface, int(ch), (ox + c * cell + cell // 2, oy + r * cell + cell // 2), cell / 2 - 3)
+            # a gap that scales with the cell: a fixed 3 px left nothing of a 9 px cell (the 640x480 launcher)
+            draw_gem(surface, int(ch), (ox + c * cell + cell // 2, oy + r * cell + cell // 2), cell * 0.42)
