@@ -178,3 +178,25 @@ def test_at_640x480_the_values_caption_gives_way_to_a_training(app, monkeypatch)
     monkeypatch.setattr(text, "draw", lambda surface, line, pos, *a, **k: drawn.append((line, pos)) or pygame.Rect(0, 0, 1, 1))
     screen.draw_values(app.surface, hud.board_rect(app.surface))
     assert [line for line, _ in drawn] == ["0.5"] * 9  # the cells' numbers, no caption
+
+
+def test_the_end_card_leaves_the_winning_line_in_sight(app):
+    """The card sat on the board's middle and hid a winning line through it: it goes beside the board."""
+    from arcade.games.tictactoe import encode
+    from arcade.session import GameSession
+    from arcade.ui import hud
+    from tests.helpers import resize
+
+    for size in ((640, 480), (1024, 720), (1600, 900)):
+        resize(app, size)
+        screen = open_ttt(app)
+        won = encode([X, O, O, 0, X, 0, 0, 0, X])  # X's diagonal through the middle
+        screen.session = GameSession(screen.rules, 1, state=won)
+        assert screen.over
+        rect = hud.board_rect(app.surface)
+        screen.draw_game(app.surface, rect)
+        board, _ = screen._layout(rect)
+        card = screen.end_card
+        assert card is not None and not card.colliderect(board), (size, card, board)
+        assert app.surface.get_rect().contains(card), size
+        app.pop()

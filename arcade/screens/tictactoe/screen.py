@@ -189,10 +189,13 @@ class TicTacToeScreen(GameScreen):
     def draw_game(self, surface, rect) -> None:
         board, cell = self._layout(rect)
         painter.draw_tictactoe(surface, board, self.state)
-        self._draw_panel(surface, self._panel_rect(rect, board))
-        if self.over:
-            hud.draw_game_over(surface, board, self.result_title(), None,
-                               "r: again    x / o: side", shade_alpha=110)
+        panel = self._panel_rect(rect, board)
+        self._draw_panel(surface, panel)
+        self.end_card = None
+        if self.over:  # beside the board, not on it: the winning line is the result, and must stay in sight
+            below = pygame.Rect(panel.x, self._panel_bottom + 8, panel.w, max(140, board.bottom - self._panel_bottom - 8))
+            self.end_card = hud.draw_game_over(surface, below, self.result_title(), None, "r: again    x / o: side",
+                                               shade_alpha=0)
 
     def _panel_rect(self, rect, board) -> pygame.Rect:
         return pygame.Rect(board.right + 30, board.y, rect.right - board.right - 40, board.h)
