@@ -142,3 +142,20 @@ def test_value_labels_never_cover_each_other_at_640x480(app):
     assert swaps[0] in shown and 1 < len(shown) < len(swaps)
     assert all(not a.colliderect(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
     assert hud.board_rect(app.surface).w < 620
+
+
+def test_points_of_a_top_row_clear_rise_no_higher_than_the_board(app):
+    """'+60 x 2' of a clear in the top row rose past the board's top edge, over the header."""
+    from arcade.screens.match3.screen import FLOAT_MS
+    from arcade.ui import hud
+    from tests.helpers import resize
+
+    for size in ((640, 480), (1024, 720)):
+        resize(app, size)
+        screen = open_m3(app)
+        screen.floats = [["+60 x2", 0.0, 4.0, FLOAT_MS * 0.05]]  # near its highest point
+        screen.draw_game(app.surface, hud.board_rect(app.surface))
+        _, oy, _ = screen._geometry()
+        ((_, y, text_size),) = screen.float_places
+        assert y - text_size // 2 >= oy, size
+        app.pop()

@@ -39,6 +39,7 @@ class Match3Screen(GameScreen):
         self.phase_ms = 0.0
         self.popups: list[list] = []  # [text, ms left]
         self.floats: list[list] = []  # [text, row, column (the cleared gems' middle), ms left]
+        self.float_places: list[tuple[int, int, int]] = []
         self.hint = None
         self.hint_question = Question(self.controller)  # answered off the frame loop
         self.controller.invalidate()
@@ -328,9 +329,12 @@ class Match3Screen(GameScreen):
         for (r, c), colour, width in marks:
             pygame.draw.rect(surface, colour, (ox + c * cell + 2, oy + r * cell + 2, cell - 4, cell - 4), width,
                              border_radius=8)
+        self.float_places = []  # where each rising label's centre was drawn, and its size (for a test)
         for label, r, c, left in self.floats:  # over the gems, in the game's points colour, with a shadow
             x, y = centre(r - 0.8 * (1 - left / FLOAT_MS), c)
             size = max(18, int(cell * 0.42))
+            y = max(y, oy + size // 2 + 2)  # a clear in the top row rises no higher than the board's top edge
+            self.float_places.append((x, y, size))
             fade = left / FLOAT_MS
             colour = tuple(int(v * fade + b * (1 - fade)) for v, b in zip(palette.ACCENT, palette.PANEL, strict=True))
             text.draw(surface, label, (x + 2, y + 2), size, (20, 20, 24), anchor="center", bold=True)
