@@ -41,6 +41,7 @@ class App:
         self.stack: list[Screen] = []
         self.finishing: list = []  # trainings whose screen closed: stopping and saving, said when done
         self.running = True
+        self.closed_because: str | None = None  # why the main loop ended, said in one line when it has
         self.frames = 0
         self._drawn_busy = True  # the last frame drawn showed something moving (a bar, an animation)
 
@@ -54,11 +55,17 @@ class App:
     def pop(self) -> None:
         self.stack.pop().close()
         if not self.stack:
-            self.running = False
+            self.stop("Esc on the launcher")
+
+    def stop(self, because: str) -> None:
+        """End the main loop after this frame, for the reason given (the first reason given is the one said):
+        every way the arcade can close goes through here, so none is silent."""
+        self.closed_because = self.closed_because or because
+        self.running = False
 
     def handle(self, event) -> None:
         if event.type == pygame.QUIT:
-            self.running = False
+            self.stop("the window was closed")
             return
         if self._repeat_of_once_key(event):
             return

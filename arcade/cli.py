@@ -381,6 +381,8 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
 
     from arcade import agent_process
 
+    # SIGTERM while it starts: the arcade's own line (SDL, left to itself, turns SIGTERM into a silent quit)
+    signal.signal(signal.SIGTERM, _raise_terminated)
     agent_process.start_early(settings)  # (first: it loads while the window opens)
     from arcade.app import App
     from arcade.screens import open_game
@@ -393,8 +395,12 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
     app.push(LauncherScreen(app))
     if game:
         app.push(open_game(app, game, agent=agent, seed=seed, given=given))
+    signals = {signal.SIGTERM: "terminated (SIGTERM)", signal.SIGINT: "interrupted (Ctrl-C)"}
+    for signum, because in signals.items():  # once open, a signal ends the loop after its frame (data saved)
+        signal.signal(signum, lambda _signum, _frame, because=because: app.stop(because))
     app.run()
-    return 0
+    print(f"arcade: closed: {app.closed_because or 'the main loop ended'}", file=sys.stderr)
+    return 143 if app.closed_because == signals[signal.SIGTERM] else 0
 
 
 COMMANDS = {"agents": cmd_agents, "play": cmd_play, "bench": cmd_bench, "decide": cmd_decide, "train": cmd_train}
@@ -428,7 +434,10 @@ def main(argv: list[str] | None = None) -> int:
     except (UserError, SettingsError) as exc:
         print(f"main.py: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, Terminated):
+            print("main.py: terminated (SIGTERM) before the window opened", file=sys.stderr)
+            return 143
         print("main.py: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly

@@ -192,6 +192,23 @@ def test_the_score_changes_when_the_slide_lands_then_merged_tiles_pop_and_the_ne
     assert screen.anim is None and screen.tile_scale((0, 0)) == 1.0 and screen.tile_scale(new) == 1.0
 
 
+def test_best_largest_and_moves_wait_for_the_slide_as_the_score_does(app):
+    """BEST, LARGEST and MOVES changed at the key press while SCORE waited: BEST read above SCORE mid-slide."""
+    from arcade.games.twenty48 import LEFT, from_values
+
+    screen = open_2048(app)
+    screen.show_state(from_values([[8, 8, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], score=0))
+    best_before, moves_before = int(screen.best.get(screen.best_key)), len(screen.game.history)
+    assert screen.do_move(LEFT)
+    sliding = screen.shown_figures()
+    assert sliding == {"SCORE": 0, "BEST": best_before, "LARGEST": 8, "MOVES": moves_before}
+    assert "best " + str(best_before) in screen.status_text() and "largest 8" in screen.status_text()
+    screen.update(screen.anim_ms + 1)  # landed
+    landed = screen.shown_figures()
+    assert landed["SCORE"] == 16 and landed["LARGEST"] == 16 and landed["MOVES"] == moves_before + 1
+    assert landed["BEST"] >= 16 and landed["BEST"] >= landed["SCORE"]
+
+
 def test_all_five_cards_stay_at_640_with_values_on(app):
     """Issue 25 #11: at 640x480 with v the BOARD and MOVES cards were dropped; now the cards get smaller."""
     from tests.helpers import resize

@@ -213,3 +213,17 @@ def test_a_nine_card_hand_at_640x480_shows_every_value(app, monkeypatch):
         (line, text.font(size, True).size(line)[0])) or pygame.Rect(0, 0, 1, 1))
     painter.draw_card(pygame.Surface((640, 480)), slots[0], 10)
     assert widths and all(w <= slots[0].w for _, w in widths)
+
+
+def test_the_statistics_count_rounds_as_the_table_does(app, monkeypatch):
+    """The table says "rounds"; its statistics said "games"."""
+    from arcade.ui import text
+
+    drawn = []
+    plain = text.draw
+    monkeypatch.setattr(text, "draw", lambda surface, line, *a, **k: drawn.append(line) or plain(surface, line, *a, **k))
+    open_table(app)
+    key(app, pygame.K_k)
+    ticks(app, 2)
+    assert any("no round finished yet" in line and "rounds end" in line for line in drawn), drawn[-20:]
+    assert not any("game finished" in line for line in drawn)

@@ -189,3 +189,31 @@ def test_a_bench_whose_ray_cluster_cannot_be_reached_leaves_no_log(capsys, tmp_p
         code = main(["bench", "2048", "--agent", "greedy", "--games", "1", "--ray", "127.0.0.1:9", "--log", str(log)])
         assert code == 2 and capsys.readouterr().err.count("\n") == 1
     assert not log.exists() and not log.parent.exists()
+
+
+def test_sigterm_closes_the_window_with_a_line_of_the_arcades_own(settings_file):
+    """SDL turned SIGTERM into a silent quit; at start-up it gave no line at all. Either way: one line, 143."""
+    import signal
+    import time
+
+    process = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "--settings", settings_file, "play", "2048"],
+                               stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT,
+                               env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+    deadline = time.monotonic() + 60
+    time.sleep(1.5)  # (in start-up or with the window open: both must say so)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=max(1.0, deadline - time.monotonic()))
+    said = [line for line in err.splitlines() if "SIGTERM" in line]
+    assert process.returncode == 143 and len(said) == 1, err
+    assert said[0] in ("arcade: closed: terminated (SIGTERM)", "main.py: terminated (SIGTERM) before the window opened")
+
+
+def test_every_way_the_main_loop_ends_has_a_reason(app):
+    import pygame
+
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    app.tick(16)
+    assert not app.running and app.closed_because == "the window was closed"
+    app.running, app.closed_because = True, None
+    app.pop()  # the launcher, the last screen: Esc there
+    assert not app.running and app.closed_because == "Esc on the launcher"

@@ -221,7 +221,7 @@ def test_statistics_show_the_histogram_of_whoever_plays_now(app, game_id, row_of
         screen.stats.record(game_id, row_of("you"), 100, None, "a")
     screen.stats.record(game_id, row_of(screen.controller.name), 300, None, "b")
     shown = []
-    monkeypatch.setattr(panels, "draw_statistics", lambda *args: shown.append(args[-1]))
+    monkeypatch.setattr(panels, "draw_statistics", lambda *args, **kwargs: shown.append(args[-1]))
     view = StatisticsView(app, screen)
     screen.controller.set_enabled(True)
     view.draw(app.surface)

@@ -323,4 +323,4 @@ def make_rules(settings) -> BlackjackRules:
 GAME = declare(GameType(id="blackjack", title="Blackjack", blurb="Take, peek or quit; value iteration solves it.",
                players=1, seat_names=("player",), has_chance=True,  # the card a Take draws, the card a Peek shows
                settings=BlackjackSettings, parameters=("preset",), rules_class=BlackjackRules,
-               view="arcade.screens.blackjack", playouts="agents.playout_blackjack"))
+               view="arcade.screens.blackjack", playouts="agents.playout_blackjack", unit="rounds"))

@@ -37,7 +37,8 @@ class GameType:
     rules_class is defined) and of its view (a module or package exposing SCREEN). playouts: the module
     path of its fast random playouts for the searches (agents/game_search.py says what it offers; empty:
     the searches play through the rules). table: its table's name
-    in settings.toml (default: id); attr: the attribute on Settings (default: id).
+    in settings.toml (default: id); attr: the attribute on Settings (default: id). unit: what its plays are
+    called where they are counted (the statistics view's column and its empty line).
     """
 
     id: str
@@ -54,6 +55,7 @@ class GameType:
     playouts: str = ""
     table: str = ""
     attr: str = ""
+    unit: str = "games"  # what one play of it is called where it is counted ("rounds" at a card table)
 
     def __post_init__(self):
         if len(self.seat_names) != self.players:

@@ -71,7 +71,7 @@ class StatisticsView(Overlay):
         rows = sorted(tallies.items(), key=lambda kv: -kv[1].games)
         now = screen.statistics_player()  # the current player's histogram, where it has games; else the last's
         panels.draw_statistics(surface, screen.info.title, rows, screen.rules.players == 2, screen.HISTOGRAM,
-                               now if now in tallies else screen.last_player)
+                               now if now in tallies else screen.last_player, unit=screen.info.unit)
         return [name for name, _ in rows]
 
 

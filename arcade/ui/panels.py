@@ -146,7 +146,7 @@ def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], 
 
 
 def draw_statistics(surface: pygame.Surface, title: str, rows: list[tuple[str, object]], has_results: bool,
-                    histogram_title: str, highlight: str | None) -> None:
+                    histogram_title: str, highlight: str | None, unit: str = "games") -> None:
     """The statistics view: a row per player (games, mean, best, and wins / draws / losses where the
     game has them), and the histogram of the highlighted player (or the one with most games)."""
     box = _box(surface, 760, 520)
@@ -155,12 +155,13 @@ def draw_statistics(surface: pygame.Surface, title: str, rows: list[tuple[str, o
               max_width=width, min_size=20)
     y += 48
     if not rows:
-        text.draw(surface, "no game finished yet: the figures appear here as games end", (x, y), 22,
+        one = unit[:-1] if unit.endswith("s") else unit
+        text.draw(surface, f"no {one} finished yet: the figures appear here as {unit} end", (x, y), 22,
                   palette.MUTED, max_width=width)
         text.draw(surface, "k or any key closes this view", (box.centerx, box.bottom - 12), 20, palette.MUTED,
                   anchor="midbottom")
         return
-    cols = ["player", "games", "mean", "best"] + (["won", "drawn", "lost"] if has_results else [])
+    cols = ["player", unit, "mean", "best"] + (["won", "drawn", "lost"] if has_results else [])
     step = min(80, max(58, (width - 200) // (len(cols) - 1)))  # the figures' columns fit a 640 window
     name_w = width - step * (len(cols) - 1)
     xs = [x] + [x + name_w + step * k for k in range(len(cols) - 1)]

@@ -67,6 +67,7 @@ class Screen2048(GameScreen):
         if not self.game.play(direction, self.seats.mover_name(by_agent)):
             return False
         self.anim = self._slide(before, direction) if self.anim_ms > 0 else None
+        self._figures_before = (int(self.best.get(self.best_key)), len(self.game.history) - 1)
         if self.game.state.score > before.score:
             self.sound("merge")
             wait = self.anim_ms if self.anim is not None else 0  # the "+N" comes when the slide lands
@@ -117,9 +118,18 @@ class Screen2048(GameScreen):
 
     def shown_score(self) -> int:
         """The score the panel shows: the one before the move until its slide lands."""
+        return self.shown_figures()["SCORE"]
+
+    def shown_figures(self) -> dict[str, int]:
+        """SCORE, BEST, LARGEST and MOVES as the panel and the status line show them: all of them the move's
+        figures only once its slide lands, so none runs ahead of the board (BEST read above SCORE mid-slide)."""
         if self.anim is not None and self.anim[2] < self.anim_ms:
-            return self.anim[1].score
-        return self.game.state.score
+            before = self.anim[1]
+            best, moves = self._figures_before
+            return {"SCORE": before.score, "BEST": best, "LARGEST": before.max_tile(), "MOVES": moves}
+        st = self.game.state
+        return {"SCORE": st.score, "BEST": int(self.best.get(self.best_key)), "LARGEST": st.max_tile(),
+                "MOVES": len(self.game.history)}
 
     def tile_scale(self, cell: tuple[int, int]) -> float:
         """The size of the tile at `cell` now, as a share of a cell: a merged tile pops above 1 after the slide,
@@ -157,9 +167,9 @@ class Screen2048(GameScreen):
         ]
 
     def status_text(self) -> str:
-        st = self.game.state
+        shown = self.shown_figures()
         over = "   GAME OVER" if self.game.over else ""
-        return f"score {self.shown_score()}   best {int(self.best.get(self.best_key))}   largest {st.max_tile()}{over}"
+        return f"score {shown['SCORE']}   best {shown['BEST']}   largest {shown['LARGEST']}{over}"
 
     def animating(self) -> bool:
         return self.anim is not None or bool(self.popups)
@@ -292,10 +302,9 @@ class Screen2048(GameScreen):
             surface.blit(pygame.transform.grayscale(surface), (0, 0))
 
     def _draw_panel(self, surface, panel: pygame.Rect) -> None:
-        st = self.game.state
-        rows = [("SCORE", str(self.shown_score())), ("BEST", str(int(self.best.get(self.best_key)))),
-                ("LARGEST", str(st.max_tile())), ("BOARD", f"{self.rules.size} x {self.rules.size}"),
-                ("MOVES", str(len(self.game.history)))]
+        shown = self.shown_figures()
+        rows = [("SCORE", str(shown["SCORE"])), ("BEST", str(shown["BEST"])), ("LARGEST", str(shown["LARGEST"])),
+                ("BOARD", f"{self.rules.size} x {self.rules.size}"), ("MOVES", str(shown["MOVES"]))]
         box_h = self.card_height(panel.h, len(rows))
         y = panel.y
         for label, value in rows:
