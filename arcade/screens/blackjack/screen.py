@@ -311,7 +311,7 @@ class BlackjackScreen(GameScreen):
             text.draw(surface, f"{label} ({keys[action]})", (rect.x + 14, rect.centery), 26,
                       palette.TEXT if enabled else palette.MUTED, anchor="midleft", bold=enabled)
             if action in values:
-                text.draw(surface, f"Q {values[action]:.2f}", (rect.right - 12, rect.centery), 20, palette.GOOD,
+                text.draw(surface, f"Q {text.number(values[action])}", (rect.right - 12, rect.centery), 20, palette.GOOD,
                           anchor="midright")
         y = self._buttons()["next"].bottom + 20
         x = self._buttons()["next"].x
