@@ -242,6 +242,27 @@ def test_merges_in_quick_succession_stay_inside_the_score_card(app):
         assert box.collidepoint(changed.min(axis=0)) and box.collidepoint(changed.max(axis=0)), (panel_h, box)
 
 
+def test_merges_faster_than_their_pop_ups_fade_never_draw_one_over_another(app, monkeypatch):
+    """At 0 ms an agent merges every frame: the "+4"s were drawn on top of each other."""
+    from arcade.screens.twenty48.screen import POPUP_MS
+    from arcade.ui import text
+
+    screen = open_2048(app)
+    panel = pygame.Rect(20, 20, 230, 560)
+    plain = text.draw
+    for ages in ((0.9, 0.95, 0.97), (0.95, 0.96, 0.97)):  # the share of each one's time gone, newest first
+        drawn = []
+        monkeypatch.setattr(text, "draw", lambda surface, line, pos, size, *a, **k:
+                            (drawn.append((pos[1], size)) if line.startswith("+") else None)
+                            or plain(surface, line, pos, size, *a, **k))
+        screen.popups = [["+4", POPUP_MS * (1 - age)] for age in reversed(ages)]  # (oldest first, as kept)
+        screen._draw_panel(pygame.Surface((300, 620)), panel)
+        assert len(drawn) >= 2
+        for (top_a, size_a), (top_b, _) in zip(drawn, drawn[1:]):
+            # each under the whole of the one above ("+N" has no descenders: its height is the font's ascent)
+            assert top_b >= top_a + text.font(size_a, bold=True).get_ascent(), (ages, drawn)
+
+
 def test_r_on_a_long_game_asks_once_and_a_short_one_restarts_at_once(app, monkeypatch):
     import pygame
 

@@ -316,11 +316,15 @@ class Screen2048(GameScreen):
                       bold=True)
             if label == "SCORE":  # the merges' "+N", rising inside the score card and fading
                 shown = [p for p in reversed(self.popups) if p[1] <= POPUP_MS]  # (the slide has landed)
+                below = box.y + (4 if small else 30)  # where the next (older) one may start
                 for k, (msg, left) in enumerate(shown[:1 if small else 3]):
                     t = left / POPUP_MS
                     colour = tuple(int(v * t + b * (1 - t)) for v, b in zip(palette.ACCENT, palette.PANEL, strict=True))
-                    top = box.y + (4 if small else 30) - int((0 if small else 18) * (1 - t)) + 20 * k
                     size = 22 if small else 26 - 4 * k
+                    # the newest rises as it fades; older ones keep their slot under it, so none is drawn over
+                    # another when merges come faster than they fade (an agent at 0 ms)
+                    top = below - (int(18 * (1 - t)) if k == 0 and not small else 0)
+                    below = max(below, top) + text.font(size, bold=True).get_ascent() + 2  # ("+N": no descenders)
                     if top + text.font(size, bold=True).get_ascent() > box.bottom - 2:
                         break  # the older ones would spill out of the card: left out
                     text.draw(surface, msg, (box.right - 12, top), size, colour, anchor="topright", bold=True)
