@@ -1,4 +1,6 @@
 """The 2048 screen driven headless: keys move, undo restores, sizes, grayscale, the agent plays."""
+import itertools
+
 import numpy as np
 import pygame
 
@@ -250,16 +252,17 @@ def test_merges_faster_than_their_pop_ups_fade_never_draw_one_over_another(app, 
     screen = open_2048(app)
     panel = pygame.Rect(20, 20, 230, 560)
     plain = text.draw
+    drawn = []
+    monkeypatch.setattr(text, "draw", lambda surface, line, pos, size, *a, **k:
+                        (drawn.append((pos[1], size)) if line.startswith("+") else None)
+                        or plain(surface, line, pos, size, *a, **k))
     # the share of each one's time gone, newest first; and how many fit the card (the rest are left out)
     for ages, at_least in (((0.0, 0.9, 0.95), 1), ((0.1, 0.9, 0.95), 1), ((0.9, 0.95, 0.97), 2)):
-        drawn = []
-        monkeypatch.setattr(text, "draw", lambda surface, line, pos, size, *a, **k:
-                            (drawn.append((pos[1], size)) if line.startswith("+") else None)
-                            or plain(surface, line, pos, size, *a, **k))
+        drawn.clear()
         screen.popups = [["+4", POPUP_MS * (1 - age)] for age in reversed(ages)]  # (oldest first, as kept)
         screen._draw_panel(pygame.Surface((300, 620)), panel)
         assert len(drawn) >= at_least
-        for (top_a, size_a), (top_b, _) in zip(drawn, drawn[1:]):
+        for (top_a, size_a), (top_b, _) in itertools.pairwise(drawn):
             # each under the whole of the one above ("+N" has no descenders: its height is the font's ascent)
             assert top_b >= top_a + text.font(size_a, bold=True).get_ascent(), (ages, drawn)
 

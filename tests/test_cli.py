@@ -183,11 +183,14 @@ def test_a_settings_file_with_a_byte_order_mark_reads_as_its_text(capsys, tmp_pa
     assert loaded.window.width == 800 and not loaded.warnings
 
 
-def test_a_bench_whose_ray_cluster_cannot_be_reached_leaves_no_log(capsys, tmp_path):
+def test_a_bench_whose_ray_cluster_cannot_be_reached_leaves_no_log(tmp_path, settings_file):
+    """In a process of its own: Ray fixes its authentication mode when it is imported, which would put the
+    Ray tests sharing this worker in the wrong mode."""
     log = tmp_path / "runs" / "ray.jsonl"
     for _ in range(2):  # and a retry leaves none either
-        code = main(["bench", "2048", "--agent", "greedy", "--games", "1", "--ray", "127.0.0.1:9", "--log", str(log)])
-        assert code == 2 and capsys.readouterr().err.count("\n") == 1
+        result = run("--settings", settings_file, "bench", "2048", "--agent", "greedy", "--games", "1",
+                     "--ray", "127.0.0.1:9", "--log", str(log))
+        assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
     assert not log.exists() and not log.parent.exists()
 
 
