@@ -10,8 +10,7 @@ import os
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-import numpy as np
-
+from arcade.games.base import is_real_number
 from arcade.setting_fields import trains_only_fields
 from arcade.storage import atomic_write_bytes
 
@@ -283,10 +282,6 @@ def _header_spec(line: bytes, path: Path) -> RunSpec:
     return spec
 
 
-def _is_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and np.isfinite(x)
-
-
 def _game_record(line: bytes, spec: RunSpec) -> dict | None:
     """A log line as a game of the run `spec`, or None: not JSON, a field missing or of the wrong type, or an
     index outside the run."""
@@ -299,9 +294,9 @@ def _game_record(line: bytes, spec: RunSpec) -> dict | None:
     index = d.get("index")
     ok = (isinstance(index, int) and not isinstance(index, bool) and 0 <= index < spec.games
           and all(isinstance(d.get(k), int) and not isinstance(d.get(k), bool) for k in ("seed", "agent_seat", "moves"))
-          and _is_number(d.get("score")) and isinstance(d.get("outcome"), dict) and "result" in d
-          and isinstance(d.get("decision_ms"), list) and all(_is_number(t) for t in d["decision_ms"])
-          and isinstance(d.get("opponent_ms", []), list) and all(_is_number(t) for t in d.get("opponent_ms", []))
+          and is_real_number(d.get("score")) and isinstance(d.get("outcome"), dict) and "result" in d
+          and isinstance(d.get("decision_ms"), list) and all(is_real_number(t) for t in d["decision_ms"])
+          and isinstance(d.get("opponent_ms", []), list) and all(is_real_number(t) for t in d.get("opponent_ms", []))
           and isinstance(d.get("figures", {}), dict))
     return d if ok else None
 
