@@ -67,7 +67,7 @@ class Screen2048(GameScreen):
         if not self.game.play(direction, self.seats.mover_name(by_agent)):
             return False
         self.anim = self._slide(before, direction) if self.anim_ms > 0 else None
-        self._figures_before = (int(self.best.get(self.best_key)), len(self.game.history) - 1)
+        self._best_before = int(self.best.get(self.best_key))  # (before this move may raise it)
         if self.game.state.score > before.score:
             self.sound("merge")
             wait = self.anim_ms if self.anim is not None else 0  # the "+N" comes when the slide lands
@@ -125,8 +125,8 @@ class Screen2048(GameScreen):
         figures only once its slide lands, so none runs ahead of the board (BEST read above SCORE mid-slide)."""
         if self.anim is not None and self.anim[2] < self.anim_ms:
             before = self.anim[1]
-            best, moves = self._figures_before
-            return {"SCORE": before.score, "BEST": best, "LARGEST": before.max_tile(), "MOVES": moves}
+            return {"SCORE": before.score, "BEST": self._best_before, "LARGEST": before.max_tile(),
+                    "MOVES": len(self.game.history) - 1}
         st = self.game.state
         return {"SCORE": st.score, "BEST": int(self.best.get(self.best_key)), "LARGEST": st.max_tile(),
                 "MOVES": len(self.game.history)}
@@ -324,7 +324,7 @@ class Screen2048(GameScreen):
                     # the newest rises as it fades; older ones keep their slot under it, so none is drawn over
                     # another when merges come faster than they fade (an agent at 0 ms)
                     top = below - (int(18 * (1 - t)) if k == 0 and not small else 0)
-                    below = max(below, top) + text.font(size, bold=True).get_ascent() + 2  # ("+N": no descenders)
+                    below += text.font(size, bold=True).get_ascent() + 2  # ("+N": no descenders)
                     if top + text.font(size, bold=True).get_ascent() > box.bottom - 2:
                         break  # the older ones would spill out of the card: left out
                     text.draw(surface, msg, (box.right - 12, top), size, colour, anchor="topright", bold=True)
