@@ -12,7 +12,10 @@ max(3, distinct tiles - 2) chance layers, at most its max_depth, reached by iter
 within the time budget a move: the next depth starts when its predicted cost (the last depth's positions
 times the growth measured between the last two, at the positions a second measured as it plays) is at
 most START_SHARE times what is left, and a started depth that would run past the deadline stops at a cap
-on its positions, the last completed depth answering. Boards other than 4x4 are played by expectimax-3 or expectiminimax.
+on its positions, the last completed depth answering. That is the "budget" pace, the window's default; its
+`pace` parameter also offers "c++" (one pass at the C++ reference program's own rule, max(3, distinct tiles
+- 2), uncapped, no clock: the tree that program searches, so strength is compared like for like) and
+"depth" (one pass at max_depth). Boards other than 4x4 are played by expectimax-3 or expectiminimax.
 """
 from __future__ import annotations
 
@@ -144,6 +147,9 @@ class Search:
         return {d: float(v) for d, v in enumerate(self.out) if v != -np.inf}
 
 
+PACES = ("budget", "c++", "depth")
+
+
 @dataclass(frozen=True)
 class StrongParams:
     """settings.toml's [2048.expectimax-ntuple]; [2048.expectimax] adds its evaluation."""
@@ -151,6 +157,10 @@ class StrongParams:
     max_depth: int = ranged(1, 12, 8)  # deepest search, in chance layers
     min_probability: float = ranged(0.0, 1.0, 0.0001)  # chance branches less likely than this are not expanded
     time_budget_ms: int = own_time_budget(100)  # it deepens until the next depth would not fit in this
+    # budget: deepen within time_budget_ms (the window's default, a person watches it play); c++: one pass at
+    # the C++ reference program's depth rule, max(3, distinct tiles - 2), uncapped and with no clock (the tree
+    # that program searches); depth: one pass at max_depth, no clock
+    pace: str = one_of(PACES, "budget")
 
 
 # where the previous round's [2048] table kept them
@@ -185,6 +195,7 @@ class StrongExpectimax:
         self.max_depth = p.max_depth
         self.min_probability = p.min_probability
         self.budget = time_budget(settings, p)
+        self.pace = p.pace
         self.clock = budget_clock(settings)
         self._figures: dict = {}
         self.per_position = PER_POSITION  # seconds a position costs this search here: measured as it plays
@@ -222,10 +233,19 @@ class StrongExpectimax:
                 f"{size}x{size}: expectimax-3 or expectiminimax play it")
 
     def depth_for(self, board: np.ndarray) -> int:
-        """The deepest search this board deserves (before the time budget): max(3, distinct tiles - 2) chance
-        layers, at most max_depth."""
-        distinct = len(np.unique(board[board > 0]))
-        return min(self.max_depth, max(3, distinct - 2))
+        """The deepest search this board deserves (before the time budget): at the budget's pace max(3,
+        distinct tiles - 2) chance layers, at most max_depth; at the C++ program's pace the same rule uncapped
+        (as that program has it); at a fixed depth max_depth."""
+        if self.pace == "depth":
+            return self.max_depth
+        rule = max(3, len(np.unique(board[board > 0])) - 2)
+        return rule if self.pace == "c++" else min(self.max_depth, rule)
+
+    def pace_words(self) -> str:
+        """How this agent paces its search, as the panel says it."""
+        return {"budget": f"{self.budget * 1000:.0f} ms a move, deepening",
+                "c++": "the C++ program's depth rule, one pass, no clock",
+                "depth": f"depth {self.max_depth}, one pass, no clock"}[self.pace]
 
     def explain(self, state) -> dict[int, float]:
         """{direction: value of the move}, from the deepest pass that finished in the time budget: depth 1,
@@ -235,6 +255,8 @@ class StrongExpectimax:
         board = state.board
         if board.shape != (4, 4):
             raise ValueError(self.only_4x4(board.shape[0]))
+        if self.pace != "budget":
+            return self._one_pass(board)
         clock = self.clock
         deadline = Deadline(clock, self.budget)
         target = self.depth_for(board)
@@ -262,9 +284,18 @@ class StrongExpectimax:
             if self.search.positions >= MEASURED_PASS:  # small passes are mostly fixed costs
                 self.per_position += MEASURE_WEIGHT * (took / self.search.positions - self.per_position)
             searched.append(max(1, self.search.positions))
-        self._figures = {"depth": depth, "target depth": target, "positions": total, "cache hits": hits}
+        self._figures = {"pace": self.pace_words(), "depth": depth, "target depth": target, "positions": total,
+                         "cache hits": hits}
         if stopped:
             self._figures["pass stopped"] = f"depth {depth + 1} at the deadline"
+        return values
+
+    def _one_pass(self, board: np.ndarray) -> dict[int, float]:
+        """The values of one whole pass at depth_for(board), however long it takes (the paces with no clock)."""
+        depth = self.depth_for(board)
+        values = self.search.root(board, depth)
+        self._figures = {"pace": self.pace_words(), "depth": depth, "target depth": depth,
+                         "positions": self.search.positions, "cache hits": self.search.hits}
         return values
 
     def figures(self) -> dict:

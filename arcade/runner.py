@@ -26,6 +26,7 @@ import os
 import pickle
 import signal
 import socket
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -63,12 +64,14 @@ def play_job(players: Players, job: GameJob) -> dict:
     # so no game depends on the games played before it in the same process
     seats = [copy.deepcopy(a) for a in players.seats(job.agent_seat)]
     rng = np.random.default_rng([job.agent_seed, job.game_seed])
+    cpu = time.process_time()
     record = play_game(players.rules, seats, job.game_seed, job.agent_seat, rng, until=players.until,
                        start=job.start)
     out = {"index": job.index, "seed": record.seed, "agent_seat": record.agent_seat, "score": record.score,
            "result": record.result, "moves": record.moves, "outcome": record.outcome,
            "decision_ms": [round(t, 4) for t in record.decision_ms],
-           "opponent_ms": [round(t, 4) for t in record.opponent_ms], "figures": record.figures}
+           "opponent_ms": [round(t, 4) for t in record.opponent_ms], "figures": record.figures,
+           "cpu_s": round(time.process_time() - cpu, 3)}  # the whole game's, both seats (a process plays one at a time)
     return json.loads(json.dumps(out, default=json_default))
 
 

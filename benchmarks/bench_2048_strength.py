@@ -24,6 +24,7 @@ import _common  # noqa: E402
 from _common import ROOT, mean_ci, ms_stats, run_logged
 
 from agents import find
+from agents.expectimax_strong import PACES
 from arcade import runner
 from arcade.games import make_rules
 from arcade.games.twenty48 import ReachesTile
@@ -37,15 +38,20 @@ SEED = 1000
 LOGS = ROOT / "data" / "runs"  # (the repository's docs/benchmarks is written only when --log-dir names it)
 
 
-def log_path(p_four: float, stop_at: int, budget_ms: int, clock: str, agent: str = "expectimax", folder=None):
+def log_path(p_four: float, stop_at: int, budget_ms: int, clock: str, agent: str = "expectimax", folder=None,
+             pace: str = "budget"):
     stop = f"stop{stop_at}" if stop_at else "to-the-end"
     who = "" if agent == "expectimax" else f"{agent}_"  # the expectimax logs keep the names they had
-    return Path(folder or LOGS) / f"2048_strength_{who}p{p_four}_{budget_ms}ms_{clock}_{stop}.jsonl"
+    paced = f"{budget_ms}ms_{clock}" if pace == "budget" else f"{pace.replace('+', 'p')}-pace"
+    return Path(folder or LOGS) / f"2048_strength_{who}p{p_four}_{paced}_{stop}.jsonl"
 
 
-def players_for(p_four: float, budget_ms: int, stop_at: int, clock: str, agent: str = "expectimax"):
-    settings = (Settings().with_table("game2048", spawn_four_probability=p_four).with_agent("expectimax", game="2048", time_budget_ms=budget_ms)
-                .with_table("agents", budget_clock=clock))
+def players_for(p_four: float, budget_ms: int, stop_at: int, clock: str, agent: str = "expectimax",
+                pace: str = "budget"):
+    settings = Settings().with_table("game2048", spawn_four_probability=p_four).with_table("agents", budget_clock=clock)
+    paced = {"time_budget_ms": budget_ms} if pace == "budget" else {"pace": pace}
+    searcher = agent if agent in ("expectimax", "expectimax-ntuple") else "expectimax"  # (what other agents may ask)
+    settings = settings.with_agent(searcher, game="2048", **paced)
     rules = make_rules("2048", settings)
     agent = find("2048", agent).create(rules, settings)
     return settings, runner.Players(rules, agent, until=ReachesTile(stop_at) if stop_at else None)
@@ -74,6 +80,9 @@ def summarize(p_four: float, records: list[dict], stop_at: int) -> None:
     mean, ci = mean_ci(scores)
     print(f"  score mean {mean:.0f} +- {ci:.0f}, median {np.median(scores):.0f}; moves per game median "
           f"{np.median([r['moves'] for r in records]):.0f}")
+    cpu = [r["cpu_s"] / 60 for r in records if "cpu_s" in r]
+    if cpu:
+        print(f"  CPU a game (process time): median {np.median(cpu):.1f} min, range {min(cpu):.1f}-{max(cpu):.1f}")
     times = np.array([t for r in records for t in r["decision_ms"]]) / 1000
     print(f"  decision time (wall): {ms_stats(times)}; over 120 ms: {np.mean(times > 0.12):.2%}, over 200 ms: "
           f"{np.mean(times > 0.2):.2%}")
@@ -85,6 +94,9 @@ def main():
     ap.add_argument("--agent", default="expectimax", help="expectimax (default), expectimax-ntuple, ntuple, ...")
     ap.add_argument("--stop-at", type=int, default=0, help="a game ends at this tile; 0 plays it out")
     ap.add_argument("--budget-ms", type=int, default=100)
+    ap.add_argument("--pace", choices=PACES, default="budget",
+                    help="the strong searches' pace: budget (--budget-ms a move), c++ (the C++ program's depth rule, "
+                         "one pass, no clock), depth (one pass at max_depth)")
     ap.add_argument("--budget-clock", choices=("wall", "cpu"), default="cpu",
                     help="cpu (default): the search's own CPU time, so the figures do not depend on the load")
     ap.add_argument("--rules", choices=("standard", "course", "both"), default="both")
@@ -96,11 +108,12 @@ def main():
     args = ap.parse_args()
     chosen = {"standard": (0.1,), "course": (0.0,), "both": (0.1, 0.0)}[args.rules]
     backend = runner.backend_of(args.jobs, args.ray)
-    print(f"== {args.agent}, 4x4, {args.budget_ms} ms a move ({args.budget_clock} time), {args.games} games a rule set from seed {SEED}"
+    paced = f"{args.budget_ms} ms a move ({args.budget_clock} time)" if args.pace == "budget" else f"{args.pace} pace"
+    print(f"== {args.agent}, 4x4, {paced}, {args.games} games a rule set from seed {SEED}"
           + ("" if args.summary else f", on {backend.name}"))
     for p_four in chosen:
-        settings, players = players_for(p_four, args.budget_ms, args.stop_at, args.budget_clock, args.agent)
-        path = log_path(p_four, args.stop_at, args.budget_ms, args.budget_clock, args.agent, args.log_dir)
+        settings, players = players_for(p_four, args.budget_ms, args.stop_at, args.budget_clock, args.agent, args.pace)
+        path = log_path(p_four, args.stop_at, args.budget_ms, args.budget_clock, args.agent, args.log_dir, args.pace)
         spec = runner.RunSpec.of("2048", args.agent, None, args.games, SEED, settings)
         log = runner.GameLog.open(path) if path.exists() else None
         if log is not None and log.spec.stands_to(spec, 1) is None:
