@@ -100,3 +100,88 @@ def step_cells(cells, direction, u_cell, u_four, p_four, moves_t, gains_t, out):
             if move(x, t, d, moves_t, gains_t)[0] != x:
                 mask |= 1 << d
     return gained * 32 + mask
+
+
+# boards of any size (3x3, 5x5, ...: what does not pack in 64 bits), cell by cell as the rules' uint8 arrays
+@njit(cache=True)
+def move_cells(cells, direction, out):
+    """The rules' slide of an s x s exponent board (after_move: tiles toward the wall, each pair of equal
+    neighbours merged once, nearest the wall first) into `out`; returns the points gained, or -1 where the
+    move changes nothing."""
+    s = cells.shape[0]
+    gained = 0
+    changed = False
+    line = np.empty(s, dtype=np.uint8)
+    for a in range(s):
+        for i in range(s):  # cell i of line a, counted from the wall the tiles slide to
+            j = s - 1 - i if direction == 1 or direction == 3 else i
+            line[i] = cells[j, a] if direction < 2 else cells[a, j]
+        k, last = 0, 0
+        for i in range(s):
+            v = line[i]
+            if v == 0:
+                continue
+            if v == last:
+                line[k - 1] = v + 1
+                gained += 1 << (v + 1)
+                last = 0
+            else:
+                line[k] = v
+                k += 1
+                last = v
+        for i in range(s):
+            v = line[i] if i < k else 0
+            j = s - 1 - i if direction == 1 or direction == 3 else i
+            if direction < 2:
+                changed |= cells[j, a] != v
+                out[j, a] = v
+            else:
+                changed |= cells[a, j] != v
+                out[a, j] = v
+    return gained if changed else -1
+
+
+@njit(cache=True)
+def spawn_cells(cells, u_cell, u_four, p_four):
+    """The rules' spawn in place given its two uniforms: empty cell min(u_cell * n, n - 1) in reading order
+    gets a 4 where u_four < p_four, else a 2 (exponents 2 and 1). False where no cell is empty."""
+    s = cells.shape[0]
+    n = 0
+    for i in range(s * s):
+        n += cells[i // s, i % s] == 0
+    if n == 0:
+        return False
+    k = min(np.int64(u_cell * n), n - 1)
+    for i in range(s * s):
+        if cells[i // s, i % s] == 0:
+            if k == 0:
+                cells[i // s, i % s] = 2 if u_four < p_four else 1
+                return True
+            k -= 1
+    return True
+
+
+@njit(cache=True)
+def random_playouts_cells(boards, scores, rng, p_four, max_moves, out):
+    """random_playouts on a stack of s x s exponent boards (n x s x s uint8, not changed)."""
+    s = boards.shape[1]
+    after = np.empty((4, s, s), dtype=np.uint8)
+    gained = np.empty(4, dtype=np.int64)
+    for i in range(boards.shape[0]):
+        x = boards[i].copy()
+        score = scores[i]
+        for _ in range(max_moves):
+            n = 0
+            for d in range(4):
+                g = move_cells(x, d, after[n])
+                if g >= 0:
+                    gained[n] = g
+                    n += 1
+            if n == 0:
+                break
+            k = min(np.int64(rng.random() * n), n - 1)
+            score += gained[k]
+            x[:, :] = after[k]
+            u_cell = rng.random()
+            spawn_cells(x, u_cell, rng.random(), p_four)
+        out[i] = np.float64(score)
