@@ -98,6 +98,23 @@ class Trains(Protocol):
     # `episodes` that train() continues (the CLI then resumes a `--fresh` run rather than refuse to overwrite it).
 
 
+@runtime_checkable
+class ShipsTable(Protocol):
+    """The agent comes with a learnt table in the package, and a table it trains plays instead of it (a
+    student sees what their training learnt) until asked back. Class methods: a screen asks before any
+    agent is built, and warns before a training replaces the shipped table."""
+
+    @classmethod
+    def replaced_by_training(cls, rules, settings) -> str | None:
+        """What a new training's table would play instead of, as a phrase ("the shipped network, trained
+        1,695,001 games"), while the shipped table plays; None while a trained one plays already."""
+
+    @classmethod
+    def back_to_shipped(cls, rules, settings) -> str | None:
+        """Play the shipped table again (the trained one stays on disk): the line to show; None where the
+        shipped table plays already."""
+
+
 class TrainingDiverged(ArithmeticError):
     """A training stopped because its values ran away (a value not finite or past any score): what it learnt
     since its last good checkpoint is worthless and must not be saved. Raised by `Trains.train`."""
@@ -128,7 +145,7 @@ class ChecksRules(Protocol):
         """None if it can play these rules, else one line saying why not."""
 
 
-CAPABILITIES: tuple[type, ...] = (Explains, LearnsWhilePlaying, Trains, Describes, Reports, ChecksRules)
+CAPABILITIES: tuple[type, ...] = (Explains, LearnsWhilePlaying, Trains, ShipsTable, Describes, Reports, ChecksRules)
 
 
 @dataclass(frozen=True)

@@ -181,8 +181,13 @@ class Match3TD:
         weights = np.zeros(len(FEATURES)) if from_scratch else np.array(self.weights)
         games = 0 if from_scratch else self.meta["games"]
         marks = sorted({max(1, round(episodes * (i + 1) / CURVE_POINTS)) for i in range(CURVE_POINTS)})
+        def point(done: int) -> None:  # (a stop asked while it measures drops the point: no wait for it)
+            score = self.mean_score(weights, stop)
+            if score is not None:
+                checkpoint(done, {"mean score at 1 ply": score})
+
         if checkpoint is not None:
-            checkpoint(0, {"mean score at 1 ply": self.mean_score(weights)})
+            point(0)
         done = 0
         while done < episodes and not (stop is not None and stop.is_set()):
             batch = min(BOARDS, episodes - done)
@@ -194,7 +199,7 @@ class Match3TD:
             if progress is not None:
                 progress(done)
             if checkpoint is not None and any(before < m <= done for m in marks):
-                checkpoint(done, {"mean score at 1 ply": self.mean_score(weights)})
+                point(done)
         self.weights, self.meta = weights, {"games": games + done}
         self.source = "trained (unsaved)"
 
@@ -225,13 +230,16 @@ class Match3TD:
             if watch is not None and left % 10 == 0:
                 watch(Match3State(boards[0].copy(), left, 0, 0, colours))
 
-    def mean_score(self, weights: np.ndarray) -> float:
-        """The mean final score of CURVE_GAMES games played at 1 ply with these weights."""
+    def mean_score(self, weights: np.ndarray, stop=None) -> float | None:
+        """The mean final score of CURVE_GAMES games played at 1 ply with these weights; None once a set
+        `stop` event is seen between two turns (a stopping training does not wait for the measure)."""
         rules, total = self.rules, 0
         for g in range(CURVE_GAMES):
             rng = np.random.default_rng(CURVE_SEED + g)
             state = rules.new_state(rng)
             while not rules.is_terminal(state):
+                if stop is not None and stop.is_set():
+                    return None
                 worth = self.swap_values(state, rng, weights)
                 state = rules.step(state, tuple(state.swaps()[int(np.argmax(worth))].tolist()), rng)
             total += state.score

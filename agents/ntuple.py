@@ -4,9 +4,11 @@ It plays greedily at 1 ply: the move whose reward (the points its merges gain) p
 the board it leaves (before the computer's tile) is largest; explain shows that sum for each move. It
 `Trains` (agents/ntuple_td.py) from any screen with `t` and from `python main.py train 2048 --agent
 ntuple`, and keeps what it learnt per rules, one file per probability of a 4 (ntuple_2048_p0.1.npz for
-the standard rules, ntuple_2048_p0.npz for the course's). It loads, in order: the data folder's network
-for these rules, the shipped one for these rules, the same two for the other rules (and says so in `i`),
-else an empty network (every value 0: it plays for the next merge only).
+the standard rules, ntuple_2048_p0.npz for the course's). It loads, in order: the network its last
+training saved (so a student sees what they trained; ntuple_2048_p0.1.plays names it, and `b` on the
+screen, agents.base.ShipsTable, plays the shipped one again), the data folder's network for these rules, the shipped
+one for these rules, the same two for the other rules (and says so in `i`), else an empty network (every
+value 0: it plays for the next merge only).
 
 Files are sparse (most of the 67M weights of the 4x6 set are never visited): the indexes of the weights
 training moved, as gaps, and their values in float16 with one power-of-two scale. A network read from a
@@ -28,7 +30,7 @@ from arcade.games import board64
 from arcade.games.twenty48 import GAME, State2048
 from arcade.notices import notice
 from arcade.setting_fields import one_of, ranged
-from arcade.storage import ASSETS, ReadOnce, load_npz, save_npz, set_aside
+from arcade.storage import ASSETS, ReadOnce, atomic_write_bytes, load_npz, save_npz, set_aside
 
 
 
@@ -204,20 +206,69 @@ def _by_games(trained: Path, shipped: Path) -> list[tuple[Path, str]]:
     return pair if games_in(trained) >= games_in(shipped) else pair[::-1]
 
 
+SHIPPED = "shipped"  # a choice that plays the shipped network (see choose_network)
+
+
+def chosen_marker(data_dir: Path, p_four: float) -> Path:
+    """The data folder's note of which network plays for these rules: a data-folder file's name (the last
+    training's), or SHIPPED."""
+    return Path(data_dir) / (Path(filename(p_four)).stem + ".plays")
+
+
+def chosen(data_dir: Path, p_four: float) -> str | None:
+    """What the note chooses: a data-folder file's name (while that file is there), SHIPPED, or None."""
+    try:
+        name = chosen_marker(data_dir, p_four).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if name == SHIPPED:
+        return name
+    return Path(name).name if name and (Path(data_dir) / Path(name).name).is_file() else None
+
+
+def choose_network(data_dir: Path, p_four: float, choice: Path | str) -> None:
+    """Play the data-folder network `choice` (a path) for these rules from now on, or the shipped one
+    (SHIPPED). OSError if the note cannot be written."""
+    name = choice if choice == SHIPPED else Path(choice).name
+    atomic_write_bytes(chosen_marker(data_dir, p_four), (name + "\n").encode("utf-8"))
+
+
+def network_order(p_four: float, data_dir: Path) -> list[tuple[Path, str]]:
+    """The networks best_network tries, in order, each with the word `i` says of it: the one the data
+    folder's note chooses; then of the data folder's and the shipped network for these rules, the one that
+    learnt from more games; then the same two for the other rules (standard or the course's). Reads records
+    only (cheap)."""
+    data, other = Path(data_dir), (0.1 if p_four == 0 else 0.0)
+    choice = chosen(data, p_four)
+    if choice == SHIPPED:
+        return [(ASSETS / filename(p_four), "shipped"), (ASSETS / filename(other), "shipped")]
+    first = [(data / choice, "trained: your last training")] if choice else []
+    return [*first, *_by_games(data / filename(p_four), ASSETS / filename(p_four)),
+            *_by_games(data / filename(other), ASSETS / filename(other))]
+
+
 def best_network(p_four: float, data_dir: Path, tuple_set: str):
-    """(network, its record, where it came from) for rules with this probability of a 4: of the data
-    folder's and the shipped network for these rules, the one that learnt from more games; then the same two
-    for the other rules (standard or the course's); else an empty network of `tuple_set`."""
+    """(network, its record, where it came from) for rules with this probability of a 4: the first of
+    network_order that reads; else an empty network of `tuple_set`."""
     then = "another network plays"
-    other = 0.1 if p_four == 0 else 0.0
-    for p in (p_four, other):
-        _set_aside_if_unreadable(Path(data_dir) / filename(p), then)
-    for path, label in (*_by_games(Path(data_dir) / filename(p_four), ASSETS / filename(p_four)),
-                        *_by_games(Path(data_dir) / filename(other), ASSETS / filename(other))):
-        loaded = read(path, then)
+    order = network_order(p_four, data_dir)
+    for path, label in order:
+        if label != "shipped":
+            _set_aside_if_unreadable(path, then)
+    for path, label in order:
+        loaded = read(path, then) if path.is_file() else None
         if loaded is not None:
             return loaded.net, dict(loaded.meta), f"{label} ({path.name})"
     return NTupleNetwork(tuple_set), {"p_four": p_four, "games": 0, "moves": 0}, "untrained"
+
+
+def playing_shipped(p_four: float, data_dir: Path) -> Path | None:
+    """The shipped network that plays for these rules now (the first of network_order there is, nothing
+    decoded), or None where a trained one plays (or none at all)."""
+    for path, label in network_order(p_four, data_dir):
+        if path.is_file():
+            return path if label == "shipped" else None
+    return None
 
 
 @register("ntuple", ("2048",), "n-tuple network, TD(0) on afterstates, greedy at 1 ply", order=15,
@@ -380,4 +431,26 @@ class NTupleAgent:
         ok = save_npz(path, FORMAT_VERSION, **file_arrays(self.net, self.meta, self.p_four))
         if ok and self.source == "trained (unsaved)":
             self.source = f"trained ({path.name})"
+            if path.parent.resolve() == self.data_path.parent.resolve():
+                try:  # what it trained plays from now on (ShipsTable: the screen's b goes back)
+                    choose_network(self.data_path.parent, self.p_four, path)
+                except OSError as exc:
+                    notice(f"the new network is saved, but it does not play: its choice was not written ({exc})")
         return ok
+
+    @classmethod
+    def replaced_by_training(cls, rules, settings) -> str | None:
+        shipped = playing_shipped(float(rules.spawn_four_probability), settings.data_dir)
+        if shipped is None:
+            return None
+        return f"the shipped network (trained {games_in(shipped):,} games)"
+
+    @classmethod
+    def back_to_shipped(cls, rules, settings) -> str | None:
+        p_four = float(rules.spawn_four_probability)
+        if playing_shipped(p_four, settings.data_dir) is not None:
+            return None
+        if not any((ASSETS / filename(p)).is_file() for p in (0.0, 0.1)):
+            return None
+        choose_network(settings.data_dir, p_four, SHIPPED)
+        return "the shipped network plays again (what you trained stays in the data folder)"

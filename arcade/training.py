@@ -15,6 +15,7 @@ games on each side; in one-player games its mean score.
 from __future__ import annotations
 
 import os
+import time
 
 import numpy as np
 
@@ -83,8 +84,8 @@ def _train(results, stop, spec, rules, settings, episodes: int, seed: int, from_
         agent.train(episodes, np.random.default_rng(seed), progress=lambda done: workers.post(results, "progress", done),
                     from_scratch=from_scratch, stop=stop, checkpoint=checkpoint,
                     watch=lambda state: workers.post(results, "watch", state))
-        if agent.save():
-            workers.post(results, "result", (True, f"saved to {agent.default_path()}"))
+        if agent.save():  # (the line names what was saved, not where: `i` and the CLI say the file)
+            workers.post(results, "result", (True, "what it learnt is saved and plays now"))
         else:  # save() gave a notice saying why; in this process it reaches no screen, so pass it on
             said = notices.recent()
             workers.post(results, "result", (False, said[-1] if said else "could not save"))
@@ -108,6 +109,7 @@ class TrainingJob:
         self.result: tuple[bool, str] | None = None  # (saved, message)
         self.curve: list[tuple[int, dict]] = []  # (episodes done, {series: value})
         self.watched = None  # the latest state of a training game the trainer showed (where it shows one)
+        self.stopping_since: float | None = None  # time.monotonic() when stop() was asked
         self._results = ctx.Queue()
         self._stop = ctx.Event()
         self._process = ctx.Process(target=_train, name=f"train-{name}", daemon=True,
@@ -134,6 +136,8 @@ class TrainingJob:
     def stop(self) -> None:
         """Ask for an early end: the process saves what it learnt so far and reports."""
         self._stop.set()
+        if self.stopping_since is None:
+            self.stopping_since = time.monotonic()
 
     def kill(self) -> None:
         """End it now, saving nothing (leaving the screen)."""

@@ -311,3 +311,32 @@ def test_a_training_has_its_own_place_beside_the_live_board(app, monkeypatch):
     board, _, _, panel = screen._layout(small)
     assert screen._training_place(small) == panel and not panel.colliderect(board)
     screen.close()
+
+
+def test_shift_t_says_first_that_the_new_network_plays_instead_of_the_shipped_one_and_b_goes_back(app, settings,
+                                                                                                 monkeypatch):
+    """Issue 61 #13: after Shift+t the new network played instead of the shipped 1.7M-game one with no warning
+    before and no way back on screen. Now the first Shift+t only says so (and names the key back); the
+    second starts; b plays the shipped network again."""
+    import agents.ntuple as ntuple
+    from arcade.screens.training_view import TrainingView
+
+    started = []
+    monkeypatch.setattr(TrainingView, "toggle", lambda self, *a: started.append(a[5]) or "started")
+    screen = open_2048(app)
+    key(app, pygame.K_t, mod=pygame.KMOD_LSHIFT)
+    assert not started and "instead of the shipped network (trained" in screen.toast[0] and "; b plays that one again" in screen.toast[0]
+    key(app, pygame.K_t, mod=pygame.KMOD_LSHIFT)
+    assert started == [True]
+    key(app, pygame.K_b)
+    assert "plays already" in screen.toast[0]
+    data = settings.data_dir
+    data.mkdir(parents=True, exist_ok=True)
+    (data / "ntuple_2048_p0.npz").write_bytes(b"")  # what a training saved (its content unread here)
+    ntuple.choose_network(data, 0.0, data / "ntuple_2048_p0.npz")
+    assert ntuple.playing_shipped(0.0, data) is None
+    key(app, pygame.K_b)
+    assert "shipped network plays again" in screen.toast[0] and ntuple.chosen(data, 0.0) == ntuple.SHIPPED
+    assert ntuple.playing_shipped(0.0, data).name == "ntuple_2048_p0.1.npz"  # the course's rules: the other's
+    assert any(k[0] == "b" for k in screen.trainer.keys())
+    screen.close()

@@ -76,3 +76,31 @@ def test_training_raises_its_score_and_its_weights_are_kept(tmp_path, monkeypatc
     (tmp_path / FILENAME).write_bytes(b"not a table")
     assert not Match3TD(rules, settings).source.startswith("trained")  # set aside: the shipped weights play
     assert (tmp_path / (FILENAME + ".corrupt")).exists()
+
+
+def test_a_stop_asked_while_a_curve_point_is_measured_ends_the_training_without_waiting_for_it(tmp_path):
+    """Issue 61 #13: stopping match-3's training showed nothing for over 20 s: the loop waited for a curve
+    point (games at 1 ply) before it looked at the stop. The measure now gives up at the next turn."""
+    import threading
+
+    settings = Settings().with_table("data", folder=str(tmp_path))
+    agent = Match3TD(make_rules("match3", settings), settings)
+    stop = threading.Event()
+    stop.set()
+    assert agent.mean_score(np.array(agent.weights), stop) is None
+    points, before = [], agent.meta["games"]
+    agent.train(200, np.random.default_rng(0), stop=stop, checkpoint=lambda d, f: points.append(d))
+    assert points == [] and agent.meta["games"] == before
+
+
+def test_the_training_bar_says_at_once_that_it_is_stopping_and_saving():
+    from types import SimpleNamespace
+
+    from arcade.screens.training_view import TrainingView
+
+    view = TrainingView()
+    view.job = SimpleNamespace(name="td-value", done=128, total=2000, stopping_since=None)
+    assert view.caption("t") == "training td-value: 128 of 2,000 (t stops)"
+    import time
+    view.job.stopping_since = time.monotonic() - 3.2
+    assert view.caption("t") == "stopping td-value after 128 games: saving what it learnt... 3 s"

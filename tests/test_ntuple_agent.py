@@ -300,7 +300,15 @@ def test_a_short_training_never_replaces_a_network_of_more_games_and_never_hides
     assert agent.meta["games"] == 40
     own = agent.default_path()
     assert own.name == "ntuple_2048_p0.1_40games.npz" and own.parent == settings.data_dir
+    assert NTupleAgent.replaced_by_training(rules, settings) == "the shipped network (trained 50,000 games)"
     assert agent.save() and own.exists() and not (settings.data_dir / ntuple.filename(0.1)).exists()
+    # issue 61 #13: what the student trained plays (the screen said so before), until b plays the shipped one
+    trained = NTupleAgent(rules, settings)
+    assert trained.meta["games"] == 40 and own.name in trained.source
+    assert NTupleAgent.replaced_by_training(rules, settings) is None
+    assert "shipped network plays again" in NTupleAgent.back_to_shipped(rules, settings)
+    assert NTupleAgent.back_to_shipped(rules, settings) is None and own.exists()
+    assert NTupleAgent(rules, settings).meta["games"] == 50_000
     # a weak network already in the data folder (the old behaviour's damage) does not hide the shipped one
     weak = NTupleAgent(rules, settings)
     weak.net, weak.meta = NTupleNetwork("3x4"), {"games": 40, "moves": 9}

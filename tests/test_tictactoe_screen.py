@@ -155,7 +155,7 @@ def test_esc_during_a_training_asks_then_the_training_stops_saves_and_says_so(ap
     key(app, pygame.K_ESCAPE)
     assert app.top is not screen and len(app.finishing) == 1
     assert wait_for(app, lambda: not app.finishing)
-    assert any("td-value trained" in n and "saved to" in n for n in notices.recent())
+    assert any("td-value trained" in n and "saved" in n for n in notices.recent())
     assert (app.settings.data_dir / "tictactoe_td.npz").exists()
 
 

@@ -1,12 +1,14 @@
 """The training keys every game screen shares, as one component: `t` trains the agent that `Trains`
 (Shift+t from scratch; again: stop and save), `l` switches learning of one that `LearnsWhilePlaying`, Esc
-during a training asks first, and a key that does nothing on this game's agents says why. It owns the
+during a training asks first, and a key that does nothing on this game's agents says why. Where the
+trainee `ShipsTable`, Shift+t first says that its new table will play instead of the shipped one (press
+again to start) and `b` plays the shipped table again. It owns the
 training panel (arcade.screens.training_view) and where the screen gives it a place."""
 from __future__ import annotations
 
 import pygame
 
-from agents import LearnsWhilePlaying, Trains, agents_for
+from agents import LearnsWhilePlaying, ShipsTable, Trains, agents_for
 from arcade.games import game_ids, game_info
 from arcade.screens.training_view import TrainingView
 
@@ -18,9 +20,11 @@ class TrainingKeys:
     place: where the panel goes given the board's rect (default: a card over the board's lower right);
     keeps_curve: whether the last curve stays after the training ends (where it has its own place)."""
 
-    def __init__(self, screen, train_key: int = pygame.K_t, learn_key: int = pygame.K_l):
+    def __init__(self, screen, train_key: int = pygame.K_t, learn_key: int = pygame.K_l,
+                 shipped_key: int = pygame.K_b):
         self.screen = screen
-        self.train_key, self.learn_key = train_key, learn_key
+        self.train_key, self.learn_key, self.shipped_key = train_key, learn_key, shipped_key
+        self._scratch_asked: int | None = None  # when Shift+t said what the new table would replace
         self.view = TrainingView()
         self.place = card_over
         self.keeps_curve = False
@@ -51,12 +55,20 @@ class TrainingKeys:
             name = pygame.key.name(self.train_key)
             keys.append((f"{name} / Shift+{name}", "train the learning agent in the background (again: stop "
                                                    "and save) / from scratch", "train"))
+        if self._any(ShipsTable):
+            keys.append((pygame.key.name(self.shipped_key), "play the shipped table again (after a training)",
+                         "shipped"))
         return keys
 
     def handle(self, event) -> bool:
         """t or l on a screen whose agents train or learn: act; True if the key was one of them."""
         if event.key == self.train_key and self._any(Trains):
-            self.toggle_training(from_scratch=bool(event.mod & pygame.KMOD_SHIFT))
+            from_scratch = bool(event.mod & pygame.KMOD_SHIFT)
+            if not (from_scratch and not self.running and self._warned_first()):
+                self.toggle_training(from_scratch=from_scratch)
+            return True
+        if event.key == self.shipped_key and self._any(ShipsTable):
+            self.back_to_shipped()
             return True
         if event.key == self.learn_key and self._any(LearnsWhilePlaying):
             self.toggle_learning()
@@ -67,6 +79,37 @@ class TrainingKeys:
         screen = self.screen
         self.screen.say(self.view.toggle(screen.controller.spec, screen.controller.specs, screen.rules,
                                          screen.settings, screen.seed, from_scratch, pygame.key.name(self.train_key)))
+
+    def _warned_first(self) -> bool:
+        """Shift+t on a trainee whose shipped table plays: the first press says what the new table will
+        replace and how to go back (True: nothing starts); a second within LEAVE_CONFIRM_MS starts."""
+        screen = self.screen
+        spec = TrainingView.trainee(screen.controller.spec, screen.controller.specs)
+        if spec is None or not spec.can(ShipsTable):
+            return False
+        replaced = spec.factory.replaced_by_training(screen.rules, screen.settings)
+        now = pygame.time.get_ticks()
+        if replaced is None or (self._scratch_asked is not None and now - self._scratch_asked <= LEAVE_CONFIRM_MS):
+            self._scratch_asked = None
+            return False
+        self._scratch_asked = now
+        key = pygame.key.name(self.train_key)
+        screen.say(f"Shift+{key} again trains {spec.name} from scratch: what it learns then plays instead of "
+                   f"{replaced}; {pygame.key.name(self.shipped_key)} plays that one again", LEAVE_CONFIRM_MS)
+        return True
+
+    def back_to_shipped(self) -> None:
+        """b: every agent of this game that ShipsTable plays its shipped table again; the agents are rebuilt."""
+        screen = self.screen
+        lines = [line for s in screen.controller.specs if s.can(ShipsTable)
+                 if (line := s.factory.back_to_shipped(screen.rules, screen.settings))]
+        if not lines:
+            screen.say("the shipped table plays already (a training's table would play after it)")
+            return
+        screen.controller.set_rules(screen.rules)
+        screen.controller.warm_up()
+        screen.values.forget()
+        screen.say("; ".join(lines), 4000)
 
     def toggle_learning(self) -> None:
         controller = self.screen.controller

@@ -3,6 +3,8 @@ background (arcade.training), and the panel draws its progress bar and its learn
 says where (arcade.screens.training_keys: its place) and whether the curve stays after the training ends."""
 from __future__ import annotations
 
+import time
+
 import pygame
 
 from agents import Trains
@@ -90,7 +92,15 @@ class TrainingView:
         if self.job is not None:
             done, total = self.job.done, self.job.total
             panels.draw_bar(surface, pygame.Rect(rect.x, rect.bottom - 22, rect.w, 22), done / max(1, total),
-                            f"training {self.job.name}: {done:,} of {total:,} ({key} stops)")
+                            self.caption(key))
+
+    def caption(self, key: str) -> str:
+        """The bar's line: the games done, or once stop was asked that it is stopping and for how long."""
+        job = self.job
+        if job.stopping_since is not None:
+            waited = time.monotonic() - job.stopping_since
+            return f"stopping {job.name} after {job.done:,} games: saving what it learnt... {waited:.0f} s"
+        return f"training {job.name}: {job.done:,} of {job.total:,} ({key} stops)"
 
     def kill(self) -> None:
         """End a training now, saving nothing (the screen closes)."""
