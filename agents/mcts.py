@@ -386,6 +386,8 @@ class MCTS:
     def value_legend(self, mover: str) -> str:
         if self.rules.players == 2:
             return (f"The numbers: mcts's mean result for {mover} over its imagined games through that move "
-                    "(+1 a win, 0 a draw, -1 a loss; random play to the end).")
+                    "(+1 a win, 0 a draw, -1 a loss; random play to the end). They are sampled: moves a few "
+                    "hundredths apart, as on a symmetric board, are equal within the noise.")
         return ("The numbers: the mean final score (the game's own points) of mcts's imagined games through "
-                "that move, with random play after it.")
+                "that move, with random play after it. They are sampled: moves a few per cent apart are "
+                "equal within the noise.")

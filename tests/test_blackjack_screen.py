@@ -227,3 +227,47 @@ def test_the_statistics_count_rounds_as_the_table_does(app, monkeypatch):
     ticks(app, 2)
     assert any("no round finished yet" in line and "rounds end" in line for line in drawn), drawn[-20:]
     assert not any("game finished" in line for line in drawn)
+
+
+def test_the_total_changes_when_the_taken_card_lands_not_when_it_leaves_the_pile(app, monkeypatch):
+    """Issue 61 #12: the total (and a bust) showed the new card's value as the card started flying."""
+    from arcade.screens.blackjack.screen import DEAL_MS
+    from arcade.ui import hud, text
+
+    screen = open_table(app)
+    before = screen.round.mdp_state.total
+    key(app, pygame.K_t)
+    after = screen.round.mdp_state.total
+    assert after > before and screen.card_move is not None
+    lines = []
+    real = text.draw
+    monkeypatch.setattr(text, "draw", lambda surface, line, *a, **k: lines.append(line) or real(surface, line, *a, **k))
+    surface = pygame.Surface(app.surface.get_size())
+    screen.card_move = ("Take", DEAL_MS / 2)
+    screen.draw_game(surface, hud.board_rect(surface))
+    totals = [t for t in lines if t.startswith("total ")]
+    assert totals and totals[0].startswith(f"total {before} /") and "BUST" not in totals[0]
+    lines.clear()
+    screen.update(DEAL_MS)
+    screen.draw_game(surface, hud.board_rect(surface))
+    assert [t for t in lines if t.startswith("total ")][0].startswith(f"total {after} /")
+
+
+def test_a_learnt_q_of_quitting_off_its_exact_payoff_shows_the_payoff_beside_it(app, monkeypatch):
+    """Issue 61 #11: Q(quit) at total 0 read -45.07 (the course's features share weights across totals),
+    though quitting there pays exactly 0: the button says what quitting pays where the learnt Q differs."""
+    from arcade.ui import hud, text
+
+    screen = open_table(app)
+    lines = []
+    real = text.draw
+    monkeypatch.setattr(text, "draw", lambda surface, line, *a, **k: lines.append(line) or real(surface, line, *a, **k))
+    total = screen.round.mdp_state.total
+    monkeypatch.setattr(screen.values, "shown", lambda state: {"Take": 10.0, "Peek": 9.0, "Quit": total - 45.07})
+    surface = pygame.Surface(app.surface.get_size())
+    screen.draw_game(surface, hud.board_rect(surface))
+    assert f"quitting pays {total}" in lines
+    lines.clear()
+    monkeypatch.setattr(screen.values, "shown", lambda state: {"Take": 10.0, "Peek": 9.0, "Quit": float(total)})
+    screen.draw_game(surface, hud.board_rect(surface))
+    assert not any(line.startswith("quitting pays") for line in lines)

@@ -75,7 +75,7 @@ def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int], r
     """The felt table of a round: the deck's description, the hand and its total, the cards left of each value,
     the draw pile (the peeked card face up), leaving `reserve` pixels free at the bottom. dealing: the hand's
     last card is on its way (the screen draws it moving): its place is left empty. Returns the y below the
-    deck (what is left is the caller's)."""
+    deck (what is left is the caller's). While dealing, the total (and a bust) wait for the card to land."""
     pygame.draw.rect(surface, FELT, table, border_radius=18)
     pygame.draw.rect(surface, FELT_DARK, table, 6, border_radius=18)
     mdp = rules.mdp
@@ -97,8 +97,11 @@ def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int], r
         if not (dealing and k == len(shown) - 1):
             draw_card(surface, slot, value)
     y += 26 + ch + 14
-    bust = state.over and total > mdp.threshold
-    verdict = " - BUST" if bust else (" - collected" if state.over else "")
+    landed = not (dealing and hand)
+    if not landed:
+        total -= hand[-1]
+    bust = landed and state.over and total > mdp.threshold
+    verdict = " - BUST" if bust else (" - collected" if state.over and landed else "")
     text.draw(surface, f"total {total} / {mdp.threshold}{verdict}", (table.x + 24, y), 34,
               palette.BAD if bust else palette.TEXT, bold=True)
     y += 48

@@ -311,8 +311,15 @@ class BlackjackScreen(GameScreen):
             text.draw(surface, f"{label} ({keys[action]})", (rect.x + 14, rect.centery), 26,
                       palette.TEXT if enabled else palette.MUTED, anchor="midleft", bold=enabled)
             if action in values:
-                text.draw(surface, f"Q {text.number(values[action])}", (rect.right - 12, rect.centery), 20, palette.GOOD,
-                          anchor="midright")
+                q, pays = values[action], self.round.mdp_state.total
+                if action == QUIT and text.number(q) != text.number(pays):  # a learnt Q off the exact payoff
+                    text.draw(surface, f"Q {text.number(q)}", (rect.right - 12, rect.centery - 9), 18, palette.GOOD,
+                              anchor="midright")
+                    text.draw(surface, f"quitting pays {pays}", (rect.right - 12, rect.centery + 11), 14,
+                              palette.MUTED, anchor="midright")
+                else:
+                    text.draw(surface, f"Q {text.number(q)}", (rect.right - 12, rect.centery), 20, palette.GOOD,
+                              anchor="midright")
         y = self._buttons()["next"].bottom + 20
         x = self._buttons()["next"].x
         if self.trainer.running and self._training_place(hud.board_rect(surface)).x == x:
@@ -377,7 +384,7 @@ class BlackjackScreen(GameScreen):
                 text.draw(surface, text.number(values[action]), (cell.centerx, cell.bottom - 2), 14, ink,
                           anchor="midbottom")
         mine = known[2][total] if total < len(known[2]) else {}
-        now = f"   at your {total}: {max(mine, key=mine.get)}, value {max(mine.values()):.2f}" if mine else ""
+        now = f"   at your {total}: {max(mine, key=mine.get)}, value {text.number(max(mine.values()))}" if mine else ""
         text.draw(surface, f"T take  P peek  Q quit   (filled: your hand now){now}", (strip.x, strip.bottom + 4), 16,
                   palette.MUTED, max_width=strip.w)
 
