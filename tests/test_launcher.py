@@ -117,3 +117,28 @@ def test_every_launcher_picture_is_drawn_even_as_small_as_the_640x480_window_mak
     draw_sketch(game_id, surface, rect)
     drawn = (pygame.surfarray.array3d(surface) != (1, 2, 3)).any(axis=2).mean()
     assert drawn > 0.04, f"{game_id}'s picture at {side} px: {drawn:.1%} of it drawn"
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1024, 720), (1600, 900)])
+def test_a_notice_stands_in_the_key_line_never_over_a_card_and_then_gives_the_line_back(settings, size):
+    """Issue 61 #12: the launcher's "saved to ..." box was drawn over the cards' agent counts."""
+    from arcade import notices
+    from arcade.app import App
+    from arcade.screens.launcher import NOTICE_MS
+    from arcade.ui import palette
+
+    app = App(settings, size=size)
+    try:
+        launcher = LauncherScreen(app)
+        notices.notice("ntuple trained 13,132 games; what it learnt is saved and plays now (a long line that "
+                       "has to wrap at the smallest window, to see that two lines stay clear of the cards too)")
+        surface = pygame.Surface(size)
+        surface.fill((1, 2, 3))
+        launcher.draw(surface)
+        assert launcher.shown_notice(pygame.time.get_ticks()) is not None
+        lowest = max(r.bottom for r in card_rects(size))
+        bar_top = next(y for y in range(size[1]) if tuple(surface.get_at((2, y)))[:3] != palette.BACKGROUND)
+        assert bar_top >= lowest, (bar_top, lowest)
+        assert launcher.shown_notice(pygame.time.get_ticks() + NOTICE_MS + 1) is None
+    finally:
+        app.close()

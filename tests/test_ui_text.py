@@ -258,7 +258,31 @@ def test_a_learning_curve_axis_says_what_its_ends_are(monkeypatch):
     surface = pygame.Surface((400, 300))
     panels.draw_curve(surface, surface.get_rect(), [(100, {"mean score": 900.0}), (200, {"mean score": 1500.0})])
     panels.draw_curve(surface, surface.get_rect(), [(100, {"won v random": 0.4}), (200, {"won v random": 0.6})])
-    assert seen == [(("top", "0"), "games 0-200"), (("100%", "0%"), "games 0-200")]
+    assert seen == [(("1500", "0"), "games 0-200"), (("100%", "0%"), "games 0-200")]
+
+
+def test_a_curve_of_a_score_and_a_share_has_an_axis_for_each_and_a_legend_inside_the_chart(monkeypatch):
+    """Issue 61 #12: 2048's training chart carried the mean score and the share reaching 2048 on one axis
+    ("top"/"0"), and its legend ran past the chart's edge. Now the score's axis is on the left (0 to its
+    top), the share's on the right (0-100%), and no legend item is drawn past the chart."""
+    import pygame
+
+    from arcade.ui import panels
+
+    points = [(0, {"mean score": 1200.0, "share reaching 2048": 0.0}),
+              (5000, {"mean score": 35_600.0, "share reaching 2048": 0.62})]
+    seen = []
+    real = panels.draw_lines
+    monkeypatch.setattr(panels, "draw_lines", lambda *a, **kw: seen.append(kw) or real(*a, **kw))
+    drawn = []
+    real_draw = text.draw
+    monkeypatch.setattr(text, "draw", lambda surface, line, pos, *a, **k: drawn.append(
+        real_draw(surface, line, pos, *a, **k)) or drawn[-1])
+    surface = pygame.Surface((260, 200))
+    chart = pygame.Rect(10, 10, 240, 180)
+    panels.draw_curve(surface, chart, points)
+    assert seen[0]["axis"] == ("35.6k", "0") and seen[0]["right_axis"] == ("100%", "0%")
+    assert all(chart.contains(r) for r in drawn), [r for r in drawn if not chart.contains(r)]
 
 
 def test_a_number_and_its_unit_stay_on_one_line():
@@ -269,3 +293,11 @@ def test_a_number_and_its_unit_stay_on_one_line():
         assert not any(a.endswith("19") and b.startswith("ms") for a, b in itertools.pairwise(lines)), lines
     assert text.wrap("a b", 18, 1000) == ["a b"] and text.wrap("took 2.4 s, then 10 ms", 18, 1000) == [
         "took 2.4 s, then 10 ms"]
+
+
+def test_a_file_name_wider_than_the_line_is_broken_at_its_underscores_not_cut():
+    """Issue 61 #12: blackjack's panel cut "(q_learning_blackjack_standard.json)" with an ellipsis."""
+    lines = text.wrap("table: trained (q_learning_blackjack_standard.json)", 20, 230, max_lines=3)
+    assert not any(line.endswith("…") for line in lines)
+    assert "".join(lines).replace(" ", "") == "table:trained(q_learning_blackjack_standard.json)"
+    assert all(text.font(20).size(line)[0] <= 230 for line in lines)

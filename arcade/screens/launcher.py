@@ -5,7 +5,7 @@ import pygame
 
 from agents import agents_for
 from arcade.games import GAMES
-from arcade.notices import recent
+from arcade.notices import count, recent
 from arcade.screens import open_game
 from arcade.screens.shell_keys import ENTER_KEYS
 from arcade.screens.stacked import Screen
@@ -13,6 +13,9 @@ from arcade.screens import draw_sketch, sketch_is_wide
 from arcade.ui import hud, palette, text
 
 COLUMNS = 3
+
+
+NOTICE_MS = 8000  # a notice stands in the key line this long
 
 
 def card_rects(size: tuple[int, int], n: int | None = None) -> list[pygame.Rect]:
@@ -40,6 +43,8 @@ class LauncherScreen(Screen):
         self.selected = 0
         self._mouse_at = None
         self.agent_counts = {g.id: len(agents_for(g.id)) for g in GAMES}  # the catalogue is read once, here
+        self._notice: tuple[str, int] | None = None  # the newest notice and when it was first drawn (ticks)
+        self._notices_seen = 0
 
     def open_selected(self) -> None:
         self.app.push(open_game(self.app, GAMES[self.selected].id))
@@ -93,12 +98,22 @@ class LauncherScreen(Screen):
                   (w // 2, 74), 24, palette.MUTED, anchor="midtop")
         for i, (game, rect) in enumerate(zip(GAMES, card_rects((w, h)), strict=True)):
             self._draw_card(surface, rect, game, i == self.selected)
+        note = self.shown_notice(pygame.time.get_ticks())
+        if note is not None:  # in the key line's place, never over a card
+            hud.draw_toast(surface, note, palette.BAD)
+            return
         keys = f"1-{min(len(GAMES), 9)}" if len(GAMES) > 1 else "1"
         text.draw(surface, f"arrows: choose   Enter or click: open   {keys}: open   F11: full screen   Esc: quit",
                   (w // 2, h - 14), 22, palette.MUTED, anchor="midbottom", max_width=w - 24)
-        notes = recent()
-        if notes:
-            hud.draw_notice(surface, notes[-1])
+
+    def shown_notice(self, now: int) -> str | None:
+        """The newest notice for NOTICE_MS after it first shows (it then gives the line back to the keys)."""
+        if count() != self._notices_seen and recent():
+            self._notices_seen = count()
+            self._notice = (recent()[-1], now)
+        if self._notice is not None and now - self._notice[1] <= NOTICE_MS:
+            return self._notice[0]
+        return None
 
     def _draw_card(self, surface, rect: pygame.Rect, game, selected: bool) -> None:
         pygame.draw.rect(surface, palette.PANEL_HI if selected else palette.PANEL, rect, border_radius=14)

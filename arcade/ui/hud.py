@@ -142,18 +142,6 @@ def draw_progress(surface: pygame.Surface, line: str, fraction: float) -> None:
     pygame.draw.rect(surface, palette.GOOD, fill, border_radius=6)
 
 
-def draw_notice(surface: pygame.Surface, message: str, colour=palette.BAD) -> None:
-    """A framed message just above the bottom line (the launcher's, which has no game to cover)."""
-    w, h = surface.get_size()
-    lines = text.wrap(message, 20, w - 80, max_lines=3)
-    box = pygame.Rect(0, 0, max(text.font(20).size(line)[0] for line in lines) + 24, 22 * len(lines) + 12)
-    box.midbottom = (w // 2, h - BOTTOM - 8)
-    pygame.draw.rect(surface, palette.PANEL_HI, box, border_radius=8)
-    pygame.draw.rect(surface, colour, box, 2, border_radius=8)
-    for k, line in enumerate(lines):
-        text.draw(surface, line, (box.x + 12, box.y + 6 + 22 * k), 20, palette.TEXT)
-
-
 def draw_toast(surface: pygame.Surface, message: str, colour=palette.INFO) -> None:
     """A message in the key-help bar at the bottom (it stands in for the help line while it shows), so it
     never covers the game; a long one takes two lines of smaller text, never cut short."""

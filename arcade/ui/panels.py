@@ -102,12 +102,13 @@ def draw_bars(surface, rect: pygame.Rect, labels: list[str], counts: list[int], 
 
 def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], tuple]], lo: float, hi: float,
                x_label: str = "", flat: list[tuple[str, float, tuple]] = (), legend_values: bool = True,
-               axis: tuple[str, str] | None = None) -> None:
+               axis: tuple[str, str] | None = None, right_axis: tuple[str, str] | None = None) -> None:
     """A line chart of several series over the same x (their index), scaled to [lo, hi]; `flat` adds
     horizontal reference lines (e.g. an optimum). A legend goes on the top lines (with each series' last
-    value unless legend_values is False: the labels carry it; each reference line with its value), the
-    axis' numbers in a gutter left of the plot (or `axis`: its top and bottom words): no text is written over
-    the lines."""
+    value unless legend_values is False: the labels carry it; each reference line with its value; an item
+    wider than the chart shrinks, then is shortened, never drawn past its edge), the axis' numbers in a
+    gutter left of the plot (or `axis`: its top and bottom words), and `right_axis`'s words in a gutter on
+    the right where a second scale shares the plot: no text is written over the lines."""
     pygame.draw.rect(surface, palette.BACKGROUND, rect, border_radius=6)
     pygame.draw.rect(surface, palette.BORDER, rect, 1, border_radius=6)
     # the legend flows over as many lines as it needs; the plot takes the rest
@@ -116,14 +117,15 @@ def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], 
              for label, values, colour in series]
     items += [(f"{label} {text.number(value)} (line)", colour) for label, value, colour in flat]
     for item, colour in items:
-        w = text.font(17).size(item)[0]
+        w = min(text.font(17).size(item)[0], rect.w - 20)
         if x + w > rect.right - 8 and x > rect.x + 10:
             x, y = rect.x + 10, y + 19
-        x = text.draw(surface, item, (x, y), 17, colour).right + 14
+        x = text.draw(surface, item, (x, y), 17, colour, max_width=rect.w - 20, min_size=13).right + 14
     # the axis' numbers stand in a gutter of their own, left of the plot, never on its lines
     top_label, bottom_label = axis or (text.number(hi), text.number(lo))
     gutter = max(text.font(15).size(t)[0] for t in (top_label, bottom_label)) + 8
-    plot = pygame.Rect(rect.x + 6 + gutter, y + 26, rect.w - 16 - gutter, rect.bottom - 22 - (y + 26))
+    right = max(text.font(15).size(t)[0] for t in right_axis) + 8 if right_axis else 0
+    plot = pygame.Rect(rect.x + 6 + gutter, y + 26, rect.w - 16 - gutter - right, rect.bottom - 22 - (y + 26))
     span = (hi - lo) or 1.0
 
     def y_of(v: float) -> float:
@@ -141,6 +143,9 @@ def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], 
             pygame.draw.circle(surface, colour, (plot.x, y_of(values[0])), 3)
     text.draw(surface, top_label, (plot.x - 4, plot.y), 15, palette.MUTED, anchor="midright")
     text.draw(surface, bottom_label, (plot.x - 4, plot.bottom), 15, palette.MUTED, anchor="midright")
+    if right_axis:
+        text.draw(surface, right_axis[0], (plot.right + 4, plot.y), 15, palette.MUTED, anchor="midleft")
+        text.draw(surface, right_axis[1], (plot.right + 4, plot.bottom), 15, palette.MUTED, anchor="midleft")
     if x_label:
         text.draw(surface, x_label, (rect.right - 8, rect.bottom - 4), 16, palette.MUTED, anchor="bottomright")
 
@@ -205,22 +210,30 @@ CURVE_COLOURS = (palette.GOOD, palette.BAD, palette.INFO, palette.ACCENT)
 
 
 def draw_curve(surface, rect: pygame.Rect, points: list[tuple[int, dict]]) -> None:
-    """A learning curve from training checkpoints (arcade.training): the series curve_series picks, shares on a
-    0-1 axis, other figures (a mean score) scaled to their own largest value, each with its latest value."""
+    """A learning curve from training checkpoints (arcade.training): the series curve_series picks. Shares
+    run on a 0-100% axis; a figure of its own scale (a mean score) on an axis from 0 to its largest value.
+    Both kinds together: the score's axis on the left, the shares' on the right, each legend item saying
+    which; several scores are each drawn against their own top (the legend gives it)."""
+    every = curve_series(points)
+    scaled = [s for s in every if not s.share]
+    both = bool(scaled) and len(scaled) < len(every)
     lines = []
-    for k, s in enumerate(curve_series(points)):
+    for k, s in enumerate(every):
+        colour = CURVE_COLOURS[k % 4]
         if s.share:
-            lines.append((f"{s.label} {s.values[-1]:.2f}", s.values, CURVE_COLOURS[k % 4]))
+            lines.append((f"{s.label} {s.values[-1]:.0%}" + (" (right)" if both else ""), s.values, colour))
         else:
             top = max(max(s.values), 1e-9)
-            lines.append((f"{s.label} {text.number(s.values[-1])} (top of chart {text.number(top)})",
-                          [v / top for v in s.values], CURVE_COLOURS[k % 4]))
+            own = "" if len(scaled) == 1 else f" (top of chart {text.number(top)})"
+            lines.append((f"{s.label} {text.number(s.values[-1])}{own}", [v / top for v in s.values], colour))
     done = points[-1][0] if points else 0
-    # the axis says what its ends are: shares run 0-100%; a score is drawn against its own top (its legend
-    # gives that top), so a "1" beside scores would say something untrue
-    scaled = any(not s.share for s in curve_series(points))
-    draw_lines(surface, rect, lines, 0.0, 1.0, x_label=f"games 0-{done:,}", legend_values=False,
-               axis=("top", "0") if scaled else ("100%", "0%"))
+    # the axis says what its ends are: a score is drawn against its own top, shares 0-100%
+    if len(scaled) == 1:
+        axis = (text.number(max(max(scaled[0].values), 1e-9)), "0")
+    else:
+        axis = ("top", "0") if scaled else ("100%", "0%")
+    draw_lines(surface, rect, lines, 0.0, 1.0, x_label=f"games 0-{done:,}", legend_values=False, axis=axis,
+               right_axis=("100%", "0%") if both else None)
 
 
 def draw_waiting(surface, rect: pygame.Rect, message: str) -> None:

@@ -43,14 +43,15 @@ _UNIT = re.compile(r"(ms|s|MB|GB|KB|px|x|%)[),.;:]*")
 
 
 def wrap(text: str, size: int, max_width: int, max_lines: int = 2, bold: bool = False) -> list[str]:
-    """Greedy word wrap into at most max_lines lines; the last line gets an ellipsis if the text is cut."""
+    """Greedy word wrap into at most max_lines lines; the last line gets an ellipsis if the text is cut. A
+    word wider than a line (a file name) is broken after its '_', '.', '/' or '-' rather than cut."""
     f = font(size, bold)
     words: list[str] = []
     for word in text.split():  # a number keeps its unit on its line: never "last 19 / ms"
         if words and _UNIT.fullmatch(word) and words[-1][-1:].isdigit():
             words[-1] += " " + word
         else:
-            words.append(word)
+            words.extend(_pieces(word, f, max_width))
     lines: list[str] = []
     current = ""
     for i, word in enumerate(words):
@@ -65,6 +66,22 @@ def wrap(text: str, size: int, max_width: int, max_lines: int = 2, bold: bool = 
         current = word
     lines.append(fit(current, size, max_width, bold))
     return lines
+
+
+def _pieces(word: str, f, max_width: int) -> list[str]:
+    """A word as pieces that fit a line, broken after a '_', '.', '/' or '-' (the word itself if it fits or
+    has no such place). The pieces join back with a space: the line says where a name was broken."""
+    if f.size(word)[0] <= max_width:
+        return [word]
+    parts = re.split(r"(?<=[_./-])", word)
+    pieces, current = [], ""
+    for part in parts:
+        if current and f.size(current + part)[0] > max_width:
+            pieces.append(current)
+            current = part
+        else:
+            current += part
+    return [*pieces, current] if current else pieces
 
 
 def block(paragraphs: list[str], width: int, height: int, sizes: tuple[int, ...] = (18, 16, 15, 14)):

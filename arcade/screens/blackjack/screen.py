@@ -325,7 +325,7 @@ class BlackjackScreen(GameScreen):
         if self.trainer.running and self._training_place(hud.board_rect(surface)).x == x:
             return  # the training's panel has this place
         for line in self._agent_lines(agent):
-            for part in text.wrap(line, 20, 230):
+            for part in text.wrap(line, 20, 230, max_lines=3):
                 text.draw(surface, part, (x, y), 20, palette.MUTED)
                 y += 22
         self._draw_curve(surface, pygame.Rect(x, y + 10, 230, 150), agent)
