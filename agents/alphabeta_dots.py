@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents import compiled
-from agents.base import Deadline, OutOfTime, budget_clock, register, time_budget
+from agents.base import Deadline, OutOfTime, budget_clock, register, time_budget, STRONGEST
 from agents.dots_engine import board_arrays, geometry
 from arcade.games.dots import line_symmetries, map_lines
 from arcade.setting_fields import own_time_budget, ranged
@@ -149,7 +149,7 @@ class AlphaBetaParams:
                 "Safe boxes are taken at once; at the end of a chain it weighs taking all against handing the "
                 "last two back to keep control; when only long chains and loops are left it counts them. It "
                 "remembers positions and deepens until its time is up.",
-          params=AlphaBetaParams, moved={"time_budget_ms": "time_budget_ms", "position_budget": "position_budget"})
+          params=AlphaBetaParams, moved={"time_budget_ms": "time_budget_ms", "position_budget": "position_budget"}, group=STRONGEST)
 class AlphaBetaDots:
     """Timed iterative deepening alpha-beta; explain gives every free line's margin at the depth reached."""
 

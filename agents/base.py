@@ -148,6 +148,12 @@ class ChecksRules(Protocol):
 CAPABILITIES: tuple[type, ...] = (Explains, LearnsWhilePlaying, Trains, ShipsTable, Describes, Reports, ChecksRules)
 
 
+# the groups Tab names an agent by, in the order a player meets them
+COURSE, STRONGEST, LEARNT, ANY_GAME_SEARCH, BASELINE = (
+    "the course's", "among the strongest", "learnt", "a search written for every game", "a baseline")
+GROUPS = (COURSE, STRONGEST, LEARNT, ANY_GAME_SEARCH, BASELINE)
+
+
 @dataclass(frozen=True)
 class AgentSpec:
     """A registered agent: what the registry knows before building it."""
@@ -163,6 +169,7 @@ class AgentSpec:
     params: type | None = None  # its parameters: a frozen dataclass of setting fields (see agent_params)
     # (old key, its parameter): where the previous round's settings kept them (arcade.settings_moves)
     moved: tuple[tuple[str, str], ...] = ()
+    group: str = BASELINE  # one of GROUPS: what Tab says it is beside its name
 
     def create(self, rules, settings) -> Agent:
         """A new agent for these rules. `settings` is required: agents read their parameters only from it."""
@@ -172,6 +179,11 @@ class AgentSpec:
         if not getattr(agent, "name", None):
             agent.name = self.name
         return agent
+
+    def plain(self) -> str:
+        """One plain sentence on what it does: the first of `about` (its summary where it has no about)."""
+        first = self.about.split(". ")[0].rstrip(".")
+        return f"{first}." if first else self.summary
 
     def plays(self, game_id: str) -> bool:
         return game_id in self.games or ANY_GAME in self.games
@@ -214,9 +226,11 @@ _discovered = False
 
 
 def register(name: str, games: tuple[str, ...] | list[str] | str, summary: str, order: int = 50,
-             process: bool = False, about: str = "", params: type | None = None, moved: dict | None = None):
+             process: bool = False, about: str = "", params: type | None = None, moved: dict | None = None,
+             group: str = BASELINE):
     """Decorator for an agent class taking (rules, settings). `games`: game ids, or ANY_GAME.
 
+    group: one of GROUPS (the course's, among the strongest, learnt, a search for every game, a baseline).
     about: two or three plain sentences on the algorithm, for the agent panel (`i`).
     params: the agent's parameters, a frozen dataclass whose fields are settings fields (arcade.setting_fields:
         ranges, the course's values): read with settings.agent_params(game id, name), set in settings.toml's [GAME.NAME] tables (or
@@ -230,6 +244,8 @@ def register(name: str, games: tuple[str, ...] | list[str] | str, summary: str, 
     """
 
     games = (games,) if isinstance(games, str) else tuple(games)
+    if group not in GROUPS:
+        raise ValueError(f"agent '{name}': group {group!r} is not one of {GROUPS}")
 
     def wrap(factory):
         for spec in _REGISTRY:
@@ -239,7 +255,7 @@ def register(name: str, games: tuple[str, ...] | list[str] | str, summary: str, 
             raise ValueError(f"agent '{name}': a process agent's instance is out of the screen's reach, so it "
                              "cannot learn while playing or describe itself there")
         _REGISTRY.append(AgentSpec(name, games, summary, factory, order, process, about or summary, params,
-                                   tuple((moved or {}).items())))
+                                   tuple((moved or {}).items()), group))
         return factory
 
     return wrap

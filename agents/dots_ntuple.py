@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from agents import compiled
-from agents.base import TrainingDiverged, best_action, register
+from agents.base import TrainingDiverged, best_action, register, LEARNT
 from agents.dots_solver import MAX_LINES, margins, move_values as solved_values
 from arcade.games.dots import GAME, DotsRules, DotsState, board_of, line_symmetries
 from arcade.notices import notice
@@ -294,7 +294,7 @@ def wins_against(net: Network, games: int, seed: int, opponent: str = "greedy", 
                 "at each rotation and reflection (up to 3x3, one weight for every position and its mirror "
                 "images). Learnt by playing itself: a position's value moves toward the best its moves seem "
                 "worth. It plays the line worth most; t trains it on this board.",
-          params=DotsNTupleParams)
+          params=DotsNTupleParams, group=LEARNT)
 class DotsNTuple:
     """Greedy on the learnt network of each board; trains by TD(0) self-play (`t`, `python main.py train`)."""
 

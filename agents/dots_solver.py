@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import best_action, register, report_progress
+from agents.base import best_action, register, report_progress, STRONGEST
 from arcade.games.dots import Board, box_counts, line_gains
 from arcade.storage import ASSETS, load_npz, save_npz, set_aside
 
@@ -99,7 +99,7 @@ def move_values(state, margin: np.ndarray) -> dict[int, int]:
           about="Retrograde analysis: starting from the full board and working back one line at a time, it "
                 "computes for every one of the 2^L line states the box margin the player to move can force. "
                 "Then every move is perfect play for both sides. On 3x3 that is 16 million states; that table "
-                "ships with the arcade.")
+                "ships with the arcade.", group=STRONGEST)
 class DotsSolver:
     """Perfect play on boards up to 3x3 from the retrograde table (built once, cached in the data folder)."""
 

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from agents.base import best_action, register
+from agents.base import best_action, register, COURSE
 from arcade.games.twenty48 import (DOWN, LEFT, RIGHT, UP, line_tables, line_tables_apply, max_gain, move_all,
                                    spawn_children)
 
@@ -103,7 +103,7 @@ def _root_by_codes(board: np.ndarray) -> RootChildren:
           order=20, process=True,
           about="A depth-3 game tree: its move (max), the computer's tile on every empty cell (chance, each "
                 "equally likely), its best next move (max), and the game score at the leaves. Each move "
-                "takes the largest expected score.")
+                "takes the largest expected score.", group=COURSE)
 class Expectimax3:
     """The course's depth-3 expectimax, exactly: act(state) -> the direction (0-3) of the best expected
     score; explain(state) -> {direction: expected score}. Deterministic (ties: up, down, left, right)."""

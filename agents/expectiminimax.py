@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from agents.base import ANY_GAME, Deadline, OutOfTime, best_action, budget_clock, register, time_budget
+from agents.base import ANY_GAME, Deadline, OutOfTime, best_action, budget_clock, register, time_budget, ANY_GAME_SEARCH
 from agents.game_search import decision_rng, leaf_values, terminal_returns
 from arcade.games.base import ListsChance, has_chance
 from arcade.setting_fields import own_time_budget, ranged
@@ -35,7 +35,7 @@ class ExpectiminimaxParams:
                 "they are too many). At its horizon a position is worth its score so far. It deepens while "
                 "its time lasts. One algorithm for every game, knowing only the rules.",
           params=ExpectiminimaxParams,
-          moved={"search.max_depth": "max_depth", "search.chance_samples": "chance_samples"})
+          moved={"search.max_depth": "max_depth", "search.chance_samples": "chance_samples"}, group=ANY_GAME_SEARCH)
 class Expectiminimax:
     """Iterative deepening over decisions; explain gives each move's value for the side to move."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.base import best_action, register
+from agents.base import best_action, register, LEARNT
 from agents.tabular_q import TabularQ
 from arcade.storage import ASSETS
 from arcade.games.blackjack import ACTIONS
@@ -72,7 +72,7 @@ def _table(data_dir: Path | None, mdp, preset: str):
 @register("gym-q", ("blackjack",), "tabular Q-learning trained through Gymnasium (examples/train_blackjack_q.py)",
           order=40, about="A Q table learnt outside the arcade, by a plain tabular Q-learning loop over the "
                           "arcade/PeekingBlackjack-v0 Gymnasium environment. Here it plays the legal action of "
-                          "largest Q for what the environment would show it.")
+                          "largest Q for what the environment would show it.", group=LEARNT)
 class GymBlackjackQ:
     """Plays a TabularQ trained on PeekingBlackjack-v0 (the data folder's, else the shipped one)."""
 

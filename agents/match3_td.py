@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import TrainingDiverged, best_action, register
+from agents.base import TrainingDiverged, best_action, register, LEARNT
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import GAME, Match3State, legal_mask
 from arcade.setting_fields import ranged
@@ -79,7 +79,7 @@ def board_values(weights: np.ndarray, boards: np.ndarray, turns_left, mask: np.n
                 "make lines, the best turn greedy-cascade sees, pairs of equal gems), learnt by TD(0) over "
                 "many training games. It tries each swap on a few futures of new gems and takes the one "
                 "whose points plus the value of the board after are largest. t trains it.",
-          params=Match3TDParams)
+          params=Match3TDParams, group=LEARNT)
 class Match3TD:
     """Greedy at 1 ply on points + discounted learnt value; trains by TD(0) on batches of boards."""
 

@@ -30,7 +30,7 @@ import numpy as np
 from dataclasses import dataclass
 
 from agents import uct_tree
-from agents.base import ANY_GAME, Deadline, budget_clock, register, time_budget
+from agents.base import ANY_GAME, Deadline, budget_clock, register, time_budget, ANY_GAME_SEARCH
 from agents.game_search import (decision_rng, fast_playouts, plain_playout_returns, playout_returns,
                                 terminal_returns, walk_moves)
 from arcade.games.base import has_chance
@@ -112,7 +112,7 @@ class Node:
                 "The move it tried most is its move. One algorithm for every game: it knows only the rules.",
           params=MCTSParams,
           moved={"search.mcts_simulations": "simulations", "search.mcts_exploration": "exploration",
-                 "search.mcts_batch": "batch", "search.rollout_moves": "rollout_moves"})
+                 "search.mcts_batch": "batch", "search.rollout_moves": "rollout_moves"}, group=ANY_GAME_SEARCH)
 class MCTS:
     """UCT on the Rules contract; explain gives each move's mean result for the side to move."""
 

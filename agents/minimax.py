@@ -12,7 +12,7 @@ import functools
 
 import numpy as np
 
-from agents.base import best_action, register
+from agents.base import best_action, register, STRONGEST
 from arcade.games.tictactoe import N_STATES, reachable_states, tables
 
 
@@ -43,7 +43,7 @@ def move_values(state: int) -> dict[int, float]:
 @register("minimax", ("tictactoe",), "perfect play: retrograde minimax, fastest win and slowest loss", order=20,
           about="Minimax over every reachable board, solved backwards from the finished ones: a win is worth "
                 "more the sooner it comes, a loss less the later. It never loses; against it, a draw is the "
-                "best there is.")
+                "best there is.", group=STRONGEST)
 class Minimax:
     """Perfect tic-tac-toe from the solved table: fastest win, slowest loss, ties at random."""
 

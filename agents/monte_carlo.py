@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents import playout_match3
-from agents.base import Deadline, best_action, budget_clock, register, time_budget
+from agents.base import Deadline, best_action, budget_clock, register, time_budget, STRONGEST
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State
 from arcade.setting_fields import one_of, own_time_budget, ranged
@@ -44,7 +44,7 @@ class MonteCarloParams:
                 "comparison is fair with few samples. It plays the swap with the best mean points, thinking "
                 "as long as its time budget allows.",
           params=MonteCarloParams,
-          moved={"mc_rollouts": "rollouts", "mc_depth": "depth", "time_budget_ms": "time_budget_ms"})
+          moved={"mc_rollouts": "rollouts", "mc_depth": "depth", "time_budget_ms": "time_budget_ms"}, group=STRONGEST)
 class MonteCarlo:
     """act(state, rng) -> the swap of best mean points over rollouts; explain gives those means."""
 

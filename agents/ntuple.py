@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from agents import compiled
-from agents.base import TrainingDiverged, best_action, register, report_progress
+from agents.base import TrainingDiverged, best_action, register, report_progress, LEARNT
 from agents.ntuple_net import Coherence, NTupleNetwork, parse_tuple_set
 from agents.ntuple_td import Report, Restart, Schedule, train as td_train
 from arcade.games import board64
@@ -277,7 +277,7 @@ def playing_shipped(p_four: float, data_dir: Path) -> Path | None:
                 "after each move the last afterstate's value moves toward the next reward plus the next "
                 "afterstate's value. It plays the largest reward + value, with no search.",
           params=NTupleParams,
-          moved={f"ntuple_{f}": f for f in ("tuples", "learning_rate", "games", "restart_tile", "restart_share", "rates")})
+          moved={f"ntuple_{f}": f for f in ("tuples", "learning_rate", "games", "restart_tile", "restart_share", "rates")}, group=LEARNT)
 class NTupleAgent:
     """Greedy on reward + V(afterstate) from an n-tuple network ([2048.ntuple]); trains by batched TD(0)."""
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import register
+from agents.base import register, COURSE
 from arcade.setting_fields import ranged
 from arcade.games.dots import Board, transition_tables
 from arcade.storage import load_npz, save_npz
@@ -162,7 +162,7 @@ class PolicyIterationParams:
           about="Policy iteration over all 2^L line states, against an opponent who draws random lines: "
                 "evaluate the current policy (the boxes it expects from each state), improve it greedily, "
                 "repeat until it no longer changes. It plays best against random, not against a strong player.",
-          params=PolicyIterationParams, moved={"tolerance": "tolerance"})
+          params=PolicyIterationParams, moved={"tolerance": "tolerance"}, group=COURSE)
 class PolicyIterationAgent:
     """Plays the policy iteration solution of its board (2x2, 2x3); explain gives Q per free line."""
 

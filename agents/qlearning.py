@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import register
+from agents.base import register, COURSE
 from agents.value_iteration import ValueIterationParams, policy_value, solved
 from arcade.games.blackjack import ACTIONS, GAME, QUIT, BlackjackMDP
 from arcade.games.mdp import Uniforms, simulate
@@ -168,7 +168,7 @@ class QLearningParams:
           about="Q(s, a) is a weighted sum of features of the hand and the deck. Each step moves the weights "
                 "toward reward + the best Q of the next state (step size 1/sqrt(steps)), exploring with "
                 "probability epsilon. Training plays many rounds of this deck.",
-          params=QLearningParams, moved={"epsilon": "epsilon", "trials": "trials"})
+          params=QLearningParams, moved={"epsilon": "epsilon", "trials": "trials"}, group=COURSE)
 class QLearningAgent:
     """Q-learning on the blackjack features ([blackjack.q-learning] epsilon): online while it plays, and offline
     (`y`, its `trials` rounds) on the deck of its rules, saved per deck in the data folder and loaded from
@@ -310,7 +310,7 @@ class QLearningAgent:
           "the optimal policy of the same deck with the threshold 5 lower (the course's transfer experiment)", order=30,
           about="The course's transfer experiment: it solves the same deck with a threshold 5 lower by value "
                 "iteration and plays that policy here. It stops taking cards too early for this table.",
-          params=ValueIterationParams, moved={"tolerance": "tolerance"})
+          params=ValueIterationParams, moved={"tolerance": "tolerance"}, group=COURSE)
 class FixedThresholdAgent:
     """The course's transfer experiment: pi* of the same deck with a threshold 5 lower, played here."""
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import register
+from agents.base import register, COURSE
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State, all_swaps
 from arcade.setting_fields import ranged
@@ -55,7 +55,7 @@ class QRolloutsParams:
                 "with probability epsilon), updates Q(s, a) <- (1 - eta) Q + eta (r + gamma max Q(s', .)) "
                 "after each, then swaps by the largest Q at the root.",
           params=QRolloutsParams,
-          moved={"epsilon": "epsilon", "step_size": "step_size", "discount": "discount", "rollouts": "rollouts"})
+          moved={"epsilon": "epsilon", "step_size": "step_size", "discount": "discount", "rollouts": "rollouts"}, group=COURSE)
 class QRollouts:
     """The course's algorithm with its epsilon, step_size, discount and rollouts. act(state, rng)
     runs the rollouts from `state` (refills from `rng`) and returns argmax Q; explain gives Q at the root."""

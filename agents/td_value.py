@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import best_action, register
+from agents.base import best_action, register, COURSE
 from arcade.games.tictactoe import GAME, N_STATES, X, O, reachable_states, tables
 from arcade.setting_fields import ranged
 from arcade.storage import ASSETS, load_npz, save_npz, set_aside
@@ -125,7 +125,7 @@ class TDValueParams:
                           "playing itself (exploring with probability epsilon) and moving each state's value "
                           "toward the next one's: V(s) <- V(s) + alpha (V(s') - V(s)). It plays the move to "
                           "the board it values most.", params=TDValueParams,
-                      moved={"alpha": "alpha", "epsilon": "epsilon", "episodes": "episodes", "draw_value": "draw_value"})
+                      moved={"alpha": "alpha", "epsilon": "epsilon", "episodes": "episodes", "draw_value": "draw_value"}, group=COURSE)
 class TDValueAgent:
     """Plays greedily from the TD tables ([tictactoe.td-value]); trains by
     self-play and saves to the data folder; loads the trained table, else the shipped one."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import best_action, register
+from agents.base import best_action, register, COURSE
 from arcade.setting_fields import ranged
 
 
@@ -133,7 +133,7 @@ class ValueIterationParams:
           about="Value iteration: sweep over every state of the MDP, setting V(s) to the best expected reward "
                 "plus V of what follows, until nothing moves more than the tolerance. The policy then takes "
                 "the action of largest Q(s, a). It is the optimum the learners are measured against.",
-          params=ValueIterationParams, moved={"tolerance": "tolerance"})
+          params=ValueIterationParams, moved={"tolerance": "tolerance"}, group=COURSE)
 class ValueIterationAgent:
     """Plays pi* of the table's MDP, solved once when built (tolerance: [blackjack.value-iteration])."""
 

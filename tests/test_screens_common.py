@@ -254,3 +254,21 @@ def test_a_held_enter_toggles_the_agent_once_and_a_held_arrow_keeps_moving(app):
         ticks(app, 2)
         moves.append(screen.session.state is not before)
     assert sum(moves) >= 2
+
+
+@pytest.mark.parametrize("game_id", PLAYABLE)
+def test_tab_says_which_group_an_agent_is_in_and_what_it_does_in_plain_words(app, game_id):
+    """Issue 61 #10: Tab showed 8-10 names such as alpha-beta-ntuple with their technical summary. Every
+    agent now belongs to a group (the course's, among the strongest, learnt, a search for every game, a
+    baseline), and Tab says it, where the agent stands in the list, and one plain sentence."""
+    from agents.base import GROUPS
+
+    screen = open_game(app, game_id, seed=1)
+    app.push(screen)
+    specs = screen.controller.specs
+    assert all(s.group in GROUPS for s in specs) and {s.group for s in specs} >= {GROUPS[-1], GROUPS[3]}
+    key(app, pygame.K_TAB)
+    spec = screen.controller.spec
+    said = screen.toast[0]
+    assert said.startswith(f"agent {screen.controller.index + 1} of {len(specs)}: {spec.name}, {spec.group}.")
+    assert spec.plain() in said and spec.plain().endswith(".") and spec.plain().count(". ") == 0

@@ -57,9 +57,11 @@ def handle_shell_key(screen, event) -> bool:
 def select_playable(screen, step: int) -> None:
     """Tab: the next agent that can play these rules; say why others were skipped."""
     skipped = screen.controller.cycle(step)
-    spec = screen.controller.spec
+    controller = screen.controller
+    spec = controller.spec
     note = f"  (skipped: {'; '.join(skipped)})" if skipped else ""
-    screen.say(f"agent: {spec.name} ({spec.summary}){note}", 4000 if skipped else 2500)
+    place = f"{controller.index + 1} of {len(controller.specs)}"
+    screen.say(f"agent {place}: {spec.name}, {spec.group}. {spec.plain()}{note}", 5000 if skipped else 3500)
     screen.controller.warm_up_if_heavy()
 
 
