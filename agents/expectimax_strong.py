@@ -284,8 +284,7 @@ class StrongExpectimax:
             if self.search.positions >= MEASURED_PASS:  # small passes are mostly fixed costs
                 self.per_position += MEASURE_WEIGHT * (took / self.search.positions - self.per_position)
             searched.append(max(1, self.search.positions))
-        self._figures = {"pace": self.pace_words(), "depth": depth, "target depth": target, "positions": total,
-                         "cache hits": hits}
+        self._figures = {"depth": depth, "target depth": target, "positions": total, "cache hits": hits}
         if stopped:
             self._figures["pass stopped"] = f"depth {depth + 1} at the deadline"
         return values
@@ -294,8 +293,8 @@ class StrongExpectimax:
         """The values of one whole pass at depth_for(board), however long it takes (the paces with no clock)."""
         depth = self.depth_for(board)
         values = self.search.root(board, depth)
-        self._figures = {"pace": self.pace_words(), "depth": depth, "target depth": depth,
-                         "positions": self.search.positions, "cache hits": self.search.hits}
+        self._figures = {"pace": self.pace_words(), "depth": depth, "positions": self.search.positions,
+                         "cache hits": self.search.hits}  # (the budget's pace, the default, is not said)
         return values
 
     def figures(self) -> dict:

@@ -394,7 +394,7 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
         raise UserError(f"the window cannot open ({exc}); headless commands work: python main.py bench ...") from None
     app.push(LauncherScreen(app))
     if game:
-        app.push(open_game(app, game, agent=agent, seed=seed, given=given))
+        app.push(open_game(app, game, agent=agent, seed=seed, given=given, welcome=True))
     signals = {signal.SIGTERM: "terminated (SIGTERM)", signal.SIGINT: "interrupted (Ctrl-C)"}
     for signum, because in signals.items():  # once open, a signal ends the loop after its frame (data saved)
         signal.signal(signum, lambda _signum, _frame, because=because: app.stop(because))

@@ -13,6 +13,7 @@ from arcade.session import GameSession
 from arcade.storage import PerGame
 
 PROGRESS_FILE, CHOICES_FILE = "in_progress.json", "choices.json"  # in the data folder, an entry per game
+VISITED_FILE = "visited.json"  # the games whose first-visit card was shown
 RESUME_ERRORS = (ValueError, KeyError, TypeError, IndexError)  # a kept game that does not fit these rules
 
 
@@ -74,6 +75,14 @@ class KeptGames:
             screen.say(f"the kept game could not be resumed ({type(exc).__name__}); a new game starts")
             return
         screen.say("your game is back where you left it (r starts a new one)", 3500)
+
+    def first_visit(self) -> bool:
+        """Whether this is the game's first visit (its card shows once); from now on it is not."""
+        visited = self._file(VISITED_FILE)
+        if visited.get(self.screen.info.id):
+            return False
+        visited.put(self.screen.info.id, True)
+        return True
 
     # --- the player's choices --------------------------------------------------------------------------------
     def choices(self) -> dict:

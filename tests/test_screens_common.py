@@ -272,3 +272,30 @@ def test_tab_says_which_group_an_agent_is_in_and_what_it_does_in_plain_words(app
     said = screen.toast[0]
     assert said.startswith(f"agent {screen.controller.index + 1} of {len(specs)}: {spec.name}, {spec.group}.")
     assert spec.plain() in said and spec.plain().endswith(".") and spec.plain().count(". ") == 0
+
+
+@pytest.mark.parametrize("game_id", PLAYABLE)
+def test_a_first_visit_shows_a_how_to_play_card_once_and_any_key_closes_it(app, game_id, monkeypatch):
+    """Issue 61 #10: a first visit to each game shows a short card (how to play, Enter hands over, h for
+    keys), once; the key that closes it does what it does (Esc only closes the card)."""
+    from arcade.ui import panels
+
+    cards = []
+    real = panels.draw_welcome
+    monkeypatch.setattr(panels, "draw_welcome", lambda *a: cards.append(real(*a)) or cards[-1])
+    screen = open_game(app, game_id, seed=1, welcome=True)
+    app.push(screen)
+    ticks(app)
+    assert screen.welcome and screen.welcome[0] == screen.info.how_to and cards
+    assert any("Enter" in line for line in screen.welcome) and any(line.startswith("h:") for line in screen.welcome)
+    for size in ((640, 480), (1024, 720), (1600, 900)):
+        surface = pygame.Surface(size)
+        cuts = record_cuts(monkeypatch)
+        card = panels.draw_welcome(surface, pygame.Rect(16, 80, size[0] - 32, size[1] - 140), "title", screen.welcome)
+        assert surface.get_rect().contains(card) and not cuts, (size, cuts)
+    key(app, pygame.K_ESCAPE)
+    assert screen.welcome is None and app.top is screen  # Esc closed the card, not the game
+    app.pop()
+    again = open_game(app, game_id, seed=1, welcome=True)
+    assert again.welcome is None  # once
+    again.close()

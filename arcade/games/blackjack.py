@@ -320,7 +320,10 @@ def make_rules(settings) -> BlackjackRules:
     return BlackjackRules(PRESETS[name][1](), name)
 
 
-GAME = declare(GameType(id="blackjack", title="Blackjack", blurb="Take, peek or quit; value iteration solves it.",
+HOW_TO = ("Take cards from a deck whose make-up you see, peek at the next one for a small cost, or quit and "
+          "collect your total. Go over the threshold and the round pays nothing.")  # the first visit's card
+GAME = declare(GameType(id="blackjack", title="Blackjack",
+                        how_to=HOW_TO, blurb="Take, peek or quit; value iteration solves it.",
                players=1, seat_names=("player",), has_chance=True,  # the card a Take draws, the card a Peek shows
                settings=BlackjackSettings, parameters=("preset",), rules_class=BlackjackRules,
                view="arcade.screens.blackjack", playouts="agents.playout_blackjack", unit="rounds"))

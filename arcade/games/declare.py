@@ -38,7 +38,8 @@ class GameType:
     path of its fast random playouts for the searches (agents/game_search.py says what it offers; empty:
     the searches play through the rules). table: its table's name
     in settings.toml (default: id); attr: the attribute on Settings (default: id). unit: what its plays are
-    called where they are counted (the statistics view's column and its empty line).
+    called where they are counted (the statistics view's column and its empty line). how_to: the aim of the
+    game in plain words (the first visit's card; its blurb where it has none).
     """
 
     id: str
@@ -56,6 +57,7 @@ class GameType:
     table: str = ""
     attr: str = ""
     unit: str = "games"  # what one play of it is called where it is counted ("rounds" at a card table)
+    how_to: str = ""  # one or two plain sentences: the aim of the game, for the card a first visit shows
 
     def __post_init__(self):
         if len(self.seat_names) != self.players:

@@ -292,7 +292,10 @@ def transition_tables(rows: int, cols: int):
     return nxt, gains, free
 
 
-GAME = declare(GameType(id="dots", title="Dots and Boxes", blurb="Close boxes, move again; a network learns by self-play.",
+HOW_TO = ("Take turns drawing a line between two dots. Draw the fourth side of a box to win it and move again; "
+          "the most boxes win.")  # the first visit's card
+GAME = declare(GameType(id="dots", title="Dots and Boxes",
+                        how_to=HOW_TO, blurb="Close boxes, move again; a network learns by self-play.",
                players=2, seat_names=("first", "second"), has_chance=False,
                settings=DotsSettings, parameters=("rows", "cols"), rules_class=DotsRules,
                view="arcade.screens.dots", playouts="agents.dots_playouts"))

@@ -345,7 +345,10 @@ def make_rules(settings) -> Match3Rules:
     return Match3Rules(t.size, t.colours, t.turns)
 
 
-GAME = declare(GameType(id="match3", title="Match-3", blurb="Swap gems into lines; Q-learning from rollouts.",
+HOW_TO = ("Swap two neighbouring gems to make a line of three or more of a colour: they clear, the gems above "
+          "fall, and cascades score again. Score as much as you can in the turns you have.")  # the first visit's card
+GAME = declare(GameType(id="match3", title="Match-3",
+                        how_to=HOW_TO, blurb="Swap gems into lines; Q-learning from rollouts.",
                players=1, seat_names=("player",), has_chance=True,  # the gems that fall in; too many to list
                settings=Match3Settings, parameters=("size", "colours", "turns"), rules_class=Match3Rules,
                view="arcade.screens.match3",

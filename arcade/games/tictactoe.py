@@ -160,7 +160,10 @@ def make_rules(settings=None) -> TicTacToeRules:
     return TicTacToeRules()
 
 
-GAME = declare(GameType(id="tictactoe", title="Tic-Tac-Toe", blurb="Three in a row; a TD agent learns by self-play.",
+HOW_TO = ("You are X and move first; three of your marks in a row, a column or a diagonal wins. Perfect play on"
+          " both sides is a draw.")  # the first visit's card
+GAME = declare(GameType(id="tictactoe", title="Tic-Tac-Toe",
+                        how_to=HOW_TO, blurb="Three in a row; a TD agent learns by self-play.",
                players=2, seat_names=("X", "O"), has_chance=False,
                parameters=(), rules_class=TicTacToeRules,
                view="arcade.screens.tictactoe", playouts="agents.playout_tictactoe"))

@@ -398,7 +398,10 @@ def make_rules(settings) -> Rules2048:
     return Rules2048(size=table.size, spawn_four_probability=table.spawn_four_probability)
 
 
-GAME = declare(GameType(id="2048", title="2048", blurb="Slide and merge tiles; expectimax looks ahead.",
+HOW_TO = ("Slide all the tiles one way; two equal tiles that meet merge into their sum, and a new tile appears."
+          " Make a 2048 tile before the board fills up.")  # the first visit's card
+GAME = declare(GameType(id="2048", title="2048",
+                        how_to=HOW_TO, blurb="Slide and merge tiles; expectimax looks ahead.",
                players=1, seat_names=("player",), has_chance=True,  # a tile spawns after every move
                settings=Game2048Settings, parameters=("size", "spawn_four_probability"), rules_class=Rules2048,
                view="arcade.screens.twenty48", attr="game2048",

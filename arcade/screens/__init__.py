@@ -26,13 +26,17 @@ def _view_part(game_id: str, part: str, needed: bool = True):
         return None
 
 
-def open_game(app, game_id: str, agent: str | None = None, seed: int | None = None, given: tuple[str, ...] = ()):
+def open_game(app, game_id: str, agent: str | None = None, seed: int | None = None, given: tuple[str, ...] = (),
+              welcome: bool = False):
     """The screen of a game (its view's `screen.SCREEN`; a missing one is an import error). The choices kept
     from its last visit are taken back, except the agent when `agent` is given and the rules parameters named
-    in `given` (the command line's variant wins over the kept one)."""
+    in `given` (the command line's variant wins over the kept one). welcome: a person opens it (the launcher,
+    `main.py play`): its first visit shows the how-to-play card."""
     screen = _view_part(game_id, "screen").SCREEN(app, agent=agent, seed=seed)
     if app is not None and hasattr(screen, "kept"):
         screen.kept.restore_choices(agent_given=agent is not None, given=given)
+        if welcome and screen.kept.first_visit():
+            screen.welcome = screen.welcome_lines()
     return screen
 
 

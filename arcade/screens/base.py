@@ -23,7 +23,7 @@ from arcade.seats import Seats
 from arcade.seeds import fresh_seed
 from arcade.session import GameSession
 from arcade.statistics import Statistics
-from arcade.ui import hud, palette
+from arcade.ui import hud, palette, panels
 
 class GameScreen(GameView):
     """A game's screen with the shared HUD and agent control. Subclasses set game_id and the GameView hooks.
@@ -48,6 +48,7 @@ class GameScreen(GameView):
         self.stepping = False  # `.`: the agent owes exactly one move
         self._over_ms = 0.0  # time since the game ended, for restart_when_over
         self.toast: tuple[str, float] | None = None  # message, ms left
+        self.welcome: list[str] | None = None  # the first visit's how-to-play card, until a key or a click
         self.session: GameSession | None = None  # the game in progress, where the screen keeps one
         configured = self.settings.seeds.game
         self.seed = seed if seed is not None else (fresh_seed() if configured < 0 else configured)
@@ -127,7 +128,20 @@ class GameScreen(GameView):
             return True
         return self.agent_state() is not None and bool(self.agent_active())
 
+    def welcome_lines(self) -> list[str]:
+        """The first visit's card: the aim of the game, its first key, and how to hand over to an agent."""
+        first = self.game_keys()[:1]
+        keys = [f"{k[0]}: {k[1]}" for k in first]
+        return [self.info.how_to or self.info.blurb, *keys,
+                "Enter: an AI agent plays for you (Enter again: you play); Tab: another agent",
+                "h: every key   i: what the agent is   v: its values",
+                "any key or a click closes this card (it shows on the first visit only)"]
+
     def handle_event(self, event) -> bool:
+        if self.welcome is not None and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            self.welcome = None  # the key or click does what it does as well, but Esc only closes the card
+            if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+                return True
         if event.type != pygame.KEYDOWN:
             return self.handle_game_event(event)
         if event.key == pygame.K_ESCAPE:
@@ -162,6 +176,8 @@ class GameScreen(GameView):
         if self.values.on:
             self.draw_values(surface, board)
         self.trainer.draw(surface, board)
+        if self.welcome is not None:
+            panels.draw_welcome(surface, board, f"{self.info.title}: how to play", self.welcome)
         hud.draw_frame(surface, hud.HudInfo(
             title=self.info.title, status=self.status_text(), control=self.control_label(),
             agent_state=self.controller.status(), agent_name=self.controller.name,

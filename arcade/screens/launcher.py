@@ -47,7 +47,7 @@ class LauncherScreen(Screen):
         self._notices_seen = 0
 
     def open_selected(self) -> None:
-        self.app.push(open_game(self.app, GAMES[self.selected].id))
+        self.app.push(open_game(self.app, GAMES[self.selected].id, welcome=True))
 
     def _card_at(self, pos) -> int | None:
         for i, rect in enumerate(card_rects(self.app.surface.get_size())):

@@ -252,3 +252,30 @@ def draw_bar(surface, rect: pygame.Rect, fraction: float, caption: str) -> None:
     pygame.draw.rect(surface, palette.GOOD, fill, border_radius=6)
     pygame.draw.rect(surface, palette.BORDER, rect, 1, border_radius=6)
     text.draw(surface, caption, (rect.x, rect.y - 22), 18, palette.TEXT, max_width=rect.w, min_size=13)
+
+
+def draw_welcome(surface: pygame.Surface, board: pygame.Rect, title: str, lines: list[str]) -> pygame.Rect:
+    """The first visit's card over the board: a title, then its lines (the first, the aim of the game, as a
+    paragraph; the rest one key each), at the largest size whose lines all fit. Returns the card's rect."""
+    w = min(board.w - 24, 640)
+    inner = w - 40
+    for size in (22, 20, 18, 16, 15, 14):
+        wrapped = [text.wrap(line, size, inner, max_lines=6) for line in lines]
+        height = 44 + sum(len(part) * (size + 4) + 8 for part in wrapped) + 12
+        if height <= board.h - 16:
+            break
+    card = pygame.Rect(0, 0, w, min(height, board.h - 16))
+    card.center = board.center
+    shade = pygame.Surface(card.inflate(16, 16).size, pygame.SRCALPHA)
+    shade.fill(palette.OVERLAY)
+    surface.blit(shade, card.inflate(16, 16).topleft)
+    pygame.draw.rect(surface, palette.PANEL, card, border_radius=12)
+    pygame.draw.rect(surface, palette.ACCENT, card, 2, border_radius=12)
+    text.draw(surface, title, (card.x + 20, card.y + 12), 26, palette.ACCENT, bold=True, max_width=inner, min_size=18)
+    y = card.y + 44
+    for k, part in enumerate(wrapped):
+        for line in part:
+            text.draw(surface, line, (card.x + 20, y), size, palette.TEXT if k == 0 else palette.MUTED)
+            y += size + 4
+        y += 8
+    return card
