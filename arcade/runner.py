@@ -75,6 +75,14 @@ def play_job(players: Players, job: GameJob) -> dict:
     return json.loads(json.dumps(out, default=json_default))
 
 
+TIMED_FIELDS = ("decision_ms", "opponent_ms", "cpu_s")  # a record's clock readings: all else replays exactly
+
+
+def without_times(records: list[dict]) -> list[dict]:
+    """The records with their clock readings left out: what two runs of the same games must agree on."""
+    return [{k: v for k, v in r.items() if k not in TIMED_FIELDS} for r in records]
+
+
 def as_record(d: dict) -> GameRecord:
     """A logged game as the record `headless.summarize` reads."""
     return GameRecord(seed=d["seed"], agent_seat=d["agent_seat"], outcome=d["outcome"], moves=d["moves"],

@@ -120,7 +120,8 @@ def test_help_and_real_process_error(settings_file):
 
 
 def test_play_opens_the_game_window_headless(settings_file, monkeypatch):
-    """`play` with the dummy driver: the window opens on the game, and Esc twice quits."""
+    """`play` with the dummy driver: the window opens on the game, and Esc three times quits (the first closes
+    the first visit's how-to-play card)."""
     import pygame
 
     from arcade import app as app_module
@@ -131,7 +132,8 @@ def test_play_opens_the_game_window_headless(settings_file, monkeypatch):
     def run_briefly(self):
         seen["screens"] = [type(s).__name__ for s in self.stack]
         seen["agent"] = self.top.controller.name if hasattr(self.top, "controller") else None
-        for _ in range(2):  # two presses (a KEYDOWN with no KEYUP after it is a held key: it acts once)
+        for _ in range(3):  # the first visit's card, the game, the launcher (a KEYDOWN with no KEYUP after it is
+            # a held key: it acts once)
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""))
             pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_ESCAPE, mod=0, unicode=""))
         original_run(self)

@@ -216,7 +216,7 @@ def test_training_job_reports_progress_stops_early_and_saves(settings):
     while not job.poll() and time.perf_counter() < end:
         time.sleep(0.01)
     saved, message = job.result
-    assert saved and "tictactoe_td.npz" in message and job.done < job.total
+    assert saved and "saved" in message and job.done < job.total  # it says what was saved, not where
     assert (settings.data_dir / "tictactoe_td.npz").exists()
 
 

@@ -27,7 +27,9 @@ def test_open_each_card_by_keys_and_escape_back(app, index):
     assert app.top.selected == index
     key(app, pygame.K_RETURN, frames=2)
     assert len(app.stack) == 2
-    assert app.top.info.id == GAMES[index].id
+    assert app.top.info.id == GAMES[index].id and app.top.welcome  # a first visit: the how-to-play card
+    key(app, pygame.K_ESCAPE)
+    assert len(app.stack) == 2 and app.top.welcome is None  # Esc closes the card only
     key(app, pygame.K_ESCAPE)
     assert len(app.stack) == 1 and isinstance(app.top, LauncherScreen) and app.running
 

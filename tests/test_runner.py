@@ -10,7 +10,8 @@ from arcade import runner
 from arcade.cli import main
 from arcade.games import make_rules
 from arcade.headless import summarize
-from arcade.runner import GameLog, LocalProcesses, Players, RunSpec, Serial, as_record, execute, jobs_of
+from arcade.runner import (GameLog, LocalProcesses, Players, RunSpec, Serial, as_record, execute, jobs_of,
+                           without_times)
 from tests.extra_game.runner_agents import CountingLearner
 
 
@@ -25,10 +26,6 @@ def _players(settings, game="tictactoe", agent="mcts", opponent="random"):
 
 def _spec(settings, players: Players, games=8, seed=40) -> RunSpec:
     return RunSpec.of("tictactoe", players.agent.name, getattr(players.opponent, "name", None), games, seed, settings)
-
-
-def _without_times(records):
-    return [{k: v for k, v in r.items() if k not in ("decision_ms", "opponent_ms")} for r in records]
 
 
 def test_each_game_has_its_own_seed_and_seat():
@@ -47,7 +44,7 @@ def test_serial_and_local_processes_give_equal_games_in_any_order(settings):
     backwards = execute(players, list(reversed(jobs)), Serial()).records
     pooled = execute(players, jobs, LocalProcesses(2)).records
     assert [r["index"] for r in serial] == list(range(8))
-    assert _without_times(serial) == _without_times(backwards) == _without_times(pooled)
+    assert without_times(serial) == without_times(backwards) == without_times(pooled)
     assert len({json.dumps(r["outcome"]) for r in serial}) > 1  # the games differ from each other
 
 
@@ -87,7 +84,7 @@ def test_a_learner_starts_every_game_from_the_same_state(settings):
     jobs = jobs_of(_spec(settings, players, games=4), rules.players)
     alone = execute(players, jobs[2:3], Serial()).records
     after_others = execute(players, jobs, Serial()).records
-    assert _without_times(alone) == _without_times(after_others[2:3])
+    assert without_times(alone) == without_times(after_others[2:3])
     assert learner.seen == 0  # the run's agent itself is not changed by the games
 
 
@@ -111,7 +108,7 @@ def test_a_finished_one_player_log_grows_into_a_longer_run_keeping_its_games(set
     again = GameLog.open(path)
     assert again.spec == longer and again.records[:3] == kept
     whole = execute(players, jobs_of(longer, 1), Serial()).records
-    assert _without_times(again.records) == _without_times(whole)
+    assert without_times(again.records) == without_times(whole)
 
 
 def test_a_run_s_key_reads_only_its_own_game_s_and_agents_settings(settings):
@@ -155,8 +152,8 @@ def test_the_log_holds_every_game_and_a_resumed_run_plays_only_the_rest(settings
     result = execute(players, missing, Watching(), again)
     assert played == [3, 4, 5, 6, 7] and result.complete
     whole = execute(players, jobs, Serial()).records
-    assert _without_times(result.records) == _without_times(whole)
-    assert _without_times(GameLog.open(path).records) == _without_times(whole)  # the cut line did not spoil it
+    assert without_times(result.records) == without_times(whole)
+    assert without_times(GameLog.open(path).records) == without_times(whole)  # the cut line did not spoil it
     with pytest.raises(runner.RunError, match="--resume"):
         GameLog.create(path, spec)  # a log is never started over
 

@@ -11,7 +11,7 @@ from agents import find  # noqa: E402
 from agents.mcts import MCTS  # noqa: E402
 from arcade import runner  # noqa: E402
 from arcade.games import make_rules  # noqa: E402
-from arcade.runner import Players, RayCluster, RunSpec, Serial, execute, jobs_of  # noqa: E402
+from arcade.runner import Players, RayCluster, RunSpec, Serial, execute, jobs_of, without_times  # noqa: E402
 from tests.extra_game.runner_agents import DiesOnce  # noqa: E402
 
 
@@ -39,15 +39,11 @@ def _run(settings, agent_of=lambda a: a, games=6):
     return players, jobs_of(spec, rules.players)
 
 
-def _without_times(records):
-    return [{k: v for k, v in r.items() if k not in ("decision_ms", "opponent_ms")} for r in records]
-
-
 def test_ray_plays_the_same_games_as_a_serial_run(cluster, settings):
     players, jobs = _run(settings)
     on_ray = execute(players, jobs, cluster)
     assert on_ray.complete
-    assert _without_times(on_ray.records) == _without_times(execute(players, jobs, Serial()).records)
+    assert without_times(on_ray.records) == without_times(execute(players, jobs, Serial()).records)
     assert cluster.name.startswith("Ray (1 node, 2 CPUs")
     assert runner.cluster_problem(ray.get_runtime_context().gcs_address) is None  # a running head passes the probe
 
@@ -59,7 +55,7 @@ def test_a_worker_that_dies_mid_game_costs_only_that_game(cluster, settings, tmp
     assert mark.exists()  # a worker did die
     assert on_ray.complete and [r["index"] for r in on_ray.records] == list(range(6))
     plain, _ = _run(settings)
-    assert _without_times(on_ray.records) == _without_times(execute(plain, jobs, Serial()).records)
+    assert without_times(on_ray.records) == without_times(execute(plain, jobs, Serial()).records)
 
 
 def _closed_port() -> int:
