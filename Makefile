@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt |
 # Ray (bench --ray) is optional for the arcade: make test installs it, so the suite tests the Ray runner
 RAY_STAMP := $(VENV)/.ray-$(shell cat requirements-ray.txt | cksum | cut -d' ' -f1)
 
-.PHONY: run test bench bench-venv screenshots clean kernels
+.PHONY: run test test-loaded bench bench-venv screenshots clean kernels
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Arcade needs Python 3.11 or newer; found " + sys.version.split()[0] + ". Run: make PYTHON=python3.11 ...")'
@@ -35,10 +35,15 @@ $(RAY_STAMP): $(STAMP) requirements-ray.txt
 	@touch $(RAY_STAMP)
 
 # on every core (pytest-xdist); tests that share one Ray cluster stay on one worker (--dist loadgroup).
-# pytest keeps its rewritten test modules as bytecode (__pycache__, ignored by git) even where the environment
-# says not to write any: collecting them again costs each worker about 5 s a run.
+# tools/run_suite.py keeps the run's report in reports/, prints each failing test's output and the suite's CPU
+# time, and lets pytest keep its rewritten test modules as bytecode (collecting them again costs ~5 s a worker)
 test: $(STAMP) $(RAY_STAMP) kernels
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto --dist loadgroup
+	$(BIN)/python tools/run_suite.py
+
+# the suite beside busy processes it starts and stops by PID: LOAD=2 (both cores busy) by default, LOAD=4 more
+LOAD ?= 2
+test-loaded: $(STAMP) $(RAY_STAMP) kernels
+	$(BIN)/python tools/run_suite.py --load $(LOAD)
 
 bench: $(STAMP)
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
