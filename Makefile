@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt |
 # Ray (bench --ray) is optional for the arcade: make test installs it, so the suite tests the Ray runner
 RAY_STAMP := $(VENV)/.ray-$(shell cat requirements-ray.txt | cksum | cut -d' ' -f1)
 
-.PHONY: run test test-loaded bench bench-venv screenshots clean kernels
+.PHONY: run test test-loaded bench bytecode bench-venv screenshots clean kernels
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Arcade needs Python 3.11 or newer; found " + sys.version.split()[0] + ". Run: make PYTHON=python3.11 ...")'
@@ -16,18 +16,25 @@ $(STAMP): requirements.txt requirements-dev.txt
 	@rm -f $(VENV)/.installed-*
 	@touch $(STAMP)
 
-# numba compiles the 2048 kernels once and keeps them beside their source (a few seconds the first time, a
-# fraction of a second after): done here, so the window's first agent move and every test process find them.
-# The modules' bytecode too (compileall writes it even where PYTHONDONTWRITEBYTECODE is set, as on CI machines
-# and containers: there every process the arcade and the suite start compiled them again, ~0.3 s each).
-kernels: $(STAMP)
+# The modules' bytecode (compileall writes it even where PYTHONDONTWRITEBYTECODE is set, as on CI machines and
+# containers: there every process the arcade and the suite start compiled them again, ~0.3 s each).
+bytecode: $(STAMP)
 	@$(BIN)/python -m compileall -q arcade agents benchmarks examples tools main.py
+
+# numba compiles the agents' kernels once and keeps them beside their source (about a minute the first time on
+# two cores, a second after): done here, so every test process finds them.
+kernels: bytecode
 	@$(BIN)/python -m agents.warm_kernels
 
-# exit code 2 is the arcade's own refusal (no display, a bad option), already said in one line: make adds
-# no "Error 2" of its own after it; any other failure still fails the target
-run: $(STAMP) kernels
-	@$(BIN)/python main.py || [ $$? -eq 2 ]
+# The window opens at once. The kernels get ready beside it in a session of their own at low priority, a line in
+# the terminal every few seconds while they compile (a first run); an agent's first move waits for the ones it
+# needs, with a bar on screen. The arcade ending (a key, Ctrl-C, a signal) stops them (numba writes its cache
+# by rename: a stop loses no file); exit code 2 is the
+# arcade's own refusal (no display, a bad option), already said in one line: make adds no "Error 2" after it.
+run: bytecode
+	@setsid nice -n 10 $(BIN)/python -m agents.warm_kernels & warm=$$!; \
+	trap 'kill -9 -$$warm $$warm 2>/dev/null' EXIT INT TERM; \
+	$(BIN)/python main.py; status=$$?; [ $$status -eq 0 ] || [ $$status -eq 2 ]
 
 $(RAY_STAMP): $(STAMP) requirements-ray.txt
 	$(BIN)/python -m pip install --quiet -r requirements-ray.txt

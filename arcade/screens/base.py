@@ -134,7 +134,7 @@ class GameScreen(GameView):
         keys = [f"{k[0]}: {k[1]}" for k in first]
         return [self.info.how_to or self.info.blurb, *keys,
                 "Enter: an AI agent plays for you (Enter again: you play); Tab: another agent",
-                "h: every key   i: what the agent is   v: its values",
+                "h: every key; i: what the agent is; v: its values",
                 "any key or a click closes this card (it shows on the first visit only)"]
 
     def handle_event(self, event) -> bool:
