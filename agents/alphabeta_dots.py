@@ -136,6 +136,9 @@ class Search:
         return out, best
 
 
+COUNTED_POSITIONS = 20_000  # positions a move where there is no clock and no position_budget
+
+
 @dataclass(frozen=True)
 class AlphaBetaParams:
     time_budget_ms: int = own_time_budget()
@@ -159,7 +162,8 @@ class AlphaBetaDots:
         self.rules = rules
         p = settings.agent_params(rules.game_id, self.name)  # (a subclass registered apart reads its own table)
         self.budget = time_budget(settings, p)
-        self.positions = p.position_budget  # 0: the time budget decides
+        # 0: the time budget decides; with no clock (budget_clock "none") COUNTED_POSITIONS do
+        self.positions = p.position_budget or (COUNTED_POSITIONS if settings.agents.budget_clock == "none" else 0)
         self.clock = budget_clock(settings)
         self.per_position = PER_POSITION  # seconds a position costs here: measured as it plays
         self._searches: dict[tuple[int, int], Search] = {}

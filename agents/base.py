@@ -334,10 +334,16 @@ class Deadline:
             raise OutOfTime
 
 
+def no_clock() -> float:
+    """A clock that never moves: a Deadline on it never passes, so a search stops on its counted work alone."""
+    return 0.0
+
+
 def budget_clock(settings) -> Callable[[], float]:
-    """The clock a timed search spends its budget on ([agents] budget_clock): wall-clock seconds, or the
-    CPU seconds of the searching thread (so a busy machine does not make the search shallower)."""
-    return time.thread_time if settings.agents.budget_clock == "cpu" else time.perf_counter
+    """The clock a timed search spends its budget on ([agents] budget_clock): wall-clock seconds, the CPU
+    seconds of the searching thread (so a busy machine does not make the search shallower), or none at all
+    (no_clock: the search stops on its simulations, positions or depth, the same on any machine)."""
+    return {"cpu": time.thread_time, "none": no_clock}.get(settings.agents.budget_clock, time.perf_counter)
 
 
 def time_budget(settings, params) -> float:

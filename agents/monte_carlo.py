@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents import playout_match3
-from agents.base import Deadline, best_action, budget_clock, register, time_budget, STRONGEST
+from agents.base import Deadline, best_action, budget_clock, no_clock, register, time_budget, STRONGEST
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State
 from arcade.setting_fields import one_of, own_time_budget, ranged
@@ -82,7 +82,10 @@ class MonteCarlo:
 
     def values(self, state: Match3State, rng: np.random.Generator, batches: int | None = None) -> dict[tuple, float]:
         """{swap: mean points} over as many batches of rollouts as the time budget allows (one at least), or
-        over exactly `batches` batches (then the same Generator gives the same values on any machine)."""
+        over exactly `batches` batches (then the same Generator gives the same values on any machine). With no
+        clock (budget_clock "none") one batch, as if the budget allowed no more."""
+        if batches is None and self.clock is no_clock:
+            batches = 1
         deadline = Deadline(self.clock, self.budget)
         sums, count = None, 0
         while True:

@@ -105,9 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--ray", metavar="ADDRESS", nargs="?", const="auto",
                        help="play the games as Ray tasks: 'auto' (the default) joins a running cluster or starts "
                             "one here; or a cluster's address (needs: pip install -r requirements-ray.txt)")
-    bench.add_argument("--budget-clock", choices=("wall", "cpu"),
+    bench.add_argument("--budget-clock", choices=("wall", "cpu", "none"),
                        help="count the agents' time a move in wall-clock time or in the CPU time of their own "
-                            "thread (a loaded machine then plays as deep as an idle one); default: [agents] "
+                            "thread (a loaded machine then plays as deep as an idle one), or not at all (each "
+                            "stops on its counted work: the same games on any machine); default: [agents] "
                             "budget_clock")
     bench.add_argument("--log", help="append each finished game to this file (default: data/runs/...jsonl)")
     bench.add_argument("--resume", metavar="LOG", help="continue the stopped run of that log (its games, agents "

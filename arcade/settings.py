@@ -58,9 +58,11 @@ class AgentSettings:
     delay_ms: int = ranged(0, 5000, 200)  # pause between agent moves, so a person can watch
     # every timed agent's time a move, unless its own table sets its time_budget_ms (agents.base.time_budget)
     time_budget_ms: int = ranged(1, 60_000, 1000)
-    # how every timed agent counts its time a move: "wall" (what a person waits), or "cpu" (the time the
-    # search's own thread ran: a loaded machine does not make it shallower; what benchmarks should use)
-    budget_clock: str = one_of(("wall", "cpu"), "wall")
+    # how every timed agent counts its time a move: "wall" (what a person waits), "cpu" (the time the search's
+    # own thread ran: a loaded machine does not make it shallower; what benchmarks should use), or "none" (no
+    # clock: each agent stops on its counted work alone, simulations, positions or depth; a seed then gives
+    # the same moves however loaded the machine, as the environments promise)
+    budget_clock: str = one_of(("wall", "cpu", "none"), "wall")
 
 
 @dataclass(frozen=True)

@@ -151,7 +151,7 @@ def test_alpha_beta_beats_greedy_on_4x4(settings):
 
 def test_mcts_takes_a_free_box_and_replays(settings):
     rules = DotsRules(2, 2)
-    agent = MCTS(rules, settings.with_agent("mcts", simulations=1000).with_table("agents", time_budget_ms=60_000))
+    agent = MCTS(rules, settings.with_agent("mcts", simulations=1000).with_table("agents", budget_clock="none"))
     state = DotsState(2, 2, 325 & ~1, (0, 0), 0)  # box 0 has three sides; line 0 takes it
     assert agent.act(state, np.random.default_rng(0)) == 0
     values = agent.explain(state)

@@ -202,7 +202,7 @@ def test_the_algorithms_written_once_solve_the_new_game(nim, settings):
     from agents import find
 
     rules = make_rules("nim", settings)
-    deep = settings.with_agent("expectiminimax", max_depth=10).with_agent("mcts", simulations=3000).with_table("agents", time_budget_ms=60_000)
+    deep = settings.with_agent("expectiminimax", max_depth=10).with_agent("mcts", simulations=3000).with_table("agents", budget_clock="none")
     state = rules.new_state()
     assert find("nim", "expectiminimax").create(rules, deep).act(state, None) == 2
     assert find("nim", "mcts").create(rules, deep).act(state, np.random.default_rng(0)) == 2

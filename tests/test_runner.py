@@ -17,7 +17,7 @@ from tests.extra_game.runner_agents import CountingLearner
 
 def _players(settings, game="tictactoe", agent="mcts", opponent="random"):
     # the count of simulations ends a move, not the clock: equal games however loaded the machine is
-    settings = settings.with_agent("mcts", simulations=60).with_table("agents", time_budget_ms=60_000)
+    settings = settings.with_agent("mcts", simulations=60).with_table("agents", budget_clock="none")
     rules = make_rules(game, settings)
     a = find(game, agent).create(rules, settings)
     o = find(game, opponent).create(rules, settings) if rules.players == 2 else None

@@ -29,7 +29,7 @@ def cluster():
 
 def _run(settings, agent_of=lambda a: a, games=6):
     # the count of simulations ends a move, not the clock: equal games however loaded the machine is
-    settings = settings.with_agent("mcts", simulations=60).with_table("agents", time_budget_ms=60_000)
+    settings = settings.with_agent("mcts", simulations=60).with_table("agents", budget_clock="none")
     rules = make_rules("tictactoe", settings)
     # mcts's Python tree on the rules (plain): a Ray worker runs a copy of the project without numba's cache,
     # so the compiled tree would first compile there (tens of seconds of this suite, for nothing Ray tests)

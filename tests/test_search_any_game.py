@@ -12,7 +12,7 @@ from arcade.games.dots import DotsRules
 from arcade.games.tictactoe import decode
 from arcade.settings import Settings
 
-FAST = Settings().with_agent("mcts", simulations=200, compiled_simulations=200).with_agent("expectiminimax", max_depth=2).with_table("agents", time_budget_ms=60_000)
+FAST = Settings().with_agent("mcts", simulations=200, compiled_simulations=200).with_agent("expectiminimax", max_depth=2).with_table("agents", budget_clock="none")
 
 
 @pytest.mark.parametrize("game_id", [g.id for g in GAMES])
@@ -48,7 +48,7 @@ def test_expectiminimax_is_minimax_on_tictactoe():
     from agents.minimax import solve
 
     rules = make_rules("tictactoe", Settings())
-    agent = Expectiminimax(rules, Settings().with_agent("expectiminimax", max_depth=9).with_table("agents", time_budget_ms=60_000))
+    agent = Expectiminimax(rules, Settings().with_agent("expectiminimax", max_depth=9).with_table("agents", budget_clock="none"))
     state = _board("XX./OO./...")  # X to move: 2 wins at once
     values = agent.explain(state)
     assert values[2] == 1.0 and agent.act(state, None) == 2
@@ -68,7 +68,7 @@ def test_expectiminimax_on_2048_equals_a_plain_expectimax_with_listed_chance():
     computed here by a plain recursion over chance_outcomes."""
     rules = make_rules("2048", Settings(), size=3)
     state = rules.parse_state("2,2,0/4,0,0/0,0,2", score=8)
-    agent = Expectiminimax(rules, Settings().with_agent("expectiminimax", max_depth=2).with_table("agents", time_budget_ms=60_000))
+    agent = Expectiminimax(rules, Settings().with_agent("expectiminimax", max_depth=2).with_table("agents", budget_clock="none"))
 
     def plain(s, depth):
         if rules.is_terminal(s) or depth == 0:
@@ -86,7 +86,7 @@ def test_expectiminimax_on_blackjack_small_deck_equals_value_iteration():
 
     rules = make_rules("blackjack", Settings(), preset="small")
     state = rules.new_state()
-    deep = Expectiminimax(rules, Settings().with_agent("expectiminimax", max_depth=12).with_table("agents", time_budget_ms=60_000))
+    deep = Expectiminimax(rules, Settings().with_agent("expectiminimax", max_depth=12).with_table("agents", budget_clock="none"))
     vi = find("blackjack", "value-iteration").create(rules, Settings())
     ours, exact = deep.explain(state), vi.explain(state)
     assert set(ours) == set(exact)
@@ -96,7 +96,7 @@ def test_expectiminimax_on_blackjack_small_deck_equals_value_iteration():
 
 def test_mcts_finds_the_winning_move_and_blocks_on_tictactoe():
     rules = make_rules("tictactoe", Settings())
-    agent = MCTS(rules, Settings().with_agent("mcts", simulations=2000).with_table("agents", time_budget_ms=60_000))
+    agent = MCTS(rules, Settings().with_agent("mcts", simulations=2000).with_table("agents", budget_clock="none"))
     assert agent.act(_board("XX./OO./..."), np.random.default_rng(0)) == 2  # win now
     assert agent.act(_board("X../OO./X.."), np.random.default_rng(0)) == 5  # X must block O's row
     values = agent.explain(_board("XX./OO./..."))
@@ -114,7 +114,7 @@ def test_mcts_replays_with_a_seed_and_explain_is_seeded_by_the_position():
 def test_mcts_on_one_player_games_values_moves_in_points_and_prefers_the_merge():
     rules = make_rules("2048", Settings())
     state = rules.parse_state("1024,1024,0,0/2,4,8,16/0,0,0,0/0,0,0,0", score=0)
-    agent = MCTS(rules, Settings().with_agent("mcts", simulations=400, rollout_moves=20).with_table("agents", time_budget_ms=60_000))
+    agent = MCTS(rules, Settings().with_agent("mcts", simulations=400, rollout_moves=20).with_table("agents", budget_clock="none"))
     values = agent.explain(state, np.random.default_rng(0))
     f = agent.figures()
     assert all(f["lowest final score"] <= v <= f["highest final score"] for v in values.values())

@@ -13,7 +13,7 @@ from agents.mcts import MCTS
 from arcade.games.dots import DotsRules
 from arcade.settings import Settings
 
-SETTINGS = Settings().with_table("agents", time_budget_ms=600_000)
+SETTINGS = Settings().with_table("agents", budget_clock="none")
 
 
 def _mid_game(rules, seed, lines):

@@ -24,10 +24,10 @@ EXPLAINERS = [(g, s.name) for g in PLAYABLE for s in agents_for(g, Explains)]
 def file_settings(tmp_path):
     """Settings read from a file, so the window and the CLI (--settings) use exactly the same ones."""
     path = tmp_path / "settings.toml"
-    # time-budgeted agents stop deepening on the clock; a budget that never binds makes them replayable
-    path.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[agents]\ndelay_ms = 0\ntime_budget_ms = 60000\n'
-                    '[2048.expectimax]\ntime_budget_ms = 60000\n[2048.expectimax-ntuple]\ntime_budget_ms = 60000\n'
-                    '[agents.mcts]\nsimulations = 100\n'
+    # no clock (budget_clock "none"): every agent stops on its counted work, so the window's decision and
+    # decide's are one search however loaded the machine (a budget of a minute still bound under heavy load)
+    path.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[agents]\ndelay_ms = 0\nbudget_clock = "none"\n'
+                    '[agents.mcts]\nsimulations = 100\ncompiled_simulations = 2000\n'
                     '[agents.expectiminimax]\nmax_depth = 1\nchance_samples = 2\n')
     return path, load_settings(path)
 

@@ -50,17 +50,12 @@ def _opponent(game_id: str, name: str, rules, settings_file):
     return spec.create(rules, counted_budgets(settings))
 
 
-OPPONENT_POSITIONS = 20_000  # alpha-beta's positions a move when the settings count its budget in time
-
-
 def counted_budgets(settings):
     """The settings with every opponent's budget counted in work, not time, so a seed replays the same
-    episode on any machine (as the environments promise): alpha-beta's positions (OPPONENT_POSITIONS unless
-    the settings give [dots.alpha-beta] position_budget), MCTS's simulations and expectiminimax's depth, their clock
-    made too long to decide."""
-    if settings.agent_params("dots", "alpha-beta").position_budget == 0:
-        settings = settings.with_agent("alpha-beta", game="dots", position_budget=OPPONENT_POSITIONS)
-    return settings.with_table("agents", time_budget_ms=60_000)
+    episode on any machine (as the environments promise): budget_clock "none", no clock at all, so each stops
+    on its counted work (MCTS's simulations, expectiminimax's depth, alpha-beta's position_budget or its
+    counted default): however slow the machine, no move is cut short."""
+    return settings.with_table("agents", budget_clock="none")
 
 
 class _VersusEnv(ArcadeEnv):
