@@ -340,3 +340,19 @@ def test_shift_t_says_first_that_the_new_network_plays_instead_of_the_shipped_on
     assert ntuple.playing_shipped(0.0, data).name == "ntuple_2048_p0.1.npz"  # the course's rules: the other's
     assert any(k[0] == "b" for k in screen.trainer.keys())
     screen.close()
+
+
+def test_a_training_game_is_painted_at_its_own_size_on_a_screen_of_another(app):
+    """The n-tuple learner trains on 4x4 whatever board the screen shows: its watched game, painted with the
+    screen's 7x7 rules, read past its board (an IndexError on the first frame of `t` at 7x7; found by the soak)."""
+    import numpy as np
+
+    from arcade.games import make_rules
+    from arcade.screens import paint_state
+    from arcade.settings import Settings
+
+    seven, four = make_rules("2048", Settings(), size=7), make_rules("2048", Settings(), size=4)
+    state = four.new_state(np.random.default_rng(1))
+    surface = pygame.Surface((300, 300))
+    paint_state(surface, surface.get_rect(), "2048", seven, state)
+    assert len({tuple(px) for px in pygame.surfarray.array3d(surface)[::5, ::5].reshape(-1, 3)}) > 2

@@ -50,5 +50,7 @@ def draw_2048(surface, board: pygame.Rect, values: np.ndarray | None, size: int,
 
 
 def paint(surface, area: pygame.Rect, rules, state, history=()) -> None:
-    """The board of `state` in `area` (square, centred at its top): an environment's frame, a training game."""
-    draw_2048(surface, top_square(area), state.values(), rules.size)
+    """The board of `state` in `area` (square, centred at its top): an environment's frame, a training game.
+    Its size is the state's own: a training game is 4x4 whatever board the screen shows."""
+    values = state.values()
+    draw_2048(surface, top_square(area), values, values.shape[0])
