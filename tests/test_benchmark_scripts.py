@@ -100,3 +100,18 @@ def test_the_first_move_benchmark_breaks_a_fresh_process_into_pieces_that_add_up
     assert {"import numba", "the search's tables (numpy)", "in all"} <= set(figures) and len(figures) == 8
     assert figures["in all"] == pytest.approx(sum(v for k, v in figures.items() if k != "in all"), abs=0.002)
     assert all(v >= 0 for v in figures.values()) and figures["import numba"] > 0
+
+
+def test_the_soak_in_small_plays_a_screen_trains_and_leaves_no_process():
+    """bench_soak's smoke version: one screen (tic-tac-toe: minimax playing, td-value training), a line a
+    second, then the arcade quits and nothing it started is left; every check is printed."""
+    done = subprocess.run([sys.executable, "benchmarks/bench_soak.py", "--minutes", "0.03", "--screen-seconds", "2",
+                           "--every", "1", "--game", "tictactoe"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=240)
+    lines = done.stdout.splitlines()
+    assert sum("tictactoe  memory" in line for line in lines) >= 1, done.stdout + done.stderr
+    checks = [line for line in lines if line.startswith(("  ok ", "  MISS"))]
+    assert len(checks) == 5, done.stdout  # memory, threads and workers, frames, errors, processes left
+    assert "  ok   no agent error" in done.stdout
+    assert "  ok   no process of the arcade left 30 s after it quit" in done.stdout, done.stdout
+    # (frame p99 and memory are the soak's figures, not a test's: a loaded machine misses them)
