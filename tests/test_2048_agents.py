@@ -88,8 +88,8 @@ def test_strong_agent_plays_4x4_games(settings):
 
 def test_fixed_seed_gives_fixed_decisions(settings):
     rules = Rules2048()
-    # a budget no pass reaches: the depth (and so the move) depends on the board alone, not on the clock
-    unhurried = settings.with_agent("expectimax", game="2048", time_budget_ms=60_000)
+    # no clock: the depth (and so the move) depends on the board alone
+    unhurried = settings.with_table("agents", budget_clock="none")
     for agent in (Expectimax3(rules, DEFAULTS), StrongExpectimax(rules, unhurried)):
         rng_a, rng_b = np.random.default_rng(8), np.random.default_rng(8)
         a = rules.new_state(rng_a)

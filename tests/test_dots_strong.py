@@ -113,7 +113,9 @@ def test_capture_pruning_never_drops_the_best_line():
 @pytest.mark.parametrize("rows, cols", [(2, 2), (2, 3), (1, 4)])
 def test_alpha_beta_values_equal_the_solver_when_it_reaches_the_end(rows, cols, settings):
     margin = margins(rows, cols)
-    agent = AlphaBetaDots(DotsRules(rows, cols), settings.with_agent("alpha-beta", game="dots", time_budget_ms=20_000))
+    # counted, not timed: positions enough to reach the end on these boards whatever the machine's load
+    agent = AlphaBetaDots(DotsRules(rows, cols), settings.with_agent("alpha-beta", game="dots",
+                                                                     position_budget=10_000_000))
     rng = np.random.default_rng(rows * cols)
     for _ in range(40):
         state = random_position(rows, cols, rng, undrawn_max=12)
