@@ -1,7 +1,7 @@
 """Pluggable agents. Any module in this package that calls `register` appears in the UI and CLI."""
 from agents.base import (CAPABILITIES, Agent, AgentSpec, ChecksRules, Describes, Explains, LearnsWhilePlaying,
-                         Reports, ShipsTable, Trains, UnknownAgent, agents_for, discover, find, register)
+                         Reports, ShipsTable, ShowsTree, Trains, UnknownAgent, agents_for, discover, find, register)
 
 __all__ = ["CAPABILITIES", "Agent", "AgentSpec", "ChecksRules", "Describes", "Explains", "LearnsWhilePlaying",
-           "Reports", "ShipsTable", "Trains",
+           "Reports", "ShipsTable", "ShowsTree", "Trains",
            "UnknownAgent", "agents_for", "discover", "find", "register"]

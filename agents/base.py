@@ -145,7 +145,17 @@ class ChecksRules(Protocol):
         """None if it can play these rules, else one line saying why not."""
 
 
-CAPABILITIES: tuple[type, ...] = (Explains, LearnsWhilePlaying, Trains, ShipsTable, Describes, Reports, ChecksRules)
+@runtime_checkable
+class ShowsTree(Protocol):
+    """The agent can show the search behind its values: the tree of a decision (agents/search_tree.py)."""
+
+    def tree(self, state, rng=None) -> dict:
+        """The search tree of its decision in `state` (a NODE of agents.search_tree, values for the side to
+        move); its root's children's values are what explain(state) gives with the same rng."""
+
+
+CAPABILITIES: tuple[type, ...] = (Explains, LearnsWhilePlaying, Trains, ShipsTable, Describes, Reports, ChecksRules,
+                                  ShowsTree)
 
 
 # the groups Tab names an agent by, in the order a player meets them

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from agents.base import best_action, register, COURSE
+from agents.search_tree import edge, node
 from arcade.games.twenty48 import (DOWN, LEFT, RIGHT, UP, line_tables, line_tables_apply, max_gain, move_all,
                                    spawn_children)
 
@@ -99,6 +100,12 @@ def _root_by_codes(board: np.ndarray) -> RootChildren:
                         np.array(cell, dtype=np.intp))
 
 
+def _placed(before: np.ndarray, after: np.ndarray) -> str:
+    """The computer's tile as text: '2 at row 1, column 3' (rows and columns from 1)."""
+    r, c = (int(x) for x in np.argwhere(before != after)[0])
+    return f"{2 ** int(after[r, c])} at row {r + 1}, column {c + 1}"
+
+
 @register("expectimax-3", ("2048",), "the course's depth-3 expectimax: max, chance, max, game score at the leaves",
           order=20, process=True,
           about="A depth-3 game tree: its move (max), the computer's tile on every empty cell (chance, each "
@@ -165,6 +172,35 @@ class Expectimax3:
 
     def act(self, state, rng=None) -> int:
         return best_action(self.explain(state))  # ties: first of up, down, left, right
+
+    def tree(self, state, rng=None) -> dict:
+        """The whole depth-3 tree, node by node, by the rules' own slide and spawn (not the line-code shortcut
+        explain takes): max over the moves, chance over every tile on every empty cell, max over the replies,
+        the game score at the leaves. Its root's children carry explain's own numbers (the same expectation
+        summed in explain's order, so the view and `v` agree to the last digit); agents.search_tree.check
+        holds them to the mean of their outcomes."""
+        board = state.board
+        after, gains, legal = move_all(board[None])
+        moves = []
+        for d in np.flatnonzero(legal[0]):
+            d = int(d)
+            score = state.score + int(gains[0, d])
+            kids, _, probs = spawn_children(after[0, d][None], self.rules.spawn_four_probability)
+            replies_after, replies_gain, replies_legal = move_all(kids)
+            outcomes = []
+            for k, (kid, p) in enumerate(zip(kids, probs, strict=True)):
+                replies = [edge(node("leaf", score + int(replies_gain[k, d2])), action=int(d2))
+                           for d2 in np.flatnonzero(replies_legal[k])]
+                reply = node("max", max(e["node"]["value"] for e in replies), replies) if replies \
+                    else node("leaf", score)  # no move left: the game ends here, at its score
+                outcomes.append(edge(reply, outcome=_placed(after[0, d], kid), p=float(p)))
+            value = sum(e["p"] * e["node"]["value"] for e in outcomes) if outcomes else float(score)
+            moves.append(edge(node("chance", value, outcomes) if outcomes else node("leaf", score), action=d))
+        explained = self.explain(state)
+        for e in moves:
+            e["node"]["value"] = explained[e["action"]]
+        root_value = max((e["node"]["value"] for e in moves), default=float(state.score))
+        return node("max", root_value, moves) if moves else node("leaf", state.score)
 
     def value_legend(self, mover: str) -> str:
         return "The numbers: the expected game score three plies ahead (move, random tile, best move)."

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from agents import uct_tree
 from agents.base import ANY_GAME, Deadline, budget_clock, register, time_budget, ANY_GAME_SEARCH
+from agents.search_tree import edge, node
 from agents.game_search import (decision_rng, fast_playouts, plain_playout_returns, playout_returns,
                                 terminal_returns, walk_moves)
 from arcade.games.base import has_chance
@@ -371,6 +372,62 @@ class MCTS:
                 return values
             values = {a: low + (v + 1.0) * (high - low) / 2.0 for a, v in values.items()}
         return values
+
+    TREE_CHILDREN = 8  # a node of the shown tree lists its most visited children, this many
+    TREE_DEPTH = 6
+
+    def tree(self, state, rng=None) -> dict:
+        """The tree of a decision (agents/search_tree.py), from the same search explain runs: each node's
+        visits, its mean result for the root's mover (the game's points where it has one player, as explain
+        gives them), whether the solver proved it, and the UCT score its parent's last walk saw; at most
+        TREE_CHILDREN children a node (the most visited), TREE_DEPTH deep. The compiled tree (dots,
+        tic-tac-toe) keeps its nodes in compiled arrays: its root's children are shown."""
+        root = self.search(state, rng)
+        seat = root.mover
+        scale = None
+        if self.rules.players == 1 and math.isfinite(self._scores[0]):
+            low, high = self._scores
+            scale = lambda v: low + (v + 1.0) * (high - low) / 2.0  # noqa: E731 (explain's scale)
+        shown = self._shown(root, seat, scale, self.TREE_DEPTH, limit=None)  # the root: every move
+        if "tree nodes" in self._figures:  # the compiled tree: its nodes below the root stay in compiled arrays
+            for e in shown["children"]:
+                if not e["node"].get("proven") and e["node"]["visits"] > 1:
+                    e["node"]["hidden"] = "the compiled tree keeps the nodes below in its own arrays"
+        shown["simulations"] = self._figures.get("simulations", root.visits)
+        return shown
+
+    def _shown(self, at: Node, seat: int, scale, depth: int, limit: int | None = TREE_CHILDREN) -> dict:
+        """One node of the shown tree and, below it, its most visited children (at most `limit`)."""
+        children = [(a, ch) for a, ch in at.children.items() if ch.visits or ch.proven is not None]
+        children.sort(key=lambda kv: -kv[1].visits)
+        sign = 1.0 if self.rules.players == 1 or at.mover == seat else -1.0  # the mover at `at` moved into them
+        log_n = math.log(max(at.visits, 1))
+        edges = []
+        for a, ch in children[:limit]:
+            if ch.proven is not None:
+                value = ch.proven[seat]
+            else:
+                value = sign * ch.total / ch.visits
+            if scale is not None:
+                value = scale(value)
+            if depth > 1 and ch.visits > 1:
+                sub = self._shown(ch, seat, scale, depth - 1)
+            elif ch.children:  # cut here: its kind and how many children it had
+                sub = node("max" if self.rules.players == 1 or ch.mover == seat else "min", value,
+                           more=len(ch.children))
+            else:
+                sub = node("leaf", value)
+            sub["value"] = float(value)
+            sub.update(visits=int(ch.visits), proven=ch.proven is not None)
+            if ch.visits and ch.proven is None:
+                sub["uct"] = float(ch.total / ch.visits + self.c * math.sqrt(log_n / ch.visits))
+            edges.append(edge(sub, action=a))
+        kind = "leaf" if not edges else ("max" if self.rules.players == 1 or at.mover == seat else "min")
+        best = max(edges, key=lambda e: e["node"]["visits"])["node"]["value"] if edges else 0.0
+        out = node(kind, best, edges, visits=int(at.visits))
+        if limit is not None and len(children) > limit:
+            out["more"] = len(children) - limit
+        return out
 
     def act(self, state, rng=None):
         """A proven win if there is one, else the most visited move (UCT's robust choice), as OpenSpiel's bot

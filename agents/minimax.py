@@ -13,6 +13,7 @@ import functools
 import numpy as np
 
 from agents.base import best_action, register, STRONGEST
+from agents.search_tree import edge, node
 from arcade.games.tictactoe import N_STATES, reachable_states, tables
 
 
@@ -40,6 +41,27 @@ def move_values(state: int) -> dict[int, float]:
     return {int(k): float(-values[succ[k]]) + 0.0 for k in np.flatnonzero(succ >= 0)}  # + 0.0: no -0.0
 
 
+def _minimax_tree(state: int, sign: float, depth: int) -> dict:
+    """The node of `state`, valued for the root's mover (sign -1 where the other side moves here)."""
+    values = move_values(state)
+    if not values:  # the game is over: its value for the side to move, turned to the root's mover
+        return node("leaf", sign * float(solve()[state]) + 0.0)
+    succ = tables().successor[state]
+    best = max(values.values())
+    edges = []
+    for a, v in values.items():
+        if depth > 1 or (v == best and not any(e["node"]["value"] == sign * best for e in edges)):
+            child = _minimax_tree(int(succ[a]), -sign, depth - 1)
+        else:
+            replies = int((tables().successor[int(succ[a])] >= 0).sum())  # cut here: how many it had
+            child = node("min" if sign > 0 else "max", sign * v + 0.0, more=replies) if replies \
+                else node("leaf", sign * v + 0.0)
+        child["value"] = sign * v + 0.0
+        edges.append(edge(child, action=a))
+    value = sign * best + 0.0
+    return node("max" if sign > 0 else "min", value, edges)
+
+
 @register("minimax", ("tictactoe",), "perfect play: retrograde minimax, fastest win and slowest loss", order=20,
           about="Minimax over every reachable board, solved backwards from the finished ones: a win is worth "
                 "more the sooner it comes, a loss less the later. It never loses; against it, a draw is the "
@@ -63,3 +85,11 @@ class Minimax:
 
     def act(self, state: int, rng) -> int:
         return best_action(move_values(state), rng)
+
+    TREE_DEPTH = 2  # every reply this deep; below, the principal variation alone
+
+    def tree(self, state: int, rng=None) -> dict:
+        """The minimax tree of `state` from the solved table: every move and every reply to it (TREE_DEPTH
+        plies), then the principal variation (both sides' best) to the end of the game; values for the side to
+        move at the root, so its moves are max nodes' children and the replies min nodes'."""
+        return _minimax_tree(state, 1.0, self.TREE_DEPTH)

@@ -1,6 +1,6 @@
 """Asking an agent one thing and what comes back: the one place an agent's method is called for a host.
 
-`call(agent, method, state, rng, rules)` runs act / explain / explain_all / build and returns an `Answer`
+`call(agent, method, state, rng, rules)` runs act / explain / explain_all / tree / build and returns an `Answer`
 (the value, the agent's figures of that work, the milliseconds, the legend of explained values). The
 deciders (a worker thread, the agent process) and the CLI all go through it. No pygame.
 """
@@ -12,7 +12,7 @@ from typing import Any
 
 from agents import Reports
 
-METHODS = ("act", "explain", "explain_all", "build")
+METHODS = ("act", "explain", "explain_all", "tree", "build")
 
 
 @dataclass(frozen=True)
@@ -27,8 +27,9 @@ class Answer:
 
 
 def call(agent, method: str, state, rng, rules=None) -> Answer:
-    """agent.act(state, rng), agent.explain(state), [agent.explain(s) for s in state] ("explain_all"),
-    or nothing ("build": the agent is built); timed, with the agent's figures."""
+    """agent.act(state, rng), agent.explain(state), [agent.explain(s) for s in state] ("explain_all"), the
+    search tree of a decision (agent.tree(state, rng): "tree"), or nothing ("build": the agent is built);
+    timed, with the agent's figures."""
     t0 = time.perf_counter()
     if method == "act":
         value = agent.act(state, rng)
@@ -36,6 +37,8 @@ def call(agent, method: str, state, rng, rules=None) -> Answer:
         value = agent.explain(state)
     elif method == "explain_all":
         value = [agent.explain(s) for s in state]
+    elif method == "tree":
+        value = agent.tree(state, rng)
     elif method == "build":
         value = None
     else:

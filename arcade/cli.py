@@ -12,7 +12,7 @@ import signal
 import sys
 from pathlib import Path
 
-from agents import Explains, Trains, UnknownAgent, agents_for, find
+from agents import Explains, ShowsTree, Trains, UnknownAgent, agents_for, find
 from agents.base import ANY_GAME
 from arcade.games import GAMES, UnknownGame, VariantError, format_variant, game_ids, game_info
 from arcade.games.declare import checked_parameters, describe_parameters, split_variant
@@ -123,6 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
     decide.add_argument("--turns-left", type=_int_in("--turns-left", 1, 1000), help="match3: turns left in the game")
     decide.add_argument("--json", action="store_true")
     decide.add_argument("--board", help=BOARD_HELP)
+    decide.add_argument("--tree", action="store_true", help="the search tree behind the values too (agents that "
+                        "search: python main.py agents lists them); with --json as {\"tree\": NODE}")
+    decide.add_argument("--depth", type=_int_in("--depth", 1, 100), help="with --tree: cut the tree this many "
+                        "moves and outcomes below the root (default: as the agent shows it)")
 
     train = sub.add_parser("train", help="train a learning agent and save it")
     train.add_argument("game", help=GAME_HELP)
@@ -218,6 +222,11 @@ def cmd_decide(args, settings) -> int:
         rules = rules.for_state(state)
     if rules.is_terminal(state) or not rules.legal_actions(state):
         raise UserError("--state: the game is over in that state; there is nothing to decide")
+    if args.depth is not None and not args.tree:
+        raise UserError("--depth cuts the tree: give --tree with it")
+    if args.tree and not _spec(args.game, args.agent).can(ShowsTree):  # (asked before the agent is built)
+        searchers = [s.name for s in agents_for(args.game, ShowsTree)]
+        raise UserError(f"agent '{args.agent}' shows no search tree; on {args.game}: {', '.join(searchers) or 'none'}")
     agent = _agent(args.game, args.agent, rules, settings)
     from arcade.seeds import make_rng
 
@@ -236,6 +245,10 @@ def cmd_decide(args, settings) -> int:
         out["values"] = {rules.format_action(a): float(v) for a, v in values.items()}
         out["legend"] = thought.legend
         out["explain"] = {**thought.figures, "ms": round(thought.ms, 3)}
+    if args.tree:
+        from agents.search_tree import as_json, cut
+
+        out["tree"] = as_json(cut(call(agent, "tree", state, None, rules).value, args.depth), rules.format_action)
     if args.json:
         print(json.dumps(out, default=json_default))
     else:
@@ -245,6 +258,10 @@ def cmd_decide(args, settings) -> int:
             print(f"  {thought.legend}")
         for a, v in (out.get("values") or {}).items():
             print(f"  {a:<12} {v:.4f}")
+        if args.tree:
+            from arcade.tree_text import tree_lines
+
+            print("\n".join(tree_lines(out["tree"])))
     return 0
 
 

@@ -1,11 +1,12 @@
 """The keys every game screen shares and what they do: Enter (agent on/off), Tab (next agent), +/- (delay),
-v (values), . (one agent move), i (agent panel), k (statistics), m (sound), h/? (help); and the footer's
+v (values), Shift+v (the search tree), . (one agent move), i (agent panel), k (statistics), m (sound), h/? (help); and the footer's
 key line. The game screen hands each key press here before its own keys (arcade.screens.base)."""
 from __future__ import annotations
 
 import pygame
 
 from arcade.screens import overlays
+from arcade.screens.tree_view import open_tree
 from arcade.ui import text
 
 ENTER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
@@ -16,6 +17,7 @@ SHELL_KEYS = [  # (keys, what they do, the word on the help line or "" for the o
     ("Tab", "next agent (Shift+Tab: previous)", "next agent"),
     ("+ / -", "agent move delay longer / shorter", ""),
     ("v", "values: what the selected agent thinks of each move (also on your turn)", "values"),
+    ("Shift+v", "the search tree behind the values, node by node (agents that search)", ""),
     (".", "the agent plays exactly one move, then hands control back", ""),
     ("i", "about the agent: its algorithm, parameters and last decision", ""),
     ("k", "statistics of this game, kept across runs", ""),
@@ -110,6 +112,8 @@ def _key(*keys, unicode: str = ""):
 _ACTIONS = (  # (does the key press match, what it does): the first match acts
     (_key(*ENTER_KEYS), lambda screen, event: screen.controller.toggle()),
     (_key(pygame.K_TAB), lambda screen, event: select_playable(screen, -1 if event.mod & pygame.KMOD_SHIFT else 1)),
+    (lambda event, screen: event.key == pygame.K_v and bool(event.mod & pygame.KMOD_SHIFT),
+     lambda screen, event: open_tree(screen)),
     (_key(pygame.K_v), _toggle_values),
     (_key(pygame.K_PERIOD, unicode="."), lambda screen, event: step_once(screen)),
     (_key(pygame.K_i), _open(overlays.AgentPanel)),

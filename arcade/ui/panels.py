@@ -8,7 +8,7 @@ from arcade.ui import palette, text
 from arcade.ui.curve_series import curve_series
 
 
-def _box(surface: pygame.Surface, w: int, h: int) -> pygame.Rect:
+def panel_box(surface: pygame.Surface, w: int, h: int) -> pygame.Rect:
     sw, sh = surface.get_size()
     shade = pygame.Surface((sw, sh), pygame.SRCALPHA)
     shade.fill(palette.OVERLAY)
@@ -38,7 +38,7 @@ def draw_agent_panel(surface: pygame.Surface, name: str, about: str, params: lis
     of its own), the same in smaller type with the parameters as one wrapped paragraph. Returns the lines
     drawn (for tests)."""
     described = list(described)[:4]
-    box = _box(surface, 680, 440 + 24 * len(described))
+    box = panel_box(surface, 680, 440 + 24 * len(described))
     x, y, width = box.x + 24, box.y + 18, box.w - 48
     figures = figures or "none yet: Enter lets it play, . plays one move, v shows its values"
     about_lines = len(text.wrap(about, 22, width, max_lines=5))
@@ -154,7 +154,7 @@ def draw_statistics(surface: pygame.Surface, title: str, rows: list[tuple[str, o
                     histogram_title: str, highlight: str | None, unit: str = "games") -> None:
     """The statistics view: a row per player (games, mean, best, and wins / draws / losses where the
     game has them), and the histogram of the highlighted player (or the one with most games)."""
-    box = _box(surface, 760, 520)
+    box = panel_box(surface, 760, 520)
     x, y, width = box.x + 24, box.y + 18, box.w - 48
     text.draw(surface, f"{title}: statistics (kept across runs)", (x, y), 32, palette.ACCENT, bold=True,
               max_width=width, min_size=20)

@@ -1,0 +1,172 @@
+"""The search tree view (Shift+v on every game screen): the tree behind the selected agent's values at the
+position on the board, drawn a node at a time: where you are (the path from the root), that node's value and
+figures, and its children as rows, each with its move or chance's outcome, probability, value and figures.
+
+The tree is asked of the agent off the frame loop, as a decision is (the agent process or a worker thread),
+through the registry's ShowsTree capability: the view names no agent. Keys: up / down choose a child, right or
+Enter opens it, left or Backspace goes back up, Home to the root, Esc or Shift+v closes; a click on a row
+opens it. The game under it goes on (an agent keeps playing); the tree stays the one of the position it was
+asked at.
+"""
+from __future__ import annotations
+
+import pygame
+
+from agents import ShowsTree, agents_for
+from arcade.control import Question
+from arcade.screens.overlays import Overlay
+from arcade.tree_text import edge_label, node_figures
+from arcade.ui import palette, text
+from arcade.ui.panels import panel_box
+
+ROW = 30  # a child's row, px at 1024x720 (less on a small window)
+KIND_WORDS = {"max": "the side to move chooses (max)", "min": "the other side chooses (min)",
+              "chance": "chance: the outcomes below, each with its probability", "leaf": "the search ends here"}
+
+
+def open_tree(screen) -> None:
+    """Shift+v on a game screen: the tree view, or one line saying why there is none."""
+    spec = screen.controller.spec
+    if not spec.can(ShowsTree):
+        searchers = [s.name for s in agents_for(screen.info.id, ShowsTree)]
+        screen.say(f"{spec.name} shows no search tree" + (f" (Tab to {' or '.join(searchers)})" if searchers else ""))
+        return
+    state = screen.shown_state()
+    if state is None:
+        screen.say("no tree: the game is over (r starts a new one)")
+        return
+    screen.app.push(TreeView(screen.app, screen, state))
+
+
+class TreeView(Overlay):
+    """In: the app, the game screen under it and the position whose tree to show."""
+
+    def __init__(self, app, under, state):
+        super().__init__(app, under)
+        self.agent = under.controller.name
+        self.question = Question(under.controller, follows_moves=False)
+        self.question.ask(state, "tree", about=state)
+        self.tree: dict | None = None
+        self.problem = ""
+        self.path: list[dict] = []  # the edges followed from the root
+        self.selected = 0
+        self.rows: list[tuple[pygame.Rect, int]] = []  # (where a child's row was drawn, its index)
+
+    # --- where we are ----------------------------------------------------------------------------------------
+    def at(self) -> dict:
+        return self.path[-1]["node"] if self.path else self.tree
+
+    def children(self) -> list[dict]:
+        return self.at()["children"] if self.tree is not None else []
+
+    def open_child(self, index: int) -> None:
+        kids = self.children()
+        if 0 <= index < len(kids):
+            self.path.append(kids[index])
+            self.selected = 0
+
+    def back(self) -> None:
+        if self.path:
+            gone = self.path.pop()
+            self.selected = next((i for i, e in enumerate(self.children()) if e is gone), 0)
+
+    # --- input and time ------------------------------------------------------------------------------------
+    def update(self, dt_ms: float) -> None:
+        super().update(dt_ms)
+        answered = self.question.poll()
+        if answered is None:
+            return
+        answer = answered[0]
+        if isinstance(answer, Exception):
+            self.problem = f"{self.agent} could not build its tree: {answer}"
+        else:
+            self.tree = answer.value
+
+    def busy(self) -> bool:
+        return self.tree is None and not self.problem or super().busy()
+
+    def handle_event(self, event) -> bool:
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for rect, index in self.rows:
+                if rect.collidepoint(event.pos):
+                    self.selected = index
+                    self.open_child(index)
+            return True
+        if event.type != pygame.KEYDOWN:
+            return False
+        key, shift = event.key, bool(event.mod & pygame.KMOD_SHIFT)
+        if key == pygame.K_ESCAPE or (key == pygame.K_v and shift):
+            self.app.pop()
+        elif key == pygame.K_UP:
+            self.selected = max(0, self.selected - 1)
+        elif key == pygame.K_DOWN:
+            self.selected = min(max(0, len(self.children()) - 1), self.selected + 1)
+        elif key in (pygame.K_RIGHT, pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.open_child(self.selected)
+        elif key in (pygame.K_LEFT, pygame.K_BACKSPACE):
+            self.back()
+        elif key == pygame.K_HOME:
+            self.path, self.selected = [], 0
+        return True  # every other key is the tree view's too: it closes only on Esc or Shift+v
+
+    # --- drawing ---------------------------------------------------------------------------------------------
+    def draw_over(self, surface) -> list[str]:
+        box = panel_box(surface, 900, 620)
+        x, width = box.x + 22, box.w - 44
+        small = surface.get_width() < 800
+        size, row = (15, 24) if small else (18, ROW)
+        drawn = [f"Search tree: {self.agent}"]
+        text.draw(surface, drawn[0], (x, box.y + 14), 26 if small else 30, palette.ACCENT, bold=True, max_width=width)
+        y = box.y + (46 if small else 54)
+        if self.tree is None:
+            line = self.problem or f"{self.agent} is searching the position on the board..."
+            text.draw(surface, line, (x, y), size + 2, palette.BAD if self.problem else palette.TEXT, max_width=width)
+            return drawn + [line]
+        where = "root (the position on the board)" + "".join(f" > {edge_label(e, text.number, self.under.rules.format_action)}" for e in self.path)
+        for line, colour in ((where, palette.MUTED),
+                             (f"{KIND_WORDS[self.at()['kind']]}; {node_figures(self.at(), text.number)}", palette.TEXT)):
+            for part in text.wrap(line, size, width, max_lines=2):
+                text.draw(surface, part, (x, y), size, colour)
+                drawn.append(part)
+                y += size + 5
+        y += 6
+        keys = "up/down: choose  right or Enter: open  left: back  Home: root  Esc: close"
+        bottom = box.bottom - (size + 14)
+        self.rows = []
+        kids = self.children()
+        if not kids:
+            here = self.at()
+            line = here.get("hidden") or ("below here the search was not kept" if here.get("more")
+                                          else "no moves below: the game ends or the search stopped here")
+            text.draw(surface, line, (x, y), size, palette.MUTED, max_width=width)
+            drawn.append(line)
+        fits = max(1, (bottom - y - 8) // row)
+        first = min(max(0, self.selected - fits + 1), max(0, len(kids) - fits))
+        values = [e["node"]["value"] for e in kids]
+        lo, hi = (min(values), max(values)) if values else (0.0, 0.0)
+        for i in range(first, min(len(kids), first + fits)):
+            e = kids[i]
+            rect = pygame.Rect(x - 6, y, width + 12, row - 4)
+            if i == self.selected:
+                pygame.draw.rect(surface, palette.PANEL_HI, rect, border_radius=6)
+            # the value as a bar in the row's last fifth: the worst child's shortest, the best's full
+            share = 1.0 if hi == lo else (e["node"]["value"] - lo) / (hi - lo)
+            lane = pygame.Rect(rect.right - rect.w // 5, rect.y + 6, rect.w // 5 - 8, rect.h - 12)
+            pygame.draw.rect(surface, palette.BORDER, lane, 1, border_radius=3)
+            pygame.draw.rect(surface, palette.INFO, (lane.x, lane.y, max(3, int(lane.w * share)), lane.h),
+                             border_radius=3)
+            label = edge_label(e, text.number, self.under.rules.format_action)
+            opens = "  >" if e["node"]["children"] else "  (below: not kept)" if e["node"].get("hidden") else ""
+            left = text.draw(surface, label, (x, y + 2), size, palette.TEXT, max_width=width // 3, min_size=12)
+            figures = f"{e['node']['kind']}: {node_figures(e['node'], text.number)}{opens}"
+            at = max(left.right + 14, x + width // 3 + 10)
+            text.draw(surface, figures, (at, y + 2), size, palette.MUTED, max_width=lane.x - at - 8, min_size=12)
+            drawn.append(f"{label} | {figures}")
+            self.rows.append((rect, i))
+            y += row
+        hidden = len(kids) - fits
+        if hidden > 0:
+            keys = f"{len(kids)} children, {fits} shown (up/down scrolls)   " + keys
+        text.draw(surface, keys, (x, bottom + 4), size - 2, palette.MUTED, max_width=width)
+        drawn.append(keys)
+        return drawn

@@ -1,0 +1,54 @@
+"""A search tree (agents/search_tree.py, its moves already as text) in words: what `decide --tree` prints and
+the tree view writes on each node. No pygame."""
+from __future__ import annotations
+
+from typing import Callable
+
+
+def plain(v: float) -> str:
+    """A number as the command line prints it: six significant digits, no "-0"."""
+    return f"{v + 0.0:.6g}"
+
+KIND_WORDS = {"max": "best for the side to move", "min": "best for the other side", "chance": "chance",
+              "leaf": "end of the search"}
+
+
+def edge_label(e: dict, number: Callable[[float], str] = plain, action_text: Callable = str) -> str:
+    """How the edge is named: its move (in the game's notation, by action_text), or chance's outcome with its
+    probability."""
+    if "action" in e:
+        return action_text(e["action"])
+    p = e.get("p")
+    return f"{e['outcome']}" + ("" if p is None else f"  (p {number(p)})")
+
+
+def node_figures(n: dict, number: Callable[[float], str] = plain) -> str:
+    """The node's value and figures in one line: 'value 149.3, visits 120, UCT 0.61, proven'."""
+    parts = [f"value {number(n['value'])}"]
+    if "visits" in n:
+        parts.append(f"visits {n['visits']:,}")
+    if "uct" in n:
+        parts.append(f"UCT {number(n['uct'])}")
+    if n.get("proven"):
+        parts.append("proven")
+    if n.get("more"):
+        parts.append(f"{n['more']} more not shown")
+    return ", ".join(parts)
+
+
+def tree_lines(tree: dict, depth: int = 3, width: int = 12) -> list[str]:
+    """The tree as indented lines, `depth` levels and `width` children a node at most."""
+    lines = [f"tree: {tree['kind']} node, {node_figures(tree)}"]
+
+    def walk(n: dict, indent: int, left: int) -> None:
+        if left <= 0:
+            return
+        for e in n["children"][:width]:
+            child = e["node"]
+            lines.append(f"{'  ' * indent}{edge_label(e)}: {child['kind']}, {node_figures(child)}")
+            walk(child, indent + 1, left - 1)
+        if len(n["children"]) > width:
+            lines.append(f"{'  ' * indent}... {len(n['children']) - width} more")
+
+    walk(tree, 1, depth)
+    return lines

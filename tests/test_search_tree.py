@@ -1,0 +1,200 @@
+"""The search tree behind an agent's values (issue 63): expectimax-3's whole depth-3 tree against an independent
+recursion on the rules, node for node; MCTS's tree against its own counts and explain; minimax's against the
+solved values; `decide --tree --json`; and the tree view on a screen, opened, walked and closed with keys."""
+import json
+
+import numpy as np
+import pygame
+import pytest
+
+from agents import ShowsTree, agents_for, find
+from agents.search_tree import as_json, check, cut, depth_of, edge, node, principal_line, size
+from arcade.cli import main
+from arcade.games import make_rules
+from arcade.games.twenty48 import Rules2048, from_values
+from arcade.settings import Settings
+
+COURSE_STATES = [  # the course's 3x3 examples worked out by hand (tests/test_2048_agents.py) and 4x4 ones
+    (3, 0.0, [[2, 4, 8], [4, 8, 16], [8, 16, 0]], 100),
+    (3, 0.0, [[4, 8, 2], [8, 4, 8], [2, 0, 0]], 0),
+    (3, 0.5, [[4, 8, 2], [8, 4, 8], [2, 0, 0]], 0),
+    (3, 0.0, [[2, 2, 8], [16, 32, 64], [128, 256, 512]], 0),
+    (4, 0.0, [[2, 2, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], 0),
+    (4, 0.1, [[2, 4, 8, 16], [0, 2, 4, 0], [0, 0, 2, 0], [2, 0, 0, 0]], 1234),
+]
+
+
+def _by_hand(rules, state, reply: bool = False):
+    """An independent depth-3 expectimax, a NODE a position: the rules' chance outcomes and scores alone (the
+    player's move, the computer's tile, the player's reply valued by the score it makes)."""
+    legal = rules.legal_actions(state)
+    if not legal:
+        return node("leaf", state.score)
+    kids = []
+    for a in legal:
+        outcomes = rules.chance_outcomes(state, a)
+        if reply:  # the last ply: the score the move makes, before the computer's tile
+            kids.append(edge(node("leaf", outcomes[0][0].score), action=a))
+            continue
+        branches = [edge(_by_hand(rules, s, True), outcome=k, p=p) for k, (s, p) in enumerate(outcomes)]
+        kids.append(edge(node("chance", sum(b["p"] * b["node"]["value"] for b in branches), branches), action=a))
+    return node("max", max(k["node"]["value"] for k in kids), kids)
+
+
+def _same(mine, theirs):
+    assert mine["kind"] == theirs["kind"] and mine["value"] == pytest.approx(theirs["value"], rel=1e-12, abs=1e-9)
+    assert len(mine["children"]) == len(theirs["children"])
+    for a, b in zip(mine["children"], theirs["children"], strict=True):
+        assert a.get("action") == b.get("action") and a.get("p") == pytest.approx(b.get("p"))
+        _same(a["node"], b["node"])
+
+
+@pytest.mark.parametrize("size_, p_four, values, score", COURSE_STATES)
+def test_expectimax3s_tree_is_the_whole_depth_3_tree_node_for_node(size_, p_four, values, score):
+    rules = Rules2048(size=size_, spawn_four_probability=p_four)
+    state = from_values(values, score=score)
+    agent = find("2048", "expectimax-3").create(rules, Settings())
+    tree = agent.tree(state)
+    _same(tree, _by_hand(rules, state))
+    check(tree)
+    explained = agent.explain(state)
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == explained  # exactly: what `v` shows
+    assert depth_of(tree) <= 3 and principal_line(tree)[0]["action"] == agent.act(state)
+
+
+def test_a_chance_node_lists_every_tile_on_every_empty_cell_with_its_probability():
+    rules = Rules2048(size=3, spawn_four_probability=0.5)
+    state = from_values([[4, 8, 2], [8, 4, 8], [2, 0, 0]])
+    tree = find("2048", "expectimax-3").create(rules, Settings()).tree(state)
+    chance = next(e["node"] for e in tree["children"] if e["action"] == 3)  # right: two empty cells
+    outcomes = sorted(e["outcome"] for e in chance["children"])
+    assert outcomes == ["2 at row 3, column 1", "2 at row 3, column 2", "4 at row 3, column 1", "4 at row 3, column 2"]
+    assert sum(e["p"] for e in chance["children"]) == pytest.approx(1.0)
+    assert chance["value"] == pytest.approx(4.0)  # worked out by hand in test_2048_agents
+
+
+COUNTED = Settings().with_table("agents", budget_clock="none").with_agent("mcts", simulations=400,
+                                                                          compiled_simulations=4000)
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "dots", "2048", "match3", "blackjack"])
+def test_mcts_tree_root_is_what_explain_says_and_its_visits_add_up(game):
+    rules = make_rules(game, COUNTED)
+    agent = find(game, "mcts").create(rules, COUNTED)
+    state = rules.new_state(np.random.default_rng(2))
+    tree = agent.tree(state, np.random.default_rng(5))
+    explained = agent.explain(state, np.random.default_rng(5))
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == pytest.approx(explained)
+    visits = sum(e["node"]["visits"] for e in tree["children"])
+    assert visits <= tree["simulations"] and visits >= 0.9 * tree["simulations"], (visits, tree["simulations"])
+    assert all(e["node"]["visits"] >= 1 for e in tree["children"])
+    line = principal_line(tree)
+    assert line[0]["node"]["visits"] == max(e["node"]["visits"] for e in tree["children"])
+
+
+def test_a_proven_mcts_node_is_the_solvers_value():
+    """Tic-tac-toe where X wins at once: mcts proves the winning move, +1, as minimax says it wins."""
+    rules = make_rules("tictactoe", COUNTED)
+    state = rules.parse_state("XX./OO./...")
+    tree = find("tictactoe", "mcts").create(rules, COUNTED).tree(state, np.random.default_rng(1))
+    win = next(e for e in tree["children"] if rules.format_action(e["action"]) == "0,2")
+    assert win["node"]["proven"] and win["node"]["value"] == 1.0
+    assert find("tictactoe", "minimax").create(rules, COUNTED).explain(state)[win["action"]] > 0
+
+
+def test_minimax_tree_is_its_solved_values_and_the_principal_variation_ends_the_game():
+    rules = make_rules("tictactoe", Settings())
+    agent = find("tictactoe", "minimax").create(rules, Settings())
+    state = rules.parse_state("X.O/.X./..O")
+    tree = agent.tree(state)
+    check(tree)
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == agent.explain(state)
+    line = principal_line(tree)
+    final = state
+    for e in line:
+        final = rules.step(final, e["action"], None)
+    assert rules.is_terminal(final)
+    assert [e["node"]["kind"] for e in line[:2]] == ["min", "max"]
+
+
+def test_cut_keeps_what_was_there_as_a_count():
+    rules = Rules2048(size=3)
+    tree = find("2048", "expectimax-3").create(rules, Settings()).tree(from_values([[4, 8, 2], [8, 4, 8], [2, 0, 0]]))
+    short = cut(tree, 1)
+    assert depth_of(short) == 1 and size(short) == 1 + len(tree["children"])
+    assert all(e["node"]["more"] == len(t["node"]["children"]) for e, t in zip(short["children"], tree["children"],
+                                                                             strict=True))
+    assert cut(tree, None) == tree and json.loads(json.dumps(as_json(short, rules.format_action)))
+
+
+def test_every_agent_that_shows_a_tree_is_listed_by_the_registry():
+    names = {g: [s.name for s in agents_for(g, ShowsTree)] for g in ("2048", "tictactoe", "dots", "match3", "blackjack")}
+    assert "expectimax-3" in names["2048"] and "minimax" in names["tictactoe"]
+    assert all("mcts" in listed for listed in names.values())
+
+
+def test_decide_prints_the_tree_as_json_cut_at_the_depth_asked(capsys):
+    argv = ["decide", "2048", "--agent", "expectimax-3", "--state", "2,2,0,0/0,4,0,0/0,0,0,0/0,0,0,0", "--tree",
+            "--depth", "2", "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    tree = out["tree"]
+    assert tree["kind"] == "max" and {e["action"] for e in tree["children"]} == set(out["values"])
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == out["values"]
+    chance = tree["children"][0]["node"]
+    assert chance["kind"] == "chance" and all("outcome" in e and "p" in e for e in chance["children"])
+    assert all(e["node"]["children"] == [] and e["node"]["more"] >= 1 for e in chance["children"])
+
+
+def test_decide_tree_of_an_agent_without_one_is_one_line(capsys):
+    assert main(["decide", "2048", "--agent", "greedy", "--state", "2,2,0,0/0,4,0,0/0,0,0,0/0,0,0,0", "--tree"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "shows no search tree" in err and "expectimax-3" in err
+    assert main(["decide", "2048", "--agent", "greedy", "--state", "2,2,0,0/0,4,0,0/0,0,0,0/0,0,0,0", "--depth",
+                 "2"]) == 2
+    assert "give --tree" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("size_px", [(640, 480), (1024, 720), (1600, 900)])
+def test_the_tree_view_opens_with_shift_v_walks_with_keys_and_closes(settings, size_px, monkeypatch):
+    from arcade.app import App
+    from arcade.screens import open_game
+    from arcade.screens.launcher import LauncherScreen
+    from arcade.screens.tree_view import TreeView
+    from tests.helpers import key, ticks, wait_for
+
+    app = App(settings, size=size_px)
+    app.push(LauncherScreen(app))
+    try:
+        screen = open_game(app, "2048", agent="expectimax-3", seed=3)
+        app.push(screen)
+        ticks(app, 2)
+        key(app, pygame.K_v, mod=pygame.KMOD_SHIFT, unicode="V")
+        view = app.top
+        assert isinstance(view, TreeView)
+        assert wait_for(app, lambda: view.tree is not None or view.problem, seconds=120) and not view.problem
+        ticks(app, 2)
+        root_rows = view.draw_over(app.surface)
+        assert root_rows[0] == "Search tree: expectimax-3"
+        moves = [e["action"] for e in view.tree["children"]]
+        assert sum(" | chance: value " in line for line in root_rows) == len(moves)
+        key(app, pygame.K_DOWN)
+        key(app, pygame.K_RIGHT)  # into the second move's chance node
+        assert view.path and view.path[0]["action"] == moves[1] and view.at()["kind"] == "chance"
+        lines = view.draw_over(app.surface)
+        assert any("(p " in line for line in lines)  # its outcomes with their probabilities
+        width = app.surface.get_width()
+        key(app, pygame.K_RIGHT)
+        assert view.at()["kind"] in ("max", "leaf") and len(view.path) == 2
+        key(app, pygame.K_LEFT)
+        key(app, pygame.K_LEFT)
+        assert view.path == [] and view.selected == 1
+        key(app, pygame.K_a)  # another key does not close it (nor move the board under it)
+        assert app.top is view
+        key(app, pygame.K_ESCAPE)
+        assert app.top is screen and width == app.surface.get_width()
+        screen.controller.select("greedy")
+        key(app, pygame.K_v, mod=pygame.KMOD_SHIFT, unicode="V")
+        assert app.top is screen and "shows no search tree" in screen.toast[0]
+    finally:
+        app.close()
