@@ -110,6 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "thread (a loaded machine then plays as deep as an idle one), or not at all (each "
                             "stops on its counted work: the same games on any machine); default: [agents] "
                             "budget_clock")
+    bench.add_argument("--kept", action="store_true", help="with the agents' parameters changed on screen "
+                       "(Shift+i, kept in the data folder); without it, settings.toml's alone")
     bench.add_argument("--log", help="append each finished game to this file (default: data/runs/...jsonl)")
     bench.add_argument("--resume", metavar="LOG", help="continue the stopped run of that log (its games, agents "
                        "and seed); the games it holds are not played again")
@@ -123,6 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     decide.add_argument("--turns-left", type=_int_in("--turns-left", 1, 1000), help="match3: turns left in the game")
     decide.add_argument("--json", action="store_true")
     decide.add_argument("--board", help=BOARD_HELP)
+    decide.add_argument("--kept", action="store_true", help="with the agents' parameters changed on screen "
+                        "(Shift+i, kept in the data folder)")
     decide.add_argument("--tree", action="store_true", help="the search tree behind the values too (agents that "
                         "search: python main.py agents lists them); with --json as {\"tree\": NODE}")
     decide.add_argument("--depth", type=_int_in("--depth", 1, 100), help="with --tree: cut the tree this many "
@@ -224,6 +228,10 @@ def cmd_decide(args, settings) -> int:
         raise UserError("--state: the game is over in that state; there is nothing to decide")
     if args.depth is not None and not args.tree:
         raise UserError("--depth cuts the tree: give --tree with it")
+    if args.kept:
+        from arcade.kept_params import with_kept
+
+        settings = with_kept(settings, rules.game_id)
     if args.tree and not _spec(args.game, args.agent).can(ShowsTree):  # (asked before the agent is built)
         searchers = [s.name for s in agents_for(args.game, ShowsTree)]
         raise UserError(f"agent '{args.agent}' shows no search tree; on {args.game}: {', '.join(searchers) or 'none'}")

@@ -84,6 +84,10 @@ def cmd_bench(args, settings) -> int:
         if variant:
             settings = settings.with_table(game_info(args.game).attr, **variant)
     rules = _rules(args.game, settings)
+    if args.kept:  # the parameters changed on screen (Shift+i): only when asked, so a run is the same anywhere
+        from arcade.kept_params import with_kept
+
+        settings = with_kept(settings, rules.game_id)
     agent = _agent(args.game, args.agent, rules, settings)
     opponent = None
     if rules.players == 2:

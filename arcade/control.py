@@ -199,6 +199,13 @@ class AgentController:
             decider.reset(rules)
         self.invalidate()
 
+    def set_settings(self, settings) -> None:
+        """New settings (an agent's parameter changed on screen): agents are rebuilt from them on next use."""
+        self.settings = settings
+        for decider in self._deciders.values():
+            decider.settings = settings
+        self.set_rules(self.rules)
+
     # --- control -----------------------------------------------------------
     def set_enabled(self, on: bool) -> None:
         if on != self.enabled:

@@ -19,6 +19,7 @@ from arcade.screens.game_view import GameView
 from arcade.screens.shell_keys import SHELL_KEYS, handle_shell_key, help_line_of
 from arcade.screens.training_keys import TrainingKeys
 from arcade.screens.values import ValueView
+from arcade.kept_params import with_kept
 from arcade.seats import Seats
 from arcade.seeds import fresh_seed
 from arcade.session import GameSession
@@ -35,7 +36,7 @@ class GameScreen(GameView):
 
     def __init__(self, app, agent: str | None = None, seed: int | None = None, **rule_overrides):
         self.app = app
-        self.settings = app.settings
+        self.settings = with_kept(app.settings, self.game_id)  # with the parameters changed on screen (Shift+i)
         self.info = game_info(self.game_id)
         self.rules = make_rules(self.game_id, self.settings, **rule_overrides)
         self.controller = AgentController(self.game_id, self.rules, self.settings, agent=agent)

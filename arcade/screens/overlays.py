@@ -11,6 +11,7 @@ import dataclasses
 import pygame
 
 from agents import Describes
+from arcade import kept_params
 from arcade.progress import ms_text
 from arcade.screens.stacked import Screen
 from arcade.settings import course_value
@@ -97,6 +98,10 @@ def agent_panel_lines(screen):
     the settings.toml table of its parameters)."""
     spec = screen.controller.spec
     params, table = agent_parameters(screen.settings, screen.info, spec.name)
+    changed = kept_params.kept(screen.settings, screen.info.id).get(spec.name, {})
+    params = [(k, f"{v} (changed here)" if k in changed else v, course) for k, v, course in params]
+    if changed:
+        table += ", Shift+i for those changed here"
     figures = screen.controller.last_figures
     shown = ", ".join(ms_text(v) if k == "ms" else f"{k} {v:,.0f}" if isinstance(v, (int, float)) else f"{k} {v}"
                       for k, v in figures.items())

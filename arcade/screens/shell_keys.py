@@ -1,11 +1,13 @@
 """The keys every game screen shares and what they do: Enter (agent on/off), Tab (next agent), +/- (delay),
-v (values), Shift+v (the search tree), . (one agent move), i (agent panel), k (statistics), m (sound), h/? (help); and the footer's
-key line. The game screen hands each key press here before its own keys (arcade.screens.base)."""
+v (values), Shift+v (the search tree), . (one agent move), i (agent panel), Shift+i (its parameters),
+k (statistics), m (sound), h/? (help); and the footer's key line. The game screen hands each key press here
+before its own keys (arcade.screens.base)."""
 from __future__ import annotations
 
 import pygame
 
 from arcade.screens import overlays
+from arcade.screens.params_view import ParamsView
 from arcade.screens.tree_view import open_tree
 from arcade.ui import text
 
@@ -20,6 +22,7 @@ SHELL_KEYS = [  # (keys, what they do, the word on the help line or "" for the o
     ("Shift+v", "the search tree behind the values, node by node (agents that search)", ""),
     (".", "the agent plays exactly one move, then hands control back", ""),
     ("i", "about the agent: its algorithm, parameters and last decision", ""),
+    ("Shift+i", "change the agent's parameters here (kept for this game; c: the course's value)", ""),
     ("k", "statistics of this game, kept across runs", ""),
     ("m", "sound effects off / on", ""),
     ("h or ?", "show this help", "help"),
@@ -116,6 +119,7 @@ _ACTIONS = (  # (does the key press match, what it does): the first match acts
      lambda screen, event: open_tree(screen)),
     (_key(pygame.K_v), _toggle_values),
     (_key(pygame.K_PERIOD, unicode="."), lambda screen, event: step_once(screen)),
+    (lambda event, screen: event.key == pygame.K_i and bool(event.mod & pygame.KMOD_SHIFT), _open(ParamsView)),
     (_key(pygame.K_i), _open(overlays.AgentPanel)),
     (_key(pygame.K_k), _open(overlays.StatisticsView)),
     (lambda event, screen: event.key == pygame.K_m and screen.app.sounds is not None, _toggle_sound),
