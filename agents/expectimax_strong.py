@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents import compiled
-from agents.base import Deadline, best_action, budget_clock, register, time_budget, STRONGEST
+from agents.base import Deadline, best_action, budget_clock, no_clock, register, time_budget, STRONGEST
 from agents.ntuple import best_network
 from arcade.games import board64
 from arcade.setting_fields import one_of, own_time_budget, ranged
@@ -255,7 +255,7 @@ class StrongExpectimax:
         board = state.board
         if board.shape != (4, 4):
             raise ValueError(self.only_4x4(board.shape[0]))
-        if self.pace != "budget":
+        if self.pace != "budget" or self.clock is no_clock:  # no clock: the one pass at its depth rule
             return self._one_pass(board)
         clock = self.clock
         deadline = Deadline(clock, self.budget)

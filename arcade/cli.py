@@ -132,6 +132,20 @@ def build_parser() -> argparse.ArgumentParser:
     decide.add_argument("--depth", type=_int_in("--depth", 1, 100), help="with --tree: cut the tree this many "
                         "moves and outcomes below the root (default: as the agent shows it)")
 
+    arena = sub.add_parser("arena", help="agents against each other (or one with two settings): ratings or scores; "
+                           "every agent decides by counted work, no clock")
+    arena.add_argument("game", help=GAME_HELP)
+    arena.add_argument("--agents", required=True, help="entrants, comma-separated: a name, or name:param=value "
+                       "(e.g. solver,alpha-beta,mcts:exploration=1)")
+    arena.add_argument("--games", type=_int_in("--games", 1, MAX_GAMES), default=20,
+                       help="games a pair plays (two players, sides alternated) or each entrant plays (one player)")
+    arena.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED - MAX_GAMES), default=0)
+    arena.add_argument("--jobs", type=_int_in("--jobs", 1, 4096), help="games at once (default: all cores)")
+    arena.add_argument("--kept", action="store_true", help="with the parameters changed on screen (Shift+i)")
+    arena.add_argument("--log-dir", help="where each pairing's log is kept (default: data/runs/arena); the same "
+                       "command again continues a stopped arena")
+    arena.add_argument("--json", action="store_true", help="print the table as one JSON object")
+
     train = sub.add_parser("train", help="train a learning agent and save it")
     train.add_argument("game", help=GAME_HELP)
     train.add_argument("--agent", type=_name("--agent"), required=True)
@@ -211,6 +225,65 @@ def cmd_bench(args, settings) -> int:
     from arcade.cli_bench import cmd_bench as bench  # (its own module: it imports none of this one)
 
     return bench(args, settings)
+
+
+def cmd_arena(args, settings) -> int:
+    from pathlib import Path
+
+    from arcade import arena, runner
+
+    rules = _rules(args.game, settings)
+    game = rules.game_id
+    try:
+        entrants = arena.parse_entrants(game, args.agents)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    if args.kept:
+        from arcade.kept_params import with_kept
+
+        settings = with_kept(settings, game)
+    # no clock: every entrant stops on its counted work, so a seed gives the same table on any machine and
+    # with any number of jobs (alpha-beta counts 20,000 positions a move unless its position_budget says)
+    settings = settings.with_table("agents", budget_clock="none")
+    folder = Path(args.log_dir) if args.log_dir else settings.data_dir / "runs" / "arena"
+    problem = folder_write_problem(folder)
+    if problem:
+        raise UserError(f"--log-dir: {problem}")
+    backend = runner.backend_of(args.jobs)
+    bar: dict = {}
+
+    def progress(label: str, done: int, total: int) -> None:
+        if label not in bar:
+            for b in bar.values():
+                b.close()
+            bar.clear()
+            bar[label] = Progress(total, label)
+        bar[label].update(done)
+
+    try:
+        played = arena.play(game, rules, settings, entrants, args.games, args.seed, backend, folder, progress)
+    except (ValueError, runner.RunError) as exc:
+        raise UserError(str(exc)) from None
+    finally:
+        for b in bar.values():
+            b.close()
+        backend.shutdown()
+    complete = len(played) == len(arena.pairings(entrants, rules.players)) and all(p.complete for p in played)
+    if rules.players == 2:
+        table = arena.two_player_table(entrants, played)
+    else:
+        table = arena.one_player_table(game, played)
+    table.update(game=format_variant(game, args.variant) if args.variant else game, games=args.games,
+                 seed=args.seed, complete=complete)
+    if args.json:
+        print(json.dumps(table, default=json_default))
+    else:
+        print(f"arena: {table['game']}, {args.games} games "
+              + ("a pair, sides alternated" if rules.players == 2 else "each, the same seeds") + f", seed {args.seed}")
+        print("\n".join(arena.table_lines(table)))
+        if not complete:
+            print("stopped: the same command continues from the logs")
+    return 0 if complete else 130
 
 
 def cmd_decide(args, settings) -> int:
@@ -429,7 +502,8 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
     return 143 if app.closed_because == signals[signal.SIGTERM] else 0
 
 
-COMMANDS = {"agents": cmd_agents, "play": cmd_play, "bench": cmd_bench, "decide": cmd_decide, "train": cmd_train}
+COMMANDS = {"agents": cmd_agents, "play": cmd_play, "bench": cmd_bench, "decide": cmd_decide, "train": cmd_train,
+            "arena": cmd_arena}
 
 
 def main(argv: list[str] | None = None) -> int:

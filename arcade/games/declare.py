@@ -39,7 +39,8 @@ class GameType:
     the searches play through the rules). table: its table's name
     in settings.toml (default: id); attr: the attribute on Settings (default: id). unit: what its plays are
     called where they are counted (the statistics view's column and its empty line). how_to: the aim of the
-    game in plain words (the first visit's card; its blurb where it has none).
+    game in plain words (the first visit's card; its blurb where it has none). milestones: the marks an
+    arena counts the share of games reaching, (label, outcome key, value), e.g. 2048's tiles.
     """
 
     id: str
@@ -58,6 +59,8 @@ class GameType:
     attr: str = ""
     unit: str = "games"  # what one play of it is called where it is counted ("rounds" at a card table)
     how_to: str = ""  # one or two plain sentences: the aim of the game, for the card a first visit shows
+    # what a one-player game's results are counted by beside the score: (label, outcome key, at least this)
+    milestones: tuple[tuple[str, str, float], ...] = ()
 
     def __post_init__(self):
         if len(self.seat_names) != self.players:

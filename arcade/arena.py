@@ -1,0 +1,256 @@
+"""An arena: two or more agents (or one agent with two settings of its parameters) on one game, the games on
+every core through the game runner, each pairing a resumable log, and a table of how they stand.
+
+Two-player games: every pair plays `games` games with the sides alternated (the runner seats the first of the
+pair first in half of them); the table gives each pair's wins / draws / losses and a rating for each entrant,
+fitted by Bradley-Terry (Hunter's MM iterations; a draw counts half a win to each side, and one virtual draw
+per pair keeps an entrant that never lost finite), on the Elo scale (400 log10 of the strength, mean 0), with
+95% intervals from the fit's standard errors (the likelihood's curvature). One-player games: every entrant plays the same `games`
+seeds; the table gives the mean score with its 95% interval, the game's declared milestones (2048: the share of
+games reaching a tile) and, paired by seed, each entrant's mean difference from the first.
+
+An entrant is written `name` or `name:param=value[:param=value]` (e.g. `mcts:exploration=1`). No pygame.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from arcade import runner
+from arcade.games import game_info, settings_variant, variant_slug
+from arcade.run_log import RunSpec, settings_key
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One contestant: an agent and the parameters set on it for this arena."""
+
+    name: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    @property
+    def label(self) -> str:
+        return self.name + "".join(f":{k}={v}" for k, v in self.params)
+
+    def settings(self, settings, game: str):
+        return settings.with_agent(self.name, game=game, **dict(self.params)) if self.params else settings
+
+
+def _value(text: str):
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_entrants(game: str, text: str) -> list[Entrant]:
+    """`a,b,a:param=value` as entrants; ValueError (one line) for an unknown agent or parameter, a value out of
+    its range, fewer than two entrants or one named twice."""
+    from agents import UnknownAgent, find
+    from arcade.kept_params import problem
+
+    entrants = []
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        name, *settings = part.split(":")
+        params = []
+        for item in settings:
+            if "=" not in item:
+                raise ValueError(f"--agents: '{item}' in '{part}' is not param=value")
+            key, raw = item.split("=", 1)
+            value = _value(raw.strip())
+            why = problem(game, name.strip(), key.strip(), value)
+            if why:
+                raise ValueError(f"--agents: {why}")
+            params.append((key.strip(), value))
+        try:
+            find(game, name.strip())
+        except UnknownAgent as exc:
+            raise ValueError(f"--agents: {exc}") from None
+        entrants.append(Entrant(name.strip(), tuple(params)))
+    labels = [e.label for e in entrants]
+    if len(entrants) < 2:
+        raise ValueError("--agents: an arena needs two entrants or more, e.g. --agents alpha-beta,greedy")
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"--agents: {sorted(lb for lb in labels if labels.count(lb) > 1)[0]} is named twice")
+    return entrants
+
+
+@dataclass
+class Pairing:
+    """One run of the arena: an entrant against another (two players) or alone (one player)."""
+
+    first: Entrant
+    second: Entrant | None
+    records: list[dict] = field(default_factory=list)
+    complete: bool = False
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", text)
+
+
+def pairings(entrants: list[Entrant], players: int) -> list[Pairing]:
+    if players == 1:
+        return [Pairing(e, None) for e in entrants]
+    return [Pairing(a, b) for a, b in itertools.combinations(entrants, 2)]
+
+
+def play(game: str, rules, settings, entrants: list[Entrant], games: int, seed: int, backend, folder: Path,
+         progress=None) -> list[Pairing]:
+    """Play every pairing's games not yet in its log (folder/<game>-<first>[-vs-<second>]-seed<s>-<n>.jsonl,
+    made if missing); returns the pairings with their logs' records. A log that holds another run is a
+    ValueError naming it. progress(pairing label, games done, games) as games finish."""
+    from agents import find
+
+    out = []
+    for pairing in pairings(entrants, rules.players):
+        a, b = pairing.first, pairing.second
+        agent = find(game, a.name).create(rules, a.settings(settings, game))
+        opponent = find(game, b.name).create(rules, b.settings(settings, game)) if b is not None else None
+        names = (a.name, b.name if b else None)
+        variant = settings_variant(game, settings)
+        spec = RunSpec(game, a.label, b.label if b else None, games, seed, settings.seeds.agent,
+                       settings_key(a.settings(settings, game), game, names), variant, settings.agents.budget_clock)
+        stem = _slug(f"{variant_slug(game, variant)}-{a.label}" + (f"-vs-{b.label}" if b else "")
+                     + f"-seed{seed}-{games}")
+        path = folder / f"{stem}.jsonl"
+        log = runner.GameLog.open(path) if path.exists() else None
+        if log is not None and log.spec.stands_to(spec, rules.players) not in ("same", "same settings"):
+            raise ValueError(f"{path} holds another run ({log.spec.describe()}): move it away or give another "
+                             f"--log-dir")
+        log = log or runner.GameLog.create(path, spec)
+        jobs = log.missing(rules.players)
+        label = a.label + (f" vs {b.label}" if b else "")
+        done = len(log.records)
+        if jobs:
+            result = runner.execute(runner.Players(rules, agent, opponent), jobs, backend, log,
+                                    progress=(lambda n, label=label: progress(label, n, games)) if progress else None)
+            pairing.records, pairing.complete = result.records, result.complete
+        else:
+            pairing.records, pairing.complete = sorted(log.records, key=lambda r: r["index"]), True
+        if progress and not jobs:
+            progress(label, done, games)
+        out.append(pairing)
+        if not pairing.complete:
+            break
+    return out
+
+
+# --- the figures ------------------------------------------------------------------------------------------
+
+def bradley_terry(n: int, wins: np.ndarray, iterations: int = 2000) -> np.ndarray:
+    """Strengths of n entrants from wins[i, j] (i's wins over j, a draw half to each), by Hunter's MM
+    iterations with one virtual draw per pair; on the Elo scale, mean 0."""
+    w = wins + 0.5 * (1 - np.eye(n))  # the virtual draw: half a win each way
+    games = w + w.T
+    p = np.ones(n)
+    for _ in range(iterations):
+        denominator = (games / (p[:, None] + p[None, :])).sum(axis=1)
+        new = w.sum(axis=1) / denominator
+        new /= np.exp(np.log(new).mean())
+        if np.max(np.abs(new - p)) < 1e-12:
+            p = new
+            break
+        p = new
+    elo = 400 * np.log10(p)
+    return elo - elo.mean()
+
+
+def _win_matrix(entrants, played: list[Pairing]) -> np.ndarray:
+    index = {e.label: i for i, e in enumerate(entrants)}
+    wins = np.zeros((len(entrants), len(entrants)))
+    for pairing in played:
+        i, j = index[pairing.first.label], index[pairing.second.label]
+        for r in pairing.records:
+            half = {"win": (1.0, 0.0), "draw": (0.5, 0.5), "loss": (0.0, 1.0)}[r["result"]]
+            wins[i, j] += half[0]
+            wins[j, i] += half[1]
+    return wins
+
+
+def rating_errors(n: int, wins: np.ndarray, elo: np.ndarray) -> np.ndarray:
+    """Standard errors of the ratings (Elo scale) from the Bradley-Terry likelihood's curvature at the fit
+    (its observed information, with the virtual draws; the ratings' mean is held at 0)."""
+    w = wins + 0.5 * (1 - np.eye(n))
+    games = w + w.T
+    p = 10 ** (elo / 400)
+    share = games * p[:, None] * p[None, :] / (p[:, None] + p[None, :]) ** 2
+    information = np.diag(share.sum(axis=1)) - share
+    covariance = np.linalg.pinv(information)  # (singular along the common shift: the mean is fixed)
+    return 400 / math.log(10) * np.sqrt(np.maximum(np.diag(covariance), 0.0))
+
+
+def two_player_table(entrants: list[Entrant], played: list[Pairing]) -> dict:
+    """{"ratings": [{entrant, rating, low, high, games}], "pairs": [{first, second, wins, draws, losses}]}:
+    ratings best first with 95% intervals (1.96 standard errors of the fit)."""
+    n = len(entrants)
+    wins = _win_matrix(entrants, played)
+    ratings = bradley_terry(n, wins)
+    errors = rating_errors(n, wins, ratings)
+    count = {e.label: 0 for e in entrants}
+    pairs = []
+    for p in played:
+        results = [r["result"] for r in p.records]
+        pairs.append({"first": p.first.label, "second": p.second.label, "wins": results.count("win"),
+                      "draws": results.count("draw"), "losses": results.count("loss")})
+        count[p.first.label] += len(results)
+        count[p.second.label] += len(results)
+    rows = [{"entrant": e.label, "rating": float(ratings[i]), "low": float(ratings[i] - 1.96 * errors[i]),
+             "high": float(ratings[i] + 1.96 * errors[i]), "games": count[e.label]} for i, e in enumerate(entrants)]
+    rows.sort(key=lambda row: -row["rating"])
+    return {"ratings": rows, "pairs": pairs}
+
+
+def mean_interval(values) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval (normal approximation; 0 for fewer than two values)."""
+    v = np.asarray(values, dtype=float)
+    if v.size < 2:
+        return (float(v.mean()) if v.size else math.nan), 0.0
+    return float(v.mean()), float(1.96 * v.std(ddof=1) / math.sqrt(v.size))
+
+
+def one_player_table(game: str, played: list[Pairing]) -> dict:
+    """{"entrants": [{entrant, games, mean, ci, milestones: {label: share}, vs_first: {mean, ci, games}}]}:
+    the differences paired by seed with the first entrant's games."""
+    milestones = game_info(game).milestones
+    first = {r["seed"]: r["score"] for r in played[0].records} if played else {}
+    rows = []
+    for p in played:
+        scores = [r["score"] for r in p.records]
+        mean, ci = mean_interval(scores)
+        shares = {label: float(np.mean([float(r["outcome"].get(key, 0)) >= at for r in p.records]))
+                  for label, key, at in milestones} if p.records else {}
+        paired = [r["score"] - first[r["seed"]] for r in p.records if r["seed"] in first]
+        diff, diff_ci = mean_interval(paired)
+        rows.append({"entrant": p.first.label, "games": len(scores), "mean": mean, "ci": ci, "milestones": shares,
+                     "vs_first": {"mean": diff, "ci": diff_ci, "games": len(paired)}})
+    return {"entrants": rows}
+
+
+def table_lines(table: dict) -> list[str]:
+    """The arena's table as text lines (the command line's, and the window's rows)."""
+    lines = []
+    if "ratings" in table:
+        lines.append(f"{'entrant':<28} {'rating':>7}  95% interval     games")
+        for row in table["ratings"]:
+            lines.append(f"{row['entrant']:<28} {row['rating']:+7.0f}  [{row['low']:+6.0f}, {row['high']:+6.0f}]"
+                         f"  {row['games']:5d}")
+        lines.append("")
+        lines.append(f"{'pair':<44} wins draws losses")
+        for p in table["pairs"]:
+            lines.append(f"{p['first'] + ' vs ' + p['second']:<44} {p['wins']:4d} {p['draws']:5d} {p['losses']:6d}")
+        return lines
+    for row in table["entrants"]:
+        shares = "  ".join(f"{k} {v:.0%}" for k, v in row["milestones"].items())
+        vs = row["vs_first"]
+        paired = "" if row is table["entrants"][0] else f"  vs first {vs['mean']:+.0f} +- {vs['ci']:.0f}"
+        lines.append(f"{row['entrant']:<28} mean {row['mean']:.0f} +- {row['ci']:.0f} ({row['games']} games)"
+                     f"  {shares}{paired}")
+    return lines

@@ -1,0 +1,84 @@
+"""The arena (issue 64, its command-line part): entrants' ratings fitted by Bradley-Terry with intervals on a
+two-player game, paired scores on a one-player one, the same table for any number of jobs, a stopped arena
+continued from its logs, and bad entrants said in one line."""
+import json
+import math
+
+import numpy as np
+import pytest
+
+from arcade.arena import bradley_terry, parse_entrants, rating_errors
+from arcade.cli import main
+
+DOTS = ["arena", "dots(rows=2,cols=2)", "--agents", "solver,alpha-beta,greedy,random", "--games", "8", "--seed", "3",
+        "--json"]
+
+
+def _arena(capsys, argv):
+    code = main(argv)
+    out = capsys.readouterr().out
+    return code, json.loads(out) if code in (0, 130) else out
+
+
+def test_bradley_terry_is_the_closed_form_for_two_and_its_intervals_shrink_with_games():
+    wins = np.array([[0.0, 3.0], [1.0, 0.0]])  # A beat B three times in four; with the virtual draw 3.5 : 1.5
+    elo = bradley_terry(2, wins)
+    assert elo[0] - elo[1] == pytest.approx(400 * math.log10(3.5 / 1.5), abs=1e-6) and elo.sum() == pytest.approx(0)
+    few, many = rating_errors(2, wins, elo), rating_errors(2, wins * 25, bradley_terry(2, wins * 25))
+    assert (many < few).all() and (few > 0).all()
+
+
+def test_the_arena_ranks_perfect_play_above_greedy_above_random_the_same_with_one_job_or_two(capsys, tmp_path):
+    code, one = _arena(capsys, DOTS + ["--jobs", "1", "--log-dir", str(tmp_path / "a")])
+    assert code == 0 and one["complete"]
+    code, two = _arena(capsys, DOTS + ["--jobs", "2", "--log-dir", str(tmp_path / "b")])
+    assert code == 0 and one == two
+    order = [row["entrant"] for row in one["ratings"]]
+    assert set(order[:2]) == {"solver", "alpha-beta"} and order[2:] == ["greedy", "random"]
+    for row in one["ratings"]:
+        assert row["low"] < row["rating"] < row["high"] and row["games"] == 3 * 8
+    pair = next(p for p in one["pairs"] if p["first"] == "greedy" and p["second"] == "random")
+    assert pair["wins"] + pair["draws"] + pair["losses"] == 8 and pair["wins"] > pair["losses"]
+
+
+def test_a_stopped_arena_continues_from_its_logs(capsys, tmp_path):
+    folder = tmp_path / "logs"
+    code, whole = _arena(capsys, DOTS + ["--jobs", "1", "--log-dir", str(folder)])
+    logs = sorted(folder.glob("*.jsonl"))
+    assert code == 0 and len(logs) == 6
+    cut = logs[2].read_text().splitlines()
+    logs[2].write_text("\n".join(cut[:4]) + "\n")  # as if stopped after three of its games
+    code, again = _arena(capsys, DOTS + ["--jobs", "1", "--log-dir", str(folder)])
+    assert code == 0 and again == whole and len(logs[2].read_text().splitlines()) == len(cut)
+
+
+def test_a_one_player_arena_pairs_the_scores_by_seed_and_counts_the_milestones(capsys, tmp_path):
+    code, table = _arena(capsys, ["arena", "2048(size=3)", "--agents", "greedy,random", "--games", "6", "--jobs", "1",
+                                  "--log-dir", str(tmp_path), "--json"])
+    assert code == 0
+    first, second = table["entrants"]
+    assert first["entrant"] == "greedy" and first["games"] == second["games"] == 6
+    assert set(first["milestones"]) == {"2048", "4096", "8192", "16384"}
+    assert second["vs_first"]["games"] == 6
+    assert second["vs_first"]["mean"] == pytest.approx(second["mean"] - first["mean"])
+
+
+def test_an_entrant_may_be_an_agent_with_other_parameters():
+    entrants = parse_entrants("tictactoe", "mcts,mcts:compiled_simulations=50:exploration=1.5,random")
+    assert [e.label for e in entrants] == ["mcts", "mcts:compiled_simulations=50:exploration=1.5", "random"]
+    assert dict(entrants[1].params) == {"compiled_simulations": 50, "exploration": 1.5}
+
+
+@pytest.mark.parametrize("agents, words", [
+    ("solver", "two entrants or more"),
+    ("solver,nobody", "nobody"),
+    ("solver,greedy,solver", "named twice"),
+    ("mcts:simulations=0,random", "from 1 to"),
+    ("mcts:nope=1,random", "no parameter nope"),
+    ("mcts:simulations,random", "not param=value"),
+])
+def test_a_bad_entrant_is_one_line_before_any_game(capsys, tmp_path, agents, words):
+    assert main(["arena", "dots", "--agents", agents, "--games", "2", "--log-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and words in err
+    assert not list(tmp_path.glob("*.jsonl"))
