@@ -248,7 +248,7 @@ def test_a_pass_predicted_not_to_fit_is_not_started(settings):
 
 
 def test_with_time_enough_it_searches_its_target_depth_and_reports_its_figures(settings):
-    agent = _strong(settings.with_table("agents", budget_clock="none"), max_depth=3)  # no clock: time enough
+    agent = _strong(settings, budget_ms=60_000, max_depth=3)  # a minute for a depth-3 pass of milliseconds
     values = agent.explain(_state(MID[7]))
     figures = agent.figures()
     assert figures["depth"] == figures["target depth"] == 3

@@ -3,8 +3,8 @@ here, its allowed range or choices, the course's value and the default; change o
 decision uses it.
 
 Keys: up / down choose a parameter, left / right step it (choices: the next one), digits type a value and Enter
-sets it, c the course's value, d the default, u undoes the change (settings.toml's value plays again), Esc or
-Shift+i closes. A value outside the range is refused in one line. Changes are kept in the data folder per game
+sets it, c the course's value, d the default, u undoes the change (settings.toml's value plays again); Esc or
+any other key closes it (as every panel over a game does). A value outside the range is refused in one line. Changes are kept in the data folder per game
 and agent (arcade/kept_params.py), never in settings.toml. The view names no agent: it reads the parameters the
 registry's spec declares.
 """
@@ -76,7 +76,8 @@ class ParamsView(Overlay):
         if key == pygame.K_ESCAPE or (key == pygame.K_i and shift):
             self.app.pop()
             return True
-        if not self.fields:
+        if not self.fields:  # nothing to change: any key closes it
+            self.app.pop()
             return True
         f = self.fields[self.selected]
         value = getattr(self.values(), f.name)
@@ -105,6 +106,8 @@ class ParamsView(Overlay):
             self.set(f.default)
         elif key == pygame.K_u:
             self.set(None)
+        else:  # any other key closes it, as every panel over a game closes
+            self.app.pop()
         return True
 
     def _set_typed(self, f) -> None:
@@ -151,7 +154,7 @@ class ParamsView(Overlay):
                 text.draw(surface, cell, (cx, y + 2), size, colour, max_width=nx - cx - 10, min_size=11)
             drawn.append(" | ".join(cells))
             y += row
-        keys = "up/down: choose  left/right: step  digits + Enter: type  c: course  d: default  u: undo  Esc: close"
+        keys = "up/down: choose  left/right: step  digits + Enter: type  c: course  d: default  u: undo  other: close"
         if self.line:
             text.draw(surface, self.line, (x, bottom + 4), size, palette.BAD if self.line.startswith("refused")
                       else palette.GOOD, max_width=width, min_size=12)

@@ -4,8 +4,8 @@ figures, and its children as rows, each with its move or chance's outcome, proba
 
 The tree is asked of the agent off the frame loop, as a decision is (the agent process or a worker thread),
 through the registry's ShowsTree capability: the view names no agent. Keys: up / down choose a child, right or
-Enter opens it, left or Backspace goes back up, Home to the root, Esc or Shift+v closes; a click on a row
-opens it. The game under it goes on (an agent keeps playing); the tree stays the one of the position it was
+Enter opens it, left or Backspace goes back up, Home to the root, Esc or any other key closes (as every panel
+over a game does); a click on a row opens it. The game under it goes on (an agent keeps playing); the tree stays the one of the position it was
 asked at.
 """
 from __future__ import annotations
@@ -107,7 +107,9 @@ class TreeView(Overlay):
             self.back()
         elif key == pygame.K_HOME:
             self.path, self.selected = [], 0
-        return True  # every other key is the tree view's too: it closes only on Esc or Shift+v
+        else:  # any other key closes it, as every panel over a game closes
+            self.app.pop()
+        return True
 
     # --- drawing ---------------------------------------------------------------------------------------------
     def draw_over(self, surface) -> list[str]:
@@ -130,7 +132,7 @@ class TreeView(Overlay):
                 drawn.append(part)
                 y += size + 5
         y += 6
-        keys = "up/down: choose  right or Enter: open  left: back  Home: root  Esc: close"
+        keys = "up/down: choose  right or Enter: open  left: back  Home: root  another key: close"
         bottom = box.bottom - (size + 14)
         self.rows = []
         kids = self.children()
