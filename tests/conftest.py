@@ -56,7 +56,8 @@ def cli_data_in_tmp(tmp_path_factory, monkeypatch):
 LONG_FIRST = ("test_twenty_thousand_random_events", "test_a_killed_training_leaves_a_whole_checkpoint",
               "test_the_wheel_installs_and_runs", "test_the_example_trains_and_its_agent_plays",
               "test_values_come_back_after_the_opponent_replies", "test_bench_dots_strong_stops_on_sigint",
-              "test_a_learners_policy_strip_follows", "test_an_editable_install_runs")
+              "test_a_learners_policy_strip_follows", "test_an_editable_install_runs",
+              "test_the_soak_in_small_plays", "test_the_arena_ranks_perfect_play", "test_ray_plays_the_same_games")
 
 
 def pytest_collection_modifyitems(config, items):

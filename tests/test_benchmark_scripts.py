@@ -105,8 +105,8 @@ def test_the_first_move_benchmark_breaks_a_fresh_process_into_pieces_that_add_up
 def test_the_soak_in_small_plays_a_screen_trains_and_leaves_no_process():
     """bench_soak's smoke version: one screen (tic-tac-toe: minimax playing, td-value training), a line a
     second, then the arcade quits and nothing it started is left; every check is printed."""
-    done = subprocess.run([sys.executable, "benchmarks/bench_soak.py", "--minutes", "0.03", "--screen-seconds", "2",
-                           "--every", "1", "--game", "tictactoe"], cwd=ROOT, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "benchmarks/bench_soak.py", "--minutes", "0.01", "--screen-seconds", "1",
+                           "--every", "0.5", "--game", "tictactoe"], cwd=ROOT, capture_output=True, text=True,
                           timeout=240)
     lines = done.stdout.splitlines()
     assert sum("tictactoe  memory" in line for line in lines) >= 1, done.stdout + done.stderr
