@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import best_action, register, COURSE
+from agents.search_tree import edge, node
 from arcade.setting_fields import ranged
 
 
@@ -167,9 +168,38 @@ class ValueIterationAgent:
         return ["value iteration: the optimal Q(s,a)", f"{len(sol.states)} states, {sol.sweeps} sweeps",
                 f"solved in {sol.seconds * 1000:.0f} ms"]
 
+    def tree(self, state, rng=None) -> dict:
+        """Q*(s, a) of each action over the transitions (p, s', r) behind it: a chance node an action, worth
+        Q*(s, a) as explain gives it, each transition a leaf worth r + V*(s') (V* = the best Q* there; 0 once
+        the round is over), so the chance node is their probability-weighted sum within the solve's tolerance."""
+        q = self.explain(state)
+        s = state.mdp_state
+        moves = []
+        for action, value in q.items():
+            outcomes = [edge(node("leaf", reward + self._value(nxt), reward=float(reward)),
+                             outcome=_describe(nxt), p=float(p))
+                        for nxt, p, reward in self.mdp.succ_and_prob_reward(s, action)]
+            moves.append(edge(node("chance", value, outcomes), action=action))
+        return node("max", max(q.values(), default=0.0), moves) if moves else node("leaf", 0.0)
+
+    def _value(self, s) -> float:
+        """V*(s): its best Q* (solved with the start's states, or on demand by explain); 0 once it is over."""
+        if s.counts is None:
+            return 0.0
+        q = self.solution.Q.get(s) or self._extra.get(s) or {}
+        return max(q.values(), default=0.0)
+
     def act(self, state, rng=None) -> str:
         """pi*(s); a state the game cannot reach from its start is solved on demand (see explain)."""
         return self.solution.pi.get(state.mdp_state) or best_action(self.explain(state))
+
+
+def _describe(s) -> str:
+    """A blackjack state in words: 'total 6, peeked card 2, deck 1x1 2x5', or 'the round ends at total 6'."""
+    if s.counts is None:
+        return f"the round ends at total {s.total}"
+    peek = "" if s.peeked is None else f", peeked card {s.peeked + 1}"
+    return f"total {s.total}{peek}, deck left {'/'.join(map(str, s.counts))}"
 
 
 class _Starts:

@@ -198,3 +198,16 @@ def test_the_tree_view_opens_with_shift_v_walks_with_keys_and_closes(settings, s
         assert app.top is screen and "shows no search tree" in screen.toast[0]
     finally:
         app.close()
+
+
+def test_value_iterations_tree_is_q_over_the_transitions_behind_each_action():
+    rules = make_rules("blackjack", Settings())
+    agent = find("blackjack", "value-iteration").create(rules, Settings())
+    state = rules.new_state(np.random.default_rng(1))
+    tree = agent.tree(state)
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == agent.explain(state)
+    check(tree, tolerance=1e-3)  # Q*(s, a) = sum of p (r + V*(s')) within the solve's tolerance
+    for e in tree["children"]:
+        transitions = rules.mdp.succ_and_prob_reward(state.mdp_state, e["action"])
+        assert [o["p"] for o in e["node"]["children"]] == pytest.approx([p for _, p, _ in transitions])
+        assert [o["node"]["reward"] for o in e["node"]["children"]] == [float(r) for _, _, r in transitions]
