@@ -6,9 +6,12 @@ again to start) and `b` plays the shipped table again. It owns the
 training panel (arcade.screens.training_view) and where the screen gives it a place."""
 from __future__ import annotations
 
+import dataclasses
+
 import pygame
 
 from agents import LearnsWhilePlaying, ShipsTable, Trains, agents_for
+from arcade import curve_runs
 from arcade.games import game_ids, game_info
 from arcade.screens.training_view import TrainingView
 
@@ -28,6 +31,10 @@ class TrainingKeys:
         self.view = TrainingView()
         self.place = card_over
         self.keeps_curve = False
+        # the trainings kept from earlier (the last one's curve shown again where the screen keeps a curve)
+        self.runs = curve_runs.runs(screen.settings, screen.info.id)
+        if self.runs:
+            self.view.curve = self.runs[-1]["curve"]
         self._leave_asked: int | None = None  # when Esc during a training asked to be sure
 
     @property
@@ -55,6 +62,8 @@ class TrainingKeys:
             name = pygame.key.name(self.train_key)
             keys.append((f"{name} / Shift+{name}", "train the learning agent in the background (again: stop "
                                                    "and save) / from scratch", "train"))
+            keys.append(("Delete", "forget the kept learning curves (each training's is drawn beside the "
+                                   "earlier ones, the legend naming what differed)", ""))
         if self._any(ShipsTable):
             keys.append((pygame.key.name(self.shipped_key), "play the shipped table again (after a training)",
                          "shipped"))
@@ -72,6 +81,11 @@ class TrainingKeys:
             return True
         if event.key == self.learn_key and self._any(LearnsWhilePlaying):
             self.toggle_learning()
+            return True
+        if event.key == pygame.K_DELETE and self.runs and not self.running:
+            curve_runs.forget(self.screen.settings, self.screen.info.id)
+            self.runs, self.view.curve = [], []
+            self.screen.say("the kept learning curves are forgotten")
             return True
         return False
 
@@ -124,9 +138,13 @@ class TrainingKeys:
 
     def poll(self) -> None:
         """Take in the training's reports; once it has saved, the agents are rebuilt from the new table."""
+        trained = self.view.trained
         finished = self.view.poll()
         if finished is None:
             return
+        if trained is not None:  # its curve is kept beside the earlier ones, with what it ran with
+            self.runs = curve_runs.keep(self.screen.settings, self.screen.info.id, trained[0], trained[1],
+                                        self.view.curve)
         saved, message = finished
         self.screen.say(message, 4000 if saved else 5000)
         if saved:
@@ -171,7 +189,18 @@ class TrainingKeys:
         # a card over the board may grow into it to show a training game; a place of the screen's own stays put
         place = self.place(board)
         self.view.draw(surface, place, self.keeps_curve, pygame.key.name(self.train_key),
-                       room=board if place == card_over(board) else None)
+                       room=board if place == card_over(board) else None, beside=self._beside())
+
+    def _beside(self) -> list[tuple[str, list]]:
+        """(label, curve) of the kept trainings and the one in progress (last): what the chart draws together."""
+        if not self.runs:
+            return []
+        shown = list(self.runs)
+        if self.running and self.view.trained is not None:
+            agent, params = self.view.trained
+            shown = (shown + [{"agent": agent, "params": dataclasses.asdict(params) if params is not None else {},
+                               "curve": self.view.curve}])[-curve_runs.KEEP:]
+        return list(zip(curve_runs.labels(shown), [r["curve"] for r in shown], strict=True))
 
     def kill(self) -> None:
         self.view.kill()

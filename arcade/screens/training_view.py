@@ -22,6 +22,7 @@ class TrainingView:
         self.job: TrainingJob | None = None
         self.curve: list = []
         self.rules = None  # the rules of the game in training (to draw a training game the trainer shows)
+        self.trained: tuple[str, object] | None = None  # (agent, its parameters) of the training in progress
 
     @property
     def running(self) -> bool:
@@ -45,6 +46,7 @@ class TrainingView:
         episodes = spec.factory.default_episodes(settings)  # it trains in a process of its own
         self.job = TrainingJob(spec, rules, settings, episodes, seed, from_scratch)
         self.rules = rules
+        self.trained = (spec.name, settings.agent_params(rules.game_id, spec.name))
         self.curve = []
         start = "from scratch" if from_scratch else "from what it knows"
         return f"training {spec.name} {start}: {episodes:,} games ({key} stops)"
@@ -62,9 +64,11 @@ class TrainingView:
         return (True, f"{job.name} trained {job.done:,} games; {message}") if saved else \
             (False, f"training failed: {message}")
 
-    def draw(self, surface, rect: pygame.Rect, keep_curve: bool, key: str, room: pygame.Rect | None = None) -> None:
+    def draw(self, surface, rect: pygame.Rect, keep_curve: bool, key: str, room: pygame.Rect | None = None,
+             beside: list[tuple[str, list]] = ()) -> None:
         """The bar and the curve in `rect` while it trains (the curve after too, where keep_curve). A training
-        game the trainer shows goes left of the curve, the card growing to the left into `room` for it."""
+        game the trainer shows goes left of the curve, the card growing to the left into `room` for it.
+        beside: earlier trainings' (label, curve), drawn with this one's (the last of them labels this one)."""
         if self.job is None and not (self.curve and keep_curve):
             return
         # a training game the trainer shows, where there is room for it beside a readable chart
@@ -85,7 +89,9 @@ class TrainingView:
             text.draw(surface, "a training game", (game.x, chart.y), 15, palette.MUTED, max_width=side, min_size=12)
             paint_state(surface, game, self.rules.game_id, self.rules, self.job.watched)
             chart = pygame.Rect(game.right + 10, chart.y, chart.right - game.right - 10, chart.h)
-        if self.curve:
+        if self.curve and len(beside) > 1:
+            panels.draw_runs(surface, chart, beside)
+        elif self.curve:
             panels.draw_curve(surface, chart, self.curve)
         elif self.job is not None:
             panels.draw_waiting(surface, chart, "the learning curve appears at the first checkpoint")

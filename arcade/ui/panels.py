@@ -114,7 +114,7 @@ def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], 
     # the legend flows over as many lines as it needs; the plot takes the rest
     x, y = rect.x + 10, rect.y + 6
     items = [(f"{label}{f': {values[-1]:.2f}' if values and legend_values else ''}", colour)
-             for label, values, colour in series]
+             for label, values, colour, *_ in series]
     items += [(f"{label} {text.number(value)} (line)", colour) for label, value, colour in flat]
     for item, colour in items:
         w = min(text.font(17).size(item)[0], rect.w - 20)
@@ -134,13 +134,13 @@ def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], 
     for _, value, colour in flat:  # a reference line: named in the legend, nothing written on the plot
         y = y_of(value)
         pygame.draw.line(surface, colour, (plot.x, y), (plot.right, y), 1)
-    for _, values, colour in series:
-        if len(values) >= 2:
-            step = plot.w / (len(values) - 1)
-            points = [(plot.x + i * step, y_of(v)) for i, v in enumerate(values)]
+    for _, values, colour, *where in series:  # (a fourth item: each value's x, 0 to 1; else evenly spread)
+        xs = where[0] if where else [i / max(1, len(values) - 1) for i in range(len(values))]
+        points = [(plot.x + x * plot.w, y_of(v)) for x, v in zip(xs, values, strict=True)]
+        if len(points) >= 2:
             pygame.draw.lines(surface, colour, False, points, 2)
-        elif values:
-            pygame.draw.circle(surface, colour, (plot.x, y_of(values[0])), 3)
+        elif points:
+            pygame.draw.circle(surface, colour, (int(points[0][0]), int(points[0][1])), 3)
     text.draw(surface, top_label, (plot.x - 4, plot.y), 15, palette.MUTED, anchor="midright")
     text.draw(surface, bottom_label, (plot.x - 4, plot.bottom), 15, palette.MUTED, anchor="midright")
     if right_axis:
@@ -207,6 +207,25 @@ def _bucket_order(label: str):
 
 
 CURVE_COLOURS = (palette.GOOD, palette.BAD, palette.INFO, palette.ACCENT)
+
+
+def draw_runs(surface, rect: pygame.Rect, runs: list[tuple[str, list[tuple[int, dict]]]]) -> None:
+    """Trainings side by side: each run's first series (the one its curve leads with) against the games it
+    had played, the runs on one scale (shares 0-100%, scores 0 to the largest), the legend naming each run
+    (what set it apart) with its last value. The newest run last, in the first colour."""
+    firsts = [(label, curve_series(points)[0], points) for label, points in runs if points]
+    if not firsts:
+        return
+    share = all(s.share for _, s, _ in firsts)
+    top = 1.0 if share else max(max(max(s.values) for _, s, _ in firsts), 1e-9)
+    last = max(points[-1][0] for _, _, points in firsts) or 1
+    lines = []
+    for k, (label, s, points) in enumerate(reversed(firsts)):
+        shown = f"{s.values[-1]:.0%}" if s.share else text.number(s.values[-1])
+        lines.append((f"{label}: {s.label} {shown}", [v / top for v in s.values], CURVE_COLOURS[k % 4],
+                      [p[0] / last for p in points]))
+    axis = ("100%", "0%") if share else (text.number(top), "0")
+    draw_lines(surface, rect, lines[::-1], 0.0, 1.0, x_label=f"games 0-{last:,}", legend_values=False, axis=axis)
 
 
 def draw_curve(surface, rect: pygame.Rect, points: list[tuple[int, dict]]) -> None:

@@ -1,0 +1,59 @@
+"""Learning curves kept across trainings: each training that drew a curve on a game's screen is kept with the
+agent and the parameters it ran with (curves.json in the data folder, the last KEEP a game), so the next
+training's curve is drawn beside the earlier ones and the legend names what differed ("epsilon 0.05" against
+"epsilon 0.2"). They come back when the screen opens; Delete on the screen forgets them. No pygame.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from arcade.storage import PerGame
+
+FILE = "curves.json"
+KEEP = 4  # trainings drawn together at most (the newest)
+
+
+def _file(settings) -> PerGame:
+    return PerGame(settings.data_dir, FILE)
+
+
+def runs(settings, game_id: str) -> list[dict]:
+    """The kept trainings of the game, oldest first: {"agent", "params", "curve": [(episodes, {series: v})]}."""
+    kept = _file(settings).get(game_id) or []
+    out = []
+    for run in kept if isinstance(kept, list) else []:
+        try:
+            curve = [(int(done), {str(k): float(v) for k, v in values.items()}) for done, values in run["curve"]]
+            out.append({"agent": str(run["agent"]), "params": dict(run["params"]), "curve": curve})
+        except (KeyError, TypeError, ValueError, AttributeError):
+            continue  # a damaged entry is left out, the others drawn
+    return out
+
+
+def keep(settings, game_id: str, agent: str, params, curve: list) -> list[dict]:
+    """Keep a finished training's curve (with its parameters: a settings dataclass or a dict); the game's runs
+    after it, the newest KEEP."""
+    if not curve:
+        return runs(settings, game_id)
+    values = dataclasses.asdict(params) if dataclasses.is_dataclass(params) else dict(params or {})
+    kept = (runs(settings, game_id) + [{"agent": agent, "params": values, "curve": [list(p) for p in curve]}])[-KEEP:]
+    _file(settings).put(game_id, [{**r, "curve": [list(p) for p in r["curve"]]} for r in kept])
+    return runs(settings, game_id)
+
+
+def forget(settings, game_id: str) -> None:
+    _file(settings).put(game_id, None)
+
+
+def labels(kept: list[dict]) -> list[str]:
+    """A legend label a run: what sets it apart from the others (its agent where they differ, then each
+    parameter whose value differs: "epsilon 0.05"); "run N" where nothing does."""
+    agents = {r["agent"] for r in kept}
+    keys = sorted({k for r in kept for k in r["params"]})
+    differing = [k for k in keys if len({repr(r["params"].get(k)) for r in kept}) > 1]
+    out = []
+    for n, r in enumerate(kept, start=1):
+        parts = [r["agent"]] if len(agents) > 1 else []
+        parts += [f"{k} {r['params'].get(k)}" for k in differing]
+        out.append(", ".join(parts) or f"run {n}")
+    return out

@@ -1,0 +1,76 @@
+"""Trainings side by side (issue 64, its second part): each training's curve is kept with the parameters it ran
+with, the next one is drawn beside the earlier ones with a legend naming what differed, they come back with
+the screen, and Delete forgets them."""
+import pygame
+import pytest
+
+from arcade import curve_runs
+from arcade.screens import open_game
+from tests.helpers import key, ticks, wait_for
+
+
+def test_a_runs_label_names_what_set_it_apart(settings):
+    curve = [(100, {"won v random": 0.4}), (200, {"won v random": 0.6})]
+    curve_runs.keep(settings, "tictactoe", "td-value", {"epsilon": 0.2, "alpha": 0.05}, curve)
+    kept = curve_runs.keep(settings, "tictactoe", "td-value", {"epsilon": 0.05, "alpha": 0.05}, curve)
+    assert curve_runs.labels(kept) == ["epsilon 0.2", "epsilon 0.05"]
+    assert kept[1]["curve"] == curve
+    for n in range(curve_runs.KEEP + 2):
+        kept = curve_runs.keep(settings, "tictactoe", "td-value", {"epsilon": n / 10}, curve)
+    assert len(kept) == curve_runs.KEEP and kept[-1]["params"] == {"epsilon": (curve_runs.KEEP + 1) / 10}
+    assert curve_runs.labels([kept[0], kept[0]]) == ["run 1", "run 2"]
+    assert curve_runs.keep(settings, "tictactoe", "td-value", {}, []) == kept  # no curve: nothing kept
+
+
+def test_two_trainings_with_another_epsilon_are_drawn_together_and_come_back(app, settings, monkeypatch):
+    from arcade.screens.params_view import ParamsView
+    from arcade.ui import panels
+
+    drawn = []
+    real = panels.draw_runs
+    monkeypatch.setattr(panels, "draw_runs", lambda surface, rect, runs: drawn.append(runs) or real(surface, rect,
+                                                                                                      runs))
+    screen = open_game(app, "tictactoe", agent="td-value", seed=2)
+    app.push(screen)
+    for epsilon in (None, "0.3"):
+        if epsilon is not None:  # the second training with another epsilon, changed on screen
+            key(app, pygame.K_i, mod=pygame.KMOD_SHIFT, unicode="I")
+            view = app.top
+            assert isinstance(view, ParamsView)
+            while view.fields[view.selected].name != "epsilon":
+                key(app, pygame.K_DOWN)
+            for ch in epsilon:
+                key(app, pygame.K_PERIOD if ch == "." else getattr(pygame, f"K_{ch}"), unicode=ch)
+            key(app, pygame.K_RETURN)
+            key(app, pygame.K_ESCAPE)
+        before = len(screen.trainer.runs)
+        key(app, pygame.K_t, unicode="t")
+        assert screen.trainer.running
+        assert wait_for(app, lambda: not screen.trainer.running, seconds=180)
+        ticks(app, 2)
+        assert len(screen.trainer.runs) == before + 1 and screen.trainer.runs[-1]["curve"]
+    runs = screen.trainer.runs
+    assert [r["params"]["epsilon"] for r in runs] == [0.1, 0.3]
+    assert curve_runs.labels(runs) == ["epsilon 0.1", "epsilon 0.3"]
+    assert drawn and [label for label, _ in drawn[-1]] == ["epsilon 0.1", "epsilon 0.3"]
+    app.pop()
+    again = open_game(app, "tictactoe", agent="td-value", seed=2)  # as the arcade opens it another day
+    app.push(again)
+    ticks(app, 2)
+    assert [r["params"]["epsilon"] for r in again.trainer.runs] == [0.1, 0.3] and again.trainer.curve
+    key(app, pygame.K_DELETE)
+    assert again.trainer.runs == [] and curve_runs.runs(settings, "tictactoe") == []
+    assert "forgotten" in again.toast[0]
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1024, 720), (1600, 900)])
+def test_the_runs_chart_keeps_its_legend_inside(app, size, monkeypatch):
+    from arcade.ui import panels
+    from tests.helpers import record_cuts
+
+    surface = pygame.Surface(size)
+    cuts = record_cuts(monkeypatch)
+    rect = pygame.Rect(10, 10, size[0] // 3, size[1] // 3)
+    runs = [(f"epsilon 0.{n}", [(100 * k, {"won v random": k / 10}) for k in range(1, 8 - n)]) for n in range(1, 4)]
+    panels.draw_runs(surface, rect, runs)
+    assert not cuts, cuts  # every legend item fits, shrunk where it must
