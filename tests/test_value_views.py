@@ -27,7 +27,7 @@ def file_settings(tmp_path):
     # no clock (budget_clock "none"): every agent stops on its counted work, so the window's decision and
     # decide's are one search however loaded the machine (a budget of a minute still bound under heavy load)
     path.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n[agents]\ndelay_ms = 0\nbudget_clock = "none"\n'
-                    '[agents.mcts]\nsimulations = 100\ncompiled_simulations = 2000\n'
+                    '[agents.mcts]\nsimulations = 100\ncompiled_simulations = 300\n'
                     '[agents.expectiminimax]\nmax_depth = 1\nchance_samples = 2\n')
     return path, load_settings(path)
 
