@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import best_action, register, report_progress, STRONGEST
+from agents.search_tree import edge, node
 from arcade.games.dots import Board, box_counts, line_gains
 from arcade.storage import ASSETS, load_npz, save_npz, set_aside
 
@@ -94,6 +95,30 @@ def move_values(state, margin: np.ndarray) -> dict[int, int]:
     return out
 
 
+def _solved_tree(rules, state, margin: np.ndarray, root_mover: int, taken: int, depth: int) -> dict:
+    """The node of `state` for the root's mover, who has taken `taken` boxes more than the other so far."""
+    sign = 1 if state.mover == root_mover else -1
+    values = move_values(state, margin)
+    if not values:
+        return node("leaf", taken)
+    gains, best = line_gains(state), max(values.values())
+    edges, followed = [], False
+    for line, v in values.items():
+        value = taken + sign * v
+        if depth > 1 or (v == best and not followed):
+            followed = followed or v == best
+            child = _solved_tree(rules, rules.step(state, line, None), margin, root_mover,
+                                 taken + sign * gains[line], depth - 1)
+        else:
+            after = rules.step(state, line, None)
+            left = after.board.n_lines - after.lines.bit_count()
+            child = node("max" if after.mover == root_mover else "min", value, more=left) if left \
+                else node("leaf", value)
+        child["value"] = float(value)
+        edges.append(edge(child, action=line))
+    return node("max" if sign > 0 else "min", taken + sign * best, edges)
+
+
 @register("solver", ("dots",), "exact minimax by retrograde analysis over all line states (both players optimal)",
           order=10, process=True,
           about="Retrograde analysis: starting from the full board and working back one line at a time, it "
@@ -128,6 +153,16 @@ class DotsSolver:
 
     def act(self, state, rng=None) -> int:
         return best_action(self.explain(state))  # ties: the lowest line
+
+    TREE_DEPTH = 2  # every line and every reply this deep; below, the principal variation alone
+
+    def tree(self, state, rng=None) -> dict:
+        """The solved tree of `state`: every line and reply (TREE_DEPTH plies, a box completed keeps the
+        mover), then both sides' best to the full board; each node's value the box margin the root's mover
+        ends with (the boxes taken on the way plus the margin forced from there), so a node is the max or the
+        min of its children by who moves there."""
+        return _solved_tree(self.rules, state, margins(state.rows, state.cols, self.data_dir), state.mover, 0,
+                            self.TREE_DEPTH)
 
     def value_legend(self, mover: str) -> str:
         return (f"The numbers: the box margin {mover} can force over the boxes still open, after drawing "

@@ -211,3 +211,25 @@ def test_value_iterations_tree_is_q_over_the_transitions_behind_each_action():
         transitions = rules.mdp.succ_and_prob_reward(state.mdp_state, e["action"])
         assert [o["p"] for o in e["node"]["children"]] == pytest.approx([p for _, p, _ in transitions])
         assert [o["node"]["reward"] for o in e["node"]["children"]] == [float(r) for _, _, r in transitions]
+
+
+@pytest.mark.parametrize("rows, cols", [(2, 2), (2, 3), (3, 3)])
+def test_the_solvers_tree_is_its_table_and_its_principal_variation_takes_the_margin_it_promised(rows, cols):
+    settings = Settings().with_table("dots", rows=rows, cols=cols)
+    rules = make_rules("dots", settings)
+    agent = find("dots", "solver").create(rules, settings)
+    rng = np.random.default_rng(rows * cols)
+    state = rules.new_state(rng)
+    for _ in range(5):
+        legal = rules.legal_actions(state)
+        state = rules.step(state, legal[int(rng.integers(len(legal)))], None)
+    tree = agent.tree(state)
+    check(tree)  # a max node the best of its children, a min node the worst, by who moves there
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == agent.explain(state)
+    end = state
+    for e in principal_line(tree):
+        end = rules.step(end, e["action"], None)
+    me = state.mover
+    assert rules.is_terminal(end)
+    taken = (end.scores[me] - state.scores[me]) - (end.scores[1 - me] - state.scores[1 - me])
+    assert taken == tree["value"] == agent.value(state)
