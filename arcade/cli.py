@@ -146,6 +146,13 @@ def build_parser() -> argparse.ArgumentParser:
                        "command again continues a stopped arena")
     arena.add_argument("--json", action="store_true", help="print the table as one JSON object")
 
+    replay = sub.add_parser("replay", help="play a logged game again from its seed and moves")
+    replay.add_argument("log", help="a run's log (bench, arena or a benchmark's .jsonl)")
+    replay.add_argument("--index", type=_int_in("--index", 0, MAX_GAMES), default=0, help="the game's index in "
+                        "the run (default 0)")
+    replay.add_argument("--to", type=_int_in("--to", 0, 10**9), help="stop after this many moves (default: all)")
+    replay.add_argument("--json", action="store_true")
+
     train = sub.add_parser("train", help="train a learning agent and save it")
     train.add_argument("game", help=GAME_HELP)
     train.add_argument("--agent", type=_name("--agent"), required=True)
@@ -284,6 +291,49 @@ def cmd_arena(args, settings) -> int:
         if not complete:
             print("stopped: the same command continues from the logs")
     return 0 if complete else 130
+
+
+def cmd_replay(args, settings) -> int:
+    from arcade import runner
+    from arcade.cli_bench import _logged_variant
+    from arcade.replay import as_action, ends_as_logged, replay
+
+    try:
+        log = runner.GameLog.open(args.log)
+    except runner.RunError as exc:
+        raise UserError(str(exc)) from None
+    record = next((r for r in log.records if r["index"] == args.index), None)
+    if record is None:
+        held = sorted(r["index"] for r in log.records)
+        raise UserError(f"--index {args.index}: the log holds no such game (it holds {len(held)}: "
+                        f"{', '.join(map(str, held[:10]))}{' ...' if len(held) > 10 else ''})")
+    variant = _logged_variant(log.spec)
+    if variant:
+        settings = settings.with_table(game_info(log.spec.game).attr, **variant)
+    rules = _rules(log.spec.game, settings)
+    try:
+        session = replay(rules, record, args.to)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    try:
+        state_text = rules.format_state(session.state)
+    except ValueError:  # (a finished blackjack round has no text form: its outcome says how it ended)
+        state_text = json.dumps(session.outcome(), default=json_default)
+    whole = args.to is None or args.to == len(record["actions"])
+    same = ends_as_logged(rules, record, session) if whole else None
+    out = {"game": log.spec.describe(), "index": args.index, "seed": record["seed"],
+           "moves": [rules.format_action(as_action(a)) for a in record["actions"][:session.moves]],
+           "state": state_text, "over": session.over, "as_logged": same}
+    if args.json:
+        print(json.dumps(out, default=json_default))
+    else:
+        print(f"{out['game']}: game {args.index} (seed {out['seed']}), {session.moves} of {len(record['actions'])} "
+              f"moves replayed")
+        print("  moves: " + " ".join(out["moves"][:40]) + (" ..." if len(out["moves"]) > 40 else ""))
+        print(f"  state: {out['state']}" + ("  (the game is over)" if session.over else ""))
+        if same is not None:
+            print("  ends as the log says: " + ("yes" if same else "NO (the rules or the log changed)"))
+    return 0 if same is not False else 1
 
 
 def cmd_decide(args, settings) -> int:
@@ -503,7 +553,7 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
 
 
 COMMANDS = {"agents": cmd_agents, "play": cmd_play, "bench": cmd_bench, "decide": cmd_decide, "train": cmd_train,
-            "arena": cmd_arena}
+            "arena": cmd_arena, "replay": cmd_replay}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -27,6 +27,7 @@ class GameRecord:
     decision_ms: list[float] = field(default_factory=list)
     opponent_ms: list[float] = field(default_factory=list)  # the other seat's decisions (two-player games)
     figures: dict = field(default_factory=dict)  # the measured agent's numeric figures summed over its decisions
+    actions: list = field(default_factory=list)  # every move in order (arcade/replay.py plays them again)
 
     @property
     def result(self) -> str | None:
@@ -62,6 +63,7 @@ def play_game(rules, seats: list, game_seed: int, agent_seat: int = 0, agent_rng
             add_figures(record.figures, seats[seat].figures())
         if not session.play(action, by=f"seat {seat}"):
             raise ValueError(f"{getattr(seats[seat], 'name', 'the agent')} chose {action!r}, not a legal move")
+        record.actions.append(action)
         record.moves += 1
     record.outcome = session.outcome()
     record.score = seat_score(rules, record.outcome, agent_seat)

@@ -71,7 +71,8 @@ def play_job(players: Players, job: GameJob) -> dict:
            "result": record.result, "moves": record.moves, "outcome": record.outcome,
            "decision_ms": [round(t, 4) for t in record.decision_ms],
            "opponent_ms": [round(t, 4) for t in record.opponent_ms], "figures": record.figures,
-           "cpu_s": round(time.process_time() - cpu, 3)}  # the whole game's, both seats (a process plays one at a time)
+           "cpu_s": round(time.process_time() - cpu, 3),  # the whole game's, both seats (a process plays one at a time)
+           "actions": record.actions, "from_start": job.start is None}  # (what arcade/replay.py plays again)
     return json.loads(json.dumps(out, default=json_default))
 
 
