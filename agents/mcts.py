@@ -367,11 +367,15 @@ class MCTS:
         values = {a: ch.proven[seat] if ch.proven is not None else ch.total / ch.visits
                   for a, ch in root.children.items() if ch.visits or ch.proven is not None}
         if self.rules.players == 1:
-            low, high = self._scores
-            if not math.isfinite(low):  # no simulation finished: nothing seen to scale by
+            if not math.isfinite(self._scores[0]):  # no simulation finished: nothing seen to scale by
                 return values
-            values = {a: low + (v + 1.0) * (high - low) / 2.0 for a, v in values.items()}
+            values = {a: self._on_scores(v) for a, v in values.items()}
         return values
+
+    def _on_scores(self, v: float) -> float:
+        """A one-player result in [-1, 1] back on the game's own scale: the range of final scores it saw."""
+        low, high = self._scores
+        return low + (v + 1.0) * (high - low) / 2.0
 
     TREE_CHILDREN = 8  # a node of the shown tree lists its most visited children, this many
     TREE_DEPTH = 6
@@ -384,10 +388,7 @@ class MCTS:
         tic-tac-toe) keeps its nodes in compiled arrays: its root's children are shown."""
         root = self.search(state, rng)
         seat = root.mover
-        scale = None
-        if self.rules.players == 1 and math.isfinite(self._scores[0]):
-            low, high = self._scores
-            scale = lambda v: low + (v + 1.0) * (high - low) / 2.0  # noqa: E731 (explain's scale)
+        scale = self._on_scores if self.rules.players == 1 and math.isfinite(self._scores[0]) else None
         shown = self._shown(root, seat, scale, self.TREE_DEPTH, limit=None)  # the root: every move
         if "tree nodes" in self._figures:  # the compiled tree: its nodes below the root stay in compiled arrays
             for e in shown["children"]:

@@ -195,7 +195,8 @@ class ValueIterationAgent:
 
 
 def _describe(s) -> str:
-    """A blackjack state in words: 'total 6, peeked card 2, deck 1x1 2x5', or 'the round ends at total 6'."""
+    """A blackjack state in words: 'total 6, peeked card 2, deck left 1/2' (cards left of each value), or
+    'the round ends at total 6'."""
     if s.counts is None:
         return f"the round ends at total {s.total}"
     peek = "" if s.peeked is None else f", peeked card {s.peeked + 1}"
