@@ -14,8 +14,9 @@ times the growth measured between the last two, at the positions a second measur
 most START_SHARE times what is left, and a started depth that would run past the deadline stops at a cap
 on its positions, the last completed depth answering. That is the "budget" pace, the window's default; its
 `pace` parameter also offers "c++" (one pass at the C++ reference program's own rule, max(3, distinct tiles
-- 2), uncapped, no clock: the tree that program searches, so strength is compared like for like) and
-"depth" (one pass at max_depth). Boards other than 4x4 are played by expectimax-3 or expectiminimax.
+- 2), uncapped, no clock: the tree that program searches, so strength is compared like for like), "c++-1"
+(that rule less one layer: the learnt evaluation costs about ten times the heuristic's a position, so at
+one layer less its game costs about the heuristic's CPU) and "depth" (one pass at max_depth). Boards other than 4x4 are played by expectimax-3 or expectiminimax.
 """
 from __future__ import annotations
 
@@ -147,7 +148,7 @@ class Search:
         return {d: float(v) for d, v in enumerate(self.out) if v != -np.inf}
 
 
-PACES = ("budget", "c++", "depth")
+PACES = ("budget", "c++", "c++-1", "depth")
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,8 @@ class StrongParams:
     time_budget_ms: int = own_time_budget(100)  # it deepens until the next depth would not fit in this
     # budget: deepen within time_budget_ms (the window's default, a person watches it play); c++: one pass at
     # the C++ reference program's depth rule, max(3, distinct tiles - 2), uncapped and with no clock (the tree
-    # that program searches); depth: one pass at max_depth, no clock
+    # that program searches); c++-1: that rule less one chance layer (for an evaluation that costs ten times
+    # the heuristic's a position, so a game costs about the heuristic's CPU); depth: one pass at max_depth
     pace: str = one_of(PACES, "budget")
 
 
@@ -235,16 +237,17 @@ class StrongExpectimax:
     def depth_for(self, board: np.ndarray) -> int:
         """The deepest search this board deserves (before the time budget): at the budget's pace max(3,
         distinct tiles - 2) chance layers, at most max_depth; at the C++ program's pace the same rule uncapped
-        (as that program has it); at a fixed depth max_depth."""
+        (as that program has it), at "c++-1" one layer less; at a fixed depth max_depth."""
         if self.pace == "depth":
             return self.max_depth
         rule = max(3, len(np.unique(board[board > 0])) - 2)
-        return rule if self.pace == "c++" else min(self.max_depth, rule)
+        return {"c++": rule, "c++-1": rule - 1}.get(self.pace, min(self.max_depth, rule))
 
     def pace_words(self) -> str:
         """How this agent paces its search, as the panel says it."""
         return {"budget": f"{self.budget * 1000:.0f} ms a move, deepening",
                 "c++": "the C++ program's depth rule, one pass, no clock",
+                "c++-1": "the C++ program's depth rule less one, one pass, no clock",
                 "depth": f"depth {self.max_depth}, one pass, no clock"}[self.pace]
 
     def explain(self, state) -> dict[int, float]:

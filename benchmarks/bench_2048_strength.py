@@ -96,7 +96,7 @@ def main():
     ap.add_argument("--budget-ms", type=int, default=100)
     ap.add_argument("--pace", choices=PACES, default="budget",
                     help="the strong searches' pace: budget (--budget-ms a move), c++ (the C++ program's depth rule, "
-                         "one pass, no clock), depth (one pass at max_depth)")
+                         "one pass, no clock), c++-1 (that rule less one layer), depth (one pass at max_depth)")
     ap.add_argument("--budget-clock", choices=("wall", "cpu"), default="cpu",
                     help="cpu (default): the search's own CPU time, so the figures do not depend on the load")
     ap.add_argument("--rules", choices=("standard", "course", "both"), default="both")

@@ -97,6 +97,10 @@ def test_depth_follows_distinct_tiles_and_time(settings):
     many = from_values([[2, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 2048, 0], [0] * 4]).board
     assert agent.depth_for(few) == 3  # never below 3
     assert agent.depth_for(many) == min(settings.agent_params("2048", "expectimax").max_depth, 11 - 2)
+    paced = {pace: StrongExpectimax(Rules2048(), settings.with_agent("expectimax", game="2048", pace=pace))
+             for pace in ("c++", "c++-1")}
+    assert paced["c++"].depth_for(few) == 3 and paced["c++-1"].depth_for(few) == 2
+    assert paced["c++"].depth_for(many) == 9 and paced["c++-1"].depth_for(many) == 8  # uncapped: 11 - 2
     quick = StrongExpectimax(Rules2048(), settings.with_agent("expectimax", game="2048", time_budget_ms=1))
     quick.act(from_values([[2, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 2048, 0], [0] * 4]))
     assert quick.figures()["depth"] < quick.figures()["target depth"]  # 1 ms: it stops deepening
