@@ -7,11 +7,11 @@ moves again) or -V(after). On top of plain alpha-beta:
   for and the best line, which is searched first next time; it is kept from move to move;
 - move ordering: the table's line, captures, lines that give nothing away (centre first), then the rest by
   how few boxes they hand over;
-- chain analysis (as agents/dots_engine.py): boxes that are safe to take are taken without branching, and at
+- chain analysis (as agents/engines/dots/board.py): boxes that are safe to take are taken without branching, and at
   the end of a run only "take it" and "double-deal" are searched; once every open box has two sides drawn
   and all chains are 3+ and loops 4+, Berlekamp's recursion gives the exact value without search;
 - exact play when few lines are left: a depth that covers every free line is a full solve.
-The recursion is compiled (agents/kernels/dots_search.py, numba, on line bit sets); this module drives it: the root
+The recursion is compiled (agents/engines/dots/search_kernels.py, numba, on line bit sets); this module drives it: the root
 (lines its own symmetries map onto each other share one search), iterative deepening, and the clock. A move
 stops deepening when the next depth is not expected to fit in its time a move, or, when its position_budget
 is set ([dots.alpha-beta]), in that many positions: then its moves do not depend on the machine or its load
@@ -28,7 +28,7 @@ import numpy as np
 
 from agents import compiled
 from agents.base import Deadline, OutOfTime, budget_clock, register, time_budget, STRONGEST
-from agents.dots_engine import board_arrays, geometry
+from agents.engines.dots.board import board_arrays, geometry
 from arcade.games.dots import line_symmetries, map_lines
 from arcade.setting_fields import own_time_budget, ranged
 
@@ -41,8 +41,8 @@ PARITY_WEIGHT = 2  # a horizon's value: + for the side that should draw the last
 
 
 def kernels():
-    """agents/kernels/dots_search.py, numba's cache placed first."""
-    return compiled.kernels(name="dots_search")
+    """agents/engines/dots/search_kernels.py, numba's cache placed first."""
+    return compiled.kernels("agents.engines.dots.search_kernels")
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:

@@ -10,39 +10,35 @@ ready", with a bar, and never inside an agent's timed decision.
 """
 from __future__ import annotations
 
-import functools
 import os
 import re
 import threading
 from pathlib import Path
 
-import numpy as np
 
 from agents.base import report_progress
-from arcade.games import board64
 
-_PACKAGE = Path(__file__).resolve().parent / "kernels"  # (numba keeps a kernel's cache beside its source)
+_AGENTS = Path(__file__).resolve().parent  # (numba keeps a kernel's cache beside its source)
 TASK = "compiling the search kernels"  # what the progress bar says while it happens
 
 
 def cache_folder(data_dir: Path | None) -> Path | None:
     """Where numba should keep its cache: None for its own place beside the source (the package folder can
     be written), else the data folder's numba-cache, else the user's cache folder."""
-    pycache = _PACKAGE / "__pycache__"
-    if os.access(pycache if pycache.exists() else _PACKAGE, os.W_OK):
+    pycache = _AGENTS / "__pycache__"
+    if os.access(pycache if pycache.exists() else _AGENTS, os.W_OK):
         return None
     if data_dir is not None:
         return Path(data_dir) / "numba-cache"
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "arcade" / "numba"
 
 
-def kernels(data_dir: Path | None = None, name: str = "twenty48"):
-    """A kernels module (agents/kernels/NAME.py; 2048's by default), numba's cache placed first where it can
-    be written."""
+def kernels(module: str, data_dir: Path | None = None):
+    """The kernels module `module` (a dotted path below agents, e.g. an engine's "agents.engines.<game>.kernels"),
+    numba's cache placed first where it can be written and cleared where a kernel it calls has changed."""
     import importlib
     import sys
 
-    module = f"agents.kernels.{name}"
     with _PREPARING:  # (threads of one process ask at once: the agent process's, the values' and a screen's)
         if module not in sys.modules:
             if "NUMBA_CACHE_DIR" not in os.environ:
@@ -52,53 +48,67 @@ def kernels(data_dir: Path | None = None, name: str = "twenty48"):
 
                     os.environ["NUMBA_CACHE_DIR"] = str(folder)
                     numba.config.CACHE_DIR = str(folder)
-            for kernel in _with_depends(name):
+            for kernel in _with_depends(module):
                 drop_stale_cache(kernel)
     return importlib.import_module(module)
 
 
-def _with_depends(name: str) -> list[str]:
-    """NAME and the kernel modules it calls, directly or through another (their DEPENDS lines)."""
-    found = [name]
+def source_of(module: str) -> Path:
+    """The file of a kernels module below agents, found without importing it."""
+    return _AGENTS.parent.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def _with_depends(module: str) -> list[str]:
+    """MODULE and the kernel modules it calls, directly or through another (their DEPENDS lines)."""
+    found = [module]
     for kernel in found:
         found += [d for d in _declared_depends(kernel) if d not in found]
     return found
 
 
-def _declared_depends(name: str) -> tuple[str, ...]:
-    """The kernel modules NAME's kernels call (its DEPENDS line: a tuple of their names), read from its source
-    without importing it. (Read as text: CPython 3.11's ast.parse can fail with "AST constructor recursion
-    depth mismatch" while another thread parses, cpython#106905, and a test process met it.)"""
-    line = _DEPENDS_LINE.search((_PACKAGE / f"{name}.py").read_text())
-    return tuple(re.findall(r"[\"'](\w+)[\"']", line.group(1))) if line else ()
+def _declared_depends(module: str) -> tuple[str, ...]:
+    """The kernel modules MODULE's kernels call (its DEPENDS line: a tuple of their dotted paths), read from its
+    source without importing it. (Read as text: CPython 3.11's ast.parse can fail with "AST constructor
+    recursion depth mismatch" while another thread parses, cpython#106905, and a test process met it.)"""
+    line = _DEPENDS_LINE.search(source_of(module).read_text())
+    return tuple(re.findall(r"[\"']([\w.]+)[\"']", line.group(1))) if line else ()
 
 
 _DEPENDS_LINE = re.compile(r"^DEPENDS\s*=\s*\(([^)]*)\)", re.MULTILINE)
 _PREPARING = threading.Lock()
 
 
-def drop_stale_cache(name: str) -> list[Path]:
+def cache_folders(module: str) -> list[Path]:
+    """Where numba keeps the cache of MODULE's kernels: beside its source, and under numba's CACHE_DIR when one
+    is set (in the folder numba's locator names after the source's folder)."""
+    import numba
+    from numba.core.caching import _CacheLocator
+
+    source = source_of(module)
+    folders = [source.parent / "__pycache__"]
+    if numba.config.CACHE_DIR:
+        folders.append(Path(numba.config.CACHE_DIR) / _CacheLocator.get_suitable_cache_subpath(str(source)))
+    return folders
+
+
+def drop_stale_cache(module: str) -> list[Path]:
     """numba reuses a cached kernel while its own file is unchanged, even when a kernel it calls in another
     file has changed since (its old machine code is inside). A kernel module that calls others declares them
     (DEPENDS); its cache files older than one of those files are removed here, before it is imported, so
     numba compiles it again. Returns the files removed."""
-    depends = _declared_depends(name)
+    depends = _declared_depends(module)
     if not depends:
         return []
-    newest = max((_PACKAGE / f"{d}.py").stat().st_mtime for d in depends)
-    import numba
-
-    folders = [_PACKAGE / "__pycache__"]
-    if numba.config.CACHE_DIR:
-        folders.append(Path(numba.config.CACHE_DIR))
+    newest = max(source_of(d).stat().st_mtime for d in depends)
+    stem = source_of(module).stem
     removed = []
-    for folder in folders:
+    for folder in cache_folders(module):
         if not folder.is_dir():
             continue
-        for index in folder.rglob(f"{name}.*.nbi"):
+        for index in folder.glob(f"{stem}.*.nbi"):
             if index.stat().st_mtime < newest:
-                stem = index.name[:-len(".nbi")]
-                for stale in [index, *index.parent.glob(f"{stem}.*.nbc")]:
+                name = index.name[:-len(".nbi")]
+                for stale in [index, *folder.glob(f"{name}.*.nbc")]:
                     stale.unlink(missing_ok=True)
                     removed.append(stale)
     return removed
@@ -132,14 +142,3 @@ def warm(steps, first: int = 0, total: int | None = None) -> None:
         done.set()
         beat.join()
     report_progress(TASK, first + len(steps), total)
-
-
-@functools.lru_cache(maxsize=1)
-def move_tables() -> tuple[np.ndarray, np.ndarray]:
-    """The 2048 kernels' row tables: (2 x 65,536 uint16, each row code slid left and right; 2 x 65,536
-    int64, the points those slides score)."""
-    rows = board64.row_tables()
-    moves = np.stack([rows.left, rows.right]).astype(np.uint16)
-    gains = np.ascontiguousarray(board64.gain_tables()[2:4])
-    moves.flags.writeable = gains.flags.writeable = False
-    return moves, gains

@@ -12,26 +12,28 @@ from agents import compiled
 from agents.alphabeta_dots import AlphaBetaDots, AlphaBetaParams
 from agents.base import register, STRONGEST
 from agents.dots_ntuple import DotsNTuple, Network
-from agents.game_search import terminal_returns
+from agents.game_search import playout_returns, terminal_returns
 from agents.mcts import MCTS, MCTSParams
 from arcade.games.dots import DotsState, board_of
 from arcade.setting_fields import ranged
 
 
-NETWORK_LEAF = 1  # (agents/kernels/uct.py's NETWORK)
+EVALUATOR_LEAF = 1  # (agents/engines/tree_kernels_template.py's EVALUATOR)
 
 
 def network_leaf(net: Network, exact_lines: int, exact_positions: int, search, playout_share: float = 0.0,
                  minimax: float = 0.0) -> tuple:
-    """The compiled tree's leaf argument that values leaves by `net` (agents/kernels/uct.network_leaf), solving
-    those of exact_lines free lines or fewer with `search` (an agents/alphabeta_dots.Search; None: none solved),
-    the network's guess mixed with a random playout's result by playout_share; with minimax > 0 the leaves are
-    played out and the network's values backed up apart, as implicit minimax (agents/kernels/uct.simulate)."""
+    """The compiled tree's leaf argument (agents/engines/tree_kernels_template.py: kind, args, share, minimax)
+    that values leaves by `net` (the dots engine's evaluate), solving those of exact_lines free lines or fewer
+    with `search` (an agents/alphabeta_dots.Search; None: none solved), the network's guess mixed with a random
+    playout's result by playout_share; with minimax > 0 the leaves are played out and the network's values
+    backed up apart, as implicit minimax."""
     if search is None:
-        from agents.uct_tree import NO_SOLVER as solver  # (never read: no leaf is solved)
+        from agents.engines.dots.tree_positions import NO_SOLVER as solver  # (never read: no leaf is solved)
     else:
         solver = (search.arrays, search.table, search.stats, search.scratch, search.sides)
-    return NETWORK_LEAF, net.args(), int(exact_lines), int(exact_positions), solver, float(playout_share), float(minimax)
+    args = (net.args(), int(exact_lines), int(exact_positions), solver)
+    return EVALUATOR_LEAF, args, float(playout_share), float(minimax)
 
 
 class NetworkLeaves:
@@ -104,8 +106,6 @@ class NetworkLeaves:
             worth = net.values(np.array([states[i].lines for i in guessed], np.int64))
             played = [0.0] * len(guessed)
             if self.playout_share > 0:
-                from agents.dots_playouts import playout_returns
-
                 played = [r[0] for r in playout_returns(rules, [states[i] for i in guessed], rng, first.board.n_lines)]
             for i, v, z in zip(guessed, worth.tolist(), played, strict=True):
                 s = states[i]

@@ -8,7 +8,7 @@ lines drawn. A board of FULL_LINES lines or fewer (up to 3x3) is one tuple inste
 set (3x3: 2^24 weights), read once at the least of its images (a weight per class of symmetric positions;
 only those are ever touched, which keeps the file small): such a network can hold the exact values. The
 value of a line set is the box margin the player to move can expect over the boxes still open
-(agents/kernels/dots.py has the arithmetic).
+(agents/engines/dots/kernels.py has the arithmetic).
 
 Training is TD(0) self-play in a compiled loop: both sides play the move of largest worth (a random one
 with probability epsilon, and the first moves of a game at random for wider starts; in a `sparring` share of
@@ -56,8 +56,8 @@ _FILES = ReadOnce(keep=2)
 
 
 def kernels():
-    """agents/kernels/dots.py (the network and its self-play), numba's cache placed first."""
-    return compiled.kernels(name="dots")
+    """agents/engines/dots/kernels.py (the network and its self-play), numba's cache placed first."""
+    return compiled.kernels("agents.engines.dots.kernels")
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ class DotsNTupleParams:
 
 @dataclass(frozen=True)
 class Layout:
-    """What the compiled loops read of one board's network (agents/kernels/dots.py)."""
+    """What the compiled loops read of one board's network (agents/engines/dots/kernels.py)."""
 
     rows: int
     cols: int
@@ -160,7 +160,7 @@ def layout(rows: int, cols: int) -> Layout:
     box_tuples = _classes(squares, lambda t: {frozenset(perm[b] for b in t) for perm in box_syms})
     tuples, reads, offsets, at = _reads(line_tuples, syms, max(map(len, line_tuples)), 0, lambda n: 1 << n)
     for t, places in enumerate(line_tuples):
-        if len(places) == board.n_lines:  # (the whole board: read once, canonically; agents/kernels/dots.py)
+        if len(places) == board.n_lines:  # (the whole board: read once, canonically; agents/engines/dots/kernels.py)
             offsets[t * len(syms) + 1:(t + 1) * len(syms)] = -1
     boxes, counts, count_offsets, at = _reads(box_tuples, box_syms, max(map(len, box_tuples)), at, lambda n: 5 ** n)
     box_lines = np.array([[b for b in range(board.n_lines) if (m >> b) & 1] for m in masks], np.int64)
@@ -176,7 +176,7 @@ def layout(rows: int, cols: int) -> Layout:
                   at + board.n_lines + 1 + summary, box_lines, line_boxes)
 
 
-SAFE_CAP, TWO_CAP, THREE_CAP = 32, 32, 4  # the summary's caps (as agents/kernels/dots.py's)
+SAFE_CAP, TWO_CAP, THREE_CAP = 32, 32, 4  # the summary's caps (as agents/engines/dots/kernels.py's)
 
 
 class Network:

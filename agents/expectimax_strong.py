@@ -5,7 +5,7 @@ for equal neighbours (merge potential), penalties for non-monotonic lines and fo
 after nneonneo's well-known 2048 AI). The sum over all rows and columns scores a board; every line of 4
 cells is scored once into a 65,536-entry table.
 
-The search is compiled (agents/kernels/twenty48.py): depth-first expectimax on uint64 4x4 boards with the row
+The search is compiled (agents/engines/twenty48/kernels.py): depth-first expectimax on uint64 4x4 boards with the row
 tables, a transposition table per decision, and the probability cut-off (a placement path less likely
 than its min_probability is evaluated, not expanded). The depth follows the strongest players:
 max(3, distinct tiles - 2) chance layers, at most its max_depth, reached by iterative deepening
@@ -26,9 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents import compiled
+from agents.engines import twenty48
 from agents.base import Deadline, best_action, budget_clock, no_clock, register, time_budget, STRONGEST
 from agents.ntuple import best_network
-from arcade.games import board64
+from agents.engines.twenty48 import board64
 from arcade.setting_fields import one_of, own_time_budget, ranged
 
 LOST_PENALTY = 200000.0
@@ -101,7 +102,7 @@ def score_tables() -> np.ndarray:
 
 def heuristic_values(boards: np.ndarray) -> np.ndarray:
     """The heuristic of each uint64 board (float64), as the compiled search values its leaves."""
-    k = compiled.kernels()
+    k = twenty48.load()
     scores = score_tables()
     return np.array([k.heuristic(np.uint64(x), scores) for x in np.asarray(boards, dtype=np.uint64).ravel()])
 
@@ -115,9 +116,9 @@ class Search:
     search's (positions counted as the C++ program counts them: every move tried at a player node)."""
 
     def __init__(self, p_four: float, min_probability: float, network=None, data_dir=None):
-        k = self.kernels = compiled.kernels(data_dir)
+        k = self.kernels = twenty48.load(data_dir=data_dir)
         self.scores = score_tables()
-        self.moves, self.gains = compiled.move_tables()
+        self.moves, self.gains = twenty48.move_tables()
         if network is None:
             lost, stage, late = game_over_value(4), 0, 0
             self.weights = self.runs = self.scratch = None  # (the heuristic's search is compiled apart)

@@ -7,34 +7,25 @@ fast engine offers. No pygame; games are used only through the Rules contract.
   score so far for one player; for two, the margin so far squashed into (-0.5, 0.5), below any decided
   result. Rules with an `evaluate(state)` of their own (a tuple per seat) are asked instead.
 - Playouts: `playout_returns` plays a batch of uniformly random playouts and gives each one's result per
-  seat. A game whose engine plays them faster declares the module that does (its GameType's `playouts`,
-  e.g. "agents.playout_2048": a `playout_returns(rules, states, rng, max_moves)` answering None where it
-  cannot, and a `warm()` that compiles it; optionally `step(rules, state, action, rng)` and
-  `legal_actions(rules, state)` equal to the rules' own, draw for draw, that a search's walk down its
-  tree uses; and, for a two-player game without chance, `compiled_tree(...)` and `tree_board(state, max_moves)`:
-  mcts's whole search compiled, agents/uct_tree.py); otherwise, and where it answers None, `rules_playout`
-  plays them with the rules themselves.
-  `fast_playouts(rules)` gives that module (None: none declared), `walk_moves(rules)` the step and legal
-  moves a search should use.
+  seat. A game whose fast engine plays them faster (agents/engines: an engine declared for its id, its
+  members as agents.engines.EngineMembers says) plays them there; otherwise, and where the engine answers
+  None, `rules_playout` plays them with the rules themselves. `fast_playouts(rules)` gives the engine's
+  members (None: no engine), `walk_moves(rules)` the step and legal moves a search should use.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
-import importlib
 import math
 
 import numpy as np
 
-@functools.lru_cache(maxsize=None)
-def _playouts_module(path: str):
-    return importlib.import_module(path)
-
-
 def fast_playouts(rules):
-    """The module of the fast playouts the game declares (GameType.playouts), or None."""
-    path = getattr(rules, "game", None) and rules.game.playouts
-    return _playouts_module(path) if path else None
+    """The members of the game's fast engine (agents.engines.EngineMembers), or None where it has none."""
+    from agents.engines import engine_for
+
+    engine = engine_for(getattr(rules, "game_id", ""))
+    return engine.api() if engine is not None else None
 
 
 def terminal_returns(rules, state) -> tuple[float, ...]:

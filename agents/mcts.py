@@ -15,10 +15,13 @@ root ends the search early.
 Chance is sampled: in a game with chance the tree is open-loop (a node is a sequence of actions; each
 simulation replays them with fresh chance from the Generator, and only the actions legal in the
 sampled state are followed). In a game without chance each node keeps its state. A game with a
-fast engine declares its random playouts (GameType.playouts; agents/game_search.py), not a copy of this.
-A two-player game without chance whose playouts are cheaper than this walk in Python may declare the whole
-search compiled (its engine's `compiled_tree`; dots): agents/kernels/uct.py runs this algorithm, one
-simulation at a time, and tests/test_uct_tree.py holds it to this tree and to the exact solver.
+fast engine (agents/engines) plays its random playouts, not a copy of this. A two-player game without
+chance whose playouts are cheaper than this walk in Python may have its engine declare the whole search
+compiled (its `compiled_tree`): agents/engines/tree_kernels_template.py runs this algorithm, one simulation
+at a time, and tests/test_uct_tree.py holds it to this tree and to the exact solver.
+
+What values a leaf is an Evaluator (OpenSpiel's seam): RandomRollouts by default; one that the compiled
+tree can run too is a CompiledEvaluator (its leaf argument for the kernels).
 """
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ import math
 import numpy as np
 
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from agents import uct_tree
 from agents.base import ANY_GAME, Deadline, budget_clock, register, time_budget, ANY_GAME_SEARCH
@@ -43,7 +47,7 @@ class MCTSParams:
     """settings.toml's [agents.mcts] (every game) and [GAME.mcts] (one game's own)."""
 
     simulations: int = ranged(1, 1_000_000, 1000)  # a move (fewer if its time runs out first)
-    # a move where the game's whole tree is compiled (dots, tic-tac-toe: agents/kernels/uct.py), whose
+    # a move where the game's whole tree is compiled (agents/engines/tree_kernels_template.py), whose
     # simulations cost about a microsecond, not tens: the same search goes that much further in the same time
     compiled_simulations: int = ranged(1, 1_000_000_000, 20_000)
     # the compiled tree's walks between backups: 1, plain UCT (its playouts do not batch, so a virtual loss
@@ -53,6 +57,22 @@ class MCTSParams:
     batch: int = ranged(1, 256, 8)  # simulations whose playouts run as one batch (1: one at a time)
     rollout_moves: int = ranged(1, 1_000_000, 10_000)  # a random playout stops after this many moves
     time_budget_ms: int = own_time_budget()
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """What gives MCTS's new leaves their results: evaluate(states, rng) -> each state's results per seat, in
+    the game's own terms (two players: in [-1, 1]; one player: a score, which the search rescales)."""
+
+    def evaluate(self, states: list, rng: np.random.Generator) -> list[tuple[float, ...]]: ...
+
+
+@runtime_checkable
+class CompiledEvaluator(Evaluator, Protocol):
+    """An Evaluator the compiled tree runs too: compiled_leaf(state) -> the kernels' leaf argument for the
+    board of `state` (agents/engines/tree_kernels_template.py: KIND, ARGS, SHARE, MINIMAX)."""
+
+    def compiled_leaf(self, state) -> tuple: ...
 
 
 class RandomRollouts:
@@ -138,10 +158,10 @@ class MCTS:
         # the walk's moves: the game's fast ones where it declares them
         self.step, self.legal = walk_moves(rules, fast=not plain)
         self._figures: dict = {}
-        # the whole search compiled, where the game declares it (dots, tic-tac-toe): with random playouts to the
-        # end, or an evaluator the kernels can run (its compiled_leaf(state): the kernels' leaf argument)
+        # the whole search compiled, where the game's engine declares it: with random playouts to the end, or an
+        # evaluator the kernels can run (a CompiledEvaluator)
         fast = fast_playouts(rules) if not plain else None
-        leaves = evaluator is None or hasattr(evaluator, "compiled_leaf")
+        leaves = evaluator is None or isinstance(evaluator, CompiledEvaluator)
         self._compiled = leaves and bool(getattr(fast, "compiled_tree", None)) and rules.players == 2 \
             and not self.chance
         self._trees: dict = {}  # a compiled tree per board (not sent to another process: made again there)
@@ -225,7 +245,7 @@ class MCTS:
         tree = self._trees.get(key)
         if tree is None:
             tree = self._trees[key] = fast_playouts(self.rules).compiled_tree(key)
-        tree.leaf = uct_tree.PLAYOUT_LEAF if self._default_leaves else self.evaluator.compiled_leaf(state)
+        tree.leaf = tree.k.PLAYOUT_LEAF if self._default_leaves else self.evaluator.compiled_leaf(state)
         return tree
 
     def _compiled_search(self, state, key, rng) -> Node:

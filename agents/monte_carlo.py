@@ -2,7 +2,7 @@
 
 For each legal swap, N rollouts: the swap's own turn, then `depth` turns of
 greedy-cascade (the largest turn score it can see), played by a compiled loop
-(agents/kernels/match3.greedy_rollouts, tested equal to the batched engine of
+(agents/engines/match3/kernels.greedy_rollouts, tested equal to the batched engine of
 arcade.games.match3_batch rollout by rollout). Rollout j of
 every candidate draws its new gems from the same tape (common random numbers):
 the candidates are compared on the same futures, so far fewer rollouts tell
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents import playout_match3
+from agents.engines.match3 import playouts as playout_match3
 from agents.base import Deadline, best_action, budget_clock, no_clock, register, time_budget, STRONGEST
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State

@@ -23,10 +23,11 @@ from pathlib import Path
 import numpy as np
 
 from agents import compiled
+from agents.engines import twenty48
 from agents.base import TrainingDiverged, best_action, register, report_progress, LEARNT
 from agents.ntuple_net import Coherence, NTupleNetwork, parse_tuple_set
 from agents.ntuple_td import Report, Restart, Schedule, train as td_train
-from arcade.games import board64
+from agents.engines.twenty48 import board64
 from arcade.games.twenty48 import GAME, State2048
 from arcade.notices import notice
 from arcade.setting_fields import one_of, ranged
@@ -293,7 +294,7 @@ class NTupleAgent:
         self.coherent = p.rates == "coherent"
         self.data_path = Path(settings.data_dir) / filename(self.p_four)
         self.net, self.meta, self.source = self._load()
-        compiled.kernels(settings.data_dir)
+        twenty48.load(data_dir=settings.data_dir)
         compiled.warm([lambda: self.net.value(np.zeros(1, np.uint64))])  # compiled now, not in its first move
 
     @classmethod

@@ -13,7 +13,7 @@ both pulled the 1 ply mean score down by a seventh while it learnt the late game
 copy of a network trained on whole games; a file stores them as their differences from the first set
 (`stored` / `from_stored`), 0 wherever neither set has learnt since the copy.
 
-Boards are the uint64 boards of arcade/games/board64.py (cell i is nibble i). The 8 symmetric boards come
+Boards are the uint64 boards of agents/engines/twenty48/board64.py (cell i is nibble i). The 8 symmetric boards come
 from three bit operations (transpose, flip the rows, mirror each row), and a tuple's index is one shift
 and mask per run of consecutive cells, so a whole layer of boards is indexed with a handful of numpy
 operations. No pygame here.
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents import compiled
-from arcade.games.board64 import transpose
+from agents.engines import twenty48
+from agents.engines.twenty48.board64 import transpose
 
 # tuple sets by name: cells in reading order (cell 4r + c is row r, column c)
 TUPLE_SETS: dict[str, tuple[tuple[int, ...], ...]] = {
@@ -101,7 +101,7 @@ class Coherence:
     errors its TD steps have met and the sum A of their sizes. |E| / A is near 1 while the errors agree
     (the weight is still far from its value: full steps) and falls toward 0 as they cancel out (it only
     jitters around its value: small steps), so every weight gets its own rate, falling as it settles.
-    The compiled learner (agents/kernels/twenty48.td_run) reads and adds to the two float32 arrays."""
+    The compiled learner (agents/engines/twenty48/kernels.td_run) reads and adds to the two float32 arrays."""
 
     def __init__(self, size: int, signed: np.ndarray | None = None, absolute: np.ndarray | None = None):
         self.signed = np.zeros(size, dtype=np.float32) if signed is None else signed
@@ -166,7 +166,7 @@ class NTupleNetwork:
         """What the compiled kernels read: (the weights, the tuples as rows of [offset, runs, then (first
         cell, length, place) a run], the size of one table set, the late tile's exponent or 0)."""
         if self._kernel_runs is None:
-            from agents.kernels.twenty48 import MAX_RUNS
+            from agents.engines.twenty48.kernels import MAX_RUNS
 
             runs = np.zeros((len(self.tuples), 2 + 3 * MAX_RUNS), dtype=np.int64)
             for t, tuple_runs in enumerate(self._runs):
@@ -179,7 +179,7 @@ class NTupleNetwork:
     def features(self, x: np.ndarray) -> np.ndarray:
         """The weight indexes each board reads: F x N int64 (tuple-major, then symmetry; a late board's in
         the late tables)."""
-        k = compiled.kernels()
+        k = twenty48.load()
         _, runs, stage, late = self.kernel_spec()
         x = np.asarray(x, dtype=np.uint64).ravel()
         out = np.empty((x.size, self.n_features), dtype=np.int64)
@@ -192,7 +192,7 @@ class NTupleNetwork:
         x = np.ascontiguousarray(x, dtype=np.uint64).ravel()
         out = np.empty(x.size)
         weights, runs, stage, late = self.kernel_spec()
-        compiled.kernels().ntuple_values(x, weights, runs, stage, late, out)
+        twenty48.load().ntuple_values(x, weights, runs, stage, late, out)
         return out
 
     def nonzero(self) -> int:

@@ -6,7 +6,7 @@ and the next move has been chosen the same way (reward r', afterstate s'_next), 
 learns V(s') <- V(s') + rate (r' + V(s'_next) - V(s')); when s'' has no move the target is 0. Each of the F
 weights V(s') reads moves by rate / F of the error.
 
-`TDGames` plays training games one after another in agents/kernels/twenty48.td_run (a stretch of moves a call,
+`TDGames` plays training games one after another in agents/engines/twenty48/kernels.td_run (a stretch of moves a call,
 the game in play carried between calls). `train` runs a whole training on one core; with jobs > 1 as many
 threads play their own games on the one weight array and update it without locks (Hogwild, as Jaskowski
 2018 trained on many cores; the compiled loop lets go of the interpreter lock): reads and writes of
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agents import compiled
+from agents.engines import twenty48
 from agents.base import TrainingDiverged
 from agents.ntuple_net import Coherence, NTupleNetwork
 
@@ -58,7 +58,7 @@ class Restart:
 
 
 class TDGames:
-    """Training games one after another on one network, learning as they go (agents/kernels/twenty48.td_run).
+    """Training games one after another on one network, learning as they go (agents/engines/twenty48/kernels.td_run).
 
     step() plays up to STEP_MOVES moves and returns the games that ended as (scores, largest exponents,
     moves, fresh) arrays (TrainingDiverged when a TD error is not finite or past any score) (fresh: False for a restarted practice game); `board`, `score` and `length` are the
@@ -66,16 +66,16 @@ class TDGames:
 
     def __init__(self, net, p_four: float, rate: float, rng: np.random.Generator, restart: Restart = Restart(),
                  coherence: Coherence | None = None, ended_rows: int = ENDED_ROWS):
-        self.kernels = compiled.kernels()
+        self.kernels = twenty48.load()
         self.net, self.p_four, self.rate, self.rng, self.restart = net, float(p_four), float(rate), rng, restart
         self.coherence = coherence  # temporal coherence's sums (None: every weight steps at `rate`)
-        self.game = np.zeros(7, dtype=np.uint64)  # (agents/kernels/twenty48's G_* fields; an empty board: none yet)
+        self.game = np.zeros(7, dtype=np.uint64)  # (agents/engines/twenty48/kernels's G_* fields; an empty board: none yet)
         self.prev_feats = np.zeros(net.n_features, dtype=np.int64)  # the weights its last afterstate reads
         self.pool = np.zeros(POOL_SIZE if restart.tile else 1, dtype=np.uint64)
         self.counters = np.zeros(3, dtype=np.int64)  # boards ever pooled, moves played, diverged
         self.ended = np.zeros((ended_rows, 4), dtype=np.int64)  # (1: a step returns as its game ends)
         self.scratch = (np.empty((4, net.n_features), np.int64), np.empty(4, np.uint64), np.empty(4, np.int64))
-        self.moves_t, self.gains_t = compiled.move_tables()
+        self.moves_t, self.gains_t = twenty48.move_tables()
         self._none = np.zeros(1, dtype=np.float32)
         self._play_copy = None  # (read-only weights, a writable copy the loop reads)
 

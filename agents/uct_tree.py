@@ -1,6 +1,7 @@
-"""The compiled UCT tree (agents/kernels/uct.py) driven under a decision's budget, for mcts where a game
-declares one (its playouts module's `compiled_tree`: dots, tic-tac-toe): the same search as the Python tree
-of agents/mcts.py, one simulation at a time, with no Python in the walk.
+"""The compiled UCT tree (an engine's copy of agents/engines/tree_kernels_template.py) driven under a decision's
+budget, for mcts where a game's engine declares one (its `compiled_tree`): the same search as the Python
+tree of agents/mcts.py, one simulation at a time, with no Python in the walk. An engine's tree is a subclass
+of CompiledTree naming its kernels and saying how a state becomes the kernels' position.
 
 The compiled code cannot read the clock, so the simulations run in slices of about SLICE seconds (the
 first slice small, the next sized by the rate measured so far, the last to what is left of the budget) and
@@ -13,7 +14,6 @@ from __future__ import annotations
 import numpy as np
 
 from agents.compiled import kernels
-from agents.dots_engine import board_arrays
 
 SLICE = 0.01  # seconds of simulations between two looks at the clock
 FIRST_SLICE = 64  # simulations in the first slice, before any rate is known
@@ -23,32 +23,27 @@ _NO_BOARD = np.zeros((1, 1), np.int64)  # (the kernels' board arrays, for a game
 _NO_BOARD.flags.writeable = False
 
 
-_one, _wide = np.zeros(1, np.int64), np.zeros((1, 1), np.int64)
-# a leaf argument's network and solver where none is read (the kernels take one shape of leaf)
-NO_NETWORK = (_wide, _one, _wide, _one, _one, np.zeros(1), 0, _wide, _wide, 1)
-NO_SOLVER = ((_wide, _wide, _one), (_one, np.zeros(1, np.int8), np.zeros(1, np.int8), np.zeros(1), np.zeros(1, np.int8)),
-             _one, (_wide, _one, _one, _one, _one, _one, _one, _one), _one)
-PLAYOUT_LEAF = (0, NO_NETWORK, 0, 0, NO_SOLVER, 0.0, 0.0)  # the kernels' leaf argument that asks for random playouts
-
-
 class CompiledTree:
-    """One game's compiled tree and its arrays. A game gives its code in the kernels (GAME), its moves' bits
-    (full), the kernels' board arrays and `position(state)`: the state as the kernels' (a, b, c)."""
+    """One engine's compiled tree and its arrays. The engine's subclass names its copy of the kernels (KERNELS,
+    a module path) and gives its moves' count (moves are bits 0 to n_moves - 1) and bits (full), the longest
+    game in moves (max_length: the walks' scratch; default n_moves, a game where every move uses one up),
+    its board arrays and `position(state)`: the state as the kernels' (a, b, c)."""
 
-    GAME = -1
+    KERNELS = ""
 
-    def __init__(self, n_moves: int, full: int, box_lines=_NO_BOARD, line_boxes=_NO_BOARD):
-        self.k = kernels(name="uct")
+    def __init__(self, n_moves: int, full: int, board_a=_NO_BOARD, board_b=_NO_BOARD, max_length: int | None = None):
+        self.k = kernels(self.KERNELS)
         self.n_moves, self.full = n_moves, np.int64(full)
-        self.box_lines, self.line_boxes = box_lines, line_boxes
+        self.max_length = n_moves if max_length is None else max_length
+        self.board_a, self.board_b = board_a, board_b
         self.nodes = np.zeros((START_NODES, self.k.COLUMNS), np.int64)
         self.total = np.zeros(START_NODES)
         self.minimax = np.zeros(START_NODES)  # implicit minimax values (a NETWORK leaf with a minimax weight)
-        self.order = np.zeros(n_moves + 2, np.int64)
+        self.order = np.zeros(self.max_length + 2, np.int64)
         self._scratch(1)
         self.root = (np.int64(0), np.int64(0), np.int64(0))
         self.used = 0
-        self.leaf = PLAYOUT_LEAF  # how new leaves are valued (a random playout, or a NETWORK leaf)
+        self.leaf = self.k.PLAYOUT_LEAF  # how new leaves are valued (a random playout, or an EVALUATOR leaf)
         self.work = np.zeros(2, np.int64)  # positions its leaves' solves searched in a slice, and the slice's cap
 
     def position(self, state) -> tuple[int, int, int]:
@@ -57,14 +52,14 @@ class CompiledTree:
     def _scratch(self, batch: int) -> None:
         """The kernels' scratch for batches of `batch` walks."""
         self.batch = batch
-        self.paths = np.zeros((batch, self.n_moves + 2), np.int64)
+        self.paths = np.zeros((batch, self.max_length + 2), np.int64)
         self.depths, self.waiting = np.zeros(batch, np.int64), np.zeros(batch, np.int64)
         self.results = np.zeros(batch)
 
     def reset(self, state) -> None:
         """A new root: the state given (the tree before it is dropped)."""
         self.root = tuple(np.int64(x) for x in self.position(state))
-        self.used = self.k.reset(self.GAME, self.nodes, self.total, self.minimax, *self.root, self.full)
+        self.used = self.k.reset(self.nodes, self.total, self.minimax, *self.root, self.full)
 
     def room(self, simulations: int) -> None:
         """Make room for `simulations` more walks (each adds at most one node)."""
@@ -81,8 +76,8 @@ class CompiledTree:
         if batch != self.batch:
             self._scratch(batch)
         self.room(simulations + batch)
-        done, self.used = self.k.simulate(self.GAME, self.nodes, self.total, self.minimax, self.used, *self.root,
-                                          simulations, batch, float(c), self.full, self.box_lines, self.line_boxes, rng,
+        done, self.used = self.k.simulate(self.nodes, self.total, self.minimax, self.used, *self.root,
+                                          simulations, batch, float(c), self.full, self.board_a, self.board_b, rng,
                                           self.paths, self.depths, self.waiting, self.results, self.order,
                                           self.leaf, self.work)
         return int(done)
@@ -105,42 +100,14 @@ class CompiledTree:
 
     def playout(self, state, rng: np.random.Generator) -> int:
         """Seat 0's result of one uniformly random playout from `state` to the end (the tree's own)."""
-        return int(self.k.playout(self.GAME, *(np.int64(x) for x in self.position(state)), self.full, self.order,
-                                  self.box_lines, self.line_boxes, rng))
+        return int(self.k.playout(*(np.int64(x) for x in self.position(state)), self.full, self.order,
+                                  self.board_a, self.board_b, rng))
 
     def warm(self, state) -> None:
         """Compile (or load) the kernels on a tiny search from `state`."""
         self.reset(state)
         self.simulate(4, 2.0, np.random.default_rng(0))
         self.children()
-
-
-class DotsTree(CompiledTree):
-    """Dots on one board size: (lines, seat 0's box margin, the mover)."""
-
-    def __init__(self, rows: int, cols: int):
-        box_lines, line_boxes = board_arrays(rows, cols)
-        n = line_boxes.shape[0]
-        super().__init__(n, (1 << n) - 1, box_lines, line_boxes)
-        self.GAME = self.k.DOTS
-
-    def position(self, state) -> tuple[int, int, int]:
-        return state.lines, state.scores[0] - state.scores[1], state.mover
-
-
-class TicTacToeTree(CompiledTree):
-    """Tic-tac-toe: (X's cells as bits, O's cells, the mover: X is seat 0)."""
-
-    def __init__(self):
-        super().__init__(9, (1 << 9) - 1)
-        self.GAME = self.k.TICTACTOE
-
-    def position(self, state) -> tuple[int, int, int]:
-        from arcade.games.tictactoe import O, X, decode, tables
-
-        cells = decode(state)
-        bits = 1 << np.arange(9)
-        return int(bits[cells == X].sum()), int(bits[cells == O].sum()), 0 if tables().to_move[state] == X else 1
 
 
 def playout_returns(tree_of, states: list, rng: np.random.Generator) -> list[tuple[float, float]]:

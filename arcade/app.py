@@ -15,10 +15,10 @@ from arcade.screens.stacked import Screen
 from arcade.ui import text
 
 MIN_SIZE = (640, 480)  # the smallest window every screen is laid out for (settings: [window] minimum too)
-# keys that toggle, open, restart or leave: a held one acts once (moves, undo and the delay keys repeat)
+# keys every screen shares that toggle, open, restart or leave: a held one acts once (moves, undo and the delay
+# keys repeat); a screen adds its own (Screen.once_keys)
 ONCE_KEYS = frozenset((pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE, pygame.K_TAB, pygame.K_F11, pygame.K_v,
-                       pygame.K_i, pygame.K_k, pygame.K_m, pygame.K_h, pygame.K_t, pygame.K_y, pygame.K_f, pygame.K_o,
-                       pygame.K_r, pygame.K_e, pygame.K_g))
+                       pygame.K_i, pygame.K_k, pygame.K_m, pygame.K_h, pygame.K_t, pygame.K_y, pygame.K_r))
 IDLE_TICK_MS = 500  # with nothing moving, a frame at least this often (and at once on any input)
 
 
@@ -89,7 +89,7 @@ class App:
             self._held.discard(event.key)
         elif event.type == getattr(pygame, "WINDOWFOCUSLOST", -1):
             self._held.clear()  # (its keys' releases go to another window)
-        elif event.type == pygame.KEYDOWN and event.key in ONCE_KEYS:
+        elif event.type == pygame.KEYDOWN and (event.key in ONCE_KEYS or event.key in self.top.once_keys):
             if event.key in self._held:
                 return True
             self._held.add(event.key)

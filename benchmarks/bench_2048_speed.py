@@ -11,7 +11,7 @@ same work), and how many positions got the same move.
 
 --cpp names a program that speaks this protocol (the C++ search with a small driver around it, built with
 g++ -O3 on this machine; neither is part of this repository): one board a line on stdin, as hex digits
-(cell i is nibble i, as arcade/games/board64.py packs it) and the depth, and for each a line
+(cell i is nibble i, as agents/engines/twenty48/board64.py packs it) and the depth, and for each a line
 "moves_evaled cpu_seconds best_move depth" on stdout, the four top-level moves searched as its
 find_best_move does. Without --cpp the C++ side is skipped and every ratio against it is unmeasured.
 """
@@ -27,7 +27,7 @@ from _common import ROOT  # noqa: F401  (puts the repository on the path)
 
 from agents.base import best_action
 from agents.expectimax_strong import Search
-from arcade.games import board64
+from agents.engines.twenty48 import board64
 from arcade.settings import Settings
 
 TARGET = 60e6  # positions a CPU second at depths 3-5 (the issue's target; the C++ program's range: 40-66M)

@@ -28,7 +28,7 @@ from baselines.alphabeta_dots_python import PythonAlphaBeta, Search as PythonSea
 
 from agents.alphabeta_dots import AlphaBetaDots, Search
 from agents.base import time_budget
-from agents.dots_engine import quiet_position
+from agents.engines.dots.board import quiet_position
 from arcade import runner
 from arcade.games.dots import DotsRules, DotsState, parse_size
 from arcade.settings import Settings

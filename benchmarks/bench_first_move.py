@@ -162,10 +162,11 @@ marks.append(time.perf_counter())
 import numba
 marks.append(time.perf_counter())
 from agents import compiled, expectimax_strong
+from agents.engines import twenty48
 marks.append(time.perf_counter())
-compiled.kernels()
+twenty48.load()
 marks.append(time.perf_counter())
-expectimax_strong.score_tables(); compiled.move_tables()
+expectimax_strong.score_tables(); twenty48.move_tables()
 marks.append(time.perf_counter())
 search = expectimax_strong.Search(0.1, 1e-4)
 board = np.zeros((4, 4), np.uint8); board[0, :2] = 1

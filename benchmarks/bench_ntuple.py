@@ -169,7 +169,7 @@ def late_starts(net: NTupleNetwork, n: int, seed: int) -> np.ndarray:
 
 def play_out(net: NTupleNetwork, starts: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Each start played to the end by `net` at 1 ply: (the points scored from it, the largest exponent)."""
-    from agents.kernels.twenty48 import G_BOARD
+    from agents.engines.twenty48.kernels import G_BOARD
 
     td = TDGames(net, P_FOUR, 0.0, np.random.default_rng(seed), ended_rows=1)  # a step ends with its game
     points, tops = np.zeros(starts.size, dtype=np.int64), np.zeros(starts.size, dtype=np.int64)

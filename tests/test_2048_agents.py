@@ -62,7 +62,7 @@ def test_greedy_takes_the_biggest_gain():
 
 
 def test_heuristic_prefers_monotonic_and_empty():
-    from arcade.games import board64
+    from agents.engines.twenty48 import board64
 
     ordered = np.array([[1, 2, 3, 4]], np.uint8)
     zigzag = np.array([[4, 1, 3, 2]], np.uint8)

@@ -1,9 +1,9 @@
 """2048 on uint64 boards: packing, moves, spawns, and the compiled kernels' moves agree with the array engine."""
 import numpy as np
 
-from agents import compiled
+from agents.engines import twenty48
 from agents.expectimax_strong import Search, StrongExpectimax
-from arcade.games import board64
+from agents.engines.twenty48 import board64
 from arcade.games.twenty48 import LEFT, Rules2048, from_values, move_all
 
 
@@ -44,8 +44,8 @@ def test_moves_across_are_the_moves_with_left_and_right_transposed():
 
 
 def test_compiled_moves_equal_the_numpy_moves_and_their_points():
-    k = compiled.kernels()
-    moves, gains = compiled.move_tables()
+    k = twenty48.load()
+    moves, gains = twenty48.move_tables()
     boards = random_boards(2000, 6, top=16)  # BIG nibbles included
     x = board64.pack(boards)
     moved = board64.move_all(x)
@@ -58,7 +58,7 @@ def test_compiled_moves_equal_the_numpy_moves_and_their_points():
 
 
 def test_compiled_spawns_place_the_tile_board64_spawn_places_from_the_same_draws():
-    k = compiled.kernels()
+    k = twenty48.load()
     boards = board64.pack(random_boards(300, 7))
     boards = boards[board64.empty_mask(boards) != 0]
     for i, x in enumerate(boards):

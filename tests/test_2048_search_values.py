@@ -1,4 +1,4 @@
-"""The compiled 2048 search (agents/kernels/twenty48.py behind expectimax_strong.Search) gives the values of the
+"""The compiled 2048 search (agents/engines/twenty48/kernels.py behind expectimax_strong.Search) gives the values of the
 plain definition of expectimax: the numpy search it replaced (its values kept as fixtures, made by that
 search before it was removed), and a plain recursive expectimax on the rules' own array boards written
 here. A player node is the best legal move, with a game-over value below every live board's evaluation
@@ -14,7 +14,7 @@ import pytest
 from agents.base import best_action
 from agents.expectimax_strong import Search, game_over_value, heuristic_values, line_scores, line_table
 from agents.ntuple_net import NTupleNetwork
-from arcade.games import board64
+from agents.engines.twenty48 import board64
 from arcade.games.twenty48 import move_all
 
 FIXTURES = np.load(Path(__file__).parent / "fixtures" / "numpy_search_values.npz")

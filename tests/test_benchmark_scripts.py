@@ -98,7 +98,8 @@ def test_the_first_move_benchmark_breaks_a_fresh_process_into_pieces_that_add_up
     figures = {line.split(":")[0].strip(): float(line.split("median ")[1].split(" s")[0])
                for line in done.stdout.splitlines() if "median" in line}
     assert {"import numba", "the search's tables (numpy)", "in all"} <= set(figures) and len(figures) == 8
-    assert figures["in all"] == pytest.approx(sum(v for k, v in figures.items() if k != "in all"), abs=0.002)
+    pieces = [v for k, v in figures.items() if k != "in all"]
+    assert figures["in all"] == pytest.approx(sum(pieces), abs=0.0005 * (len(pieces) + 1))  # (each printed to 1 ms)
     assert all(v >= 0 for v in figures.values()) and figures["import numba"] > 0
 
 

@@ -5,6 +5,7 @@ from pathlib import Path
 import numpy as np
 
 from agents import compiled
+from agents.engines import twenty48
 
 
 def test_the_cache_stays_beside_the_source_where_the_package_folder_can_be_written(monkeypatch):
@@ -103,9 +104,9 @@ def test_the_agent_process_asks_for_the_next_part_only_when_one_is_done(monkeypa
 
 
 def test_the_move_tables_are_the_board64_tables_read_only():
-    from arcade.games import board64
+    from agents.engines.twenty48 import board64
 
-    moves, gains = compiled.move_tables()
+    moves, gains = twenty48.move_tables()
     assert moves.dtype == np.uint16 and (moves[0] == board64.row_tables().left).all()
     assert (gains[1] == board64.gain_tables()[3]).all()
     assert not moves.flags.writeable and not gains.flags.writeable
@@ -153,13 +154,14 @@ def test_every_kernels_depends_line_reads_as_python_reads_it_from_many_threads_a
     from agents import compiled
 
     expected = {}
-    for path in sorted(compiled._PACKAGE.glob("*.py")):
+    agents = Path(compiled.__file__).resolve().parent
+    for path in sorted(agents.glob("engines/**/*.py")):
         names = ()
         for node in ast.parse(path.read_text()).body:
             if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "DEPENDS" for t in node.targets):
                 names = tuple(ast.literal_eval(node.value))
-        expected[path.stem] = names
-    assert sum(bool(v) for v in expected.values()) >= 3  # (uct, dots_search, twenty48_playout declare some)
+        expected[".".join(path.relative_to(agents.parent).with_suffix("").parts)] = names
+    assert sum(bool(v) for v in expected.values()) >= 5  # (the trees' kernels and positions, dots', 2048's playouts)
     with ThreadPoolExecutor(8) as pool:
         for _ in range(20):
             got = list(pool.map(compiled._declared_depends, expected))

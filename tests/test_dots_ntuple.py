@@ -1,4 +1,4 @@
-"""The dots learner (agents/dots_ntuple.py, agents/kernels/dots.py): the compiled network against a plain
+"""The dots learner (agents/dots_ntuple.py, agents/engines/dots/kernels.py): the compiled network against a plain
 reading of its tables, the rules' gains, exact values where the network can hold them, and the Trains
 contract (curve, save, load, a bad file set aside)."""
 import numpy as np

@@ -6,7 +6,7 @@ import pygame
 import pytest
 
 from agents.alphabeta_dots import AlphaBetaDots
-from agents.dots_engine import Position, geometry, loony_value, quiet_position, simple_loony
+from agents.engines.dots.board import Position, geometry, loony_value, quiet_position, simple_loony
 from agents.dots_solver import margins, move_values
 from agents.greedy import GreedyDots
 from agents.mcts import MCTS
@@ -317,7 +317,7 @@ def _played(rows, cols, rng, games):
 
 
 def test_compiled_chain_analysis_equals_the_plain_one():
-    """capture_moves, loony_components and loony_value of the kernel against agents/dots_engine on random
+    """capture_moves, loony_components and loony_value of the kernel against agents/engines/dots/board on random
     positions of every kind (boxes to take, loony endgames, neither)."""
     from agents.alphabeta_dots import Search, kernels
 

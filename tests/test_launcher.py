@@ -93,7 +93,7 @@ def test_the_match3_card_shows_the_games_own_gem_shapes():
     """Issue 42 #13: the card drew round gems of every colour; the board gives each colour its own shape."""
     from arcade.screens.match3.painter import GEM_SHAPES
     from arcade.screens.match3.sketch import PATTERN, sketch
-    from arcade.ui import palette
+    from arcade.screens.match3 import colours
     from arcade.ui.geometry import grid
 
     surface = pygame.Surface((250, 250))
@@ -103,7 +103,7 @@ def test_the_match3_card_shows_the_games_own_gem_shapes():
     r, c = next((r, c) for r, row in enumerate(PATTERN) for c, ch in enumerate(row) if GEM_SHAPES[int(ch)] == "square")
     centre = (ox + c * cell + cell // 2, oy + r * cell + cell // 2)
     corner = (round(centre[0] + (cell / 2 - 3) * 0.75), round(centre[1] + (cell / 2 - 3) * 0.75))  # not in a circle
-    assert tuple(surface.get_at(corner))[:3] == palette.GEMS[int(PATTERN[r][c])]
+    assert tuple(surface.get_at(corner))[:3] == colours.GEMS[int(PATTERN[r][c])]
 
 
 @pytest.mark.parametrize("side", [30, 46, 120])

@@ -116,7 +116,7 @@ def _batched_rollouts(board, candidates, tapes, depth, turns_left, rng):
 def test_the_compiled_rollouts_are_the_batched_engines_rollout_by_rollout():
     """Every rollout's points and last board equal, reshuffles (drawn from the same Generator) included: small
     boards of few colours run out of swaps often."""
-    from agents import playout_match3
+    from agents.engines.match3 import playouts as playout_match3
 
     seen_reshuffles = 0
     for size, colours, seed in [(9, 5, 1), (5, 5, 2), (6, 6, 3), (4, 4, 4), (5, 4, 5)]:

@@ -10,7 +10,7 @@ import pytest
 from agents.ntuple import NTupleAgent, NTupleParams, read
 from agents.ntuple_net import TUPLE_SETS, Coherence, NTupleNetwork, parse_tuple_set
 from agents.ntuple_td import Schedule, TDGames
-from arcade.games import board64
+from agents.engines.twenty48 import board64
 from arcade.games.twenty48 import Rules2048
 
 

@@ -17,7 +17,7 @@ from agents.ntuple import read
 from agents.ntuple_net import NTupleNetwork
 from arcade.app import App
 from arcade.cli import main
-from arcade.games import board64
+from agents.engines.twenty48 import board64
 from arcade.games.twenty48 import Rules2048, State2048
 from arcade.screens import open_game
 from tests.helpers import key, ticks, wait_for
@@ -201,9 +201,9 @@ def test_expectimax_ntuple_plays_with_the_network_it_finds(settings):
 def test_a_weights_coherence_never_steps_it_past_the_learning_rate():
     """|E| <= A holds for sums made in order, but threads learning without locks lose updates (and float32
     rounds): a weight whose |E| came out above A must still step at most at the rate."""
-    from agents import compiled
+    from agents.engines import twenty48
 
-    k = compiled.kernels()
+    k = twenty48.load()
     feats = np.arange(8, dtype=np.int64)
     weights = np.zeros(8, dtype=np.float32)
     signed, absolute = np.full(8, 5.0, np.float32), np.ones(8, np.float32)  # |E| = 5 A: lost updates

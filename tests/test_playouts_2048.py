@@ -1,15 +1,15 @@
-"""The compiled any-size 2048 playouts (agents/kernels/twenty48_playout: move_cells, spawn_cells,
+"""The compiled any-size 2048 playouts (agents/engines/twenty48/playout_kernels: move_cells, spawn_cells,
 random_playouts_cells) against the rules they copy (arcade/games/twenty48.py), draw for draw."""
 import numpy as np
 import pytest
 
 from agents.compiled import kernels
-from agents.playout_2048 import playout_returns
+from agents.engines.twenty48.playouts import playout_returns
 from arcade.games.twenty48 import Rules2048, State2048
 
 
 def _k():
-    return kernels(name="twenty48_playout")
+    return kernels("agents.engines.twenty48.playout_kernels")
 
 
 def _boards(size, count, seed):
@@ -77,7 +77,7 @@ def test_a_compiled_playout_on_any_size_is_the_rules_playout_draw_for_draw(size,
 
 @pytest.mark.parametrize("size", [3, 5])
 def test_the_walks_step_and_legal_moves_on_any_size_are_the_rules(size):
-    from agents import playout_2048
+    from agents.engines.twenty48 import playouts as playout_2048
     rules = Rules2048(size=size, spawn_four_probability=0.1)
     for board in _boards(size, 100, 11 + size):
         state = State2048(board, 8)

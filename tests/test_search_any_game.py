@@ -140,10 +140,10 @@ def _plain_2048_playout(rules, state, rng):
 
 
 def test_the_compiled_2048_playouts_are_the_rules_game_with_the_same_draws():
-    """The kernel (agents/playout_2048, declared by the game) against a playout by the rules drawing from the
+    """The kernel (agents/engines/twenty48/playouts, declared by the game) against a playout by the rules drawing from the
     same Generator in the same order: the same final score, game by game, for a batch played at once."""
     from agents.game_search import fast_playouts
-    from agents.playout_2048 import playout_returns
+    from agents.engines.twenty48.playouts import playout_returns
 
     rules = make_rules("2048", Settings().with_table("game2048", spawn_four_probability=0.1))
     assert fast_playouts(rules).playout_returns is playout_returns
@@ -168,10 +168,10 @@ def test_the_compiled_dots_playouts_score_as_the_rules_play_the_same_lines(size)
     """The compiled tree's playout (its step on line bits: a box to the mover who completes it, who moves again)
     against the rules stepping the same free lines in the same order, from positions part-way through games;
     and its random orders are permutations of the free lines."""
-    from agents.dots_engine import board_arrays
-    from agents.uct_tree import DotsTree
+    from agents.compiled import kernels
+    from agents.engines.dots.board import board_arrays
 
-    k = DotsTree(*size).k
+    k = kernels("agents.engines.dots.tree_positions")
     box_lines, line_boxes = board_arrays(*size)
     rules = DotsRules(*size)
     rng = np.random.default_rng(sum(size))
@@ -181,14 +181,14 @@ def test_the_compiled_dots_playouts_score_as_the_rules_play_the_same_lines(size)
             legal = rules.legal_actions(state)
             state = rules.step(state, legal[int(rng.integers(len(legal)))])
         order = rng.permutation(rules.legal_actions(state)).astype(np.int64)
-        margin = k.dots_play_order(np.int64(state.lines), np.int64(state.scores[0] - state.scores[1]),
+        margin = k.play_order(np.int64(state.lines), np.int64(state.scores[0] - state.scores[1]),
                                    np.int64(state.mover), order, order.size, box_lines, line_boxes)
         for line in order.tolist():
             state = rules.step(state, line)
         assert rules.is_terminal(state) and margin == state.scores[0] - state.scores[1]
     scratch = np.zeros(rules.new_state().board.n_lines, np.int64)
     free = rules.legal_actions(state := rules.step(rules.new_state(), 3))
-    result = k.dots_playout(np.int64(state.lines), np.int64(0), np.int64(state.mover),
+    result = k.playout(np.int64(state.lines), np.int64(0), np.int64(state.mover),
                             np.int64(state.board.full), scratch, box_lines, line_boxes, rng)
     assert result in (-1, 0, 1) and sorted(scratch[:len(free)].tolist()) == free
 
@@ -259,7 +259,7 @@ def test_mcts_on_dots_endgames_agrees_with_the_exact_solver(batch, plain):
 def test_dots_playouts_cut_short_fall_back_to_one_by_one_and_value_the_margin_so_far():
     """With rollout_moves shorter than the free lines the batch hook declines (None) and each playout stops
     early, valued by the squashed margin so far: results stay in [-1, 1] and the move is legal."""
-    from agents.dots_playouts import playout_returns
+    from agents.engines.dots.playouts import playout_returns
 
     rules = DotsRules(3, 3)
     state = rules.new_state()
@@ -325,7 +325,7 @@ def test_the_compiled_walk_plays_the_rules_game_draw_for_draw(game):
 
 
 def test_the_compiled_match3_playouts_are_the_rules_playouts():
-    """The kernel's random playouts (agents/playout_match3, declared by the game) against the rules' playouts
+    """The kernel's random playouts (agents/engines/match3/playouts, declared by the game) against the rules' playouts
     with the same Generator: the same final scores, game by game, for a batch played at once."""
     from agents.game_search import fast_playouts, plain_playout_returns
 
@@ -358,7 +358,7 @@ def test_the_compiled_blackjack_playouts_return_what_random_play_is_worth(preset
     finished round returns its own reward, and no action at all (max_moves 0) the reward so far."""
     import functools
 
-    from agents.playout_blackjack import playout_returns
+    from agents.engines.blackjack.playouts import playout_returns
 
     rules = make_rules("blackjack", Settings().with_table("blackjack", preset=preset))
     mdp = rules.mdp

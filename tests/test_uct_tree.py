@@ -1,4 +1,4 @@
-"""mcts's compiled tree (agents/kernels/uct.py, agents/uct_tree.py) on dots: the tree's counts add up, it grows
+"""mcts's compiled tree (agents/engines/tree_kernels_template.py, agents/uct_tree.py) on dots: the tree's counts add up, it grows
 past its first arrays, the clock stops it between slices, it agrees with the exact solver and with the
 Python tree it replaces, and its kernels' cache is dropped when a kernel it calls changes."""
 import os
@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from agents import compiled, uct_tree
+from agents.engines.dots.tree import DotsTree
 from agents.base import Deadline
 from agents.game_search import random_positions
 from agents.mcts import MCTS
@@ -54,7 +55,7 @@ def test_the_compiled_tree_stops_at_its_deadline_between_slices():
     """The kernel cannot read the clock: the driver looks between slices. A clock that moves a second each look
     stops a 2.5 s budget after a few slices, far short of its simulations."""
     rules = DotsRules(4, 4)
-    tree = uct_tree.DotsTree(4, 4)
+    tree = DotsTree(4, 4)
     tree.reset(rules.new_state())
     ticks = iter(range(10**6))
     done = uct_tree.run(tree, 10**6, 2.0, Deadline(lambda: float(next(ticks)), 2.5), np.random.default_rng(0))
@@ -124,40 +125,45 @@ def test_the_compiled_tree_and_the_python_tree_value_moves_alike():
 
 
 def test_a_kernel_modules_cache_is_dropped_when_a_kernel_it_calls_is_newer(tmp_path, monkeypatch):
-    """numba checks only a kernel's own file: uct.py calls dots.py's and dots_search.py's kernels (DEPENDS), so
-    its cache files older than either are removed before it loads; newer ones stay. Loading a module checks the
-    modules it calls through others too."""
-    assert compiled._declared_depends("uct") == ("dots", "dots_search")
-    assert compiled._with_depends("uct") == ["uct", "dots", "dots_search"]
-    assert compiled._with_depends("dots_search") == ["dots_search", "dots"]
+    """numba checks only a kernel's own file: dots' tree kernels call its tree positions, which call dots'
+    kernels and search kernels (DEPENDS), so their cache files older than one of those are removed before they
+    load; newer ones stay, and so do another module's of the same file name. Loading a module checks the modules
+    it calls through others too."""
+    tree, positions = "agents.engines.dots.tree_kernels", "agents.engines.dots.tree_positions"
+    kernels, search, bits = "agents.engines.dots.kernels", "agents.engines.dots.search_kernels", "agents.engines.bits"
+    assert compiled._declared_depends(tree) == (positions,)
+    assert compiled._with_depends(tree) == [tree, positions, bits, kernels, search]
+    assert compiled._with_depends(search) == [search, kernels, bits]
     import numba
 
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
-    folder = tmp_path / "agents" / "kernels"
+    folder = compiled.cache_folders(tree)[1]
+    other = compiled.cache_folders("agents.engines.tictactoe.tree_kernels")[1]
     folder.mkdir(parents=True)
-    dots_time = max((compiled._PACKAGE / f"{d}.py").stat().st_mtime for d in ("dots", "dots_search"))
-    old = [folder / "uct.dots_simulate-80.py311.nbi", folder / "uct.dots_simulate-80.py311.1.nbc"]
-    new = [folder / "uct.reset-70.py311.nbi", folder / "uct.reset-70.py311.1.nbc"]
-    for f in old + new:
+    other.mkdir(parents=True)
+    newest = compiled.source_of(positions).stat().st_mtime
+    old = [folder / "tree_kernels.simulate-80.py311.nbi", folder / "tree_kernels.simulate-80.py311.1.nbc"]
+    new = [folder / "tree_kernels.reset-70.py311.nbi", folder / "tree_kernels.reset-70.py311.1.nbc"]
+    elsewhere = [other / "tree_kernels.simulate-80.py311.nbi"]
+    for f in old + new + elsewhere:
         f.write_bytes(b"x")
-    for f in old:
-        os.utime(f, (dots_time - 60, dots_time - 60))
+    for f in old + elsewhere:
+        os.utime(f, (newest - 60, newest - 60))
     for f in new:
-        os.utime(f, (dots_time + 60, dots_time + 60))
-    removed = compiled.drop_stale_cache("uct")
-    assert set(removed) == set(old) and all(f.exists() for f in new) and not any(f.exists() for f in old)
-    assert compiled.drop_stale_cache("twenty48") == []  # calls no other kernel file
+        os.utime(f, (newest + 60, newest + 60))
+    removed = compiled.drop_stale_cache(tree)
+    assert set(removed) == set(old) and all(f.exists() for f in new + elsewhere) and not any(f.exists() for f in old)
+    assert compiled.drop_stale_cache("agents.engines.twenty48.kernels") == []  # calls no other kernel file
 
 
 def test_tictactoe_random_playouts_end_as_random_play_is_known_to():
     """Uniformly random tic-tac-toe from the empty board is known to end 58.5% X, 28.8% O, 12.7% drawn (every
     move equally likely); 20,000 compiled playouts land within 1.5 points of each (4 standard errors)."""
-    from agents.uct_tree import TicTacToeTree
+    from agents.engines.tictactoe.tree import TicTacToeTree
 
     tree = TicTacToeTree()
     rng = np.random.default_rng(7)
-    k, args = tree.k, (tree.GAME, np.int64(0), np.int64(0), np.int64(0), tree.full, tree.order, tree.box_lines,
-                       tree.line_boxes, rng)
+    k, args = tree.k, (np.int64(0), np.int64(0), np.int64(0), tree.full, tree.order, tree.board_a, tree.board_b, rng)
     assert tree.playout(0, rng) in (-1, 0, 1)
     results = np.array([k.playout(*args) for _ in range(20_000)])
     assert abs((results == 1).mean() - 0.585) < 0.015
@@ -186,7 +192,7 @@ def test_tictactoe_compiled_tree_proves_positions_as_minimax_and_plays_its_moves
 
 @pytest.mark.parametrize("exact_lines", [0, 12])
 def test_the_compiled_network_leaves_value_as_the_python_evaluator(exact_lines):
-    """mcts-ntuple's leaves in the kernels (agents/kernels/uct.network_leaf with NetworkLeaves.compiled_leaf) equal the
+    """mcts-ntuple's leaves in the kernels (the tree kernels' evaluated_leaf with NetworkLeaves.compiled_leaf) equal the
     Python evaluator's on 3x3 positions: the network's squashed margin, and with exact_lines the solver's exact
     result where the leaf is small enough; mcts-ntuple searches on the compiled tree."""
     from agents.dots_network_agents import NetworkLeaves
@@ -194,13 +200,13 @@ def test_the_compiled_network_leaves_value_as_the_python_evaluator(exact_lines):
 
     rules = DotsRules(3, 3)
     leaves = NetworkLeaves(DotsNTuple(rules, SETTINGS), exact_lines, 20_000)
-    tree = uct_tree.DotsTree(3, 3)
+    tree = DotsTree(3, 3)
     states = random_positions(rules, 40, 5, (4, 20))
     exact = 0
     for state, (want, _) in zip(states, leaves.evaluate(states, np.random.default_rng(0)), strict=True):
         a, b, c = (np.int64(x) for x in tree.position(state))
-        got = tree.k.network_leaf(a, b, c, tree.full, leaves.compiled_leaf(state), tree.work, tree.order,
-                                  tree.box_lines, tree.line_boxes, np.random.default_rng(0))
+        got = tree.k.evaluated_leaf(a, b, c, tree.full, leaves.compiled_leaf(state), tree.work, tree.order,
+                                  tree.board_a, tree.board_b, np.random.default_rng(0))
         assert got == pytest.approx(want, abs=1e-9)
         exact += 24 - state.lines.bit_count() <= exact_lines
     assert exact_lines == 0 or exact >= 5
@@ -222,16 +228,16 @@ def test_a_network_leaf_with_a_playout_share_mixes_the_guess_with_a_random_playo
     guessed = NetworkLeaves(DotsNTuple(rules, SETTINGS))
     mixed = NetworkLeaves(guessed.learner, 0, 20_000, share)
     solved = NetworkLeaves(guessed.learner, 24, 10**6, share)
-    tree = uct_tree.DotsTree(3, 3)
+    tree = DotsTree(3, 3)
     states = random_positions(rules, 20, 7, (4, 20))
     plain = guessed.evaluate(states, np.random.default_rng(0))
     python = mixed.evaluate(states, np.random.default_rng(0))
     for state, (guess, _), (got_python, _) in zip(states, plain, python, strict=True):
         a, b, c = (np.int64(x) for x in tree.position(state))
-        kernel = [tree.k.network_leaf(a, b, c, tree.full, leaves.compiled_leaf(state), tree.work, tree.order,
-                                      tree.box_lines, tree.line_boxes, np.random.default_rng(3))
+        kernel = [tree.k.evaluated_leaf(a, b, c, tree.full, leaves.compiled_leaf(state), tree.work, tree.order,
+                                      tree.board_a, tree.board_b, np.random.default_rng(3))
                   for leaves in (mixed, solved)]
-        played = tree.k.dots_playout(a, b, c, tree.full, tree.order, tree.box_lines, tree.line_boxes,
+        played = tree.k.playout(a, b, c, tree.full, tree.order, tree.board_a, tree.board_b,
                                      np.random.default_rng(3))
         assert kernel[0] == pytest.approx((1 - share) * guess + share * played, abs=1e-9)
         assert min(abs(got_python - (1 - share) * guess - share * z) for z in (-1, 0, 1)) < 1e-9
@@ -251,7 +257,7 @@ def test_the_compiled_tree_runs_the_same_batches_however_the_clock_slices_them()
     same search as one uncut call: the root's children come out identical."""
     rules = DotsRules(3, 3)
     state = _mid_game(rules, 9, 5)
-    whole, sliced = uct_tree.DotsTree(3, 3), uct_tree.DotsTree(3, 3)
+    whole, sliced = DotsTree(3, 3), DotsTree(3, 3)
     whole.reset(state)
     sliced.reset(state)
     assert whole.simulate(3000, 2.0, np.random.default_rng(4), 8) == 3000
@@ -286,7 +292,7 @@ def _minimax_tree(weight, c, exact_lines=8, lines=6, seed=2):
     rules = DotsRules(3, 3)
     leaves = NetworkLeaves(DotsNTuple(rules, SETTINGS), exact_lines, 20_000, 0.0, weight)
     state = _mid_game(rules, seed, lines)
-    tree = uct_tree.DotsTree(3, 3)
+    tree = DotsTree(3, 3)
     tree.reset(state)
     tree.leaf = leaves.compiled_leaf(state)
     tree.simulate(3000, c, np.random.default_rng(seed), 8)

@@ -8,8 +8,8 @@ from gymnasium.vector import AutoresetMode
 
 import arcade.envs  # noqa: F401  (registers the environments)
 from arcade.envs.vector2048 import Uniforms, Vector2048Env
-from arcade.games.board64 import spawn
-from arcade.games import board64
+from agents.engines.twenty48.board64 import spawn
+from agents.engines.twenty48 import board64
 
 
 def _random_legal(rng, mask):

@@ -1,4 +1,4 @@
-"""A native vector 2048: N boards of 4x4 stepped at once on the 64-bit board engine (arcade/games/board64.py).
+"""A native vector 2048: N boards of 4x4 stepped at once on the 64-bit board engine (agents/engines/twenty48/board64.py).
 
     envs = gymnasium.make_vec("arcade/2048-v0", num_envs=4096, vectorization_mode="vector_entry_point")
 
@@ -22,7 +22,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from arcade.envs.single import observation_space_2048, one_hot_2048
-from arcade.games import board64
+from agents.engines.twenty48 import board64
 from arcade.games.twenty48 import Game2048Settings
 from arcade.setting_fields import check_in_range
 

@@ -326,4 +326,4 @@ GAME = declare(GameType(id="blackjack", title="Blackjack",
                         how_to=HOW_TO, blurb="Take, peek or quit; value iteration solves it.",
                players=1, seat_names=("player",), has_chance=True,  # the card a Take draws, the card a Peek shows
                settings=BlackjackSettings, parameters=("preset",), rules_class=BlackjackRules,
-               view="arcade.screens.blackjack", playouts="agents.playout_blackjack", unit="rounds"))
+               view="arcade.screens.blackjack", unit="rounds"))

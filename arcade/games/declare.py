@@ -34,9 +34,7 @@ class GameType:
     settings: the dataclass of its settings table (its defaults are the defaults). parameters: the fields of
     that table a variant may set (the rules' own parameters; the rest are agents' and the view's).
     rules_class: the class of its rules objects. rules / view: module paths of its rules (default: where
-    rules_class is defined) and of its view (a module or package exposing SCREEN). playouts: the module
-    path of its fast random playouts for the searches (agents/game_search.py says what it offers; empty:
-    the searches play through the rules). table: its table's name
+    rules_class is defined) and of its view (a module or package exposing SCREEN). table: its table's name
     in settings.toml (default: id); attr: the attribute on Settings (default: id). unit: what its plays are
     called where they are counted (the statistics view's column and its empty line). how_to: the aim of the
     game in plain words (the first visit's card; its blurb where it has none). milestones: the marks an
@@ -54,7 +52,6 @@ class GameType:
     rules_class: type | None = None
     rules: str = ""
     view: str = ""
-    playouts: str = ""
     table: str = ""
     attr: str = ""
     unit: str = "games"  # what one play of it is called where it is counted ("rounds" at a card table)

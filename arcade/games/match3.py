@@ -351,5 +351,4 @@ GAME = declare(GameType(id="match3", title="Match-3",
                         how_to=HOW_TO, blurb="Swap gems into lines; Q-learning from rollouts.",
                players=1, seat_names=("player",), has_chance=True,  # the gems that fall in; too many to list
                settings=Match3Settings, parameters=("size", "colours", "turns"), rules_class=Match3Rules,
-               view="arcade.screens.match3",
-               playouts="agents.playout_match3"))
+               view="arcade.screens.match3"))

@@ -5,6 +5,9 @@ import pygame
 
 
 class Screen:
+    # the screen's own keys that toggle, open or restart (beside the app's ONCE_KEYS): a held one acts once
+    once_keys: frozenset = frozenset()
+
     def handle_event(self, event) -> bool:
         """Handle one event; True if it was consumed (the app then ignores it, e.g. Esc)."""
         return False

@@ -1,5 +1,5 @@
 """The dots alpha-beta as it was before its search was compiled (issue 41): the same search (transposition
-table, chain analysis, iterative deepening, exact endgames) in plain Python on agents/dots_engine.Position.
+table, chain analysis, iterative deepening, exact endgames) in plain Python on agents/engines/dots/board.Position.
 Kept, unregistered, as the baseline benchmarks/bench_dots_alphabeta.py measures the compiled one against
 (positions a second, and a match), and as the plain implementation the tests check the compiled one against.
 Not offered in the arcade.
@@ -10,7 +10,7 @@ import math
 import time
 
 from agents.base import Deadline, OutOfTime, budget_clock, time_budget
-from agents.dots_engine import Position, geometry, loony_value, simple_loony
+from agents.engines.dots.board import Position, geometry, loony_value, simple_loony
 from arcade.games.dots import line_symmetries, map_lines
 
 EXACT, LOWER, UPPER = 0, 1, 2

@@ -25,6 +25,7 @@ PANEL_SCORES_H = 170  # px of the side panel's top its scores, opponent and boxe
 
 class DotsScreen(GameScreen):
     game_id = GAME.id
+    once_keys = frozenset((pygame.K_f, pygame.K_o))  # (a held one acts once)
     HISTOGRAM = "box margin at the end (yours minus the opponent's)"
     VARIANT_CHOICES = ("board",)  # rows x cols
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
+from arcade.screens.match3 import colours
 from arcade.ui import palette
 from arcade.ui.geometry import top_square
 
@@ -32,7 +33,7 @@ def draw_gem(surface, colour_index: int, centre, radius: float, alpha: float = 1
     """One gem: its colour and its own shape (colour-blind players tell them apart), a highlight."""
     if colour_index < 0 or radius <= 1:
         return
-    colour = palette.GEMS[colour_index % len(palette.GEMS)]
+    colour = colours.GEMS[colour_index % len(colours.GEMS)]
     if alpha < 1:
         colour = tuple(int(v * alpha + b * (1 - alpha)) for v, b in zip(colour, palette.PANEL, strict=True))
     shape = GEM_SHAPES[colour_index % len(GEM_SHAPES)]  # each colour its own shape: colour-blind players

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
+from arcade.screens.match3 import colours
 from arcade.control import Question
 from arcade.games.match3 import GAME
 from arcade.screens.base import GameScreen
@@ -127,7 +128,7 @@ class Match3Screen(GameScreen):
         """A swap in words: 'swap the red gem in row 5, column 4 with the blue gem below it'."""
         r1, c1, r2, c2 = swap
         board = self.state.board
-        names = palette.GEM_NAMES
+        names = colours.GEM_NAMES
         where = "below it" if r2 > r1 else "above it" if r2 < r1 else "to its right" if c2 > c1 else "to its left"
         return (f"swap the {names[int(board[r1, c1]) % len(names)]} gem in row {r1 + 1}, column {c1 + 1} "
                 f"with the {names[int(board[r2, c2]) % len(names)]} gem {where}")

@@ -24,6 +24,7 @@ MARK_NAMES = {X: "X", O: "O"}
 
 class TicTacToeScreen(GameScreen):
     game_id = GAME.id
+    once_keys = frozenset((pygame.K_x, pygame.K_o))  # (a held one acts once)
     HISTOGRAM = "results"
 
     def __init__(self, app, agent=None, seed=None):

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
-from arcade.ui import palette, text
+from arcade.screens.twenty48 import colours
+from arcade.ui import text
 from arcade.ui.geometry import top_square
 
 
@@ -23,7 +24,7 @@ def cell_rect_2048(board: pygame.Rect, gap: int, cell: float, r: float, c: float
 
 def draw_tile(surface, rect: pygame.Rect, value: int, grayscale: bool = False) -> None:
     """One 2048 tile (0: an empty cell) with its number sized to fit."""
-    bg, fg = palette.tile_colours(value)
+    bg, fg = colours.tile_colours(value)
     if grayscale:  # in gray, light numbers on light tiles fade: the text follows the tile's lightness
         lightness = 0.299 * bg[0] + 0.587 * bg[1] + 0.114 * bg[2]
         fg = (40, 40, 40) if lightness > 150 else (250, 250, 250)

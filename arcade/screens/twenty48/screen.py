@@ -32,6 +32,7 @@ CONFIRM_MS = 3000  # ...and the same key again within this time starts the new g
 
 class Screen2048(GameScreen):
     game_id = GAME.id
+    once_keys = frozenset((pygame.K_g, pygame.K_e))  # (a held one acts once)
     HISTOGRAM = "largest tile reached"
 
     def __init__(self, app, agent=None, seed=None, size=None):

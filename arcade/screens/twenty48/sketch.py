@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pygame
 
-from arcade.ui import palette, text
+from arcade.screens.twenty48 import colours
+from arcade.ui import text
 from arcade.ui.geometry import grid
 
 def sketch(surface, rect):
@@ -12,7 +13,7 @@ def sketch(surface, rect):
     for r, row in enumerate(board):
         for c, v in enumerate(row):
             cr = pygame.Rect(ox + c * cell + 2, oy + r * cell + 2, cell - 4, cell - 4)
-            bg, colour = palette.tile_colours(v)
+            bg, colour = colours.tile_colours(v)
             pygame.draw.rect(surface, bg, cr, border_radius=max(2, cell // 10))
             size = cell // (2 + len(str(v)) // 2)
             if v and size >= 10:  # a small card: colours only, numbers too small to read would be noise

@@ -1,8 +1,9 @@
-"""2048's random playouts for the searches, compiled (agents/kernels/twenty48_playout.random_playouts), declared
-by the game (its GameType's `playouts`) and read by agents/game_search.playout_returns.
+"""2048's engine members (agents/engines EngineMembers): random playouts for the searches, compiled
+(playout_kernels.random_playouts), read by agents/game_search.playout_returns; step and legal moves draw for
+draw with the rules; the warm-up of every 2048 kernel.
 
 A playout is one board moved hundreds of times: in the kernel it is a uint64 (4 bits a cell, as
-arcade/games/board64.py packs it), each move four row-table lookups, each of the computer's tiles drawn
+agents/engines/twenty48/board64.py packs it), each move four row-table lookups, each of the computer's tiles drawn
 from the search's own Generator (so a seeded search replays). A whole random game takes a few
 microseconds. Other sizes play on the rules' uint8 cells in the same kernel module (random_playouts_cells,
 its slide and spawn held equal to the rules' by tests/test_playouts_2048.py); boards with two tiles of
@@ -14,14 +15,14 @@ import functools
 
 import numpy as np
 
-from agents.compiled import kernels, warm as warm_kernels, move_tables
-from arcade.games import board64
+from agents.compiled import warm as warm_kernels
+from agents.engines.twenty48 import board64, load, move_tables
 from arcade.games.twenty48 import State2048
 
 
 @functools.lru_cache(maxsize=1)
 def _kernels():
-    return kernels(name="twenty48_playout")
+    return load("playout_kernels")
 
 
 def warm_step() -> None:
@@ -47,6 +48,28 @@ def warm_step() -> None:
 def warm() -> None:
     """Compile (or load) the playout kernel now, not inside a timed decision."""
     warm_kernels([warm_step])  # a progress bar says so while it compiles (the first time only)
+
+
+def warm_steps(data_dir, playing_only: bool) -> list:
+    """The 4x4 searches' first (what a first move needs), then the playouts' and the learner's."""
+    from agents.expectimax_strong import Search
+    from agents.ntuple_net import NTupleNetwork
+    from agents.ntuple_td import TDGames
+
+    k = load("kernels", data_dir)
+    board = np.zeros((4, 4), np.uint8)
+    board[0, :2] = 1
+    net = NTupleNetwork("3x4")
+    read_only = NTupleNetwork("3x4")  # (a network read from a file: numba compiles read-only arrays apart)
+    read_only.weights.flags.writeable = False
+    steps = [lambda: Search(0.1, 1e-4).root(board, 2), lambda: Search(0.1, 1e-4, read_only).root(board, 2),
+             lambda: read_only.value(np.zeros(1, np.uint64))]
+    if not playing_only:
+        steps += [warm_step, lambda: Search(0.1, 1e-4, net).root(board, 2),
+                  lambda: net.value(np.zeros(1, np.uint64)), lambda: net.features(np.zeros(1, np.uint64)),
+                  lambda: TDGames(net, 0.1, 0.1, np.random.default_rng(0)).step(10),
+                  lambda: k.heuristic(np.uint64(0), np.zeros((3, 1 << 16), np.float32))]
+    return steps
 
 
 def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list | None:

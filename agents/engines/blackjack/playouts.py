@@ -1,20 +1,28 @@
-"""Blackjack's random playouts for the searches, compiled (agents/kernels/blackjack.random_playouts), declared
-by the game (its GameType's `playouts`) and read by agents/game_search.playout_returns: a batch of rounds
+"""Blackjack's engine members (agents/engines EngineMembers): random playouts for the searches, compiled
+(kernels.random_playouts), read by agents/game_search.playout_returns: a batch of rounds
 played to the end by uniformly random actions in one call, each card drawn from the search's own Generator.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from agents.compiled import kernels
+from agents.compiled import kernels as load
+
+
+def kernels():
+    return load("agents.engines.blackjack.kernels")
 
 
 def warm() -> None:
     """Compile (or load) the playout kernel now, not inside a timed decision."""
     out = np.zeros(1)
-    kernels(name="blackjack").random_playouts(np.zeros(1, np.int64), np.full(1, -1, np.int64),
+    kernels().random_playouts(np.zeros(1, np.int64), np.full(1, -1, np.int64),
                                              np.ones((1, 2), np.int64), np.zeros(1), np.array([1, 5], np.int64),
                                              10, 1.0, 10, np.random.default_rng(0), out)
+
+
+def warm_steps(data_dir, playing_only: bool) -> list:
+    return [warm]
 
 
 def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list[tuple[float]]:
@@ -25,7 +33,7 @@ def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: in
     if live:
         mdp, rounds = rules.mdp, [states[k] for k in live]
         values = np.empty(len(rounds))
-        kernels(name="blackjack").random_playouts(
+        kernels().random_playouts(
             np.array([s.mdp_state.total for s in rounds], np.int64),
             np.array([-1 if s.mdp_state.peeked is None else s.mdp_state.peeked for s in rounds], np.int64),
             np.array([s.mdp_state.counts for s in rounds], np.int64), np.array([s.reward for s in rounds], float),

@@ -1,14 +1,14 @@
 """The compiled 2048 of mcts (numba): random playouts to the end (its leaf evaluation) and one move on the
-rules' exponent board (its walk down the tree), on agents/kernels/twenty48.py's uint64 boards and row tables.
+rules' exponent board (its walk down the tree), on agents/engines/twenty48/kernels.py's uint64 boards and row tables.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from agents.kernels.twenty48 import U, count_bits, empty_cells, move, spawn_tile, transpose
+from agents.engines.twenty48.kernels import U, count_bits, empty_cells, move, spawn_tile, transpose
 
-DEPENDS = ("twenty48",)
+DEPENDS = ("agents.engines.twenty48.kernels",)
 
 
 @njit(cache=True, nogil=True)

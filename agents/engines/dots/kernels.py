@@ -1,7 +1,7 @@
 """The compiled inner loops of the dots learner (numba): an n-tuple network's value of a line set, the
 greedy move it makes, the greedy agent's move (its sparring partner), and TD(0) self-play, by the rules of
 arcade/games/dots.py (the alpha-beta's recursion, which values its horizon by this network, is
-agents/kernels/dots_search.py).
+agents/engines/dots/search_kernels.py).
 
 A position is its drawn lines, one bit a line (the rules' numbering). The network: tuples of lines, each
 read through every symmetry of the board; a tuple read under a symmetry gives an index into its own
@@ -32,6 +32,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.engines.bits import popcount, bit_index, random_bit  # noqa: F401  (the kernels below and their callers)
+
+DEPENDS = ("agents.engines.bits",)
+
 
 @njit(cache=True)
 def gain(lines, line, box_lines, line_boxes):
@@ -57,7 +61,7 @@ def _safe(lines, line, box_masks, line_boxes):
     """Whether drawing `line` (not drawn) gives no box its third side."""
     for j in range(2):
         b = line_boxes[line, j]
-        if b >= 0 and _popcount(lines & box_masks[b]) == 2:
+        if b >= 0 and popcount(lines & box_masks[b]) == 2:
             return False
     return True
 
@@ -67,7 +71,7 @@ def _summary(lines, box_masks, box_lines, line_boxes, n_lines):
     """The index of a line set's summary: its safe lines, two-sided and three-sided boxes (each capped)."""
     two = three = 0
     for b in range(box_masks.size):
-        sides = _popcount(lines & box_masks[b])
+        sides = popcount(lines & box_masks[b])
         two += sides == 2
         three += sides == 3
     safe = 0
@@ -82,7 +86,7 @@ def value(lines, net):
     """The network's value of a line set (for the player to move). net: (reads, offsets, counts,
     count_offsets, box_masks, weights, layer_at, box_lines, line_boxes, n_lines)."""
     reads, offsets, counts, count_offsets, box_masks, weights, layer_at, box_lines, line_boxes, n_lines = net
-    total = weights[layer_at + _popcount(lines)]
+    total = weights[layer_at + popcount(lines)]
     total += weights[layer_at + n_lines + 1 + _summary(lines, box_masks, box_lines, line_boxes, n_lines)]
     r = 0
     while r < reads.shape[0]:
@@ -127,34 +131,8 @@ def _count_index(lines, counts, box_masks, r):
     for j in range(counts.shape[1] - 1, -1, -1):
         box = counts[r, j]
         if box >= 0:
-            index = index * 5 + _popcount(lines & box_masks[box])
+            index = index * 5 + popcount(lines & box_masks[box])
     return index
-
-
-@njit(cache=True, inline="always")
-def _popcount(x):
-    """Set bits of a non-negative int64 (the parallel sum: a constant dozen operations)."""
-    x = np.uint64(x)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True, inline="always")
-def bit_index(bit):
-    """The index of a single set bit."""
-    return _popcount(bit - 1)
-
-
-@njit(cache=True, inline="always")
-def random_bit(mask, rng):
-    """One of the set bits of `mask` (not 0), drawn uniformly: the k-th lowest for k = floor(u * count), one
-    draw of rng."""
-    count = _popcount(mask)
-    for _ in range(min(np.int64(rng.random() * count), count - 1)):
-        mask &= mask - 1
-    return mask & -mask
 
 
 @njit(cache=True)
@@ -202,7 +180,7 @@ def _features(lines, net, out, canon):
     for r in range(counts.shape[0]):
         out[n] = count_offsets[r] + _count_index(lines, counts, box_masks, r)
         n += 1
-    out[n] = layer_at + _popcount(lines)
+    out[n] = layer_at + popcount(lines)
     out[n + 1] = layer_at + n_lines + 1 + _summary(lines, box_masks, box_lines, line_boxes, n_lines)
     return n + 2, n_canon
 

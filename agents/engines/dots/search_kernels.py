@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.kernels.dots import _popcount, value
+from agents.engines.dots.kernels import popcount, value
 
-DEPENDS = ("dots",)  # (its horizon is the learner's network value: agents/compiled.kernels keeps its cache fresh)
+DEPENDS = ("agents.engines.dots.kernels",)  # (its horizon is the learner's network value: agents/compiled.kernels keeps its cache fresh)
 
 EXACT, LOWER, UPPER = 0, 1, 2
 NODES, CAP, STOPPED, HITS, FILLED = 0, 1, 2, 3, 4
@@ -95,7 +95,7 @@ def _walk(lines, box, line, sides, box_lines, line_boxes, run):
 @njit(cache=True)
 def capture_moves(lines, sides, box_lines, line_boxes, run, out):
     """When a box can be taken, the lines worth searching into out and how many (1 or 2); 0 to search every
-    line (agents/dots_engine.Position.capture_choices says which, and why)."""
+    line (agents/engines/dots/board.Position.capture_choices says which, and why)."""
     found = False
     for box in range(sides.size):
         if sides[box] == 3:
@@ -167,7 +167,7 @@ def loony_components(lines, sides, box_lines, line_boxes, seen, chains, loops):
 @njit(cache=True)
 def loony_value(chains, loops, memo_keys, memo_values):
     """The box margin of the player who must open one of these chains (3+) and loops (4+), both sides
-    playing perfectly (Berlekamp's recursion, as agents/dots_engine.loony_value); counts by length."""
+    playing perfectly (Berlekamp's recursion, as agents/engines/dots/board.loony_value); counts by length."""
     key = np.int64(0)
     for n in range(chains.size):
         for _ in range(chains[n]):
@@ -319,7 +319,7 @@ def search_value(lines, depth, alpha, beta, ply, sides, geo, tt, stats, scratch,
         return 0.0
     stats[NODES] += 1
     box_lines, line_boxes, centre_first = geo
-    free = centre_first.size - _popcount(lines)
+    free = centre_first.size - popcount(lines)
     if free == 0:
         return 0.0
     if depth > free:

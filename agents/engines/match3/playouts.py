@@ -1,5 +1,5 @@
-"""Match-3's random playouts for the searches, compiled (agents/kernels/match3.random_playouts), declared
-by the game (its GameType's `playouts`) and read by agents/game_search.playout_returns. The kernel plays
+"""Match-3's engine members (agents/engines EngineMembers): random playouts for the searches, compiled
+(kernels.random_playouts), read by agents/game_search.playout_returns; step draw for draw with the rules. The kernel plays
 the rules' game draw for draw; a whole game of 50 turns takes about a millisecond in Python's rules
 and a few tens of microseconds here."""
 from __future__ import annotations
@@ -11,10 +11,7 @@ from arcade.games.match3 import Match3State, swap_index
 
 
 def _kernel():
-    kernels()  # numba's cache placed where it can be written, before any kernel module is imported
-    from agents.kernels import match3
-
-    return match3
+    return kernels("agents.engines.match3.kernels")
 
 
 def warm_step() -> None:
@@ -30,7 +27,7 @@ def warm_step() -> None:
 
 def greedy_rollouts(board: np.ndarray, candidates: np.ndarray, tapes: np.ndarray, depth: int, turns_left: int,
                     rng: np.random.Generator, totals: np.ndarray, finals: np.ndarray) -> int:
-    """Monte-Carlo's rollouts, compiled (agents/kernels/match3.greedy_rollouts): each candidate swap (legal,
+    """Monte-Carlo's rollouts, compiled (agents/engines/match3/kernels.greedy_rollouts): each candidate swap (legal,
     all_swaps order, int64) on settled `board` (s x s int8) followed by up to `depth` greedy-cascade turns,
     rollout j's new gems from tapes[j] (n x T int8); totals (A x n int64) and finals (A x n x s x s int8)
     filled; returns how many boards were reshuffled."""
@@ -40,6 +37,11 @@ def greedy_rollouts(board: np.ndarray, candidates: np.ndarray, tapes: np.ndarray
 def warm() -> None:
     """Compile (or load) the playout kernels now, not inside a timed decision."""
     warm_kernels([warm_step])  # a progress bar says so while it compiles (the first time only)
+
+
+def warm_steps(data_dir, playing_only: bool) -> list:
+    """The playouts', a turn's and the rollouts' kernels (monte-carlo loads them as it is made)."""
+    return [] if playing_only else [warm_step]
 
 
 def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list:

@@ -1,6 +1,5 @@
-"""The fast engine tic-tac-toe declares for the searches (its GameType's `playouts`; agents/game_search.py says
-what one offers): mcts's whole tree compiled (agents/uct_tree.TicTacToeTree on X's and O's cells as bits),
-and the same compiled random playouts for a search that asks for playouts alone.
+"""Tic-tac-toe's engine members (agents/engines EngineMembers): mcts's whole tree compiled (tree.TicTacToeTree on
+X's and O's cells as bits), and the same compiled random playouts for a search that asks for playouts alone.
 """
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ import functools
 
 import numpy as np
 
-KEY = ("tictactoe",)
+KEY = ("tree",)  # (one tree serves every position)
 
 
 @functools.lru_cache(maxsize=1)
@@ -33,8 +32,8 @@ def tree_board(state, max_moves: int) -> tuple[str] | None:
 
 
 def compiled_tree(key: tuple[str]):
-    """mcts's whole tree compiled (agents/uct_tree.TicTacToeTree)."""
-    from agents.uct_tree import TicTacToeTree
+    """mcts's whole tree compiled (tree.TicTacToeTree)."""
+    from agents.engines.tictactoe.tree import TicTacToeTree
 
     return TicTacToeTree()
 
@@ -42,3 +41,7 @@ def compiled_tree(key: tuple[str]):
 def warm() -> None:
     """Compile (or load) the compiled tree's kernels."""
     compiled_tree(KEY).warm(0)
+
+
+def warm_steps(data_dir, playing_only: bool) -> list:
+    return [warm]

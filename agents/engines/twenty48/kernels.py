@@ -1,7 +1,7 @@
 """The compiled inner loops of the 4x4 2048 agents (numba): the expectimax search and the n-tuple learner
-(mcts's playouts and steps, which call the moves here, are agents/kernels/twenty48_playout.py).
+(mcts's playouts and steps, which call the moves here, are agents/engines/twenty48/playout_kernels.py).
 
-Everything here works on uint64 boards as arcade/games/board64.py packs them (cell i is nibble i, row r
+Everything here works on uint64 boards as agents/engines/twenty48/board64.py packs them (cell i is nibble i, row r
 the 16 bits from 16r) and on that module's row tables, handed in as plain arrays (agents/compiled.move_tables,
 agents/expectimax_strong.score_tables). numba's cache is keyed by the file that defines a kernel and does
 not see edits to the kernels it calls in another file: a kernel file that calls these declares them

@@ -1,0 +1,74 @@
+"""Dots' engine members (agents/engines EngineMembers): mcts's whole tree compiled (compiled_tree: tree.DotsTree,
+the walk and its playouts without Python), the same compiled random playouts one state at a time for any
+other search (playout_returns), and the warm-up of every dots kernel.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+
+
+def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list[tuple[float, float]] | None:
+    """Each state's result for both seats (+1 / 0 / -1) after a random playout to the end on its board's compiled
+    tree; None where a playout would stop early (max_moves shorter than a game's free lines: the caller plays
+    those by the rules)."""
+    if any(s.board.n_lines - s.lines.bit_count() > max_moves for s in states):
+        return None
+    from agents.uct_tree import playout_returns as on_trees
+
+    return on_trees(lambda s: _playout_tree((s.rows, s.cols)), states, rng)
+
+
+@functools.lru_cache(maxsize=None)
+def _playout_tree(board: tuple[int, int]):
+    return compiled_tree(board)
+
+
+def tree_board(state, max_moves: int) -> tuple[int, int] | None:
+    """Which compiled tree a state needs (its board's size); None where playouts of max_moves moves would stop
+    before the end (the compiled tree plays them to the end: the Python tree takes those)."""
+    return (state.rows, state.cols) if max_moves >= state.board.n_lines else None
+
+
+def compiled_tree(board: tuple[int, int]):
+    """mcts's whole tree compiled for a board of this size (tree.DotsTree)."""
+    from agents.engines.dots.tree import DotsTree
+
+    return DotsTree(*board)
+
+
+def warm() -> None:
+    """Compile (or load) the compiled tree's kernels."""
+    from arcade.games.dots import DotsState
+
+    compiled_tree((1, 1)).warm(DotsState(1, 1))
+
+
+def warm_steps(data_dir, playing_only: bool) -> list:
+    """The learnt network's, the alpha-beta's and the compiled tree's kernels (with a network's leaves too);
+    then the learner's self-play."""
+    from agents.alphabeta_dots import Search
+    from agents.dots_network_agents import network_leaf
+    from agents.dots_ntuple import Network
+    from agents.engines.dots.tree import DotsTree
+    from arcade.games.dots import DotsState
+
+    net = Network(2, 2)
+
+    def network_tree() -> None:
+        tree = DotsTree(2, 2)
+        tree.leaf = network_leaf(net, 16, 1000, Search(2, 2))
+        tree.warm(DotsState(2, 2))
+
+    steps = [lambda: net.move_values(0), lambda: net.choices(np.zeros(1, np.int64)),
+             lambda: net.values(np.zeros(1, np.int64)), lambda: Search(2, 2).root_values(0, 2, True),
+             lambda: Search(2, 2, net.args()).root_values(0, 2, True), warm, network_tree]
+    if not playing_only:
+        from agents.compiled import kernels
+
+        steps.append(lambda: kernels("agents.engines.dots.kernels", data_dir).self_play(
+            net.args(), 1, 0.1, 0.1, net.layout.n_lines, net.layout.box_lines, net.layout.line_boxes,
+            np.random.default_rng(0), 0, 0.5))
+    return steps

@@ -1,0 +1,102 @@
+"""Dots' position operations for the compiled UCT tree (agents/engines/tree_kernels_template.py says what they are):
+a position is (drawn lines as bits, the box margin of seat 0 over seat 1, the seat to move); a move is a line, and
+a line that completes a box keeps the turn (kernels.gain says which do). The evaluator is the learnt network
+of agents/dots_ntuple.py, the small leaves solved by the alpha-beta kernels (search_kernels.position_value).
+
+Copies of the rules (arcade/games/dots.py DotsRules.step: a box to the player who completes it, who moves
+again; DotsRules.outcome: the margin decides), held equal by tests/test_engines.py.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from agents.engines.bits import bit_index, popcount, random_bit  # noqa: F401  (bit_index, random_bit: the tree's)
+from agents.engines.dots.kernels import gain
+from agents.engines.dots.kernels import value as network_value
+from agents.engines.dots.search_kernels import CAP, NODES, STOPPED, position_value
+
+DEPENDS = ("agents.engines.bits", "agents.engines.dots.kernels", "agents.engines.dots.search_kernels")
+
+_one, _wide = np.zeros(1, np.int64), np.zeros((1, 1), np.int64)
+_NO_NETWORK = (_wide, _one, _wide, _one, _one, np.zeros(1), 0, _wide, _wide, 1)
+NO_SOLVER = ((_wide, _wide, _one), (_one, np.zeros(1, np.int8), np.zeros(1, np.int8), np.zeros(1), np.zeros(1, np.int8)),
+             _one, (_wide, _one, _one, _one, _one, _one, _one, _one), _one)
+# evaluate's args: (network, exact_lines, exact_positions, solver); these of the same types, never read
+NO_EVALUATOR = (_NO_NETWORK, 0, 0, NO_SOLVER)
+
+
+@njit(cache=True)
+def step(lines, margin, mover, line, box_lines, line_boxes):
+    """Draw a free line: (lines, margin, mover) after it; a line that completes a box keeps the turn."""
+    g = gain(lines, line, box_lines, line_boxes)
+    lines |= np.int64(1) << line
+    if g:
+        margin += g if mover == 0 else -g
+    else:
+        mover ^= 1
+    return lines, margin, mover
+
+
+@njit(cache=True)
+def moves(lines, margin, mover, full):
+    """The free lines as a mask (0: the board is full, the game over)."""
+    return full & ~lines
+
+
+@njit(cache=True)
+def result_of(lines, margin, mover):
+    """Seat 0's result (+1, 0, -1) of a finished game: the sign of its margin."""
+    return (margin > 0) - (margin < 0)
+
+
+@njit(cache=True)
+def play_order(lines, margin, mover, order, n, box_lines, line_boxes):
+    """The final margin of seat 0 after drawing order[:n] (the free lines) in that order."""
+    for i in range(n):
+        lines, margin, mover = step(lines, margin, mover, order[i], box_lines, line_boxes)
+    return margin
+
+
+@njit(cache=True)
+def playout(lines, margin, mover, full, order, box_lines, line_boxes, rng):
+    """Seat 0's result (+1, 0, -1) of a uniformly random playout to the end (the free lines in a random order,
+    Fisher-Yates into `order`)."""
+    n = 0
+    free = full & ~lines
+    while free:
+        bit = free & -free
+        order[n] = bit_index(bit)
+        n += 1
+        free ^= bit
+    for i in range(n - 1, 0, -1):
+        j = min(np.int64(rng.random() * (i + 1)), i)
+        order[i], order[j] = order[j], order[i]
+    final = play_order(lines, margin, mover, order, n, box_lines, line_boxes)
+    return (final > 0) - (final < 0)
+
+
+@njit(cache=True)
+def evaluate(a, b, mover, full, args, work):
+    """(seat 0's result in [-1, 1] for a leaf (not finished), whether it is exact). args = (network,
+    exact_lines, exact_positions, solver): a leaf with exact_lines free lines or fewer is solved by the
+    alpha-beta kernels (solver: their geo, table, stats, scratch and sides; its exact win, draw or loss, unless
+    that takes more than exact_positions positions), else the box margin so far plus the network's value of
+    the rest for the side to move, squashed by tanh(margin / 2). work[0] counts the positions the solves
+    search."""
+    net, exact_lines, exact_positions, solver = args
+    free = popcount(full & ~a)
+    if free <= exact_lines:
+        geo, table, stats, scratch, sides = solver
+        stats[NODES] = 0
+        stats[STOPPED] = 0
+        stats[CAP] = exact_positions
+        v = position_value(a, free, geo, table, stats, scratch, sides, None)
+        work[0] += stats[NODES]
+        if stats[STOPPED] == 0:
+            margin = b + (v if mover == 0 else -v)
+            return float((margin > 0) - (margin < 0)), True
+    v = network_value(a, net)
+    return math.tanh((b + (v if mover == 0 else -v)) / 2.0), False
