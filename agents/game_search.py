@@ -113,8 +113,8 @@ def decision_rng(rng, rules, state) -> np.random.Generator:
     if rng is not None:
         return rng
     try:
-        text = rules.format_state(state)
-    except ValueError:  # a state without a text form
+        text = rules.format_state(state).split(" ", 1)[0]  # (the board alone, as before states wrote figures
+    except ValueError:  # a state without a text form                  # after it: seeded searches replay)
         text = ""
     # a digest, not hash(): str hashes differ between processes, and the CLI must replay the screen
     return np.random.default_rng(int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little"))

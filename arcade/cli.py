@@ -30,8 +30,18 @@ MAX_GAMES = 1_000_000
 MAX_EPISODES = 100_000_000
 
 
+# options of earlier rounds that the variant or the state now says, and how
+GONE = {"--board": "name the variant instead, e.g. 'dots(rows=4,cols=4)'",
+        "--spawn-four-probability": "name the variant instead, e.g. '2048(spawn_four_probability=0.1)'",
+        "--score": "write it after the board in --state, e.g. --state '2,4,0,0/0,0,0,0/0,0,0,0/0,0,0,0 score=120'",
+        "--turns-left": "write it after the board in --state, e.g. --state '0120/.../2101 turns=3'"}
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2 (argparse prints usage + message by default)
+        gone = next((o for o in GONE if message.startswith("unrecognized arguments") and o in message.split()), None)
+        if gone:
+            raise UserError(f"{gone} is gone: {GONE[gone]} (see: python {self.prog} --help)")
         if "expected one argument" in message:
             message += " (a value that starts with '-' goes after '=', e.g. --state=-1|...)"
         raise UserError(f"{message} (see: python {self.prog} --help)")
@@ -74,7 +84,6 @@ def _game_help() -> str:
 
 
 GAME_HELP = _game_help()
-BOARD_HELP = "the same as the variant's rows=R,cols=C: rows x columns (e.g. 4x4)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -86,7 +95,6 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", help=GAME_HELP)
     play.add_argument("--agent", type=_name("--agent"), help="agent in control from the start")
     play.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), help="seed of the first game")
-    play.add_argument("--board", help=BOARD_HELP)
 
     sub.add_parser("agents", help="list the agents registered for each game")
 
@@ -99,7 +107,6 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--games", type=_int_in("--games", 1, MAX_GAMES), default=20)
     bench.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED - MAX_GAMES), default=0)
     bench.add_argument("--json", action="store_true", help="print one JSON object on stdout")
-    bench.add_argument("--board", help=BOARD_HELP)
     bench.add_argument("--jobs", type=_int_in("--jobs", 1, 4096),
                        help="games played at once on local processes (default: all cores; 1 plays in this process)")
     bench.add_argument("--ray", metavar="ADDRESS", nargs="?", const="auto",
@@ -121,10 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     decide.add_argument("--agent", type=_name("--agent"), required=True)
     decide.add_argument("--state", required=True, help="the state in the game's text format (--state=-... if it "
                         "starts with '-')")
-    decide.add_argument("--score", type=_int_in("--score", 0, 10**15), help="2048: the score the state already has")
-    decide.add_argument("--turns-left", type=_int_in("--turns-left", 1, 1000), help="match3: turns left in the game")
     decide.add_argument("--json", action="store_true")
-    decide.add_argument("--board", help=BOARD_HELP)
     decide.add_argument("--kept", action="store_true", help="with the agents' parameters changed on screen "
                         "(Shift+i, kept in the data folder)")
     decide.add_argument("--tree", action="store_true", help="the search tree behind the values too (agents that "
@@ -168,35 +172,20 @@ def build_parser() -> argparse.ArgumentParser:
                        help="save what it has learnt this often (a killed run resumes from there)")
     train.add_argument("--curve", metavar="CSV", help="append the learning curve's points (games, series, value) "
                                                       "to this file as they come (trainers that measure themselves)")
-    train.add_argument("--spawn-four-probability", help="the same as the variant's spawn_four_probability=P")
     return p
 
 
 def _variant(args, settings):
     """The settings with the rules parameters of the game's variant (`nim(heap=21)`, the one way a
-    variant is named) in place; args.game becomes the bare id and args.variant the parameters given. The
-    older options say the same: --board RxC is rows=R,cols=C, --spawn-four-probability P is
-    spawn_four_probability=P. UserError: one line naming the problem."""
+    variant is named) in place; args.game becomes the bare id and args.variant the parameters given.
+    UserError: one line naming the problem."""
     args.variant = {}
     if getattr(args, "game", None) is None:
         return settings
     try:
         game_id, params = split_variant(args.game)
         info = game_info(game_id)
-        aliases = {}
-        if getattr(args, "board", None) is not None:
-            rows, x, cols = args.board.strip().lower().partition("x")
-            if not x:
-                raise VariantError(f"--board takes rows x columns, e.g. 4x4; got '{args.board}'")
-            aliases.update(rows=rows, cols=cols)
-        if getattr(args, "spawn_four_probability", None) is not None:
-            aliases["spawn_four_probability"] = args.spawn_four_probability
-        for name in aliases:
-            if name not in info.parameters:
-                option = "--board" if name in ("rows", "cols") else "--" + name.replace("_", "-")
-                raise VariantError(f"{option} sets {name}; {game_id} has no such rules parameter (its parameters: "
-                                   f"{', '.join(info.parameters) or 'none'})")
-        params = checked_parameters(info, {**params, **aliases})
+        params = checked_parameters(info, params)
     except (UnknownGame, VariantError) as exc:
         raise UserError(str(exc)) from None
     args.game, args.variant = game_id, params
@@ -338,9 +327,8 @@ def cmd_replay(args, settings) -> int:
 
 def cmd_decide(args, settings) -> int:
     rules = _rules(args.game, settings)
-    options = {k: v for k, v in (("score", args.score), ("turns_left", args.turns_left)) if v is not None}
     try:  # the state first: a bad one is said before an agent builds its tables
-        state = rules.parse_state(args.state, **options)
+        state = rules.parse_state(args.state)
     except ValueError as exc:
         raise UserError(f"--state: {exc}") from None
     if isinstance(rules, FitsState):

@@ -130,7 +130,7 @@ def test_four_probability_spawns_fours():
 
 def test_step_adds_score_and_a_tile():
     rules = Rules2048()
-    state = rules.parse_state("2,2,0,0/0,0,0,0/0,0,0,0/0,0,0,0", score=10)
+    state = rules.parse_state("2,2,0,0/0,0,0,0/0,0,0,0/0,0,0,0 score=10")
     after = rules.step(state, LEFT, np.random.default_rng(0))
     assert after.score == 14 and sorted(after.values()[after.board > 0].tolist()) == [2, 4]
 
@@ -158,8 +158,12 @@ def test_parse_state_errors():
                      ("2,0/0,0", "size must be 3 to 7")]:
         with pytest.raises(ValueError, match=why):
             rules.parse_state(bad)
-    with pytest.raises(ValueError, match="does not apply"):
-        rules.parse_state("0,0,0/0,0,0/0,0,2", turns_left=3)
+    with pytest.raises(ValueError, match="'turns=3' is not part of a 2048 state"):
+        rules.parse_state("0,0,0/0,0,0/0,0,2 turns=3")
+    with pytest.raises(ValueError, match="score must be a whole number"):
+        rules.parse_state("0,0,0/0,0,0/0,0,2 score=-1")
+    state = rules.parse_state("0,0,0/0,0,0/0,0,2 score=12")
+    assert state.score == 12 and rules.parse_state(rules.format_state(state)) == state
 
 
 def test_slide_paths_match_the_move():

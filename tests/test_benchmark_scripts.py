@@ -52,7 +52,7 @@ def test_cli_bench_stops_on_sigint_in_the_background(tmp_path):
     settings = tmp_path / "settings.toml"
     settings.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n')
     log = tmp_path / "run.jsonl"
-    argv = [sys.executable, "main.py", "--settings", str(settings), "bench", "dots", "--board", "3x3", "--agent",
+    argv = [sys.executable, "main.py", "--settings", str(settings), "bench", "dots(rows=3,cols=3)", "--agent",
             "alpha-beta", "--opponent", "greedy", "--games", "40", "--jobs", "1", "--log", str(log)]
     proc = _started_with_sigint_ignored(argv)
     out, took = _stop_when_logged(proc, tmp_path, 1)

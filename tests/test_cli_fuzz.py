@@ -41,14 +41,16 @@ def _one_clear_line(code, err, argv):
 
 
 @pytest.mark.parametrize("command, option", [("bench", "--games"), ("bench", "--seed"), ("play", "--seed"),
-                                             ("train", "--episodes"), ("train", "--seed"), ("decide", "--score"),
-                                             ("decide", "--turns-left")])
+                                             ("train", "--episodes"), ("train", "--seed"), ("decide", "score"),
+                                             ("decide", "turns")])
 def test_bad_numbers_are_one_line(capsys, command, option):
-    game = {"train": "tictactoe", "decide": "2048" if option == "--score" else "match3"}.get(command, "2048")
-    extra = {"train": ["--agent", "td-value"], "decide": ["--agent", "greedy", "--state",
-             "2,2,0,0/0,0,0,0/0,0,0,0/0,0,0,0" if game == "2048" else "012340123/" * 8 + "123401234"]}.get(command, [])
-    for value in BAD_NUMBERS + ["0"] * (option in ("--games", "--episodes", "--turns-left")):
-        argv = [command, game, *extra, f"{option}={value}"]
+    """Options, and the figures a state writes after its board (a 2048 score, match-3 turns left)."""
+    game = {"train": "tictactoe", "decide": "2048" if option == "score" else "match3"}.get(command, "2048")
+    board = "2,2,0,0/0,0,0,0/0,0,0,0/0,0,0,0" if game == "2048" else "012340123/" * 8 + "123401234"
+    extra = {"train": ["--agent", "td-value"], "decide": ["--agent", "greedy"]}.get(command, [])
+    for value in BAD_NUMBERS + ["0"] * (option in ("--games", "--episodes", "turns")):
+        given = [f"--state={board} {option}={value}"] if command == "decide" else [f"{option}={value}"]
+        argv = [command, game, *extra, *given]
         code, err, seconds = _run(capsys, argv)
         _one_clear_line(code, err, argv)
         assert seconds < 5, argv  # said before any long work

@@ -144,7 +144,7 @@ def test_a_kept_big_board_with_its_agent_opens_without_saying_the_agent_was_repl
 
 
 def test_the_command_lines_board_and_agent_win_over_the_kept_ones(app):
-    """`play dots --board 2x4 --agent solver` opened the kept 5x5 board and moved to alpha-beta."""
+    """`play dots(rows=2,cols=4) --agent solver` opened the kept 5x5 board and moved to alpha-beta."""
     import json
 
     from arcade.screens import open_game

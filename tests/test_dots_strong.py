@@ -164,21 +164,23 @@ def test_mcts_takes_a_free_box_and_replays(settings):
     assert line in big.legal_actions(big.new_state())
 
 
-def test_a_variant_or_the_board_option_names_the_board(capsys):
-    for game in (["dots(rows=4,cols=4)"], ["dots", "--board", "4x4"], ["dots(cols=4)", "--board", "4x4"]):
+def test_the_variant_names_the_board_and_the_old_board_option_says_so(capsys):
+    for game in (["dots(rows=4,cols=4)"], ["dots(cols=4,rows=4)"]):
         assert main(["decide", *game, "--agent", "greedy", "--state", "0" * 40]) == 0
         assert main(["decide", *game, "--agent", "greedy", "--state", "0" * 24]) == 2
         assert "that state is not one of dots(rows=4,cols=4)" in capsys.readouterr().err
-    assert main(["bench", "2048", "--board", "4x4", "--games", "1"]) == 2
-    assert "--board sets rows; 2048 has no such rules parameter" in capsys.readouterr().err
-    for game in (["dots", "--board", "7x7"], ["dots(rows=7,cols=7)"]):
+    assert main(["bench", "dots", "--board", "4x4", "--games", "1"]) == 2
+    assert "--board is gone: name the variant instead, e.g. 'dots(rows=4,cols=4)'" in capsys.readouterr().err
+    assert main(["bench", "2048(rows=4)", "--games", "1"]) == 2
+    assert "2048 has no parameter 'rows'" in capsys.readouterr().err
+    for game in (["dots(rows=7,cols=7)"], ["dots(rows=7)"]):
         assert main(["bench", *game, "--games", "1"]) == 2
         assert "dots: rows must be an integer from 1 to 5, got 7" in capsys.readouterr().err
     # the 3x2 and 2x3 boards have the same number of lines: the rules' own board decides
     assert (DotsRules(3, 2).parse_state("0" * 17).rows, DotsRules(2, 3).parse_state("0" * 17).rows) == (3, 2)
-    assert main(["bench", "dots", "--board", "4x4", "--agent", "solver", "--games", "1"]) == 2
+    assert main(["bench", "dots(rows=4,cols=4)", "--agent", "solver", "--games", "1"]) == 2
     assert "solver plays boards up to 3x3" in capsys.readouterr().err
-    assert main(["bench", "dots", "--board", "3x2", "--agent", "greedy", "--games", "2"]) == 0
+    assert main(["bench", "dots(rows=3,cols=2)", "--agent", "greedy", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "  margin " in out
 

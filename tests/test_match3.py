@@ -204,7 +204,8 @@ def test_greedy_agents_on_the_cascade():
     # The only legal swap, (3,0)-(3,1), brings a 0 into column 0 and starts the cascade above:
     # greedy counts its own line (30), greedy-cascade the whole turn (30 + 60).
     rules = Match3Rules(size=6, colours=7)
-    state = rules.parse_state("123456/134562/045623/506234/062345/123456", turns_left=3)
+    state = rules.parse_state("123456/134562/045623/506234/062345/123456 turns=3")
+    assert state.turns_left == 3 and rules.format_state(state).endswith(" turns=3")
     assert rules.legal_actions(state) == [(3, 0, 3, 1)]
     assert GreedyCascade(rules, DEFAULTS).explain(state) == {(3, 0, 3, 1): 90.0}
     assert GreedyMatch3(rules, DEFAULTS).explain(state) == {(3, 0, 3, 1): 30.0}
@@ -222,7 +223,7 @@ def test_greedy_ties_are_broken_at_random():
 def test_decide_match3(capsys, tmp_path):
     colours = tmp_path / "seven.toml"  # the board has colours 0-6: the game's settings must allow them
     colours.write_text("[match3]\ncolours = 7\n")
-    code = main(["--settings", str(colours), "decide", "match3", "--state", "123456/134562/045623/506234/062345/123456",
-                 "--turns-left", "3", "--agent", "greedy-cascade", "--json"])
+    code = main(["--settings", str(colours), "decide", "match3", "--state",
+                 "123456/134562/045623/506234/062345/123456 turns=3", "--agent", "greedy-cascade", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["action"] == "3,0-3,1" and data["values"] == {"3,0-3,1": 90.0}

@@ -34,9 +34,8 @@ def small_settings_file(tmp_path):
 
 
 def train_command(settings_file, out, games):
-    return [sys.executable, str(ROOT / "main.py"), "--settings", settings_file, "train", "2048", "--agent", "ntuple",
-            "--games", str(games), "--jobs", "1", "--checkpoint-seconds", "1", "--spawn-four-probability", "0.1",
-            "--out", str(out)]
+    return [sys.executable, str(ROOT / "main.py"), "--settings", settings_file, "train", "2048(spawn_four_probability=0.1)",
+            "--agent", "ntuple", "--games", str(games), "--jobs", "1", "--checkpoint-seconds", "1", "--out", str(out)]
 
 
 def test_a_killed_training_leaves_a_whole_checkpoint_and_the_same_command_resumes_to_the_games_asked(
@@ -89,9 +88,11 @@ def test_a_terminated_training_saves_what_it_learnt_first(small_settings_file, t
 
 
 def test_train_options_say_what_is_wrong_in_one_line(capsys, small_settings_file):
-    for argv, words in ((["train", "tictactoe", "--agent", "td-value", "--spawn-four-probability", "0.1"],
-                         "tictactoe has no such rules parameter"),
-                        (["train", "2048", "--agent", "ntuple", "--spawn-four-probability", "1.5"], "from 0.0 to 1.0"),
+    for argv, words in ((["train", "tictactoe(spawn_four_probability=0.1)", "--agent", "td-value"],
+                         "tictactoe has no parameter 'spawn_four_probability'"),
+                        (["train", "2048(spawn_four_probability=1.5)", "--agent", "ntuple"], "from 0.0 to 1.0"),
+                        (["train", "2048", "--agent", "ntuple", "--spawn-four-probability", "0.1"],
+                         "--spawn-four-probability is gone: name the variant instead"),
                         (["train", "2048", "--agent", "ntuple", "--games", "0"], "--episodes must be"),
                         (["train", "2048", "--agent", "expectimax"], "does not learn"),
                         (["decide", "2048", "--agent", "ntuple", "--state", "2,2,0/0,4,0/0,0,0"], "4x4 boards only"),

@@ -245,7 +245,7 @@ def test_workers_end_when_the_run_is_killed(tmp_path):
     import time
 
     log = tmp_path / "run.jsonl"
-    proc = subprocess.Popen([sys.executable, "main.py", "bench", "dots", "--board", "3x3", "--agent", "mcts",
+    proc = subprocess.Popen([sys.executable, "main.py", "bench", "dots(rows=3,cols=3)", "--agent", "mcts",
                              "--games", "400", "--jobs", "2", "--log", str(log)], cwd=runner.ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120

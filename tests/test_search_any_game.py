@@ -67,7 +67,7 @@ def test_expectiminimax_on_2048_equals_a_plain_expectimax_with_listed_chance():
     """Depth 2 on a 3x3 2048 board: each move's value is the exact expectation of the best next score,
     computed here by a plain recursion over chance_outcomes."""
     rules = make_rules("2048", Settings(), size=3)
-    state = rules.parse_state("2,2,0/4,0,0/0,0,2", score=8)
+    state = rules.parse_state("2,2,0/4,0,0/0,0,2 score=8")
     agent = Expectiminimax(rules, Settings().with_agent("expectiminimax", max_depth=2).with_table("agents", budget_clock="none"))
 
     def plain(s, depth):
@@ -113,7 +113,7 @@ def test_mcts_replays_with_a_seed_and_explain_is_seeded_by_the_position():
 
 def test_mcts_on_one_player_games_values_moves_in_points_and_prefers_the_merge():
     rules = make_rules("2048", Settings())
-    state = rules.parse_state("1024,1024,0,0/2,4,8,16/0,0,0,0/0,0,0,0", score=0)
+    state = rules.parse_state("1024,1024,0,0/2,4,8,16/0,0,0,0/0,0,0,0")
     agent = MCTS(rules, Settings().with_agent("mcts", simulations=400, rollout_moves=20).with_table("agents", budget_clock="none"))
     values = agent.explain(state, np.random.default_rng(0))
     f = agent.figures()

@@ -55,8 +55,9 @@ class Rules(Protocol):
         """The state in the CLI's text format; raises ValueError with a one-line reason."""
 
     def format_state(self, state: State) -> str:
-        """The CLI's text form of a state: parse_state(format_state(s)) gives s back, up to the parts
-        the text leaves to options (a 2048 score, match-3 turns left) or does not carry (dots scores)."""
+        """The CLI's text form of a state: parse_state(format_state(s)) gives s back, up to the parts it
+        does not carry (dots scores). Figures beside the board follow it as name=N (a 2048 score, match-3
+        turns left: arcade.games.base.state_fields)."""
 
     def format_action(self, action: Action) -> str: ...
 
@@ -97,6 +98,24 @@ class FitsState(Protocol):
 def seat_score(rules, outcome: dict, seat: int = 0) -> float:
     """The score of `seat` in a finished game's outcome (see Rules.outcome)."""
     return outcome["scores"][seat] if rules.players == 2 else outcome["score"]
+
+
+def state_fields(text: str, game_id: str, fields: dict[str, tuple[int, int]]) -> tuple[str, dict[str, int]]:
+    """A state's text split into its board and the `name=N` fields written after it (`... score=120`):
+    (the board's text, {name: N}). fields: the names the game's states take, with their ranges. ValueError,
+    one line naming the fix, for a field it does not take or a value out of range."""
+    words = text.split()
+    found: dict[str, int] = {}
+    while words and "=" in words[-1]:
+        name, _, value = words.pop().partition("=")
+        if name not in fields:
+            takes = ", ".join(f"{n}=N" for n in fields) or "no fields after the board"
+            raise ValueError(f"'{name}={value}' is not part of a {game_id} state (it takes {takes})")
+        lo, hi = fields[name]
+        if not (value.isascii() and value.isdigit()) or not lo <= int(value) <= hi:
+            raise ValueError(f"{name} must be a whole number from {lo:,} to {hi:,}, got '{value}'")
+        found[name] = int(value)
+    return " ".join(words), found
 
 
 def no_options(game_id: str, options: dict) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from arcade.games.base import no_options, read_only
+from arcade.games.base import no_options, read_only, state_fields
 from arcade.setting_fields import ranged
 from arcade.games.declare import GameType, declare
 
@@ -315,25 +315,24 @@ class Match3Rules:
     def outcome(self, state: Match3State) -> dict:
         return {"score": state.score, "shuffles": state.shuffles}
 
-    def parse_state(self, text: str, turns_left: int | None = None, **options) -> Match3State:
+    def parse_state(self, text: str, **options) -> Match3State:
+        """The board as format_state writes it, then the turns left if not the game's own: "0120/.../2101 turns=3"."""
         no_options("match3", options)
+        text, fields = state_fields(text, "match3", {"turns": (1, 1000)})
         board = parse_board(text)
         if int(board.max()) >= self.colours:
             raise ValueError(f"colour {int(board.max())} is not one of this game's {self.colours} colours "
                              f"(digits 0-{self.colours - 1}; [match3] colours sets how many)")
         if find_matches(board).any():
             raise ValueError("the board already has a line of three: give a settled board, as play leaves them")
-        turns = self.turns if turns_left is None else turns_left
-        if not 1 <= turns <= 1000:
-            raise ValueError(f"--turns-left must be 1 to 1000, got {turns}")
-        state = Match3State(board, turns, 0, 0, self.colours)
+        state = Match3State(board, fields.get("turns", self.turns), 0, 0, self.colours)
         if not len(state.swaps()):
             raise ValueError("no swap makes a line on this board: there is no move to decide (the game reshuffles it)")
         return state
 
     def format_state(self, state: Match3State) -> str:
-        """The board as rows of colour digits separated by '/' (turns left is the --turns-left option)."""
-        return "/".join("".join(str(int(v)) for v in row) for row in state.board)
+        """The board as rows of colour digits separated by '/', then "turns=N" (the turns left)."""
+        return "/".join("".join(str(int(v)) for v in row) for row in state.board) + f" turns={state.turns_left}"
 
     def format_action(self, action) -> str:
         r1, c1, r2, c2 = action

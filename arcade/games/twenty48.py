@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from arcade.games.base import no_options, read_only
+from arcade.games.base import no_options, read_only, state_fields
 from arcade.setting_fields import ranged
 from arcade.games.declare import GameType, declare
 
@@ -356,15 +356,16 @@ class Rules2048:
     def outcome(self, state: State2048) -> dict:
         return {"score": state.score, "max_tile": state.max_tile()}
 
-    def parse_state(self, text: str, score: int = 0, **options) -> State2048:
+    def parse_state(self, text: str, **options) -> State2048:
+        """The tiles as format_state writes them, then the score so far if any: "2,4,0,0/.../0,0,0,2 score=120"."""
         no_options("2048", options)
-        if score < 0:
-            raise ValueError(f"--score must be 0 or more, got {score}")
-        return from_values(parse_board(text), score)
+        board, fields = state_fields(text, "2048", {"score": (0, 10**15)})
+        return from_values(parse_board(board), fields.get("score", 0))
 
     def format_state(self, state: State2048) -> str:
-        """The tile values as rows of comma-separated numbers separated by '/' (the score is --score)."""
-        return "/".join(",".join(str(int(v)) for v in row) for row in state.values())
+        """The tile values as rows of comma-separated numbers separated by '/', then "score=N" if it has one."""
+        tiles = "/".join(",".join(str(int(v)) for v in row) for row in state.values())
+        return f"{tiles} score={state.score}" if state.score else tiles
 
     def format_action(self, action: int) -> str:
         return DIRECTIONS[action]
