@@ -14,7 +14,8 @@ import time
 import _common  # noqa: F401  (puts the project on the import path)
 import numpy as np
 
-from agents.qlearning import QLearningAlgorithm, blackjack_is_end, identity_feature_extractor
+from agents.blackjack_q import blackjack_is_end
+from agents.qlearning import QLearningAlgorithm, identity_feature_extractor
 from agents.value_iteration import ValueIteration
 from examples.blackjack_report import format_report, run
 from arcade.games.blackjack import large_mdp, small_mdp

@@ -20,7 +20,7 @@ if __package__ in (None, ""):  # run as a script: the project's modules are one 
 
 import numpy as np  # noqa: E402
 
-from agents.qlearning import (FixedRLAlgorithm, QLearningAlgorithm, blackjack_feature_extractor,  # noqa: E402
+from agents.blackjack_q import (FixedRLAlgorithm, QLearningAlgorithm, blackjack_feature_extractor,  # noqa: E402
                               blackjack_is_end, identity_feature_extractor)
 from agents.value_iteration import ValueIteration  # noqa: E402
 from arcade.games.blackjack import large_mdp, new_threshold_mdp, small_mdp  # noqa: E402

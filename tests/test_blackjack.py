@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from agents.qlearning import (FixedRLAlgorithm, QLearningAlgorithm, blackjack_feature_extractor, blackjack_is_end,
+from agents.blackjack_q import (FixedRLAlgorithm, QLearningAlgorithm, blackjack_feature_extractor, blackjack_is_end,
                               identity_feature_extractor)
 from agents.value_iteration import ValueIteration
 from arcade.cli import main

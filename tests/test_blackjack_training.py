@@ -4,7 +4,7 @@ its table is kept per deck."""
 import numpy as np
 import pygame
 
-from agents.qlearning import QLearningAgent
+from agents.blackjack_q import QLearningAgent
 from agents.value_iteration import policy_value, solved
 from arcade.games import make_rules
 from arcade.settings import Settings
