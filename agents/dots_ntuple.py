@@ -34,7 +34,6 @@ from agents.dots_solver import MAX_LINES, margins, move_values as solved_values
 from arcade.games.dots import GAME, DotsRules, DotsState, board_of, line_symmetries
 from arcade.notices import notice
 from arcade.setting_fields import ranged
-from arcade.settings import Settings
 from arcade.storage import ASSETS, ReadOnce, load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
@@ -266,14 +265,14 @@ def optimal_share(net: Network, data_dir) -> tuple[float, float]:
     return float(hit.mean()), float(hit[decisive].mean()) if decisive.any() else 1.0
 
 
-def wins_against(net: Network, games: int, seed: int, opponent: str = "greedy", settings=None) -> float:
+def wins_against(net: Network, games: int, seed: int, settings, opponent: str = "greedy") -> float:
     """Share of `games` against the dots agent `opponent` (built from `settings`) the network wins at 1 ply
     (half of them moving first; a draw counts half)."""
     from agents.base import find
 
     lay = net.layout
     rules = DotsRules(lay.rows, lay.cols)
-    other, points = find(GAME.id, opponent).create(rules, settings or Settings()), 0.0
+    other, points = find(GAME.id, opponent).create(rules, settings), 0.0
     for g in range(games):
         rng = np.random.default_rng(seed + g)
         state, mine = rules.new_state(rng), g % 2
@@ -308,6 +307,7 @@ class DotsNTuple:
         self.rate_setting = "table_learning_rate" if one_table else "learning_rate"  # ([dots.ntuple]'s)
         self.rate = getattr(p, self.rate_setting)
         self.data_dir = Path(settings.data_dir)
+        self.settings = settings  # (the curve's opponents are built from them)
         self._nets: dict[tuple[int, int], tuple[Network, dict, str]] = {}
         self._net(rules.rows, rules.cols)  # loaded (and the kernels compiled) with the agent
         compiled.warm([lambda: self._net(rules.rows, rules.cols)[0].move_values(0)])
@@ -402,9 +402,9 @@ class DotsNTuple:
         if net.layout.n_lines <= MAX_LINES:
             share, decisive = optimal_share(net, self.data_dir)
             return {"optimal moves": share, "optimal where it matters": decisive}
-        search = Settings().with_agent("alpha-beta", game=GAME.id, position_budget=CURVE_POSITIONS)
-        return {"wins against greedy": wins_against(net, CURVE_GAMES, TEST_SEED),
-                "wins against alpha-beta": wins_against(net, CURVE_SEARCH_GAMES, TEST_SEED, "alpha-beta", search)}
+        search = self.settings.with_agent("alpha-beta", game=GAME.id, position_budget=CURVE_POSITIONS)
+        return {"wins against greedy": wins_against(net, CURVE_GAMES, TEST_SEED, self.settings),
+                "wins against alpha-beta": wins_against(net, CURVE_SEARCH_GAMES, TEST_SEED, search, "alpha-beta")}
 
     def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None, checkpoint=None,
               watch=None, jobs: int = 1) -> None:

@@ -59,7 +59,7 @@ def shipped(games: int) -> None:
               "every move is optimal (target for the shipped network: 97%)")
     for label, net in (("untrained", Network(4, 4)), ("shipped", DotsNTuple(DotsRules(4, 4), settings)._net(4, 4)[0])):
         start = time.process_time()
-        share = wins_against(net, games, SEED)
+        share = wins_against(net, games, SEED, Settings())
         lo, hi = wilson(round(share * games), games)
         print(f"== 4x4 {label} at 1 ply against greedy, {games} games (half first): score share {share:.1%} "
               f"(95% {lo:.1%}-{hi:.1%}), {time.process_time() - start:.1f} CPU s (target 95%)")

@@ -211,7 +211,7 @@ def test_on_a_board_the_solver_does_not_know_the_curve_is_wins_against_greedy_an
     agent = DotsNTuple(DotsRules(4, 4), Settings().with_table("data", folder=str(tmp_path)))
     shipped = agent.measure(agent._net(4, 4)[0])
     assert set(shipped) == {"wins against greedy", "wins against alpha-beta"}
-    untrained = learner.wins_against(Network(4, 4), 10, learner.TEST_SEED)
+    untrained = learner.wins_against(Network(4, 4), 10, learner.TEST_SEED, agent.settings)
     assert shipped["wins against greedy"] >= 0.8 > untrained  # (0.96 and 0.06 measured over 400 games)
 
 
