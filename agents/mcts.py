@@ -4,7 +4,8 @@ Each simulation walks down the tree by UCT (mean + c * sqrt(ln N / n)), adds one
 uniformly random moves to the end (or `rollout_moves` moves) and backs the result up. Results are
 per seat in [-1, 1] as in OpenSpiel's MCTSBot: two players +1 / 0 / -1 (each node keeps the
 results of the player who moved into it, the usual sign convention); one player, the final score
-scaled by the smallest and largest scores this search has seen, so [agents.mcts] exploration is on
+scaled by its bounds where the game declares them (its GameInfo's utility: blackjack's reward), else by the
+smallest and largest scores this search has seen (2048, match-3), so [agents.mcts] exploration is on
 OpenSpiel's scale (its uct_c = 2) for every game.
 
 In two-player games without chance it is also a solver, as OpenSpiel's MCTSBot with solve=True: a
@@ -165,6 +166,10 @@ class MCTS:
         self._compiled = leaves and bool(getattr(fast, "compiled_tree", None)) and rules.players == 2 \
             and not self.chance
         self._trees: dict = {}  # a compiled tree per board (not sent to another process: made again there)
+        info = getattr(rules, "info", None)
+        utility = info().utility if info is not None else None
+        # one player: the score's declared bounds, its scale for the whole search (None: the scores seen)
+        self._bounds = tuple(utility) if rules.players == 1 and utility is not None else None
 
     def __getstate__(self) -> dict:
         """Sent to another process (a runner's worker, a Ray task) without its trees; there its compiled
@@ -173,11 +178,13 @@ class MCTS:
         return {**self.__dict__, "_trees": {}, "_arrived": True}
 
     def _scale(self, returns, low_high: list) -> tuple[float, ...]:
-        """Results in [-1, 1]: two players as they are; one player scaled by the scores seen so far."""
+        """Results in [-1, 1]: two players as they are; one player scaled by the declared bounds, else by the
+        scores seen so far."""
         if self.rules.players == 2:
             return returns
         score = returns[0]
-        low_high[0], low_high[1] = min(low_high[0], score), max(low_high[1], score)
+        if self._bounds is None:
+            low_high[0], low_high[1] = min(low_high[0], score), max(low_high[1], score)
         span = low_high[1] - low_high[0]
         return (0.0 if span == 0 else 2.0 * (score - low_high[0]) / span - 1.0,)
 
@@ -200,7 +207,7 @@ class MCTS:
         root = Node(None if self.chance else state, rules.legal_actions(state), rules.to_move(state))
         deadline = Deadline(self.clock, self.budget)
         finals: list = []  # one player: every final score, rescaled once the range is known
-        low_high = [math.inf, -math.inf]
+        low_high = list(self._bounds) if self._bounds is not None else [math.inf, -math.inf]
         done = 0
         solve = rules.players == 2 and not self.chance
         while done < self.simulations and root.proven is None:
@@ -229,8 +236,12 @@ class MCTS:
         self._figures = {"simulations": done, "most visited": most}
         self._scores = tuple(low_high)  # one player: the final scores' range, the scale explain reads back
         if rules.players == 1 and finals:
-            self._rescale(root, finals, low_high)
-            self._figures.update({"lowest final score": low_high[0], "highest final score": low_high[1]})
+            if self._bounds is None:
+                self._rescale(root, finals, low_high)
+            scores = [score for _, score in finals]
+            self._figures.update({"lowest final score": min(scores), "highest final score": max(scores)})
+            if self._bounds is not None:
+                self._figures["score bounds"] = f"{self._bounds[0]:g} to {self._bounds[1]:g} (declared)"
         return root
 
     def warm_tree(self, state) -> None:

@@ -51,6 +51,9 @@ class Rules(Protocol):
         (the winning seat, or None for a draw). Games may add figures of their own.
         """
 
+    def info(self) -> "GameInfo":
+        """What searches need to know of this variant (arcade.games.declare.GameInfo)."""
+
     def parse_state(self, text: str, **options) -> State:
         """The state in the CLI's text format; raises ValueError with a one-line reason."""
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from arcade.games.base import is_whole_number, no_options
 from arcade.setting_fields import one_of
-from arcade.games.declare import GameType, declare
+from arcade.games.declare import GameInfo, GameType, declare
 
 
 @dataclass(frozen=True)
@@ -258,6 +258,13 @@ class BlackjackRules:
     def new_state(self, rng=None) -> RoundState:
         start = self.mdp.start_state()
         return RoundState(start, deck=start.counts)
+
+    def info(self) -> GameInfo:
+        """Take, peek, quit; every take draws a card, a peek comes before a take at most: 2 n + 1 actions for n
+        cards. The reward: at most the threshold (quit or the last card under it), at least a peek a card."""
+        mdp = self.mdp
+        cards = len(mdp.card_values) * mdp.multiplicity
+        return GameInfo(len(ACTIONS), 2 * cards + 1, (-float(mdp.peek_cost * cards), float(mdp.threshold)))
 
     def legal_actions(self, state: RoundState) -> list[str]:
         return [a for a in ACTIONS if self.mdp.succ_and_prob_reward(state.mdp_state, a)]

@@ -73,6 +73,20 @@ class GameType:
             raise ValueError(f"game '{self.id}': parameters {unknown} are not fields of its settings table")
 
 
+@dataclass(frozen=True)
+class GameInfo:
+    """What searches need to know of one variant of a game, as OpenSpiel's GameInfo: its rules' `info()`.
+
+    actions: how many distinct actions there are (a move is one of them). max_length: moves in the longest
+    game (None: no bound is declared). utility: (lowest, highest) final result of a seat, as
+    agents.game_search.terminal_returns gives it (two players: -1 and 1; one player: its score's bounds), or
+    None for a score with no bound, which a search scales by the scores it sees."""
+
+    actions: int
+    max_length: int | None
+    utility: tuple[float, float] | None
+
+
 def declare(game: GameType) -> GameType:
     """The game's declaration, with its rules class reading id, players, seat names and chance from it."""
     if game.rules_class is not None:

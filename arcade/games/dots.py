@@ -17,7 +17,7 @@ import numpy as np
 
 from arcade.games.base import is_whole_number, no_options
 from arcade.setting_fields import ranged
-from arcade.games.declare import GameType, declare
+from arcade.games.declare import GameInfo, GameType, declare
 
 
 @dataclass(frozen=True)
@@ -224,6 +224,11 @@ class DotsRules:
 
     def new_state(self, rng=None) -> DotsState:
         return DotsState(self.rows, self.cols)
+
+    def info(self) -> GameInfo:
+        """A line an action, each drawn once: as many moves as lines; a win +1 and a loss -1."""
+        n = board_of(self.rows, self.cols).n_lines
+        return GameInfo(n, n, (-1.0, 1.0))
 
     def legal_actions(self, state: DotsState) -> list[int]:
         lines = state.lines

@@ -17,7 +17,7 @@ import numpy as np
 
 from arcade.games.base import no_options, read_only, state_fields
 from arcade.setting_fields import ranged
-from arcade.games.declare import GameType, declare
+from arcade.games.declare import GameInfo, GameType, declare
 
 
 @dataclass(frozen=True)
@@ -255,6 +255,10 @@ class Match3Rules:
 
     def new_state(self, rng: np.random.Generator) -> Match3State:
         return Match3State(random_board(self.size, self.colours, rng), self.turns, 0, 0, self.colours)
+
+    def info(self) -> GameInfo:
+        """A swap of neighbours an action (2 s (s - 1) of them), a turn each; no bound declared on the score."""
+        return GameInfo(2 * self.size * (self.size - 1), self.turns, None)
 
     def legal_actions(self, state: Match3State) -> list[tuple[int, int, int, int]]:
         if state.turns_left <= 0:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from arcade.games.base import no_options
-from arcade.games.declare import GameType, declare
+from arcade.games.declare import GameInfo, GameType, declare
 
 
 N_STATES = 3**9
@@ -118,6 +118,10 @@ class TicTacToeRules:
 
     def new_state(self, rng=None) -> int:
         return 0
+
+    def info(self) -> GameInfo:
+        """Nine cells, at most nine moves, a win +1 and a loss -1."""
+        return GameInfo(9, 9, (-1.0, 1.0))
 
     def legal_actions(self, state: int) -> list[int]:
         succ = tables().successor[state]

@@ -17,7 +17,7 @@ import numpy as np
 
 from arcade.games.base import no_options, read_only, state_fields
 from arcade.setting_fields import ranged
-from arcade.games.declare import GameType, declare
+from arcade.games.declare import GameInfo, GameType, declare
 
 
 @dataclass(frozen=True)
@@ -328,6 +328,10 @@ class Rules2048:
     def new_state(self, rng: np.random.Generator) -> State2048:
         board = np.zeros((self.size, self.size), dtype=np.uint8)
         return State2048(self.spawn(self.spawn(board, rng), rng), 0)
+
+    def info(self) -> GameInfo:
+        """Four moves; no bound declared on a game's length or its score."""
+        return GameInfo(4, None, None)
 
     def legal_actions(self, state: State2048) -> list[int]:
         _, _, changed = move_all(state.board[None])

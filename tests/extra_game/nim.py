@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arcade.games.base import no_options
-from arcade.games.declare import GameType, declare
+from arcade.games.declare import GameInfo, GameType, declare
 from arcade.setting_fields import ranged
 
 
@@ -28,6 +28,9 @@ class NimRules:
 
     def new_state(self, rng=None) -> NimState:
         return NimState(self.heap)
+
+    def info(self) -> GameInfo:
+        return GameInfo(3, self.heap, (-1.0, 1.0))
 
     def legal_actions(self, state: NimState) -> list[int]:
         return [k for k in (1, 2, 3) if k <= state.stones]
