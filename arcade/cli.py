@@ -31,10 +31,10 @@ MAX_EPISODES = 100_000_000
 
 
 # options of earlier rounds that the variant or the state now says, and how
-GONE = {"--board": "name the variant instead, e.g. 'dots(rows=4,cols=4)'",
-        "--spawn-four-probability": "name the variant instead, e.g. '2048(spawn_four_probability=0.1)'",
-        "--score": "write it after the board in --state, e.g. --state '2,4,0,0/0,0,0,0/0,0,0,0/0,0,0,0 score=120'",
-        "--turns-left": "write it after the board in --state, e.g. --state '0120/.../2101 turns=3'"}
+GONE = {"--board": "name the variant instead: GAME(rows=R,cols=C)",
+        "--spawn-four-probability": "name the variant instead: GAME(spawn_four_probability=P)",
+        "--score": "write score=N after the board in --state",
+        "--turns-left": "write turns=N after the board in --state"}
 
 
 class _Parser(argparse.ArgumentParser):

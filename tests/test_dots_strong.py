@@ -170,7 +170,7 @@ def test_the_variant_names_the_board_and_the_old_board_option_says_so(capsys):
         assert main(["decide", *game, "--agent", "greedy", "--state", "0" * 24]) == 2
         assert "that state is not one of dots(rows=4,cols=4)" in capsys.readouterr().err
     assert main(["bench", "dots", "--board", "4x4", "--games", "1"]) == 2
-    assert "--board is gone: name the variant instead, e.g. 'dots(rows=4,cols=4)'" in capsys.readouterr().err
+    assert "--board is gone: name the variant instead: GAME(rows=R,cols=C)" in capsys.readouterr().err
     assert main(["bench", "2048(rows=4)", "--games", "1"]) == 2
     assert "2048 has no parameter 'rows'" in capsys.readouterr().err
     for game in (["dots(rows=7,cols=7)"], ["dots(rows=7)"]):

@@ -1,5 +1,5 @@
-"""Adding a game is one catalogue entry plus its rules and screen; adding an agent is one module
-with @register. This registers a tiny game (tests/extra_game) and an agent for it, then uses them
+"""Adding a game is its rules module (ending in its declaration) and its view package (declaring itself);
+adding an agent is one module with @register. This registers a tiny game (tests/extra_game) and an agent for it, then uses them
 everywhere a person would: settings, the CLI, the launcher, the game screen with the agent playing."""
 import pygame
 import pytest
@@ -34,7 +34,10 @@ class TakeOne:
 
 @pytest.fixture
 def nim():
+    import importlib
+
     add_game(NIM)
+    importlib.import_module("tests.extra_game.nim_view")  # its view declares itself (as the arcade's own do)
     register("take-one", ("nim",), "takes one stone, always")(TakeOne)
     yield
     unregister("take-one", "nim")
@@ -222,9 +225,13 @@ def test_an_environment_renders_the_new_game_with_its_painter(nim):
     assert (full != fewer).any(axis=2).sum() > 100  # three stones fewer are drawn
     import dataclasses
 
-    add_game(dataclasses.replace(NIM, id="nim2", view="tests.extra_game"))  # a view folder without a painter
+    from arcade.screens import _VIEWS, declare_view
+
+    add_game(dataclasses.replace(NIM, id="nim2"))
+    declare_view("nim2", "tests.extra_game")  # a view folder without a painter
     try:
         with pytest.raises(ModuleNotFoundError, match="tests.extra_game.painter"):
             paint_state(pygame.Surface((100, 100)), pygame.Rect(0, 0, 100, 100), "nim2", rules, rules.new_state())
     finally:
         remove_game("nim2")
+        _VIEWS.pop("nim2", None)

@@ -92,7 +92,7 @@ def test_train_options_say_what_is_wrong_in_one_line(capsys, small_settings_file
                          "tictactoe has no parameter 'spawn_four_probability'"),
                         (["train", "2048(spawn_four_probability=1.5)", "--agent", "ntuple"], "from 0.0 to 1.0"),
                         (["train", "2048", "--agent", "ntuple", "--spawn-four-probability", "0.1"],
-                         "--spawn-four-probability is gone: name the variant instead"),
+                         "--spawn-four-probability is gone: name the variant instead: GAME(spawn_four_probability=P)"),
                         (["train", "2048", "--agent", "ntuple", "--games", "0"], "--episodes must be"),
                         (["train", "2048", "--agent", "expectimax"], "does not learn"),
                         (["decide", "2048", "--agent", "ntuple", "--state", "2,2,0/0,4,0/0,0,0"], "4x4 boards only"),

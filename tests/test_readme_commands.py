@@ -119,7 +119,7 @@ BLOCKS = [block for page in PAGES for block in command_blocks(page.read_text(enc
 def test_the_readme_has_command_blocks_to_run():
     lines = [line for block in BLOCKS for line in block]
     assert len(lines) >= 20
-    assert any("decide match3" in line for line in lines) and any("train 2048" in line for line in lines)
+    assert any("decide match3" in line for line in lines) and any(line.startswith("python main.py train") and "2048" in line for line in lines)
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[b[0][:60] for b in BLOCKS])

@@ -6,19 +6,32 @@ are rules parameters, its view. Everything that lists games reads this list: the
 number keys, the settings tables, the CLI's choices, the conformance tests. `tests/test_catalogue.py`
 imports every game's rules and view, so a misspelt path fails there, loudly, not on a player's screen.
 
-Adding a game: its rules module ending in its declaration, its view, and its module in `_MODULES` below
-(or `add_game(GAME)` from outside the arcade, as tests/extra_game's Nim does).
+Adding a game: its rules module here ending in its declaration (found by looking: every module of this
+package with a GAME), and its view (or `add_game(GAME)` from outside the arcade, as tests/extra_game's Nim
+does). The launcher's order is the declarations' `order`.
 """
 from __future__ import annotations
 
 import importlib
+import pkgutil
+from pathlib import Path
 
-from arcade.games import blackjack, dots, match3, tictactoe, twenty48
 from arcade.games.declare import (GameType, VariantError, checked_parameters, format_variant, split_variant,
                                   value_text)
 
-_MODULES = (twenty48, tictactoe, dots, match3, blackjack)  # the launcher's order
-GAMES: list[GameType] = [m.GAME for m in _MODULES]
+
+def _declared() -> list[GameType]:
+    """The GAME of every module in this package that declares one, in their order."""
+    found = []
+    for mod in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        if not mod.ispkg:
+            game = getattr(importlib.import_module(f"{__name__}.{mod.name}"), "GAME", None)
+            if isinstance(game, GameType):
+                found.append(game)
+    return sorted(found, key=lambda g: (g.order, g.id))
+
+
+GAMES: list[GameType] = _declared()
 
 
 class UnknownGame(ValueError):

@@ -9,9 +9,12 @@ every game of the catalogue against it with random playouts.
 """
 from __future__ import annotations
 
-from typing import Any, Hashable, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Hashable, Protocol, Sequence, runtime_checkable
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from arcade.games.declare import GameInfo
 
 Action = Hashable
 State = Any
@@ -51,7 +54,7 @@ class Rules(Protocol):
         (the winning seat, or None for a draw). Games may add figures of their own.
         """
 
-    def info(self) -> "GameInfo":
+    def info(self) -> GameInfo:
         """What searches need to know of this variant (arcade.games.declare.GameInfo)."""
 
     def parse_state(self, text: str, **options) -> State:

@@ -333,4 +333,4 @@ GAME = declare(GameType(id="blackjack", title="Blackjack",
                         how_to=HOW_TO, blurb="Take, peek or quit; value iteration solves it.",
                players=1, seat_names=("player",), has_chance=True,  # the card a Take draws, the card a Peek shows
                settings=BlackjackSettings, parameters=("preset",), rules_class=BlackjackRules,
-               view="arcade.screens.blackjack", unit="rounds"))
+               unit="rounds", order=50))

@@ -3,8 +3,7 @@
 A rules module ends by declaring its game, as OpenSpiel's games end with `register_game`:
 
     GAME = declare(GameType(id="nim", title="Nim", blurb="...", players=2, seat_names=("first", "second"),
-                            has_chance=False, settings=NimSettings, parameters=("heap",), rules_class=NimRules,
-                            view="arcade.screens.nim"))
+                            has_chance=False, settings=NimSettings, parameters=("heap",), rules_class=NimRules))
 
 The declaration is the one place these facts are written: the rules class reads its id, players, seat
 names and chance from it (`declare` sets them on the class), the catalogue (`arcade.games`) is the list of
@@ -33,12 +32,13 @@ class GameType:
     seat_names: one per seat ("X", "O"). has_chance: chance follows moves (a tile, a card, a refill).
     settings: the dataclass of its settings table (its defaults are the defaults). parameters: the fields of
     that table a variant may set (the rules' own parameters; the rest are agents' and the view's).
-    rules_class: the class of its rules objects. rules / view: module paths of its rules (default: where
-    rules_class is defined) and of its view (a module or package exposing SCREEN). table: its table's name
+    rules_class: the class of its rules objects. rules: the module path of its rules (default: where
+    rules_class is defined); its view declares itself (arcade.screens.declare_view). table: its table's name
     in settings.toml (default: id); attr: the attribute on Settings (default: id). unit: what its plays are
     called where they are counted (the statistics view's column and its empty line). how_to: the aim of the
     game in plain words (the first visit's card; its blurb where it has none). milestones: the marks an
-    arena counts the share of games reaching, (label, outcome key, value), e.g. 2048's tiles.
+    arena counts the share of games reaching, (label, outcome key, value), e.g. 2048's tiles. order: its
+    place in the launcher and every list of games (lower first).
     """
 
     id: str
@@ -51,20 +51,19 @@ class GameType:
     parameters: tuple[str, ...] = ()
     rules_class: type | None = None
     rules: str = ""
-    view: str = ""
     table: str = ""
     attr: str = ""
     unit: str = "games"  # what one play of it is called where it is counted ("rounds" at a card table)
     how_to: str = ""  # one or two plain sentences: the aim of the game, for the card a first visit shows
     # what a one-player game's results are counted by beside the score: (label, outcome key, at least this)
     milestones: tuple[tuple[str, str, float], ...] = ()
+    order: int = 50  # its place in the launcher (lower first)
 
     def __post_init__(self):
         if len(self.seat_names) != self.players:
             raise ValueError(f"game '{self.id}': {self.players} players but seat names {self.seat_names}")
         module = self.rules_class.__module__ if self.rules_class is not None else f"arcade.games.{self.id}"
-        for name, default in (("rules", module), ("view", f"arcade.screens.{self.id}"), ("table", self.id),
-                              ("attr", self.id)):
+        for name, default in (("rules", module), ("table", self.id), ("attr", self.id)):
             if not getattr(self, name):
                 object.__setattr__(self, name, default)
         known = {f.name for f in dataclasses.fields(self.settings)} if self.settings is not None else set()

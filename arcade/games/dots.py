@@ -303,4 +303,4 @@ GAME = declare(GameType(id="dots", title="Dots and Boxes",
                         how_to=HOW_TO, blurb="Close boxes, move again; a network learns by self-play.",
                players=2, seat_names=("first", "second"), has_chance=False,
                settings=DotsSettings, parameters=("rows", "cols"), rules_class=DotsRules,
-               view="arcade.screens.dots"))
+               order=30))

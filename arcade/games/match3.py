@@ -322,7 +322,7 @@ class Match3Rules:
     def parse_state(self, text: str, **options) -> Match3State:
         """The board as format_state writes it, then the turns left if not the game's own: "0120/.../2101 turns=3"."""
         no_options("match3", options)
-        text, fields = state_fields(text, "match3", {"turns": (1, 1000)})
+        text, fields = state_fields(text, "match3", {"turns": (0, 1000)})
         board = parse_board(text)
         if int(board.max()) >= self.colours:
             raise ValueError(f"colour {int(board.max())} is not one of this game's {self.colours} colours "
@@ -354,4 +354,4 @@ GAME = declare(GameType(id="match3", title="Match-3",
                         how_to=HOW_TO, blurb="Swap gems into lines; Q-learning from rollouts.",
                players=1, seat_names=("player",), has_chance=True,  # the gems that fall in; too many to list
                settings=Match3Settings, parameters=("size", "colours", "turns"), rules_class=Match3Rules,
-               view="arcade.screens.match3"))
+               order=40))

@@ -170,4 +170,4 @@ GAME = declare(GameType(id="tictactoe", title="Tic-Tac-Toe",
                         how_to=HOW_TO, blurb="Three in a row; a TD agent learns by self-play.",
                players=2, seat_names=("X", "O"), has_chance=False,
                parameters=(), rules_class=TicTacToeRules,
-               view="arcade.screens.tictactoe"))
+               order=20))

@@ -409,5 +409,5 @@ GAME = declare(GameType(id="2048", title="2048",
                         how_to=HOW_TO, blurb="Slide and merge tiles; expectimax looks ahead.",
                players=1, seat_names=("player",), has_chance=True,  # a tile spawns after every move
                settings=Game2048Settings, parameters=("size", "spawn_four_probability"), rules_class=Rules2048,
-               view="arcade.screens.twenty48", attr="game2048",
-               milestones=tuple((str(t), "max_tile", t) for t in (2048, 4096, 8192, 16384))))
+               attr="game2048",
+               milestones=tuple((str(t), "max_tile", t) for t in (2048, 4096, 8192, 16384)), order=10))

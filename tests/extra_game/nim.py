@@ -70,4 +70,4 @@ def make_rules(settings) -> NimRules:
 # not in the arcade's catalogue: tests/test_extending.py adds it with add_game(GAME)
 GAME = declare(GameType(id="nim", title="Nim", blurb="Take 1-3 stones; the last one wins.", players=2,
                         seat_names=("first", "second"), settings=NimSettings, parameters=("heap",),
-                        rules_class=NimRules, view="tests.extra_game.nim_view"))
+                        rules_class=NimRules))
