@@ -46,8 +46,7 @@ FIRST_GROWTH = 6.0  # what one more depth multiplies the positions by, before tw
 SLACK = 1.0  # a started depth stops at the positions this share of the time left allows
 # the next depth starts when its predicted cost is at most this share of the time left: the prediction (the
 # growth between the last two depths) overestimates more often than not, so a depth predicted at up to twice
-# the time left finishes in most cases (bench_budgets: 13% of late decisions stopped; at 1.0 none, but
-# the median decision used 44 of its 100 ms)
+# the time left finishes in most cases (benchmarks/bench_budgets.py measures the choice: docs/benchmarks.md)
 START_SHARE = 2.0
 
 

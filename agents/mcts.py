@@ -52,7 +52,7 @@ class MCTSParams:
     # simulations cost about a microsecond, not tens: the same search goes that much further in the same time
     compiled_simulations: int = ranged(1, 1_000_000_000, 20_000)
     # the compiled tree's walks between backups: 1, plain UCT (its playouts do not batch, so a virtual loss
-    # only costs: batches of 8 there ran x0.57 as many simulations and scored 64% to 70% against MCTSBot)
+    # only costs: docs/benchmarks.md has the measurement, "why compiled_batch is 1")
     compiled_batch: int = ranged(1, 256, 1)
     exploration: float = ranged(0.0, 10.0, 2.0)  # UCT's c on results in [-1, 1] (OpenSpiel's default)
     batch: int = ranged(1, 256, 8)  # simulations whose playouts run as one batch (1: one at a time)

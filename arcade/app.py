@@ -23,6 +23,10 @@ IDLE_TICK_MS = 500  # with nothing moving, a frame at least this often (and at o
 
 
 class App:
+    """The window and its frame loop: a stack of screens (the top one gets the events and draws), the pacing,
+    full screen, sounds, notices, and the trainings still saving after their screen closed. run() until the
+    launcher is left or the window closed; closed_because says why it ended."""
+
     def __init__(self, settings, size: tuple[int, int] | None = None):
         self.settings = settings
         pygame.display.init()

@@ -89,6 +89,11 @@ class Question:
 
 
 class AgentController:
+    """Which agent a screen has selected (Tab cycles the game's registered agents; `names` narrows them, in
+    that order), whether it is in control (Enter), its delay between moves, and its decisions: asked of the
+    agent's worker off the frame loop, the answer taken when it comes (a stale one, asked before a change,
+    is dropped); the last decision's time and figures for the panel."""
+
     def __init__(self, game_id: str, rules, settings, agent: str | None = None, clock=time.perf_counter,
                  names: tuple[str, ...] | None = None):
         self.game_id = game_id

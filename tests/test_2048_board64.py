@@ -32,17 +32,6 @@ def test_moves_equal_the_array_engine():
         assert ((moved[d] != x) == changed[:, d]).all()
 
 
-def test_moves_across_are_the_moves_with_left_and_right_transposed():
-    boards = random_boards(3000, 5, top=16)  # BIG nibbles included
-    x = board64.pack(boards)
-    moved = board64.move_all(x)
-    across, legal, rows, cols = board64.moves_across(x)
-    assert (across[:2] == moved[:2]).all()
-    assert (across[2:] == board64.transpose(moved[2:].ravel()).reshape(2, -1)).all()
-    assert (legal == (moved != x)).all()
-    assert (rows == board64.lines(x)[0]).all() and (cols == board64.lines(x)[1]).all()
-
-
 def test_compiled_moves_equal_the_numpy_moves_and_their_points():
     k = twenty48.load()
     moves, gains = twenty48.move_tables()

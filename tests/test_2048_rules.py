@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from arcade.games.twenty48 import (DOWN, LEFT, RIGHT, UP, Rules2048, from_values, move_all, move_batch,
-                                   move_gains, slide_paths, State2048)
+                                   slide_paths, State2048)
 
 
 def values_after(rows, direction):
@@ -218,5 +218,3 @@ def test_batched_moves_agree_with_single_moves(size, seed):
         single = move_batch(stack, d)
         assert np.array_equal(all_boards[:, d], single[0]) and np.array_equal(all_gains[:, d], single[1])
         assert np.array_equal(all_changed[:, d], single[2])
-    gains_only, changed_only = move_gains(stack)
-    assert np.array_equal(gains_only, all_gains) and np.array_equal(changed_only, all_changed)

@@ -6,13 +6,23 @@ from agents.greedy import GreedyCascade
 from agents.monte_carlo import MonteCarlo
 from agents.qrollouts import QRollouts
 from arcade.games import match3_batch as mb
-from arcade.games.match3 import Match3Rules, all_swaps, has_line, legal_swaps, random_board, swapped_stack
+from arcade.games.match3 import Match3Rules, all_swaps, has_line, legal_swaps, random_board
 from arcade.settings import Settings
 
 DEFAULTS = Settings()
 
 
 @pytest.mark.parametrize("size, colours", [(9, 5), (6, 4), (4, 3), (12, 7), (9, 8)])
+
+def swapped_stack(board: np.ndarray, swaps: np.ndarray) -> np.ndarray:
+    """One copy of the board per swap, with that swap made (the plain way to test swaps: the tests' oracle)."""
+    stack = np.broadcast_to(board, (len(swaps),) + board.shape).copy()
+    idx = np.arange(len(swaps))
+    r1, c1, r2, c2 = swaps.T
+    stack[idx, r1, c1] = board[r2, c2]
+    stack[idx, r2, c2] = board[r1, c1]
+    return stack
+
 def test_legal_masks_are_the_plain_swap_test_on_hundreds_of_boards(size, colours):
     rng = np.random.default_rng(size * 10 + colours)
     boards = np.stack([random_board(size, colours, rng) for _ in range(200)])

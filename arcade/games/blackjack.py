@@ -323,6 +323,7 @@ class BlackjackRules:
 
 
 def make_rules(settings) -> BlackjackRules:
+    """The rules of settings.toml's [blackjack] table: its preset's deck."""
     name = settings.blackjack.preset
     return BlackjackRules(PRESETS[name][1](), name)
 

@@ -83,9 +83,6 @@ class Board:
         c, r = divmod(bit - self.n_horizontal, self.rows)
         return (r, c), (r + 1, c)
 
-    def boxes_completed(self, lines: int) -> int:
-        return sum((lines & m) == m for m in self.box_masks())
-
     @functools.cached_property
     def line_boxes(self) -> tuple[tuple[tuple[int, int], ...], ...]:
         """For each line: the (box index, box mask) of the one or two boxes it is a side of."""
@@ -275,6 +272,7 @@ class DotsRules:
 
 
 def make_rules(settings) -> DotsRules:
+    """The rules of settings.toml's [dots] table (the board of new games)."""
     return DotsRules(settings.dots.rows, settings.dots.cols)
 
 

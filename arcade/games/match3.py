@@ -99,16 +99,6 @@ def legal_mask(boards: np.ndarray) -> np.ndarray:
     return np.concatenate([horizontal, vertical], axis=1)
 
 
-def swapped_stack(board: np.ndarray, swaps: np.ndarray) -> np.ndarray:
-    """One copy of the board per swap, with that swap made (the plain way to test swaps: the tests' oracle)."""
-    stack = np.broadcast_to(board, (len(swaps),) + board.shape).copy()
-    idx = np.arange(len(swaps))
-    r1, c1, r2, c2 = swaps.T
-    stack[idx, r1, c1] = board[r2, c2]
-    stack[idx, r2, c2] = board[r1, c1]
-    return stack
-
-
 def legal_swaps(board: np.ndarray) -> np.ndarray:
     """The swaps (rows of r1, c1, r2, c2) that make at least one line on a settled board."""
     return all_swaps(board.shape[0])[legal_mask(board[None])[0]]
@@ -249,6 +239,10 @@ def parse_board(text: str) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Match3Rules:
+    """The course's match-3 on a size x size board of `colours` colours, `turns` swaps a game: a swap of two
+    neighbours that makes a line of three or more; the lines clear and score, the gems above fall, new ones
+    are drawn from the Generator, cascades score again; a board with no swap is reshuffled."""
+
     size: int = 9
     colours: int = 5
     turns: int = 50
@@ -344,6 +338,7 @@ class Match3Rules:
 
 
 def make_rules(settings) -> Match3Rules:
+    """The rules of settings.toml's [match3] table."""
     t = settings.match3
     return Match3Rules(t.size, t.colours, t.turns)
 

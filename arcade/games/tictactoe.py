@@ -115,6 +115,8 @@ def format_board(state: int) -> str:
 
 @dataclass(frozen=True)
 class TicTacToeRules:
+    """Tic-tac-toe: X moves first; three in a row wins, a full board draws. A state is the board's id (cells in
+    base 3, see encode / decode), the side to move following from the counts."""
 
     def new_state(self, rng=None) -> int:
         return 0
@@ -161,6 +163,7 @@ class TicTacToeRules:
 
 
 def make_rules(settings=None) -> TicTacToeRules:
+    """The rules (tic-tac-toe has no rules parameters)."""
     return TicTacToeRules()
 
 

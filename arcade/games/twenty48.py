@@ -100,10 +100,6 @@ def _oriented(boards: np.ndarray, direction: int) -> np.ndarray:
     return boards.transpose(0, 2, 1)[:, :, ::-1]
 
 
-# For each direction: lines are columns (0) or rows (1); the slide is toward index 0 (0) or the end (1).
-_PLAN = {UP: (0, 0), DOWN: (0, 1), LEFT: (1, 0), RIGHT: (1, 1)}
-
-
 def move_batch(boards: np.ndarray, direction: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Move every board of a stack (N x s x s) one way. Returns (boards, gains, changed)."""
     boards = np.asarray(boards, dtype=np.uint8)
@@ -123,21 +119,6 @@ def _all_by_slides(boards: np.ndarray):
     results = [move_batch(boards, d) for d in range(4)]
     return (np.stack([r[0] for r in results], axis=1), np.stack([r[1] for r in results], axis=1),
             np.stack([r[2] for r in results], axis=1))
-
-
-def move_gains(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Only the score gained and legality of all four moves (N x 4 each): the cheap leaf of a search."""
-    boards = np.asarray(boards, dtype=np.uint8)
-    if not line_tables_apply(boards):
-        _, gains, changed = _all_by_slides(boards)
-        return gains, changed
-    n = len(boards)
-    t = line_tables(boards.shape[-1])
-    lines = line_codes(boards)  # N x 2 (columns, rows) x s
-    # N x 2 x s x 2 (toward start, toward end) -> N x 4 in the order up, down, left, right
-    gains = t.gain[lines].sum(axis=2).reshape(n, 4)
-    changed = t.moved[lines].any(axis=2).reshape(n, 4)
-    return gains, changed
 
 
 def max_gain(boards: np.ndarray) -> np.ndarray:
@@ -298,6 +279,10 @@ def max_tile(size: int) -> int:
 
 @dataclass(frozen=True)
 class Rules2048:
+    """2048 on a size x size board: a move slides every tile toward one side, equal neighbours merge once and
+    score their sum, then the computer places a 2 (a 4 with spawn_four_probability) on an empty cell; the
+    game ends when no move changes the board. Boards hold exponents (1 is a 2)."""
+
     size: int = 4
     spawn_four_probability: float = 0.0
 
@@ -399,6 +384,7 @@ class Rules2048:
 
 
 def make_rules(settings) -> Rules2048:
+    """The rules of settings.toml's [2048] table."""
     table = settings.game2048
     return Rules2048(size=table.size, spawn_four_probability=table.spawn_four_probability)
 

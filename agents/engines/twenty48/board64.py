@@ -172,28 +172,6 @@ def _assemble(table: np.ndarray, codes: np.ndarray, shifts: tuple, out: np.ndarr
         out |= table.take(codes[k]) << shifts[k]
 
 
-def moves_across(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """All four moves of every board, each given by the lines across its direction: (boards, legal, rows,
-    cols). boards is 4 x N: up and down the moved boards, left and right the moved boards transposed, so in
-    every one the rows are the lines the move did not slide (a heuristic reads them as they are, no
-    transpose); legal says which moves change the board; rows and cols are the boards' own 4 x N line codes
-    (the lines each move slides: cols for up and down, rows for left and right)."""
-    x = np.ascontiguousarray(x, dtype=_LE64)
-    t = row_tables()
-    tx = transpose(x)
-    rows = x.view("<u2").reshape(-1, 4).T
-    cols = tx.view("<u2").reshape(-1, 4).T
-    out = np.empty((4, len(x)), dtype=np.uint64)
-    # t.up spreads a line slid toward its start into a column: from column codes that builds the board
-    # moved up; from row codes, the board moved left, transposed (and t.down likewise for down and right)
-    for d, table, codes in ((0, t.up, cols), (1, t.down, cols), (2, t.up, rows), (3, t.down, rows)):
-        _assemble(table, codes, _COLUMN_SHIFTS, out[d])
-    legal = np.empty((4, len(x)), dtype=bool)
-    np.not_equal(out[:2], x, out=legal[:2])
-    np.not_equal(out[2:], tx, out=legal[2:])
-    return out, legal, rows, cols
-
-
 def empty_mask(x: np.ndarray) -> np.ndarray:
     """Bit 4i set where nibble i is empty."""
     t = x | (x >> np.uint64(1))

@@ -19,7 +19,6 @@ from arcade.screens.dots import painter
 
 SIZE_KEYS = dict(zip((pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5), SIZES, strict=True))
 ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, -1), pygame.K_DOWN: (0, 1)}
-HOVER_PX = 24
 PANEL_SCORES_H = 170  # px of the side panel's top its scores, opponent and boxes left take
 
 

@@ -17,7 +17,6 @@ MOVE_KEYS = {
     pygame.K_LEFT: LEFT, pygame.K_a: LEFT, pygame.K_RIGHT: RIGHT, pygame.K_d: RIGHT,
 }
 SIZE_KEYS = {pygame.K_3: 3, pygame.K_4: 4, pygame.K_5: 5, pygame.K_6: 6, pygame.K_7: 7}
-DIRECTION_NAMES = {UP: "up", DOWN: "down", LEFT: "left", RIGHT: "right"}
 VALUE_ROOM = 64  # px kept around the board for the value arrows while `v` is on
 PANEL_WIDTHS = (230, 340)  # the side panel's width: in a window up to 1024 wide, and at most
 TRAINING_WIDTHS = (420, 620)  # ... while a training runs: the panel holds its curve and training game too
