@@ -12,8 +12,6 @@ from arcade.settings import Settings
 DEFAULTS = Settings()
 
 
-@pytest.mark.parametrize("size, colours", [(9, 5), (6, 4), (4, 3), (12, 7), (9, 8)])
-
 def swapped_stack(board: np.ndarray, swaps: np.ndarray) -> np.ndarray:
     """One copy of the board per swap, with that swap made (the plain way to test swaps: the tests' oracle)."""
     stack = np.broadcast_to(board, (len(swaps),) + board.shape).copy()
@@ -23,6 +21,8 @@ def swapped_stack(board: np.ndarray, swaps: np.ndarray) -> np.ndarray:
     stack[idx, r2, c2] = board[r1, c1]
     return stack
 
+
+@pytest.mark.parametrize("size, colours", [(9, 5), (6, 4), (4, 3), (12, 7), (9, 8)])
 def test_legal_masks_are_the_plain_swap_test_on_hundreds_of_boards(size, colours):
     rng = np.random.default_rng(size * 10 + colours)
     boards = np.stack([random_board(size, colours, rng) for _ in range(200)])
