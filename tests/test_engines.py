@@ -20,7 +20,10 @@ from arcade.settings import Settings
 
 ENGINES = [e.game for e in engines()]
 VARIANTS = {"2048": [Settings().with_table("game2048", spawn_four_probability=0.1),
-                     Settings().with_table("game2048", size=3, spawn_four_probability=0.1)]}
+                     Settings().with_table("game2048", size=3, spawn_four_probability=0.1),
+                     Settings().with_table("game2048", size=5, spawn_four_probability=0.1)],
+            "dots": [Settings().with_table("dots", rows=r, cols=c) for r, c in ((2, 2), (2, 3), (3, 3), (5, 5))],
+            "match3": [Settings(), Settings().with_table("match3", size=6, colours=4, turns=20)]}
 
 
 def _rules_of(game: str) -> list:
@@ -53,7 +56,7 @@ def _random_game(rules, seed: int, moves: int = 400):
     return states
 
 
-def step_mismatches(rules, games: int = 6, seed: int = 0) -> int:
+def step_mismatches(rules, games: int = 4, seed: int = 0) -> int:
     """Moves where the engine's step or legal moves differ from the rules' on random games, each side drawing
     from its own twin of one Generator (a difference in what either drew counts too)."""
     step, legal_of = walk_moves(rules)  # (the engine's where it has them: what a search's walk uses)
@@ -128,7 +131,7 @@ def test_the_engine_equals_its_rules_draw_for_draw(game):
         if hasattr(api, "compiled_tree"):
             assert tree_mismatches(rules) == 0
             checked += 1
-        finished = [_random_game(rules, seed)[-1] for seed in range(6)]
+        finished = [_random_game(rules, seed, 5000)[-1] for seed in range(3)]
         finished = [s for s in finished if rules.is_terminal(s)]
         assert finished  # (random games end within the cap)
         got = api.playout_returns(rules, finished, np.random.default_rng(1), 10**6)

@@ -75,13 +75,3 @@ def test_a_compiled_playout_on_any_size_is_the_rules_playout_draw_for_draw(size,
     assert max(want) > 0
 
 
-@pytest.mark.parametrize("size", [3, 5])
-def test_the_walks_step_and_legal_moves_on_any_size_are_the_rules(size):
-    from agents.engines.twenty48 import playouts as playout_2048
-    rules = Rules2048(size=size, spawn_four_probability=0.1)
-    for board in _boards(size, 100, 11 + size):
-        state = State2048(board, 8)
-        assert playout_2048.legal_actions(rules, state) == rules.legal_actions(state)
-        for d in rules.legal_actions(state):
-            assert playout_2048.step(rules, state, d, np.random.default_rng(d)) == \
-                rules.step(state, d, np.random.default_rng(d))

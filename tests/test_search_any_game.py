@@ -296,34 +296,6 @@ def test_mcts_takes_its_leaf_evaluator_as_given():
     assert len(seen) == 100 and all(v == pytest.approx(1.0) for v in values.values())
 
 
-@pytest.mark.parametrize("game", ["2048", "match3"])
-def test_the_compiled_walk_plays_the_rules_game_draw_for_draw(game):
-    """The declared engine's step and legal moves (what mcts walks its tree with) against the rules': whole
-    games from 8 positions, each move chosen by one Generator and each step drawing from twin Generators,
-    give equal states (match-3: its reshuffles and the next swaps too) and equal legal moves at every step."""
-    from agents.game_search import fast_playouts, walk_moves
-
-    settings = Settings().with_table("game2048", spawn_four_probability=0.1)
-    rules = make_rules(game, settings)
-    assert hasattr(fast_playouts(rules), "step")
-    fast_step, fast_legal = walk_moves(rules)
-    steps = 0
-    for k, start in enumerate(random_positions(rules, 8, 5, (0, 39))):
-        choose, plain_rng, fast_rng = (np.random.default_rng(100 + k) for _ in range(3))
-        plain = fast = start
-        while not rules.is_terminal(plain):
-            legal = rules.legal_actions(plain)
-            assert fast_legal(fast) == legal
-            action = legal[int(choose.integers(len(legal)))]
-            plain, fast = rules.step(plain, action, plain_rng), fast_step(fast, action, fast_rng)
-            assert plain == fast
-            if game == "match3":
-                assert plain.shuffles == fast.shuffles
-                assert plain.turns_left == 0 or np.array_equal(plain.swap_mask, fast.swap_mask)
-            steps += 1
-    assert steps > 100
-
-
 def test_the_compiled_match3_playouts_are_the_rules_playouts():
     """The kernel's random playouts (agents/engines/match3/playouts, declared by the game) against the rules' playouts
     with the same Generator: the same final scores, game by game, for a batch played at once."""
