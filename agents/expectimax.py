@@ -100,7 +100,7 @@ def _root_by_codes(board: np.ndarray) -> RootChildren:
                         np.array(cell, dtype=np.intp))
 
 
-def _placed(before: np.ndarray, after: np.ndarray) -> str:
+def placement_text(before: np.ndarray, after: np.ndarray) -> str:
     """The computer's tile as text: '2 at row 1, column 3' (rows and columns from 1)."""
     r, c = (int(x) for x in np.argwhere(before != after)[0])
     return f"{2 ** int(after[r, c])} at row {r + 1}, column {c + 1}"
@@ -193,7 +193,7 @@ class Expectimax3:
                            for d2 in np.flatnonzero(replies_legal[k])]
                 reply = node("max", max(e["node"]["value"] for e in replies), replies) if replies \
                     else node("leaf", score)  # no move left: the game ends here, at its score
-                outcomes.append(edge(reply, outcome=_placed(after[0, d], kid), p=float(p)))
+                outcomes.append(edge(reply, outcome=placement_text(after[0, d], kid), p=float(p)))
             value = sum(e["p"] * e["node"]["value"] for e in outcomes) if outcomes else float(score)
             moves.append(edge(node("chance", value, outcomes) if outcomes else node("leaf", score), action=d))
         explained = self.explain(state)

@@ -28,6 +28,8 @@ import numpy as np
 from agents import compiled
 from agents.engines import twenty48
 from agents.base import Deadline, best_action, budget_clock, no_clock, register, time_budget, STRONGEST
+from agents.expectimax import placement_text
+from agents.search_tree import edge, node
 from agents.ntuple import best_network
 from agents.engines.twenty48 import board64
 from arcade.setting_fields import one_of, own_time_budget, ranged
@@ -299,6 +301,53 @@ class StrongExpectimax:
         self._figures = {"pace": self.pace_words(), "depth": depth, "positions": self.search.positions,
                          "cache hits": self.search.hits}  # (the budget's pace, the default, is not said)
         return values
+
+    TREE_PLACEMENTS = 3  # placements shown under each move (the likeliest), the principal line's always
+
+    def tree(self, state, rng=None) -> dict:
+        """The tree of a decision (agents/search_tree.py): the root's moves with explain's values (the same
+        search), under each the likeliest TREE_PLACEMENTS placements of the computer's tile ("more": how many
+        others), under each placement its replies valued by the compiled search run again from that board one
+        layer shallower; the principal line (best move, likeliest tile, best reply, ...) is followed to the
+        depth searched. Figures: depth, positions, cache hits of the decision; the placements cut by the
+        probability cut-off are not searched below (min_probability)."""
+        board = np.asarray(state.board)
+        if board.shape != (4, 4):
+            raise ValueError(self.only_4x4(board.shape[0]))
+        values = self.explain(state)
+        figures = self.figures()
+        depth = int(figures.get("depth", 1))
+        if not values:
+            return node("leaf", game_over_value(4) if self.evaluation != "ntuple" else 0.0, **figures)
+        best = best_action(values)
+        moves = [edge(self._chance_tree(board, d, v, depth, on_line=d == best), action=d) for d, v in values.items()]
+        return node("max", max(values.values()), moves, **{k: v for k, v in figures.items() if k != "pace"})
+
+    def _chance_tree(self, board: np.ndarray, move: int, value: float, depth: int, on_line: bool) -> dict:
+        """The chance node after `move` on `board`, worth `value` (its search's), with its likeliest
+        placements below (depth: the chance layers its search looked at from here)."""
+        after = board64.unpack(board64.move_all(board64.pack(board[None]))[move])[0]
+        kids, _, probs = board64.spawn_children(board64.pack(after[None]), self.rules.spawn_four_probability)
+        order = sorted(range(len(kids)), key=lambda k: -probs[k])  # (stable: reading order among equals)
+        shown = order[:self.TREE_PLACEMENTS] if depth > 1 else []
+        outcomes = []
+        for rank, k in enumerate(shown):
+            kid = board64.unpack(kids[k:k + 1])[0]
+            outcomes.append(edge(self._reply_tree(kid, depth - 1, on_line and rank == 0),
+                                 outcome=placement_text(after, kid), p=float(probs[k])))
+        more = len(kids) - len(shown)
+        return node("chance", value, outcomes, **({"more": more} if more else {}))
+
+    def _reply_tree(self, board: np.ndarray, depth: int, on_line: bool) -> dict:
+        """The player's node on `board` with `depth` chance layers left: each reply worth what the compiled
+        search finds from this board (searched again here, so its cut-offs and table start afresh)."""
+        values = self.search.root(board, depth)
+        if not values:
+            return node("leaf", game_over_value(4) if self.evaluation != "ntuple" else 0.0, lost=True)
+        best = best_action(values)
+        replies = [edge(self._chance_tree(board, d, v, depth if on_line and d == best else 1, on_line and d == best),
+                        action=d) for d, v in values.items()]  # (off the line: the chance node, its placements counted)
+        return node("max", max(values.values()), replies, searched="again from here")
 
     def figures(self) -> dict:
         """Of the last decision: chance layers searched (and wanted), positions, cache hits (the panel adds

@@ -127,9 +127,33 @@ def test_cut_keeps_what_was_there_as_a_count():
     assert cut(tree, None) == tree and json.loads(json.dumps(as_json(short, rules.format_action)))
 
 
+@pytest.mark.parametrize("name", ["expectimax", "expectimax-ntuple"])
+def test_the_strong_searchs_tree_is_its_decision_its_likeliest_tiles_and_the_principal_line_to_its_depth(name):
+    """The root's moves carry explain's values (counted work: one pass at its depth rule, the same search); under
+    each the likeliest placements, in order of probability, the rest counted; every reply node is the best of
+    its replies as the search finds them from there; the principal line runs the depth searched."""
+    settings = Settings().with_table("agents", budget_clock="none").with_table("game2048", spawn_four_probability=0.1)
+    rules = make_rules("2048", settings)
+    agent = find("2048", name).create(rules, settings)
+    state = from_values([[2, 4, 8, 16], [0, 2, 4, 0], [0, 0, 2, 0], [0, 0, 0, 0]], score=100)
+    tree = agent.tree(state)
+    check(tree)  # (chance nodes with placements left out are not re-added: their value is the search's)
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == agent.explain(state)
+    depth = agent.figures()["depth"]
+    assert tree["depth"] == depth and len(principal_line(tree)) == 2 * depth - 1
+    for move in tree["children"]:
+        shown = [e["p"] for e in move["node"]["children"]]
+        empty = int((rules.after_move(state, move["action"]).board == 0).sum())
+        assert shown == sorted(shown, reverse=True) and len(shown) == agent.TREE_PLACEMENTS
+        assert len(shown) + move["node"]["more"] == 2 * empty  # a 2 or a 4 on each empty cell
+        for e in move["node"]["children"]:
+            replies = e["node"]["children"]
+            assert e["node"]["value"] == max(r["node"]["value"] for r in replies)
+
+
 def test_every_agent_that_shows_a_tree_is_listed_by_the_registry():
     names = {g: [s.name for s in agents_for(g, ShowsTree)] for g in ("2048", "tictactoe", "dots", "match3", "blackjack")}
-    assert "expectimax-3" in names["2048"] and "minimax" in names["tictactoe"]
+    assert {"expectimax-3", "expectimax", "expectimax-ntuple"} <= set(names["2048"]) and "minimax" in names["tictactoe"]
     assert all("mcts" in listed for listed in names.values())
 
 
@@ -233,3 +257,13 @@ def test_the_solvers_tree_is_its_table_and_its_principal_variation_takes_the_mar
     assert rules.is_terminal(end)
     taken = (end.scores[me] - state.scores[me]) - (end.scores[1 - me] - state.scores[1 - me])
     assert taken == tree["value"] == agent.value(state)
+
+
+def test_the_tree_view_prints_sibling_values_finer_where_its_short_numbers_would_print_them_alike():
+    from arcade.screens.tree_view import _finer_where_needed
+    from arcade.ui import text
+
+    close = [1_605_974.2, 1_606_416.0, 1_607_402.9]  # a strong 2048 search's values: 1.606M, 1.606M, 1.607M
+    number = _finer_where_needed(close)
+    assert [number(v) for v in close] == ["1,605,974", "1,606,416", "1,607,403"]
+    assert _finer_where_needed([1.5, 2.25, 16_100.0]) is text.number  # distinct already: the short ones

@@ -146,6 +146,7 @@ class TreeView(Overlay):
         first = min(max(0, self.selected - fits + 1), max(0, len(kids) - fits))
         values = [e["node"]["value"] for e in kids]
         lo, hi = (min(values), max(values)) if values else (0.0, 0.0)
+        number = _finer_where_needed(values)
         for i in range(first, min(len(kids), first + fits)):
             e = kids[i]
             rect = pygame.Rect(x - 6, y, width + 12, row - 4)
@@ -160,7 +161,7 @@ class TreeView(Overlay):
             label = edge_label(e, text.number, self.under.rules.format_action)
             opens = "  >" if e["node"]["children"] else "  (below: not kept)" if e["node"].get("hidden") else ""
             left = text.draw(surface, label, (x, y + 2), size, palette.TEXT, max_width=width // 3, min_size=12)
-            figures = f"{e['node']['kind']}: {node_figures(e['node'], text.number)}{opens}"
+            figures = f"{e['node']['kind']}: {node_figures(e['node'], number)}{opens}"
             at = max(left.right + 14, x + width // 3 + 10)
             text.draw(surface, figures, (at, y + 2), size, palette.MUTED, max_width=lane.x - at - 8, min_size=12)
             drawn.append(f"{label} | {figures}")
@@ -172,3 +173,12 @@ class TreeView(Overlay):
         text.draw(surface, keys, (x, bottom + 4), size - 2, palette.MUTED, max_width=width)
         drawn.append(keys)
         return drawn
+
+
+def _finer_where_needed(values: list[float]):
+    """The screen's short numbers (text.number), or whole numbers with thousands separated where the short
+    ones would print two different sibling values alike (1.608M three times: a search's values that differ
+    in the thousands)."""
+    if len({text.number(v) for v in values}) == len(set(values)):
+        return text.number
+    return lambda v: f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"
