@@ -244,6 +244,18 @@ class AlphaBetaDots:
         self._deepen(state, every=False)  # only the best line's value is exact: take that line
         return self._best
 
+    def tree(self, state, rng=None) -> dict:
+        """The tree of a decision (agents/search_tree.py): the root's lines with explain's values (the box margin
+        the mover can force after each, at the depth reached); the principal variation followed to that depth,
+        each position on it searched again from there to the depth left (its table kept, so its values may be
+        deeper than its parent's estimate: "searched" says so), the other lines' positions counted, not shown.
+        Values are the root mover's margin: boxes taken on the way plus the margin forced from there."""
+        values = self.explain(state)
+        figures = self.figures()
+        root = _line_tree(self._search(state), self.rules, state, values, state.mover, 0, int(figures["depth"]))
+        root.update(figures)
+        return root
+
     def figures(self) -> dict:
         """Of the last decision: depth reached, whether that was a full solve, positions, table entries in use."""
         return dict(self._figures)
@@ -251,3 +263,29 @@ class AlphaBetaDots:
     def value_legend(self, mover: str) -> str:
         return (f"The numbers: the box margin {mover} can force after that line, as far as alpha-beta looks "
                 f"ahead (beyond: +-{PARITY_WEIGHT} for who draws the last safe line).")
+
+
+def _line_tree(search: Search, rules, state, values: dict, root_mover: int, taken: int, depth: int) -> dict:
+    """The node of `state` whose lines are worth `values` to its mover; the root's mover has taken `taken` boxes
+    more than the other so far; `depth`: the lines the search looked ahead from here."""
+    from agents.search_tree import edge, node
+    from arcade.games.dots import line_gains
+
+    sign = 1 if state.mover == root_mover else -1
+    if not values:
+        return node("leaf", taken)
+    gains, best = line_gains(state), max(values, key=values.get)
+    edges = []
+    for line, v in values.items():
+        value = taken + sign * v
+        after = rules.step(state, line, None)
+        left = after.board.n_lines - after.lines.bit_count()
+        if line == best and depth > 1 and left:
+            below = search.root_values(after.lines, depth - 1, True)[0]
+            child = _line_tree(search, rules, after, below, root_mover, taken + sign * gains[line], depth - 1)
+            child["searched"] = "again from here"
+        else:
+            child = node("max" if after.mover == root_mover else "min", value, more=left) if left else node("leaf", value)
+        child["value"] = float(value)
+        edges.append(edge(child, action=line))
+    return node("max" if sign > 0 else "min", taken + sign * values[best], edges)

@@ -79,12 +79,13 @@ def principal_line(tree: dict) -> list[dict]:
 
 def check(tree: dict, tolerance: float = 1e-9) -> None:
     """Raise ValueError where a node's value is not what its children give: a max node's largest, a min node's
-    smallest, a chance node's probability-weighted mean (nodes cut short, with "more", are not checked)."""
+    smallest, a chance node's probability-weighted mean (nodes cut short, with "more", and nodes searched again
+    from their own position, with "searched", are not checked against their children)."""
     children = tree["children"]
     for e in children:
         check(e["node"], tolerance)
-    if not children or tree.get("more"):
-        return
+    if not children or tree.get("more") or tree.get("searched"):
+        return  # (a node searched again from its position may differ from its parent's estimate of it)
     values = [e["node"]["value"] for e in children]
     if tree["kind"] == "chance":
         want = sum(e["p"] * v for e, v in zip(children, values, strict=True))

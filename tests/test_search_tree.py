@@ -108,7 +108,8 @@ def test_minimax_tree_is_its_solved_values_and_the_principal_variation_ends_the_
     state = rules.parse_state("X.O/.X./..O")
     tree = agent.tree(state)
     check(tree)
-    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == agent.explain(state)
+    fresh = find("dots", "alpha-beta").create(rules, settings)  # (its table survives moves: a new one, as the tree's was)
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == fresh.explain(state)
     line = principal_line(tree)
     final = state
     for e in line:
@@ -267,3 +268,27 @@ def test_the_tree_view_prints_sibling_values_finer_where_its_short_numbers_would
     number = _finer_where_needed(close)
     assert [number(v) for v in close] == ["1,605,974", "1,606,416", "1,607,403"]
     assert _finer_where_needed([1.5, 2.25, 16_100.0]) is text.number  # distinct already: the short ones
+
+
+@pytest.mark.parametrize("rows, cols, drawn", [(2, 2, 3), (3, 3, 6)])
+def test_alpha_betas_tree_is_its_decision_and_its_principal_variation_to_the_depth_it_reached(rows, cols, drawn):
+    """Counted work (no clock): the root's lines carry explain's values; every node is the best of its lines for
+    who moves there (the PV's positions searched again from there); on a board it solves, the values are the
+    solver's and the line ends the game."""
+    settings = Settings().with_table("agents", budget_clock="none").with_table("dots", rows=rows, cols=cols)
+    rules = make_rules("dots", settings)
+    state = rules.new_state()
+    rng = np.random.default_rng(rows * 10 + cols)
+    for _ in range(drawn):
+        legal = rules.legal_actions(state)
+        state = rules.step(state, legal[int(rng.integers(len(legal)))], None)
+    agent = find("dots", "alpha-beta").create(rules, settings)
+    tree = agent.tree(state)
+    check(tree)
+    fresh = find("dots", "alpha-beta").create(rules, settings)  # (its table survives moves: a new one, as the tree's was)
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == fresh.explain(state)
+    line = principal_line(tree)
+    assert 1 <= len(line) <= tree["depth"]
+    if tree["exact"] == "yes":
+        solved = find("dots", "solver").create(rules, settings).tree(state)
+        assert tree["value"] == solved["value"] and len(line) == state.board.n_lines - state.lines.bit_count()
