@@ -342,6 +342,24 @@ class NTupleAgent:
     def act(self, state, rng=None) -> int:
         return best_action(self.explain(state))
 
+    def tree(self, state, rng=None) -> dict:
+        """Its one ply as a tree (agents/search_tree.py): each move a leaf worth explain's value, with the points
+        its merges gain, the network's value of the board it leaves, and that value split by tuple (the sum of a
+        tuple's weights over the board's eight symmetries; a late board's from the late tables)."""
+        from agents.search_tree import edge, node
+
+        values = self.explain(state)
+        x = np.array([board64.pack(state.board)], dtype=np.uint64)
+        moved = board64.move_all(x)[:, 0]
+        gains = board64.all_gains(board64.lines(x))[:, 0]
+        moves = []
+        for d, v in values.items():
+            weights = self.net.weights[self.net.features(moved[d:d + 1])[:, 0]].astype(np.float64)
+            split = weights.reshape(len(self.net.tuples), -1).sum(axis=1)
+            moves.append(edge(node("leaf", v, points=int(gains[d]), network=float(v - gains[d]),
+                                   tuples=[round(float(t), 1) for t in split]), action=d))
+        return node("max", max(values.values()), moves) if moves else node("leaf", 0.0)
+
     def value_legend(self, mover: str) -> str:
         return ("The numbers: the points each move's merges gain plus the network's value of the board it "
                 "leaves (the points it expects to score from there on).")

@@ -33,7 +33,20 @@ def node_figures(n: dict, number: Callable[[float], str] = plain) -> str:
         parts.append("proven")
     if n.get("more"):
         parts.append(f"{n['more']} more not shown")
+    for key, v in n.items():  # the figures of its kind (a search's depth, a network's points and tuples)
+        if key in _SAID or isinstance(v, (dict, bool)):
+            continue
+        if isinstance(v, (list, tuple)):
+            v = " ".join(number(x) if isinstance(x, float) else str(x) for x in v)
+        elif isinstance(v, float):
+            v = number(v)
+        elif isinstance(v, int):
+            v = f"{v:,}"
+        parts.append(f"{key} {v}")
     return ", ".join(parts)
+
+
+_SAID = {"kind", "value", "children", "visits", "uct", "proven", "more", "hidden"}  # (said above, or drawn apart)
 
 
 def tree_lines(tree: dict, depth: int = 3, width: int = 12) -> list[str]:

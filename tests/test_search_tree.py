@@ -108,8 +108,7 @@ def test_minimax_tree_is_its_solved_values_and_the_principal_variation_ends_the_
     state = rules.parse_state("X.O/.X./..O")
     tree = agent.tree(state)
     check(tree)
-    fresh = find("dots", "alpha-beta").create(rules, settings)  # (its table survives moves: a new one, as the tree's was)
-    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == fresh.explain(state)
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == agent.explain(state)
     line = principal_line(tree)
     final = state
     for e in line:
@@ -292,3 +291,18 @@ def test_alpha_betas_tree_is_its_decision_and_its_principal_variation_to_the_dep
     if tree["exact"] == "yes":
         solved = find("dots", "solver").create(rules, settings).tree(state)
         assert tree["value"] == solved["value"] and len(line) == state.board.n_lines - state.lines.bit_count()
+
+
+def test_the_learnt_2048_agents_one_ply_is_its_tree_each_value_split_into_points_and_its_tuples():
+    settings = Settings().with_table("game2048", spawn_four_probability=0.1)
+    rules = make_rules("2048", settings)
+    agent = find("2048", "ntuple").create(rules, settings)
+    state = from_values([[2, 4, 8, 16], [0, 2, 4, 0], [0, 0, 2, 0], [2, 0, 0, 0]], score=100)
+    tree = agent.tree(state)
+    check(tree)
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == agent.explain(state)
+    for e in tree["children"]:
+        leaf = e["node"]
+        assert leaf["points"] + leaf["network"] == pytest.approx(leaf["value"])
+        assert sum(leaf["tuples"]) == pytest.approx(leaf["network"], abs=0.05 * len(leaf["tuples"]))
+    assert any(e["node"]["points"] > 0 for e in tree["children"])  # (a merge is there: 2 and 2 in the first column)
