@@ -22,8 +22,9 @@ def edge_label(e: dict, number: Callable[[float], str] = plain, action_text: Cal
     return f"{e['outcome']}" + ("" if p is None else f"  (p {number(p)})")
 
 
-def node_figures(n: dict, number: Callable[[float], str] = plain) -> str:
-    """The node's value and figures in one line: 'value 149.3, visits 120, UCT 0.61, proven'."""
+def node_figures(n: dict, number: Callable[[float], str] = plain, brief: bool = False) -> str:
+    """The node's value and figures in one line: 'value 149.3, visits 120, UCT 0.61, proven', then the figures
+    of its kind ('depth 3, positions 17,544'; brief: not those)."""
     parts = [f"value {number(n['value'])}"]
     if "visits" in n:
         parts.append(f"visits {n['visits']:,}")
@@ -34,10 +35,10 @@ def node_figures(n: dict, number: Callable[[float], str] = plain) -> str:
     if n.get("more"):
         parts.append(f"{n['more']} more not shown")
     for key, v in n.items():  # the figures of its kind (a search's depth, a network's points and tuples)
-        if key in _SAID or isinstance(v, (dict, bool)):
+        if brief or key in _SAID or isinstance(v, (dict, bool)):
             continue
         if isinstance(v, (list, tuple)):
-            v = " ".join(number(x) if isinstance(x, float) else str(x) for x in v)
+            v = " / ".join(number(x) if isinstance(x, float) else str(x) for x in v)
         elif isinstance(v, float):
             v = number(v)
         elif isinstance(v, int):

@@ -131,6 +131,14 @@ class TreeView(Overlay):
                 text.draw(surface, part, (x, y), size, colour)
                 drawn.append(part)
                 y += size + 5
+        chosen = self.children()[self.selected] if self.children() else None
+        detail = chosen and node_figures(chosen["node"], text.number)
+        if detail and detail != node_figures(chosen["node"], text.number, brief=True):  # its own figures, in full
+            label = edge_label(chosen, text.number, self.under.rules.format_action)
+            for part in text.wrap(f"{label}: {detail}", size - 2, width, max_lines=2):
+                text.draw(surface, part, (x, y), size - 2, palette.INFO)
+                drawn.append(part)
+                y += size + 3
         y += 6
         keys = "up/down: choose  right or Enter: open  left: back  Home: root  another key: close"
         bottom = box.bottom - (size + 14)
@@ -161,7 +169,7 @@ class TreeView(Overlay):
             label = edge_label(e, text.number, self.under.rules.format_action)
             opens = "  >" if e["node"]["children"] else "  (below: not kept)" if e["node"].get("hidden") else ""
             left = text.draw(surface, label, (x, y + 2), size, palette.TEXT, max_width=width // 3, min_size=12)
-            figures = f"{e['node']['kind']}: {node_figures(e['node'], number)}{opens}"
+            figures = f"{e['node']['kind']}: {node_figures(e['node'], number, brief=True)}{opens}"
             at = max(left.right + 14, x + width // 3 + 10)
             text.draw(surface, figures, (at, y + 2), size, palette.MUTED, max_width=lane.x - at - 8, min_size=12)
             drawn.append(f"{label} | {figures}")
