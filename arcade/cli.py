@@ -150,10 +150,12 @@ def build_parser() -> argparse.ArgumentParser:
                        "command again continues a stopped arena")
     arena.add_argument("--json", action="store_true", help="print the table as one JSON object")
 
-    replay = sub.add_parser("replay", help="play a logged game again from its seed and moves")
-    replay.add_argument("log", help="a run's log (bench, arena or a benchmark's .jsonl)")
+    replay = sub.add_parser("replay", help="play a logged or kept game again from its start and moves")
+    replay.add_argument("log", help="a run's log (bench, arena or a benchmark's .jsonl); with --kept, a game's id")
+    replay.add_argument("--kept", action="store_true", help="a game finished in the window, kept in the data folder "
+                        "(--index 0 the newest)")
     replay.add_argument("--index", type=_int_in("--index", 0, MAX_GAMES), default=0, help="the game's index in "
-                        "the run (default 0)")
+                        "the run, or among the kept games newest first (default 0)")
     replay.add_argument("--to", type=_int_in("--to", 0, 10**9), help="stop after this many moves (default: all)")
     replay.add_argument("--json", action="store_true")
 
@@ -283,6 +285,8 @@ def cmd_arena(args, settings) -> int:
 
 
 def cmd_replay(args, settings) -> int:
+    if args.kept:
+        return _replay_kept(args, settings)
     from arcade import runner
     from arcade.cli_bench import _logged_variant
     from arcade.replay import as_action, ends_as_logged, replay
@@ -322,6 +326,46 @@ def cmd_replay(args, settings) -> int:
         print(f"  state: {out['state']}" + ("  (the game is over)" if session.over else ""))
         if same is not None:
             print("  ends as the log says: " + ("yes" if same else "NO (the rules or the log changed)"))
+    return 0 if same is not False else 1
+
+
+def _replay_kept(args, settings) -> int:
+    """`replay --kept GAME`: a game finished in the window, rebuilt from its start and moves."""
+    from arcade.finished_games import kept
+    from arcade.session import GameSession, as_action
+
+    game_id = _rules(args.log, settings).game_id  # (one line for a game id that is not one)
+    games = kept(settings.data_dir, game_id)
+    if not 0 <= args.index < len(games):
+        raise UserError(f"--index {args.index}: {len(games)} {game_id} games are kept in {settings.data_dir} "
+                        "(a game is kept when it ends in the window)")
+    record = games[args.index]
+    if args.to is not None and args.to > len(record["actions"]):
+        raise UserError(f"--to must be a move from 0 to {len(record['actions'])}, got {args.to}")
+    rules = _rules(game_id, settings.with_table(game_info(game_id).attr, **record.get("variant", {})))
+    try:
+        session = GameSession.replayed(rules, record, args.to)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    whole = args.to is None or args.to == len(record["actions"])
+    same = (json.loads(json.dumps(session.outcome() if session.over else None, default=json_default))
+            == record.get("outcome")) if whole else None
+    try:
+        state_text = rules.format_state(session.state)
+    except ValueError:  # (a finished blackjack round has no text form)
+        state_text = json.dumps(session.outcome(), default=json_default)
+    out = {"game": game_id, "index": args.index, "when": record.get("when"), "player": record.get("player"),
+           "moves": [rules.format_action(as_action(a)) for a in record["actions"][:session.moves]],
+           "state": state_text, "over": session.over, "as_kept": same}
+    if args.json:
+        print(json.dumps(out, default=json_default))
+    else:
+        print(f"{game_id}: kept game {args.index} ({out['when']}, {out['player']}), {session.moves} of "
+              f"{len(record['actions'])} moves replayed")
+        print("  moves: " + " ".join(out["moves"][:40]) + (" ..." if len(out["moves"]) > 40 else ""))
+        print(f"  state: {out['state']}" + ("  (the game is over)" if session.over else ""))
+        if same is not None:
+            print("  ends as it was kept: " + ("yes" if same else "NO (the rules changed since)"))
     return 0 if same is not False else 1
 
 

@@ -7,12 +7,7 @@ state, and whether the replay ends where the log says the game ended. No pygame.
 """
 from __future__ import annotations
 
-from arcade.session import GameSession
-
-
-def as_action(value):
-    """A logged move as the rules' own value: JSON's lists back to tuples (a match-3 swap), others as they are."""
-    return tuple(as_action(v) for v in value) if isinstance(value, list) else value
+from arcade.session import GameSession, as_action  # noqa: F401  (as_action: the CLI's too)
 
 
 def replay(rules, record: dict, to: int | None = None) -> GameSession:

@@ -42,9 +42,14 @@ class GameSession:
         self.rules = rules
         self.seed = int(seed)
         self.rng = np.random.default_rng(self.seed) if rng is None else rng
+        # the generator as the game's first state was drawn, and each move's action and the generator before it:
+        # undo rewinds chance too, so the moves played from `start_rng` give this game exactly (record())
+        self.start_rng = self.rng.bit_generator.state if state is None else None
         self.state = rules.new_state(self.rng) if state is None else state
         self.history: list = []
         self.movers: list[str] = []
+        self.actions: list = []
+        self._rng_before: list = []
         self.details = None  # what the last move did, where the rules tell (match-3's clearing steps)
         self._listeners: list[Callable[[Any], None]] = []
 
@@ -83,6 +88,8 @@ class GameSession:
             return False
         self.history.append(self.state)
         self.movers.append(by)
+        self.actions.append(action)
+        self._rng_before.append(self.rng.bit_generator.state)
         detailed = getattr(self.rules, "step_with_details", None)
         if detailed is not None:
             self.state, self.details = detailed(self.state, action, self.rng)
@@ -98,6 +105,12 @@ class GameSession:
             return False
         self.state = self.history.pop()
         self.movers.pop()
+        self.actions.pop()
+        before = self._rng_before.pop()
+        if before is None:  # (a move made before the game was resumed: its chance cannot be drawn again)
+            self.start_rng = None
+        else:
+            self.rng.bit_generator.state = before
         return True
 
     def restart(self, seed: int | None = None, rules=None) -> None:
@@ -107,24 +120,28 @@ class GameSession:
         if seed is not None:
             self.seed = int(seed)
         self.rng = np.random.default_rng(self.seed)
-        self.state = self.rules.new_state(self.rng)
-        self.history, self.movers = [], []
+        self._new_game()
 
     def next_game(self) -> None:
         """A new game drawn from the same running generator (the next round at a card table)."""
+        self._new_game()
+
+    def _new_game(self) -> None:
+        self.start_rng = self.rng.bit_generator.state
         self.state = self.rules.new_state(self.rng)
-        self.history, self.movers = [], []
+        self.history, self.movers, self.actions, self._rng_before = [], [], [], []
 
     def show(self, state) -> None:
         """Put `state` on the board as it is, with no history (environments render through this)."""
-        self.state, self.history, self.movers = state, [], []
+        self.state, self.history, self.movers, self.actions, self._rng_before = state, [], [], [], []
+        self.start_rng = None  # (not drawn from a generator here: not replayable)
 
     # --- kept across runs ----------------------------------------------------
     def snapshot(self) -> dict:
         """The whole game as JSON-able data: state, every earlier state, movers, seed, generator."""
         return {"seed": self.seed, "state": encode_state(self.rules, self.state),
                 "history": [encode_state(self.rules, s) for s in self.history], "movers": list(self.movers),
-                "rng": self.rng.bit_generator.state}
+                "rng": self.rng.bit_generator.state, "start_rng": self.start_rng, "actions": json_actions(self.actions)}
 
     @classmethod
     def restore(cls, rules, data: dict) -> "GameSession":
@@ -135,4 +152,46 @@ class GameSession:
         if len(session.movers) != len(session.history):
             raise ValueError("the saved movers do not match the saved moves")
         session.rng.bit_generator.state = data["rng"]
+        actions = data.get("actions")  # (a game kept before moves were: not replayable)
+        if data.get("start_rng") is not None and actions is not None and len(actions) == len(session.history):
+            session.start_rng, session.actions = data["start_rng"], [as_action(a) for a in actions]
+        else:
+            session.actions = [None] * len(session.history)
+        session._rng_before = [None] * len(session.history)  # (not kept: undo past here cannot draw again)
         return session
+
+    def record(self) -> dict | None:
+        """The game as a replay needs it (the generator at its start, every move and who played it, how it
+        ended), JSON-able; None where it cannot be replayed (shown from a state, or undone past a resume)."""
+        if self.start_rng is None or any(a is None for a in self.actions):
+            return None
+        return {"start_rng": self.start_rng, "actions": json_actions(self.actions), "movers": list(self.movers),
+                "outcome": self.outcome() if self.over else None, "moves": self.moves}
+
+    @classmethod
+    def replayed(cls, rules, record: dict, to: int | None = None) -> "GameSession":
+        """The session of a record() after its first `to` moves (all by default); ValueError in one line where
+        a move is not legal (the record is of other rules)."""
+        actions = record["actions"][:to]
+        session = cls(rules, 0, state=rules.new_state(np.random.default_rng(0)))  # (replaced below)
+        session.rng.bit_generator.state = record["start_rng"]
+        session._new_game()
+        for k, logged in enumerate(actions):
+            if not session.play(as_action(logged), by=record["movers"][k] if k < len(record["movers"]) else "?"):
+                raise ValueError(f"move {k + 1} ({logged!r}) is not legal in the replayed position: the record is "
+                                 "of other rules")
+        return session
+
+
+def as_action(value):
+    """A kept move as the rules' own value: JSON's lists back to tuples (a match-3 swap), others as they are."""
+    return tuple(as_action(v) for v in value) if isinstance(value, list) else value
+
+
+def json_actions(actions: list) -> list:
+    """Moves as JSON keeps them (numpy integers as ints, tuples as lists)."""
+    def plain(a):
+        if isinstance(a, (tuple, list)):
+            return [plain(v) for v in a]
+        return a.item() if hasattr(a, "item") else a
+    return [plain(a) for a in actions]

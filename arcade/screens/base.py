@@ -14,7 +14,8 @@ import pygame
 from agents import LearnsWhilePlaying
 from arcade.control import AgentController
 from arcade.games import game_info, make_rules
-from arcade.kept_games import KeptGames
+from arcade.finished_games import keep
+from arcade.kept_games import KeptGames, variant_of
 from arcade.screens.game_view import GameView
 from arcade.screens.shell_keys import SHELL_KEYS, handle_shell_key, help_line_of
 from arcade.screens.training_keys import TrainingKeys
@@ -114,6 +115,7 @@ class GameScreen(GameView):
             self.sound({"win": "win", "loss": "lose", "draw": "draw"}[result])
         self.stats.record(self.game_id, player, score, result, bucket)
         self.last_player = player
+        keep(self.settings.data_dir, self.game_id, self.session, variant_of(self.info, self.rules), player)
 
     def say(self, message: str | None, ms: float = 2500) -> None:
         """Show a line over the game for `ms` (nothing for None)."""
