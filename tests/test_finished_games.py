@@ -118,3 +118,41 @@ def test_a_screen_keeps_each_game_it_records(app):
     record = kept(app.settings.data_dir, "tictactoe")[0]
     assert record["player"] == "you vs random" and record["moves"] == screen.session.moves
     assert GameSession.replayed(screen.rules, record).state == screen.session.state
+
+
+@pytest.mark.parametrize("game", ["2048", "dots"])
+def test_shift_k_lists_the_finished_games_replays_one_and_plays_on_from_a_move(app, game):
+    import pygame
+
+    from arcade.screens import open_game
+    from arcade.screens.replay_view import ReplayView
+    from tests.helpers import key
+
+    screen = open_game(app, game)
+    app.push(screen)
+    key(app, pygame.K_k, mod=pygame.KMOD_SHIFT)
+    view = app.top
+    assert isinstance(view, ReplayView) and "no finished game" in " ".join(view.draw_over(app.surface))
+    key(app, pygame.K_ESCAPE)
+    assert app.top is screen
+    _play_out(screen.session, np.random.default_rng(6), undo_every=5)
+    final = screen.session.state
+    screen.record_game("you", 1.0)
+    key(app, pygame.K_k, mod=pygame.KMOD_SHIFT)
+    view = app.top
+    assert "you" in view.draw_over(app.surface)[1]
+    key(app, pygame.K_RETURN)  # the newest: replayed
+    assert view.states is not None and view.move == 0
+    key(app, pygame.K_END)
+    assert view.states[view.move] == final or game == "2048" and (view.states[view.move].board == final.board).all()
+    assert "the end" in " ".join(view.draw_over(app.surface))
+    key(app, pygame.K_HOME)
+    for _ in range(3):
+        key(app, pygame.K_RIGHT)
+    key(app, pygame.K_PAGEDOWN)
+    key(app, pygame.K_LEFT)
+    at = min(13, len(view.states) - 1) - 1  # (a small board's game may end before move 13)
+    assert view.move == at and f"move {at} of" in view.draw_over(app.surface)[0]
+    key(app, pygame.K_RETURN)  # play on from there
+    assert app.top is screen and screen.session.moves == at and not screen.session.over
+    assert encode_state(screen.rules, screen.session.state) == encode_state(screen.rules, view.states[at])

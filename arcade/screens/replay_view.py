@@ -1,0 +1,185 @@
+"""Shift+k on a game screen: the games finished here (kept in the data folder, arcade.finished_games), newest
+first; one opens as a replay, its board as it was at any move (left / right a move, Page Up / Down ten, Home /
+End), and Enter continues the game from that move on the screen (by hand, or Enter again hands it to the
+selected agent; v and Shift+v then show what that agent believes there). Names no game: the board is the
+game's own painter's."""
+from __future__ import annotations
+
+import pygame
+
+from arcade.finished_games import kept
+from arcade.kept_games import RESUME_ERRORS
+from arcade.screens import paint_state
+from arcade.screens.overlays import Overlay
+from arcade.session import GameSession, as_action
+from arcade.ui import palette, text
+from arcade.ui.panels import panel_box
+
+LISTED = 200  # the newest kept games the list reads
+STEPS = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1, pygame.K_PAGEUP: -10, pygame.K_PAGEDOWN: 10}
+
+
+class ReplayView(Overlay):
+    """In: the app and the game screen under it."""
+
+    def __init__(self, app, under):
+        super().__init__(app, under)
+        self.games = kept(under.settings.data_dir, under.info.id, LISTED)
+        self.selected = 0
+        self.states: list | None = None  # the replayed game's positions, move 0 to the end (a game open)
+        self.move = 0
+        self.problem = ""
+
+    # --- keys ------------------------------------------------------------------------------------------------
+    def handle_event(self, event) -> bool:
+        if event.type != pygame.KEYDOWN:
+            return False
+        if self.states is None:
+            return self._in_list(event.key)
+        return self._in_replay(event.key)
+
+    def _in_list(self, key) -> bool:
+        if key in (pygame.K_UP, pygame.K_DOWN) and self.games:
+            self.selected = (self.selected + (1 if key == pygame.K_DOWN else -1)) % len(self.games)
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.games:
+            self._open(self.games[self.selected])
+        else:
+            self.app.pop()
+        return True
+
+    def _in_replay(self, key) -> bool:
+        last = len(self.states) - 1
+        if key in STEPS:
+            self.move = min(max(self.move + STEPS[key], 0), last)
+        elif key == pygame.K_HOME:
+            self.move = 0
+        elif key == pygame.K_END:
+            self.move = last
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self._continue_here()
+        elif key == pygame.K_ESCAPE:
+            self.states = None  # back to the list
+        return True
+
+    # --- what they do ----------------------------------------------------------------------------------------
+    def _rules_of(self, record):
+        from arcade.games import make_rules
+
+        variant = record.get("variant") or {}
+        return make_rules(self.under.info.id, self.under.settings, **variant) if variant else self.under.rules
+
+    def _open(self, record) -> None:
+        try:
+            rules = self._rules_of(record)
+            session = GameSession.replayed(rules, record)
+        except (ValueError, TypeError, KeyError) as exc:
+            self.problem = f"that game does not replay here: {exc}"
+            return
+        self.problem = ""
+        self.record, self.rules = record, rules
+        self.states = [*session.history, session.state]
+        self.move = 0
+
+    def _continue_here(self) -> None:
+        """The game from this move on, on the screen: the player (or an agent) plays on."""
+        session = GameSession.replayed(self.rules, self.record, self.move)
+        if session.over:
+            self.under.say("the game is over at this move: step back to play on from an earlier one")
+            return
+        if not session.moves:
+            self.under.say("move 0 is a new game: step forward first")
+            return
+        try:
+            self.under.resume_from({"session": session.snapshot(), "variant": self.record.get("variant") or {}})
+        except RESUME_ERRORS as exc:
+            self.under.say(f"this game cannot be continued here ({exc})")
+            return
+        self.app.pop()
+        who = (f"{self.under.controller.name} plays on (Enter: you do)" if self.under.controller.enabled
+               else "your move (Enter: the agent's)")
+        self.under.say(f"on from move {self.move} of the kept game: {who}", 4000)
+
+    # --- drawing ---------------------------------------------------------------------------------------------
+    def draw_over(self, surface) -> list[str]:
+        box = panel_box(surface, 900, 620)
+        x, width = box.x + 22, box.w - 44
+        small = surface.get_width() < 800
+        size = 15 if small else 18
+        title = f"Finished games: {self.under.info.title}" if self.states is None else self._title()
+        text.draw(surface, title, (x, box.y + 14), 24 if small else 30, palette.ACCENT, bold=True, max_width=width)
+        top = box.y + (48 if small else 58)
+        keys_y = box.bottom - (size + 12)
+        drawn = [title]
+        if self.states is None:
+            drawn += self._draw_list(surface, x, top, width, keys_y, size)
+            keys = "up/down: choose  Enter: replay it  another key: close" if self.games else "any key: close"
+        else:
+            drawn += self._draw_replay(surface, pygame.Rect(x, top, width, keys_y - top - 8), size)
+            keys = "left/right: a move  PgUp/PgDn: ten  Home/End  Enter: play on from here  Esc: the list"
+        text.draw(surface, keys, (x, keys_y), size - 2, palette.MUTED, max_width=width)
+        return drawn + [keys]
+
+    def _title(self) -> str:
+        r = self.record
+        return f"{r.get('player', '?')}, {r.get('when', '')}: move {self.move} of {len(self.states) - 1}"
+
+    def _draw_list(self, surface, x, y, width, bottom, size) -> list[str]:
+        if not self.games:
+            line = ("no finished game of this one is kept yet: each game that ends here is kept, to be replayed "
+                    "move by move")
+            for part in text.wrap(line, size, width, max_lines=3):
+                text.draw(surface, part, (x, y), size, palette.MUTED)
+                y += size + 6
+            return [line]
+        row = size + 12
+        fits = max(1, (bottom - y - 8) // row)
+        first = min(max(0, self.selected - fits + 1), max(0, len(self.games) - fits))
+        drawn = []
+        if self.problem:
+            text.draw(surface, self.problem, (x, y), size - 2, palette.BAD, max_width=width)
+            y += row
+        for i in range(first, min(len(self.games), first + fits)):
+            r = self.games[i]
+            line = f"{r.get('when', '')}   {r.get('player', '?')}   {_ending(r, self.under.rules.seat_names)}   {r['moves']} moves"
+            if i == self.selected:
+                pygame.draw.rect(surface, palette.PANEL_HI, (x - 6, y - 2, width + 12, row - 2), border_radius=6)
+            text.draw(surface, line, (x, y + 2), size, palette.TEXT, max_width=width, min_size=12)
+            drawn.append(line)
+            y += row
+        return drawn
+
+    def _draw_replay(self, surface, area: pygame.Rect, size: int) -> list[str]:
+        board = pygame.Rect(area.x, area.y, int(area.w * 0.6), area.h)
+        paint_state(surface, board, self.under.info.id, self.rules, self.states[self.move])
+        x, y, width = board.right + 16, area.y, area.right - board.right - 16
+        actions, movers = self.record["actions"], self.record.get("movers", [])
+        lines = []
+        for k in range(max(0, self.move - 6), min(len(actions), self.move + 6)):
+            marker = ">" if k == self.move else " "
+            who = movers[k] if k < len(movers) else "?"
+            lines.append((f"{marker} {k + 1}. {self.rules.format_action(as_action(actions[k]))}  ({who})",
+                          palette.ACCENT if k == self.move else palette.TEXT if k < self.move else palette.MUTED))
+        drawn = []
+        text.draw(surface, "the moves (> the next one)", (x, y), size - 2, palette.MUTED, max_width=width)
+        y += size + 6
+        for line, colour in lines:
+            text.draw(surface, line, (x, y), size - 2, colour, max_width=width, min_size=11)
+            drawn.append(line)
+            y += size + 2
+        if self.move == len(self.states) - 1:
+            end = f"the end: {_ending(self.record, self.rules.seat_names)}"
+            text.draw(surface, end, (x, y + 6), size - 2, palette.GOOD, max_width=width)
+            drawn.append(end)
+        return drawn
+
+
+def _ending(record: dict, seats: tuple[str, ...]) -> str:
+    """How a kept game ended, in a few words: its score, or its winner (by the game's seat names)."""
+    outcome = record.get("outcome") or {}
+    if "score" in outcome:
+        return f"score {outcome['score']:,}" if isinstance(outcome["score"], int) else f"score {outcome['score']:g}"
+    if "winner" in outcome:
+        scores = outcome.get("scores")
+        won = "a draw" if outcome["winner"] is None else f"{seats[outcome['winner']]} won"
+        return f"{scores[0]}-{scores[1]}, {won}" if scores else won
+    return "finished"
