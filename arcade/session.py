@@ -176,10 +176,14 @@ class GameSession:
         session = cls(rules, 0, state=rules.new_state(np.random.default_rng(0)))  # (replaced below)
         session.rng.bit_generator.state = record["start_rng"]
         session._new_game()
+        movers = record.get("movers", [])
         for k, logged in enumerate(actions):
-            if not session.play(as_action(logged), by=record["movers"][k] if k < len(record["movers"]) else "?"):
+            try:  # (checked: the rules' step refuses an illegal move itself; asking legal_actions first doubled
+                # the cost of a move, and a 10,000-move 2048 game opens within a second this way)
+                session.play(as_action(logged), by=movers[k] if k < len(movers) else "?", checked=True)
+            except (ValueError, KeyError, IndexError, TypeError) as exc:
                 raise ValueError(f"move {k + 1} ({logged!r}) is not legal in the replayed position: the record is "
-                                 "of other rules")
+                                 f"of other rules ({exc})") from None
         return session
 
 

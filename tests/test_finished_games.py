@@ -156,3 +156,13 @@ def test_shift_k_lists_the_finished_games_replays_one_and_plays_on_from_a_move(a
     key(app, pygame.K_RETURN)  # play on from there
     assert app.top is screen and screen.session.moves == at and not screen.session.over
     assert encode_state(screen.rules, screen.session.state) == encode_state(screen.rules, view.states[at])
+
+
+def test_a_kept_move_the_rules_refuse_is_one_line():
+    rules = make_rules("tictactoe", Settings())
+    session = GameSession(rules, seed=0)
+    session.play(4)
+    record = session.record()
+    record["actions"].append(4)  # the same cell again
+    with pytest.raises(ValueError, match="move 2 .* is not legal in the replayed position"):
+        GameSession.replayed(rules, record)
