@@ -197,6 +197,29 @@ class QLearningAgent:
         """{action: Q(s, a) = w . phi(s, a)} with the weights learnt so far."""
         return {a: self.ql.get_q(state.mdp_state, a) for a in self.rules.legal_actions(state)}
 
+    def tree(self, state, rng=None) -> dict:
+        """Q(s, a) of each action over the transitions (p, s', r) behind it, as the course's MDP gives them: a
+        chance node an action, worth the learnt Q(s, a) (explain's), each transition a leaf worth r + gamma
+        max Q(s', a') (0 once the round is over). The node's "backup" is the transitions' probability-weighted
+        sum and "td error" how far the learnt Q is from it (what learning moves it by): an estimate, so not the
+        mean of its leaves."""
+        from agents.search_tree import edge, node
+        from agents.value_iteration import state_words
+
+        q = self.explain(state)
+        mdp, gamma = self.rules.mdp, self.rules.mdp.discount()
+        moves = []
+        for action, value in q.items():
+            leaves = []
+            for nxt, p, reward in mdp.succ_and_prob_reward(state.mdp_state, action):
+                later = 0.0 if nxt.counts is None else max(self.ql.get_q(nxt, a) for a in mdp.actions(nxt))
+                leaves.append(edge(node("leaf", reward + gamma * later, reward=float(reward)),
+                                   outcome=state_words(nxt), p=float(p)))
+            backup = sum(e["p"] * e["node"]["value"] for e in leaves)
+            moves.append(edge(node("chance", value, leaves, backup=float(backup), estimate="learnt Q",
+                                   **{"td error": float(backup - value)}), action=action))
+        return node("max", max(q.values(), default=0.0), moves) if moves else node("leaf", 0.0)
+
     def value_legend(self, mover: str) -> str:
         return "Q: the learnt estimate (w . features) of the round's reward after each action."
 

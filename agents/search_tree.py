@@ -79,13 +79,14 @@ def principal_line(tree: dict) -> list[dict]:
 
 def check(tree: dict, tolerance: float = 1e-9) -> None:
     """Raise ValueError where a node's value is not what its children give: a max node's largest, a min node's
-    smallest, a chance node's probability-weighted mean (nodes cut short, with "more", and nodes searched again
-    from their own position, with "searched", are not checked against their children)."""
+    smallest, a chance node's probability-weighted mean (nodes cut short, with "more", nodes searched again
+    from their own position, with "searched", and learnt estimates, with "estimate", are not checked against
+    their children)."""
     children = tree["children"]
     for e in children:
         check(e["node"], tolerance)
-    if not children or tree.get("more") or tree.get("searched"):
-        return  # (a node searched again from its position may differ from its parent's estimate of it)
+    if not children or tree.get("more") or tree.get("searched") or tree.get("estimate"):
+        return  # (a node searched again from its position, or a learnt estimate, is not its children's backup)
     values = [e["node"]["value"] for e in children]
     if tree["kind"] == "chance":
         want = sum(e["p"] * v for e, v in zip(children, values, strict=True))

@@ -177,7 +177,7 @@ class ValueIterationAgent:
         moves = []
         for action, value in q.items():
             outcomes = [edge(node("leaf", reward + self._value(nxt), reward=float(reward)),
-                             outcome=_describe(nxt), p=float(p))
+                             outcome=state_words(nxt), p=float(p))
                         for nxt, p, reward in self.mdp.succ_and_prob_reward(s, action)]
             moves.append(edge(node("chance", value, outcomes), action=action))
         return node("max", max(q.values(), default=0.0), moves) if moves else node("leaf", 0.0)
@@ -194,7 +194,7 @@ class ValueIterationAgent:
         return self.solution.pi.get(state.mdp_state) or best_action(self.explain(state))
 
 
-def _describe(s) -> str:
+def state_words(s) -> str:
     """A blackjack state in words: 'total 6, peeked card 2, deck left 1/2' (cards left of each value), or
     'the round ends at total 6'."""
     if s.counts is None:

@@ -306,3 +306,20 @@ def test_the_learnt_2048_agents_one_ply_is_its_tree_each_value_split_into_points
         assert leaf["points"] + leaf["network"] == pytest.approx(leaf["value"])
         assert sum(leaf["tuples"]) == pytest.approx(leaf["network"], abs=0.05 * len(leaf["tuples"]))
     assert any(e["node"]["points"] > 0 for e in tree["children"])  # (a merge is there: 2 and 2 in the first column)
+
+
+def test_q_learnings_tree_is_its_q_over_the_transitions_and_says_its_td_error():
+    settings = Settings().with_table("blackjack", preset="small")
+    rules = make_rules("blackjack", settings)
+    agent = find("blackjack", "q-learning").create(rules, settings)
+    agent.train(300, np.random.default_rng(0))  # (some weights learnt: Q is not 0 everywhere)
+    state = rules.new_state()
+    tree = agent.tree(state)
+    check(tree)  # (its chance nodes are estimates: checked for what they are, not as their leaves' mean)
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == agent.explain(state)
+    for e in tree["children"]:
+        n = e["node"]
+        assert sum(o["p"] for o in n["children"]) == pytest.approx(1.0)
+        assert n["backup"] == pytest.approx(sum(o["p"] * o["node"]["value"] for o in n["children"]))
+        assert n["td error"] == pytest.approx(n["backup"] - n["value"])
+    assert any(abs(e["node"]["value"]) > 0 for e in tree["children"])
