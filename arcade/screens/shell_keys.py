@@ -1,12 +1,13 @@
 """The keys every game screen shares and what they do: Enter (agent on/off), Tab (next agent), +/- (delay),
 v (values), Shift+v (the search tree), . (one agent move), i (agent panel), Shift+i (its parameters),
-k (statistics), Shift+k (the finished games, replayed), m (sound), h/? (help); and the footer's key line. The game screen hands each key press here
+k (statistics), Shift+k (the finished games, replayed), Shift+a (an arena), m (sound), h/? (help); and the footer's key line. The game screen hands each key press here
 before its own keys (arcade.screens.base)."""
 from __future__ import annotations
 
 import pygame
 
 from arcade.screens import overlays
+from arcade.screens.arena_view import ArenaView
 from arcade.screens.params_view import ParamsView
 from arcade.screens.replay_view import ReplayView
 from arcade.screens.tree_view import open_tree
@@ -26,6 +27,7 @@ SHELL_KEYS = [  # (keys, what they do, the word on the help line or "" for the o
     ("Shift+i", "change the agent's parameters here (kept for this game; c: the course's value)", ""),
     ("k", "statistics of this game, kept across runs", ""),
     ("Shift+k", "the games finished here: replay one move by move, play on from any move", ""),
+    ("Shift+a", "an arena of this game's agents: ratings (or scores) with intervals, filling in as it plays", ""),
     ("m", "sound effects off / on", ""),
     ("h or ?", "show this help", "help"),
     ("F11", "full screen on / off (the window can also be resized)", ""),
@@ -124,6 +126,7 @@ _ACTIONS = (  # (does the key press match, what it does): the first match acts
     (lambda event, screen: event.key == pygame.K_i and bool(event.mod & pygame.KMOD_SHIFT), _open(ParamsView)),
     (_key(pygame.K_i), _open(overlays.AgentPanel)),
     (lambda event, screen: event.key == pygame.K_k and bool(event.mod & pygame.KMOD_SHIFT), _open(ReplayView)),
+    (lambda event, screen: event.key == pygame.K_a and bool(event.mod & pygame.KMOD_SHIFT), _open(ArenaView)),
     (_key(pygame.K_k), _open(overlays.StatisticsView)),
     (lambda event, screen: event.key == pygame.K_m and screen.app.sounds is not None, _toggle_sound),
     (_key(*PLUS_KEYS, unicode="+"), lambda screen, event: screen.controller.change_delay(+1)),

@@ -1,0 +1,211 @@
+"""Shift+a on a game screen: an arena of the game's agents, run in the background while the window stays
+responsive. Choose the entrants (Space; an agent whose parameters were changed here with Shift+i enters
+twice, as set in settings.toml and as changed) and the games a pairing (left / right), Enter starts: every
+pairing plays through the runner (arcade.arena: every core, logged in the data folder's runs/arena, so a
+stopped arena continues), and the table fills in pairing by pairing: two players, each pair's wins / draws /
+losses and Bradley-Terry ratings with 95% intervals, drawn as a chart; one player, mean scores with their
+intervals and the game's milestones, paired by seed. Esc stops it (what finished is kept). Names no game and
+no agent: the entrants are the screen's controller's."""
+from __future__ import annotations
+
+import threading
+
+import pygame
+
+from arcade import arena, kept_params, runner
+from arcade.screens.overlays import Overlay
+from arcade.ui import palette, text
+from arcade.ui.panels import panel_box
+
+GAMES = (4, 10, 20, 40, 100)  # games a pairing to choose from
+
+
+class ArenaView(Overlay):
+    """In: the app and the game screen under it."""
+
+    def __init__(self, app, under):
+        super().__init__(app, under)
+        game = under.info.id
+        names = [s.name for s in under.controller.specs if s.cannot_play(under.rules) is None]
+        changed = kept_params.kept(under.settings, game)
+        self.choices = [(n, n) for n in names]  # (label, entrant text)
+        for name, params in changed.items():
+            if name in names and params:
+                self.choices.append((f"{name} (changed here)", f"{name}:" + ",".join(f"{k}={v}" for k, v in params.items())))
+        self.chosen = {0, 1} & set(range(len(self.choices)))
+        self.selected, self.games = 0, 1
+        self.thread: threading.Thread | None = None
+        self.backend = None
+        self.progress: tuple[str, int, int] | None = None
+        self.table: dict | None = None
+        self.problem = ""
+        self.finished = False
+
+    # --- keys ------------------------------------------------------------------------------------------------
+    def handle_event(self, event) -> bool:
+        if event.type != pygame.KEYDOWN:
+            return False
+        if self.thread is not None or self.finished:
+            if event.key == pygame.K_ESCAPE or self.finished or not self.thread.is_alive():
+                self.stop()
+                self.app.pop()
+            return True
+        if event.key in (pygame.K_UP, pygame.K_DOWN) and self.choices:
+            self.selected = (self.selected + (1 if event.key == pygame.K_DOWN else -1)) % len(self.choices)
+        elif event.key == pygame.K_SPACE and self.choices:
+            self.chosen ^= {self.selected}
+        elif event.key in (pygame.K_LEFT, pygame.K_RIGHT):
+            self.games = min(max(self.games + (1 if event.key == pygame.K_RIGHT else -1), 0), len(GAMES) - 1)
+        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.start()
+        else:
+            self.app.pop()
+        return True
+
+    # --- the run ---------------------------------------------------------------------------------------------
+    def start(self) -> None:
+        screen = self.under
+        need = 1 if screen.rules.players == 1 else 2
+        if len(self.chosen) < need:
+            self.problem = f"choose {need} entrants or more (Space)"
+            return
+        text_of = ",".join(self.choices[i][1] for i in sorted(self.chosen))
+        try:
+            entrants = arena.parse_entrants(screen.info.id, text_of)
+        except ValueError as exc:
+            self.problem = str(exc)
+            return
+        self.problem = ""
+        self.backend = runner.backend_of(runner.default_jobs())
+        self.thread = threading.Thread(target=self._run, args=(entrants, GAMES[self.games]), name="arena",
+                                       daemon=True)
+        self.thread.start()
+
+    def _run(self, entrants, games: int) -> None:
+        screen = self.under
+        # no clock: every entrant stops on its counted work (the same table on any machine, with any jobs)
+        settings = screen.settings.with_table("agents", budget_clock="none")
+        folder = settings.data_dir / "runs" / "arena"
+        played: list = []
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            for pairing in arena.pairings(entrants, screen.rules.players):
+                entered = [pairing.first] + ([pairing.second] if pairing.second is not None else [])
+                got = arena.play(screen.info.id, screen.rules, settings, entered, games, 0, self.backend, folder,
+                                 lambda label, done, total: setattr(self, "progress", (label, done, total)))
+                played += got
+                self.table = self._table(entrants, played)
+                self.progress = None  # (the next pairing: its agents made and its workers started first)
+                if not all(p.complete for p in got) or self.thread is None:
+                    return
+            self.finished = True
+        except (ValueError, OSError, runner.RunError) as exc:
+            self.problem = str(exc)
+        finally:
+            self.progress = None
+            if self.backend is not None:
+                self.backend.shutdown()
+
+    def _table(self, entrants, played) -> dict:
+        if self.under.rules.players == 2:
+            return arena.two_player_table(entrants, played)
+        return arena.one_player_table(self.under.info.id, played)
+
+    def stop(self) -> None:
+        """Stop the games in play (the finished ones stay in the logs: the same arena continues from them)."""
+        thread, self.thread = self.thread, None
+        if thread is not None and self.backend is not None:
+            self.backend.stop()
+            thread.join(timeout=30)
+
+    def close(self) -> None:
+        self.stop()
+
+    def busy(self) -> bool:
+        return (self.thread is not None and not self.finished) or self.under.busy()
+
+    # --- drawing ---------------------------------------------------------------------------------------------
+    def draw_over(self, surface) -> list[str]:
+        box = panel_box(surface, 900, 620)
+        x, width = box.x + 22, box.w - 44
+        small = surface.get_width() < 800
+        size = 15 if small else 18
+        title = f"Arena: {self.under.info.title}"
+        text.draw(surface, title, (x, box.y + 14), 24 if small else 30, palette.ACCENT, bold=True, max_width=width)
+        y = box.y + (48 if small else 58)
+        drawn = [title]
+        if self.thread is None and not self.finished and self.table is None:
+            drawn += self._draw_choice(surface, x, y, width, size)
+            keys = "up/down: choose  Space: in / out  left/right: games  Enter: start  another key: close"
+        else:
+            drawn += self._draw_table(surface, pygame.Rect(x, y, width, box.bottom - y - size - 20), size)
+            running = self.thread is not None and self.thread.is_alive()
+            keys = "Esc: stop (what finished is kept: the same arena continues)" if running else "any key: close"
+        if self.problem:
+            text.draw(surface, self.problem, (x, box.bottom - 2 * size - 20), size - 2, palette.BAD, max_width=width)
+            drawn.append(self.problem)
+        text.draw(surface, keys, (x, box.bottom - size - 12), size - 2, palette.MUTED, max_width=width)
+        return drawn + [keys]
+
+    def _draw_choice(self, surface, x, y, width, size) -> list[str]:
+        drawn = []
+        line = f"games a pairing: {GAMES[self.games]} (sides alternate; each game's seed the same for every pairing)"
+        text.draw(surface, line, (x, y), size - 2, palette.MUTED, max_width=width)
+        drawn.append(line)
+        y += size + 12
+        for i, (label, _) in enumerate(self.choices):
+            mark = "[x]" if i in self.chosen else "[ ]"
+            row = f"{mark}  {label}"
+            if i == self.selected:
+                pygame.draw.rect(surface, palette.PANEL_HI, (x - 6, y - 2, width + 12, size + 10), border_radius=6)
+            text.draw(surface, row, (x, y + 2), size, palette.TEXT if i in self.chosen else palette.MUTED,
+                      max_width=width)
+            drawn.append(row)
+            y += size + 12
+        return drawn
+
+    def _draw_table(self, surface, area: pygame.Rect, size: int) -> list[str]:
+        drawn = []
+        x, y = area.x, area.y
+        if self.progress is not None:
+            label, done, total = self.progress
+            line = f"playing {label}: {done} of {total} games"
+            text.draw(surface, line, (x, y), size - 2, palette.INFO, max_width=area.w)
+            drawn.append(line)
+            y += size + 8
+        elif self.thread is not None:
+            text.draw(surface, "getting the next pairing ready (its agents, its worker processes)...", (x, y), size - 2,
+                      palette.INFO, max_width=area.w)
+            y += size + 8
+        if self.table is None:
+            return drawn
+        rows = self.table.get("ratings") or self.table.get("entrants") or []
+        lo = min((r.get("low", r.get("mean", 0) - r.get("ci", 0)) for r in rows), default=0.0)
+        hi = max((r.get("high", r.get("mean", 0) + r.get("ci", 0)) for r in rows), default=1.0)
+        span = (hi - lo) or 1.0
+        chart = pygame.Rect(x + area.w // 2, 0, area.w // 2 - 8, size)
+        for r in rows:  # the chart: each entrant's rating (or mean) with its 95% interval
+            centre = r.get("rating", r.get("mean", 0.0))
+            low, high = r.get("low", centre - r.get("ci", 0.0)), r.get("high", centre + r.get("ci", 0.0))
+            words = (f"{r['entrant']}: {centre:+.0f} [{low:+.0f}, {high:+.0f}], {r['games']} games" if "rating" in r
+                     else f"{r['entrant']}: mean {centre:,.0f} +- {r['ci']:,.0f}, {r['games']} games")
+            text.draw(surface, words, (x, y), size - 2, palette.TEXT, max_width=area.w // 2 - 12, min_size=11)
+            chart.y = y + 2
+            at = lambda v: chart.x + int((v - lo) / span * chart.w)  # noqa: E731
+            pygame.draw.line(surface, palette.BORDER, (chart.x, chart.centery), (chart.right, chart.centery), 1)
+            pygame.draw.line(surface, palette.INFO, (at(low), chart.centery), (at(high), chart.centery), 3)
+            pygame.draw.circle(surface, palette.ACCENT, (at(centre), chart.centery), 5)
+            drawn.append(words)
+            y += size + 10
+        y += 6
+        for line in arena.table_lines(self.table)[len(rows) + 2:] if "ratings" in self.table else []:
+            if y > area.bottom - size:
+                break
+            text.draw(surface, line.strip(), (x, y), size - 3, palette.MUTED, max_width=area.w, min_size=11)
+            drawn.append(line)
+            y += size + 2
+        if self.finished:
+            done = "the arena is over: its logs are kept (the same arena again shows them at once)"
+            text.draw(surface, done, (x, min(y + 6, area.bottom - size)), size - 2, palette.GOOD, max_width=area.w)
+            drawn.append(done)
+        return drawn

@@ -1,0 +1,48 @@
+"""Shift+a on a game screen (issue 64, the window's arena): the game's agents chosen with Space, the games a
+pairing with left / right, Enter runs the pairings in the background while frames go on, and the table (ratings
+with intervals, each pair's results) fills in; Esc stops a running one, whose logs then continue."""
+import pygame
+
+from arcade import runner
+from arcade.screens import open_game
+from arcade.screens.arena_view import ArenaView
+from tests.helpers import key, wait_for
+
+
+def _arena(app, game):
+    screen = open_game(app, game)
+    app.push(screen)
+    key(app, pygame.K_a, mod=pygame.KMOD_SHIFT)
+    view = app.top
+    assert isinstance(view, ArenaView)
+    return screen, view
+
+
+def test_an_arena_of_two_dots_agents_fills_its_table_and_ranks_greedy_above_random(app, monkeypatch):
+    monkeypatch.setattr(runner, "default_jobs", lambda: 1)  # (in this process: the test's own thread)
+    app.settings = app.settings.with_table("dots", rows=2, cols=2)
+    screen, view = _arena(app, "dots")
+    labels = [label for label, _ in view.choices]
+    view.chosen = {labels.index("greedy"), labels.index("random")}
+    key(app, pygame.K_LEFT)
+    key(app, pygame.K_LEFT)  # 4 games a pairing
+    assert "games a pairing: 4" in " ".join(view.draw_over(app.surface))
+    key(app, pygame.K_RETURN)
+    assert wait_for(app, lambda: view.finished, 120), view.problem
+    ratings = view.table["ratings"]
+    assert [r["entrant"] for r in ratings] == ["greedy", "random"] and all(r["games"] == 4 for r in ratings)
+    assert ratings[0]["low"] < ratings[0]["rating"] < ratings[0]["high"]
+    drawn = " ".join(view.draw_over(app.surface))
+    assert "greedy vs random" in drawn and "any key: close" in drawn
+    key(app, pygame.K_SPACE)
+    assert app.top is screen
+    assert list((app.settings.data_dir / "runs" / "arena").glob("*.jsonl"))  # its log, to continue from
+
+
+def test_an_arena_needs_two_entrants_in_a_two_player_game(app):
+    screen, view = _arena(app, "tictactoe")
+    view.chosen = {0}
+    key(app, pygame.K_RETURN)
+    assert view.thread is None and "choose 2 entrants" in view.problem
+    key(app, pygame.K_ESCAPE)
+    assert app.top is screen
