@@ -173,7 +173,7 @@ class ArenaView(Overlay):
             text.draw(surface, line, (x, y), size - 2, palette.INFO, max_width=area.w)
             drawn.append(line)
             y += size + 8
-        elif self.thread is not None:
+        elif self.thread is not None and self.thread.is_alive() and not self.finished:
             text.draw(surface, "getting the next pairing ready (its agents, its worker processes)...", (x, y), size - 2,
                       palette.INFO, max_width=area.w)
             y += size + 8
@@ -198,11 +198,16 @@ class ArenaView(Overlay):
             drawn.append(words)
             y += size + 10
         y += 6
-        for line in arena.table_lines(self.table)[len(rows) + 2:] if "ratings" in self.table else []:
+        columns = (0, area.w // 2, area.w // 2 + 70, area.w // 2 + 140)  # (a proportional font: columns by place)
+        pairs = [("pair", "wins", "draws", "losses")] + [
+            (f"{p['first']} vs {p['second']}", str(p["wins"]), str(p["draws"]), str(p["losses"]))
+            for p in self.table.get("pairs", [])]
+        for row in pairs if len(pairs) > 1 else []:
             if y > area.bottom - size:
                 break
-            text.draw(surface, line.strip(), (x, y), size - 3, palette.MUTED, max_width=area.w, min_size=11)
-            drawn.append(line)
+            for at, cell in zip(columns, row, strict=True):
+                text.draw(surface, cell, (x + at, y), size - 3, palette.MUTED, max_width=area.w // 2 - 12, min_size=11)
+            drawn.append("  ".join(row))
             y += size + 2
         if self.finished:
             done = "the arena is over: its logs are kept (the same arena again shows them at once)"
