@@ -18,7 +18,7 @@ import numpy as np
 from agents.base import best_action, register, COURSE
 from agents.search_tree import edge, node
 from arcade.games.twenty48 import (DOWN, LEFT, RIGHT, UP, line_tables, line_tables_apply, max_gain, move_all,
-                                   spawn_children)
+                                   spawn_children, State2048)
 
 
 @functools.lru_cache(maxsize=None)
@@ -193,7 +193,7 @@ class Expectimax3:
                            for d2 in np.flatnonzero(replies_legal[k])]
                 reply = node("max", max(e["node"]["value"] for e in replies), replies) if replies \
                     else node("leaf", score)  # no move left: the game ends here, at its score
-                outcomes.append(edge(reply, outcome=placement_text(after[0, d], kid), p=float(p)))
+                outcomes.append(edge(reply, outcome=placement_text(after[0, d], kid), p=float(p), state=State2048(kid, score)))
             value = sum(e["p"] * e["node"]["value"] for e in outcomes) if outcomes else float(score)
             moves.append(edge(node("chance", value, outcomes) if outcomes else node("leaf", score), action=d))
         explained = self.explain(state)

@@ -32,6 +32,7 @@ from agents.expectimax import placement_text
 from agents.search_tree import edge, node
 from agents.ntuple import best_network
 from agents.engines.twenty48 import board64
+from arcade.games.twenty48 import State2048
 from arcade.setting_fields import one_of, own_time_budget, ranged
 
 LOST_PENALTY = 200000.0
@@ -334,7 +335,7 @@ class StrongExpectimax:
         for rank, k in enumerate(shown):
             kid = board64.unpack(kids[k:k + 1])[0]
             outcomes.append(edge(self._reply_tree(kid, depth - 1, on_line and rank == 0),
-                                 outcome=placement_text(after, kid), p=float(probs[k])))
+                                 outcome=placement_text(after, kid), p=float(probs[k]), state=State2048(kid, 0)))
         more = len(kids) - len(shown)
         return node("chance", value, outcomes, **({"more": more} if more else {}))
 

@@ -21,11 +21,15 @@ def node(kind: str, value: float, children: list | tuple = (), **figures) -> dic
     return {"kind": kind, "value": float(value), "children": list(children), **figures}
 
 
-def edge(child: dict, action=None, outcome=None, p: float | None = None) -> dict:
-    """An EDGE to `child`: by the move `action`, or by chance's `outcome` (with its probability `p`)."""
+def edge(child: dict, action=None, outcome=None, p: float | None = None, state=None) -> dict:
+    """An EDGE to `child`: by the move `action`, or by chance's `outcome` (with its probability `p`); `state`:
+    the position it leads to, where the agent has it and the rules alone could not give it (the tree view
+    draws it; JSON leaves it out)."""
     out: dict = {"action": action} if outcome is None else {"outcome": outcome}
     if p is not None:
         out["p"] = float(p)
+    if state is not None:
+        out["state"] = state
     out["node"] = child
     return out
 
@@ -101,7 +105,7 @@ def check(tree: dict, tolerance: float = 1e-9) -> None:
 def as_json(tree: dict, action_text: Callable | None = None, outcome_text: Callable | None = None) -> dict:
     """The tree with its moves and outcomes as text (the game's own notation where given), ready for JSON."""
     out = {k: v for k, v in tree.items() if k != "children"}
-    kids = []
+    kids = []  # (an edge's state, a position for the tree view, is not printed)
     for e in tree["children"]:
         if "action" in e:
             label = {"action": action_text(e["action"]) if action_text else e["action"]}

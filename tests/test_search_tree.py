@@ -208,6 +208,10 @@ def test_the_tree_view_opens_with_shift_v_walks_with_keys_and_closes(settings, s
         assert view.path and view.path[0]["action"] == moves[1] and view.at()["kind"] == "chance"
         lines = view.draw_over(app.surface)
         assert any("(p " in line for line in lines)  # its outcomes with their probabilities
+        assert "the chosen row's position" in lines  # the first outcome's board, as the agent saw it
+        first = view.children()[0]
+        assert view.position() is first["state"] and (view.position().board != 0).sum() == \
+            (screen.rules.after_move(screen.game.state, moves[1]).board != 0).sum() + 1  # the move, then one tile
         width = app.surface.get_width()
         key(app, pygame.K_RIGHT)
         assert view.at()["kind"] in ("max", "leaf") and len(view.path) == 2
@@ -323,3 +327,20 @@ def test_q_learnings_tree_is_its_q_over_the_transitions_and_says_its_td_error():
         assert n["backup"] == pytest.approx(sum(o["p"] * o["node"]["value"] for o in n["children"]))
         assert n["td error"] == pytest.approx(n["backup"] - n["value"])
     assert any(abs(e["node"]["value"]) > 0 for e in tree["children"])
+
+
+def test_the_tree_views_position_follows_the_moves_where_nothing_is_drawn(app):
+    from arcade.screens import open_game
+    from arcade.screens.tree_view import TreeView
+    from tests.helpers import wait_for
+
+    screen = open_game(app, "tictactoe", agent="minimax")
+    app.push(screen)
+    screen.controller.set_enabled(False)
+    state = screen.rules.parse_state("X.O/.X./...")
+    view = TreeView(app, screen, state)
+    app.push(view)
+    assert wait_for(app, lambda: view.tree is not None or view.problem, seconds=120) and not view.problem
+    view.open_child(0)
+    first, second = view.path[0]["action"], view.children()[0]["action"]
+    assert view.position() == screen.rules.step(screen.rules.step(state, first, None), second, None)

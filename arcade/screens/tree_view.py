@@ -17,6 +17,8 @@ from arcade.control import Question
 from arcade.screens.overlays import Overlay
 from arcade.tree_text import edge_label, node_figures
 from arcade.ui import palette, text
+from arcade.games.base import has_chance
+from arcade.screens import paint_state
 from arcade.ui.panels import panel_box
 
 ROW = 30  # a child's row, px at 1024x720 (less on a small window)
@@ -46,6 +48,7 @@ class TreeView(Overlay):
         self.agent = under.controller.name
         self.question = Question(under.controller, follows_moves=False)
         self.question.ask(state, "tree", about=state)
+        self.root_state = state
         self.tree: dict | None = None
         self.problem = ""
         self.path: list[dict] = []  # the edges followed from the root
@@ -58,6 +61,27 @@ class TreeView(Overlay):
 
     def children(self) -> list[dict]:
         return self.at()["children"] if self.tree is not None else []
+
+    def position(self):
+        """The position the chosen row leads to, where it can be known: an edge's own state (what chance
+        drew, as the agent saw it), or the rules' step of a move where nothing is drawn after it (the move
+        alone, before chance, where the rules can say: after_move); None where neither can."""
+        rules, state = self.under.rules, self.root_state
+        kids = self.children()
+        edges = self.path + ([kids[self.selected]] if 0 <= self.selected < len(kids) else [])
+        for e in edges:
+            if "state" in e:
+                state = e["state"]
+            elif "action" in e and not has_chance(rules):
+                try:
+                    state = rules.step(state, e["action"], None)
+                except ValueError:
+                    return None
+            elif "action" in e and hasattr(rules, "after_move"):
+                state = rules.after_move(state, e["action"])
+            else:
+                return None
+        return state
 
     def open_child(self, index: int) -> None:
         kids = self.children()
@@ -142,6 +166,15 @@ class TreeView(Overlay):
         y += 6
         keys = "up/down: choose  right or Enter: open  left: back  Home: root  another key: close"
         bottom = box.bottom - (size + 14)
+        at = self.position() if self.children() or self.path else None
+        if at is not None:  # the chosen row's position, small, at the right: the rows keep the rest
+            side = min(200 if not small else 120, (bottom - y) // 2)
+            board = pygame.Rect(box.right - 22 - side, y, side, side)
+            paint_state(surface, board, self.under.info.id, self.under.rules, at)
+            caption = "the chosen row's position"
+            text.draw(surface, caption, (board.x, board.bottom + 4), size - 4, palette.MUTED, max_width=side)
+            drawn.append(caption)
+            width -= side + 20
         self.rows = []
         kids = self.children()
         if not kids:
