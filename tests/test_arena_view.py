@@ -35,8 +35,26 @@ def test_an_arena_of_two_dots_agents_fills_its_table_and_ranks_greedy_above_rand
     drawn = " ".join(view.draw_over(app.surface))
     assert "greedy vs random" in drawn and "any key: close" in drawn
     key(app, pygame.K_SPACE)
-    assert app.top is screen
+    assert app.top is screen and screen.arena is None  # over: the next Shift+a sets up a new one
     assert list((app.settings.data_dir / "runs" / "arena").glob("*.jsonl"))  # its log, to continue from
+
+
+def test_a_key_but_esc_leaves_the_arena_playing_beside_the_game_and_leaving_the_game_ends_it(app, monkeypatch):
+    monkeypatch.setattr(runner, "default_jobs", lambda: 1)
+    app.settings = app.settings.with_table("dots", rows=2, cols=2)
+    screen, view = _arena(app, "dots")
+    labels = [label for label, _ in view.choices]
+    view.chosen = {labels.index("mcts"), labels.index("random")}
+    key(app, pygame.K_RETURN)  # 10 games a pairing
+    assert view.thread is not None
+    key(app, pygame.K_UP)  # the view closes; the arena plays on
+    assert app.top is screen and screen.arena is view
+    key(app, pygame.K_a, mod=pygame.KMOD_SHIFT)
+    assert app.top is view  # the same arena, shown again
+    key(app, pygame.K_DOWN)
+    thread = view.thread
+    app.pop()  # leaving the game's screen ends its arena
+    assert view.thread is None and not thread.is_alive()
 
 
 def test_an_arena_needs_two_entrants_in_a_two_player_game(app):

@@ -1,5 +1,6 @@
 """Shift+a on a game screen: an arena of the game's agents, run in the background while the window stays
-responsive. Choose the entrants (Space; an agent whose parameters were changed here with Shift+i enters
+responsive (any key but Esc closes the view and the arena plays on: Shift+a shows it again; leaving the
+game's screen ends it). Choose the entrants (Space; an agent whose parameters were changed here with Shift+i enters
 twice, as set in settings.toml and as changed) and the games a pairing (left / right), Enter starts: every
 pairing plays through the runner (arcade.arena: every core, logged in the data folder's runs/arena, so a
 stopped arena continues), and the table fills in pairing by pairing: two players, each pair's wins / draws /
@@ -18,6 +19,13 @@ from arcade.ui import palette, text
 from arcade.ui.panels import panel_box
 
 GAMES = (4, 10, 20, 40, 100)  # games a pairing to choose from
+
+
+def open_arena(screen, event=None) -> None:
+    """Shift+a: the screen's arena, the one running or finished if there is one, else a new one to set up."""
+    if screen.arena is None:
+        screen.arena = ArenaView(screen.app, screen)
+    screen.app.push(screen.arena)
 
 
 class ArenaView(Overlay):
@@ -46,9 +54,12 @@ class ArenaView(Overlay):
         if event.type != pygame.KEYDOWN:
             return False
         if self.thread is not None or self.finished:
-            if event.key == pygame.K_ESCAPE or self.finished or not self.thread.is_alive():
+            if self.finished or not self.thread.is_alive():
+                self.under.arena = None  # (over: the next Shift+a sets up a new one)
+            elif event.key == pygame.K_ESCAPE:
                 self.stop()
-                self.app.pop()
+                self.under.arena = None
+            self.app.pop()  # (another key: the view closes, the arena plays on)
             return True
         if event.key in (pygame.K_UP, pygame.K_DOWN) and self.choices:
             self.selected = (self.selected + (1 if event.key == pygame.K_DOWN else -1)) % len(self.choices)
@@ -59,6 +70,7 @@ class ArenaView(Overlay):
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.start()
         else:
+            self.under.arena = None  # (closed before it started: nothing to keep)
             self.app.pop()
         return True
 
@@ -118,9 +130,6 @@ class ArenaView(Overlay):
             self.backend.stop()
             thread.join(timeout=30)
 
-    def close(self) -> None:
-        self.stop()
-
     def busy(self) -> bool:
         return (self.thread is not None and not self.finished) or self.under.busy()
 
@@ -140,7 +149,8 @@ class ArenaView(Overlay):
         else:
             drawn += self._draw_table(surface, pygame.Rect(x, y, width, box.bottom - y - size - 20), size)
             running = self.thread is not None and self.thread.is_alive()
-            keys = "Esc: stop (what finished is kept: the same arena continues)" if running else "any key: close"
+            keys = ("Esc: stop (what finished is kept: the same arena continues)  another key: play on beside it"
+                    if running else "any key: close")
         if self.problem:
             text.draw(surface, self.problem, (x, box.bottom - 2 * size - 20), size - 2, palette.BAD, max_width=width)
             drawn.append(self.problem)

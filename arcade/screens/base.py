@@ -43,6 +43,7 @@ class GameScreen(GameView):
         self.controller = AgentController(self.game_id, self.rules, self.settings, agent=agent)
         self.seats = Seats(self.controller)  # two-player screens name the opponent and the person's seat
         self.values = ValueView(self.controller)
+        self.arena = None  # the screen's arena (arcade.screens.arena_view), kept while it runs in the background
         self.stats = Statistics(self.settings.data_dir)
         self.kept = KeptGames(self)
         self.trainer = TrainingKeys(self, self.TRAIN_KEY, self.LEARN_KEY)
@@ -195,6 +196,8 @@ class GameScreen(GameView):
             hud.draw_toast(surface, self.controller.error, palette.BAD)
 
     def close(self) -> None:
+        if self.arena is not None:  # (an arena left running in the background ends with its screen)
+            self.arena.stop()
         self.trainer.kill()
         self.kept.keep_choices()
         self.controller.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pygame
 
 from arcade.screens import overlays
-from arcade.screens.arena_view import ArenaView
+from arcade.screens.arena_view import open_arena
 from arcade.screens.params_view import ParamsView
 from arcade.screens.replay_view import ReplayView
 from arcade.screens.tree_view import open_tree
@@ -126,7 +126,7 @@ _ACTIONS = (  # (does the key press match, what it does): the first match acts
     (lambda event, screen: event.key == pygame.K_i and bool(event.mod & pygame.KMOD_SHIFT), _open(ParamsView)),
     (_key(pygame.K_i), _open(overlays.AgentPanel)),
     (lambda event, screen: event.key == pygame.K_k and bool(event.mod & pygame.KMOD_SHIFT), _open(ReplayView)),
-    (lambda event, screen: event.key == pygame.K_a and bool(event.mod & pygame.KMOD_SHIFT), _open(ArenaView)),
+    (lambda event, screen: event.key == pygame.K_a and bool(event.mod & pygame.KMOD_SHIFT), open_arena),
     (_key(pygame.K_k), _open(overlays.StatisticsView)),
     (lambda event, screen: event.key == pygame.K_m and screen.app.sounds is not None, _toggle_sound),
     (_key(*PLUS_KEYS, unicode="+"), lambda screen, event: screen.controller.change_delay(+1)),
