@@ -125,10 +125,10 @@ class Serial(Backend):
 _WORKER_PLAYERS: Players | None = None
 
 
-def _start_worker(blob: bytes, parent: int) -> None:
+def _start_worker(blob: bytes, parent: int, give_way: bool = False) -> None:
     global _WORKER_PLAYERS
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
-    workers.start(parent, priority=False)  # (a run's games are the work: no lower priority)
+    workers.start(parent, priority=give_way)  # (a headless run's games are the work; a window's arena gives way)
     _WORKER_PLAYERS = pickle.loads(blob)
 
 
@@ -139,17 +139,20 @@ def _play_in_worker(job: GameJob) -> dict:
 class LocalProcesses(Backend):
     """Games on a pool of local processes, handed out one at a time as workers free up."""
 
-    def __init__(self, jobs: int):
+    def __init__(self, jobs: int, give_way: bool = False):
+        """give_way: the workers run at a lower priority, so a window's frames come first (an arena beside a
+        game); a headless run's games are the work and keep theirs."""
         self.jobs = max(1, jobs)
         self.name = f"{self.jobs} local processes"
         self.pool = None
+        self.give_way = give_way
 
     def run(self, players: Players, jobs: list[GameJob]) -> Iterator[dict]:
 
         blob = pickle.dumps(players)
         ctx = workers.context()
         self.pool = ctx.Pool(min(self.jobs, max(1, len(jobs))), initializer=_start_worker,
-                             initargs=(blob, os.getpid()))
+                             initargs=(blob, os.getpid(), self.give_way))
         try:
             yield from self.pool.imap_unordered(_play_in_worker, jobs, chunksize=1)
             self.pool.close()

@@ -1,6 +1,7 @@
 """Frame times with each screen's strongest agent playing at zero delay (issue 9's smoothness target).
 
     python benchmarks/bench_frames.py [--seconds 20] [--rounds 1] [--game GAME ...] [--all-agents]
+    python benchmarks/bench_frames.py --arena [--game dots] [--seconds 20] [--rounds 2]
 
 Drives the real App headless (SDL dummy driver) at the settings' frame rate,
 the agent in control (a new game starts half a second after one ends), and
@@ -93,10 +94,13 @@ def game_over(game: str, screen) -> bool:
     return screen.rules.is_terminal(state)
 
 
-def drive(settings, game: str, agent: str, seconds: float, values: bool = False, train: bool = False):
+def drive(settings, game: str, agent: str, seconds: float, values: bool = False, train: bool = False,
+          arena: bool = False):
     """Frame intervals, (work wall, work CPU) and the agent's move count for one screen and agent;
     values: with the value view on (`v`), as a student watching would; train: while `Shift+t` trains the
-    game's trainer from scratch in the background (its curve and training game drawn)."""
+    game's trainer from scratch in the background (its curve and training game drawn); arena: while an arena
+    of the game's first three agents (100 games a pairing, every core) plays beside the game (Shift+a, Enter,
+    then a key closes its view)."""
     app = App(settings, size=(1024, 720))
     app.push(LauncherScreen(app))
     screen = open_game(app, game, agent=agent, seed=1)
@@ -118,6 +122,14 @@ def drive(settings, game: str, agent: str, seconds: float, values: bool = False,
     if train:
         for kind in (pygame.KEYDOWN, pygame.KEYUP):
             pygame.event.post(pygame.event.Event(kind, key=pygame.K_t, mod=pygame.KMOD_SHIFT, unicode="T"))
+    if arena:
+        from arcade.screens.arena_view import GAMES, open_arena
+
+        open_arena(screen)
+        view = app.top
+        view.chosen, view.games = set(range(min(3, len(view.choices)))), len(GAMES) - 1
+        view.start()
+        app.pop()  # its view closes; the arena plays on beside the game
     last, last_cpu = time.perf_counter(), time.thread_time()
     end = last + seconds
     over_frames = 0
@@ -168,6 +180,8 @@ def main():
     ap.add_argument("--training", action="store_true",
                     help="each --game (default 2048) with its strongest agent playing, alternately without and "
                          "with a training (Shift+t) of the game's learner running")
+    ap.add_argument("--arena", action="store_true", help="without and with an arena playing beside the game "
+                    "(Shift+a), alternated")
     ap.add_argument("--all-agents", action="store_true",
                     help="every agent of each game in turn instead of the strongest (one round)")
     args = ap.parse_args()
@@ -175,6 +189,8 @@ def main():
         return every_agent(args)
     if args.training:
         return while_training(args)
+    if args.arena:
+        return while_arena(args)
     settings = load_settings(_common.ROOT / "settings.toml")
     if args.idle_seconds > 0:
         idle_cpu(settings, args.idle_seconds)
@@ -217,6 +233,32 @@ def while_training(args) -> None:
         for _ in range(args.rounds):
             for key, train in (("without training", False), ("while training", True)):
                 intervals, work, moves = drive(settings, game, STRONGEST[game], args.seconds, train=train)
+                iv, (wk, cp), mv = pooled[key]
+                pooled[key] = (iv + intervals, (wk + work[0], cp + work[1]), mv + moves)
+                print(row(key, intervals, work, f" | {moves} moves"), flush=True)
+        print("-- pooled")
+        for key, (intervals, work, moves) in pooled.items():
+            print(row(key, intervals, work, f" | {moves} moves"))
+    agent_process.shutdown()
+
+
+def while_arena(args) -> None:
+    """Each game's screen (dots unless --game says) with its strongest agent playing, without and with an
+    arena playing beside it on every core, alternated over the rounds (each with a fresh data folder, so the
+    arena plays its games rather than reading them from an earlier round's logs)."""
+    import tempfile
+
+    base = load_settings(_common.ROOT / "settings.toml")
+    for game in args.game or ["dots"]:
+        print(f"== frame times on {game} ({STRONGEST[game]} playing at 0 ms delay), {args.seconds:.0f} s each, "
+              f"{args.rounds} round(s) alternated: without and with an arena on every core (target: p99 < "
+              f"{TARGET_P99_MS:.0f} ms)")
+        pooled = {"without an arena": ([], ([], []), 0), "while an arena plays": ([], ([], []), 0)}
+        for _ in range(args.rounds):
+            for key, beside in (("without an arena", False), ("while an arena plays", True)):
+                with tempfile.TemporaryDirectory() as folder:
+                    settings = base.with_table("data", folder=folder)
+                    intervals, work, moves = drive(settings, game, STRONGEST[game], args.seconds, arena=beside)
                 iv, (wk, cp), mv = pooled[key]
                 pooled[key] = (iv + intervals, (wk + work[0], cp + work[1]), mv + moves)
                 print(row(key, intervals, work, f" | {moves} moves"), flush=True)

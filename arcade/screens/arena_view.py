@@ -88,7 +88,8 @@ class ArenaView(Overlay):
             self.problem = str(exc)
             return
         self.problem = ""
-        self.backend = runner.backend_of(runner.default_jobs())
+        jobs = runner.default_jobs()  # (its workers give way to the window's frames: the game beside stays smooth)
+        self.backend = runner.LocalProcesses(jobs, give_way=True) if jobs > 1 else runner.Serial()
         self.thread = threading.Thread(target=self._run, args=(entrants, GAMES[self.games]), name="arena",
                                        daemon=True)
         self.thread.start()
