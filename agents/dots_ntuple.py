@@ -367,6 +367,13 @@ class DotsNTuple:
     def act(self, state, rng=None) -> int:
         return best_action(self.explain(state))
 
+    def tree(self, state, rng=None) -> dict:
+        """Its one ply as a tree (agents/search_tree.one_ply): each free line a leaf worth the margin the
+        network expects after drawing it (the tree view draws the board it leaves)."""
+        from agents.search_tree import one_ply
+
+        return one_ply(self.explain(state), learnt="the margin the network expects after the line")
+
     def value_legend(self, mover: str) -> str:
         return (f"The numbers: the box margin {mover} can expect over the boxes still open after drawing that "
                 "line (boxes it takes now, plus or minus what the network expects next), as learnt by self-play.")

@@ -34,6 +34,14 @@ def edge(child: dict, action=None, outcome=None, p: float | None = None, state=N
     return out
 
 
+def one_ply(values: dict, **figures) -> dict:
+    """A learnt agent's one ply as a tree: a max node over its moves, each a leaf worth explain's value (with
+    `figures`, what the value is: "V of the afterstate"); a leaf where there is no move."""
+    if not values:
+        return node("leaf", 0.0)
+    return node("max", max(values.values()), [edge(node("leaf", v, **figures), action=a) for a, v in values.items()])
+
+
 def cut(tree: dict, depth: int | None) -> dict:
     """A copy of `tree` down to `depth` edges from the root (None: all of it); a node whose children were left
     out says how many it had ("more")."""

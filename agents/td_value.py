@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from agents.search_tree import one_ply
 from agents.base import best_action, register, COURSE
 from arcade.games.tictactoe import GAME, N_STATES, X, O, reachable_states, tables
 from arcade.setting_fields import ranged
@@ -197,6 +198,11 @@ class TDValueAgent:
 
     def act(self, state: int, rng) -> int:
         return best_action(self.explain(state), rng)
+
+    def tree(self, state: int, rng=None) -> dict:
+        """Its one ply as a tree (agents/search_tree.one_ply): each cell a leaf worth V of the position it leads
+        to, from the mover's own table (the tree view draws that position)."""
+        return one_ply(self.explain(state), learnt="V of the position after the move")
 
     def train(self, episodes: int, rng: np.random.Generator, progress=None, from_scratch: bool = False,
               stop=None, checkpoint=None, watch=None, jobs: int = 1):

@@ -344,3 +344,16 @@ def test_the_tree_views_position_follows_the_moves_where_nothing_is_drawn(app):
     view.open_child(0)
     first, second = view.path[0]["action"], view.children()[0]["action"]
     assert view.position() == screen.rules.step(screen.rules.step(state, first, None), second, None)
+
+
+@pytest.mark.parametrize("game, name", [("tictactoe", "td-value"), ("dots", "ntuple")])
+def test_a_learnt_agents_one_ply_is_its_tree(game, name):
+    settings = Settings()
+    rules = make_rules(game, settings)
+    agent = find(game, name).create(rules, settings)
+    state = rules.step(rules.new_state(), rules.legal_actions(rules.new_state())[0], None)
+    tree = agent.tree(state)
+    check(tree)
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == agent.explain(state)
+    assert all(e["node"]["kind"] == "leaf" and e["node"]["learnt"] for e in tree["children"])
+    assert name in [s.name for s in agents_for(game, ShowsTree)]
