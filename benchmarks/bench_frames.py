@@ -225,40 +225,36 @@ def main():
 def while_training(args) -> None:
     """Each game's screen (2048 unless --game says) with its strongest agent playing, without and with
     Shift+t training the game's learner from scratch, alternated over the rounds."""
-    settings = load_settings(_common.ROOT / "settings.toml")
-    for game in args.game or ["2048"]:
-        print(f"== frame times on {game} ({STRONGEST[game]} playing at 0 ms delay), {args.seconds:.0f} s each, "
-              f"{args.rounds} round(s) alternated: without and with a training running (target: p99 as without)")
-        pooled = {"without training": ([], ([], []), 0), "while training": ([], ([], []), 0)}
-        for _ in range(args.rounds):
-            for key, train in (("without training", False), ("while training", True)):
-                intervals, work, moves = drive(settings, game, STRONGEST[game], args.seconds, train=train)
-                iv, (wk, cp), mv = pooled[key]
-                pooled[key] = (iv + intervals, (wk + work[0], cp + work[1]), mv + moves)
-                print(row(key, intervals, work, f" | {moves} moves"), flush=True)
-        print("-- pooled")
-        for key, (intervals, work, moves) in pooled.items():
-            print(row(key, intervals, work, f" | {moves} moves"))
-    agent_process.shutdown()
+    without_and_with(args, "2048", "a training running", "target: p99 as without",
+                     ("without training", "while training"), "train")
 
 
 def while_arena(args) -> None:
     """Each game's screen (dots unless --game says) with its strongest agent playing, without and with an
     arena playing beside it on every core, alternated over the rounds (each with a fresh data folder, so the
     arena plays its games rather than reading them from an earlier round's logs)."""
+    without_and_with(args, "dots", "an arena on every core", f"target: p99 < {TARGET_P99_MS:.0f} ms",
+                     ("without an arena", "while an arena plays"), "arena", fresh_data=True)
+
+
+def without_and_with(args, default_game: str, what: str, target: str, keys: tuple[str, str], option: str,
+                     fresh_data: bool = False) -> None:
+    """Each game's screen with its strongest agent playing, without and with `what` beside it (drive's
+    `option` off, then on), alternated over the rounds; each round's rows, then the rounds pooled. fresh_data:
+    each drive with a data folder of its own."""
+    import contextlib
     import tempfile
 
     base = load_settings(_common.ROOT / "settings.toml")
-    for game in args.game or ["dots"]:
+    for game in args.game or [default_game]:
         print(f"== frame times on {game} ({STRONGEST[game]} playing at 0 ms delay), {args.seconds:.0f} s each, "
-              f"{args.rounds} round(s) alternated: without and with an arena on every core (target: p99 < "
-              f"{TARGET_P99_MS:.0f} ms)")
-        pooled = {"without an arena": ([], ([], []), 0), "while an arena plays": ([], ([], []), 0)}
+              f"{args.rounds} round(s) alternated: without and with {what} ({target})")
+        pooled = {key: ([], ([], []), 0) for key in keys}
         for _ in range(args.rounds):
-            for key, beside in (("without an arena", False), ("while an arena plays", True)):
-                with tempfile.TemporaryDirectory() as folder:
-                    settings = base.with_table("data", folder=folder)
-                    intervals, work, moves = drive(settings, game, STRONGEST[game], args.seconds, arena=beside)
+            for key, on in zip(keys, (False, True), strict=True):
+                with tempfile.TemporaryDirectory() if fresh_data else contextlib.nullcontext() as folder:
+                    settings = base.with_table("data", folder=folder) if folder else base
+                    intervals, work, moves = drive(settings, game, STRONGEST[game], args.seconds, **{option: on})
                 iv, (wk, cp), mv = pooled[key]
                 pooled[key] = (iv + intervals, (wk + work[0], cp + work[1]), mv + moves)
                 print(row(key, intervals, work, f" | {moves} moves"), flush=True)
