@@ -43,8 +43,10 @@ class GameSession:
         self.seed = int(seed)
         self.rng = np.random.default_rng(self.seed) if rng is None else rng
         # the generator as the game's first state was drawn, and each move's action and the generator before it:
-        # undo rewinds chance too, so the moves played from `start_rng` give this game exactly (record())
-        self.start_rng = self.rng.bit_generator.state if state is None else None
+        # undo rewinds chance too, so the moves played from `start_rng` give this game exactly (record()). Only a
+        # session drawing from a generator of its own keeps them (an environment's steps pay nothing for it)
+        self._replayable = rng is None
+        self.start_rng = self.rng.bit_generator.state if state is None and self._replayable else None
         self.state = rules.new_state(self.rng) if state is None else state
         self.history: list = []
         self.movers: list[str] = []
@@ -89,7 +91,7 @@ class GameSession:
         self.history.append(self.state)
         self.movers.append(by)
         self.actions.append(action)
-        self._rng_before.append(self.rng.bit_generator.state)
+        self._rng_before.append(self.rng.bit_generator.state if self.start_rng is not None else None)
         detailed = getattr(self.rules, "step_with_details", None)
         if detailed is not None:
             self.state, self.details = detailed(self.state, action, self.rng)
@@ -127,7 +129,7 @@ class GameSession:
         self._new_game()
 
     def _new_game(self) -> None:
-        self.start_rng = self.rng.bit_generator.state
+        self.start_rng = self.rng.bit_generator.state if self._replayable else None
         self.state = self.rules.new_state(self.rng)
         self.history, self.movers, self.actions, self._rng_before = [], [], [], []
 
