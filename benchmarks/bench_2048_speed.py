@@ -9,16 +9,13 @@ program's way: every move tried at a player node (its moves_evaled). Printed per
 second of each (median and range over the rounds), the ratio of their CPU times on the same positions (the
 same work), and how many positions got the same move.
 
---cpp names a program that speaks this protocol (the C++ search with a small driver around it, built with
-g++ -O3 on this machine; neither is part of this repository): one board a line on stdin, as hex digits
-(cell i is nibble i, as agents/engines/twenty48/board64.py packs it) and the depth, and for each a line
-"moves_evaled cpu_seconds best_move depth" on stdout, the four top-level moves searched as its
-find_best_move does. Without --cpp the C++ side is skipped and every ratio against it is unmeasured.
+--cpp names the C++ search with the small driver of benchmarks/cpp2048 around it (built by
+benchmarks/cpp2048/build.sh in a scratch folder; neither is part of this repository). Without --cpp the C++
+side is skipped and every ratio against it is unmeasured.
 """
 from __future__ import annotations
 
 import argparse
-import subprocess
 import time
 
 import numpy as np
@@ -28,26 +25,10 @@ from _common import ROOT  # noqa: F401  (puts the repository on the path)
 from agents.base import best_action
 from agents.expectimax_strong import Search
 from agents.engines.twenty48 import board64
+from cpp2048_program import Cpp
 from arcade.settings import Settings
 
 TARGET = 60e6  # positions a CPU second at depths 3-5 (the issue's target; the C++ program's range: 40-66M)
-
-
-class Cpp:
-    """The C++ program, kept running: search(board, depth) -> (positions, CPU seconds, move)."""
-
-    def __init__(self, program: str):
-        self.proc = subprocess.Popen([program], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def search(self, board: int, depth: int) -> tuple[int, float, int]:
-        self.proc.stdin.write(f"{board:x} {depth}\n")
-        self.proc.stdin.flush()
-        evaled, seconds, move, _ = self.proc.stdout.readline().split()
-        return int(evaled), float(seconds), int(move)
-
-    def close(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait(timeout=10)
 
 
 def ours(search: Search, board: np.ndarray, depth: int) -> tuple[int, float, int]:
@@ -84,7 +65,7 @@ def main() -> None:
                 for i, board in enumerate(boards):
                     sides = [("compiled", lambda board=board, depth=depth: ours(search, board, depth))]
                     if cpp:
-                        sides.append(("C++", lambda board=board, depth=depth: cpp.search(int(board64.pack(board)), depth)))
+                        sides.append(("C++", lambda board=board, depth=depth: cpp.search(int(board64.pack(board)), depth)[:3]))
                     if (i + r) % 2:
                         sides.reverse()
                     for name, run in sides:

@@ -10,6 +10,11 @@ command again continues a stopped run (the games already in a log are not played
     python benchmarks/bench_2048_strength.py --summary                     # only the figures of the logs
     python benchmarks/bench_2048_strength.py --agent expectimax-ntuple --rules standard --games 12
     python benchmarks/bench_2048_strength.py --agent ntuple --rules standard --games 1000
+    python benchmarks/bench_2048_strength.py --agent c++ --cpp PROGRAM --rules standard --games 24
+
+--agent c++ plays the C++ reference program (nneonneo/2048-ai, built with benchmarks/cpp2048/build.sh in a
+scratch folder, never part of this repository) at its own pace on the same games: the arcade's rules and seeds
+draw every tile, the program only chooses the moves. Its CPU a game is the program's own process time.
 
 Every agent plays the same games for the same seeds (game i from SEED + i), so two agents' logs pair up
 game by game (benchmarks/bench_ntuple.py --compare prints the paired differences).
@@ -24,6 +29,7 @@ import _common  # noqa: E402
 from _common import ROOT, mean_ci, ms_stats, run_logged
 
 from agents import find
+from cpp2048_program import CppPlayer
 from agents.expectimax_strong import PACES
 from arcade import runner
 from arcade.games import make_rules
@@ -41,19 +47,22 @@ LOGS = ROOT / "data" / "runs"  # (the repository's docs/benchmarks is written on
 def log_path(p_four: float, stop_at: int, budget_ms: int, clock: str, agent: str = "expectimax", folder=None,
              pace: str = "budget"):
     stop = f"stop{stop_at}" if stop_at else "to-the-end"
-    who = "" if agent == "expectimax" else f"{agent}_"  # the expectimax logs keep the names they had
+    who = "" if agent == "expectimax" else "cpp-2048-ai_" if agent == CPP else f"{agent}_"  # (expectimax: the old names)
     paced = f"{budget_ms}ms_{clock}" if pace == "budget" else f"{pace.replace('+', 'p')}-pace"
     return Path(folder or LOGS) / f"2048_strength_{who}p{p_four}_{paced}_{stop}.jsonl"
 
 
+CPP = "c++"  # --agent: the C++ reference program rather than an arcade agent
+
+
 def players_for(p_four: float, budget_ms: int, stop_at: int, clock: str, agent: str = "expectimax",
-                pace: str = "budget"):
+                pace: str = "budget", cpp: str | None = None):
     settings = Settings().with_table("game2048", spawn_four_probability=p_four).with_table("agents", budget_clock=clock)
     paced = {"time_budget_ms": budget_ms} if pace == "budget" else {"pace": pace}
     searcher = agent if agent in ("expectimax", "expectimax-ntuple") else "expectimax"  # (what other agents may ask)
     settings = settings.with_agent(searcher, game="2048", **paced)
     rules = make_rules("2048", settings)
-    agent = find("2048", agent).create(rules, settings)
+    agent = CppPlayer(cpp) if agent == CPP else find("2048", agent).create(rules, settings)
     return settings, runner.Players(rules, agent, until=ReachesTile(stop_at) if stop_at else None)
 
 
@@ -80,7 +89,7 @@ def summarize(p_four: float, records: list[dict], stop_at: int) -> None:
     mean, ci = mean_ci(scores)
     print(f"  score mean {mean:.0f} +- {ci:.0f}, median {np.median(scores):.0f}; moves per game median "
           f"{np.median([r['moves'] for r in records]):.0f}")
-    cpu = [r["cpu_s"] / 60 for r in records if "cpu_s" in r]
+    cpu = [r["figures"].get("program_cpu_s", r.get("cpu_s", 0)) / 60 for r in records if "cpu_s" in r]
     if cpu:
         print(f"  CPU a game (process time): median {np.median(cpu):.1f} min, range {min(cpu):.1f}-{max(cpu):.1f}")
     times = np.array([t for r in records for t in r["decision_ms"]]) / 1000
@@ -92,6 +101,7 @@ def main():
     ap = _common.Parser()
     ap.add_argument("--games", type=int, default=12, help="games a rule set")
     ap.add_argument("--agent", default="expectimax", help="expectimax (default), expectimax-ntuple, ntuple, ...")
+    ap.add_argument("--cpp", metavar="PROGRAM", help="with --agent c++: the program benchmarks/cpp2048/build.sh made")
     ap.add_argument("--stop-at", type=int, default=0, help="a game ends at this tile; 0 plays it out")
     ap.add_argument("--budget-ms", type=int, default=100)
     ap.add_argument("--pace", choices=PACES, default="budget",
@@ -106,13 +116,18 @@ def main():
     ap.add_argument("--log-dir", default=str(LOGS), help="where the logs are (default data/runs; the README's runs: "
                                                          "docs/benchmarks)")
     args = ap.parse_args()
+    if args.agent == CPP and not args.summary and not (args.cpp and Path(args.cpp).is_file()):
+        ap.error("--agent c++ needs --cpp PROGRAM, the program benchmarks/cpp2048/build.sh made")
+    if args.agent == CPP:
+        args.pace = "c++"  # (the program's own: its depth rule, no clock)
     chosen = {"standard": (0.1,), "course": (0.0,), "both": (0.1, 0.0)}[args.rules]
     backend = runner.backend_of(args.jobs, args.ray)
     paced = f"{args.budget_ms} ms a move ({args.budget_clock} time)" if args.pace == "budget" else f"{args.pace} pace"
     print(f"== {args.agent}, 4x4, {paced}, {args.games} games a rule set from seed {SEED}"
           + ("" if args.summary else f", on {backend.name}"))
     for p_four in chosen:
-        settings, players = players_for(p_four, args.budget_ms, args.stop_at, args.budget_clock, args.agent, args.pace)
+        settings, players = players_for(p_four, args.budget_ms, args.stop_at, args.budget_clock, args.agent, args.pace,
+                                       args.cpp)
         path = log_path(p_four, args.stop_at, args.budget_ms, args.budget_clock, args.agent, args.log_dir, args.pace)
         spec = runner.RunSpec.of("2048", args.agent, None, args.games, SEED, settings)
         log = runner.GameLog.open(path) if path.exists() else None
