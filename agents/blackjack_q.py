@@ -211,10 +211,12 @@ class QLearningAgent:
         moves = []
         for action, value in q.items():
             leaves = []
-            for nxt, p, reward in mdp.succ_and_prob_reward(state.mdp_state, action):
+            rounds = self.rules.chance_outcomes(state, action)  # (the same transitions as round states: drawn)
+            for (nxt, p, reward), (after, _) in zip(mdp.succ_and_prob_reward(state.mdp_state, action), rounds,
+                                                    strict=True):
                 later = 0.0 if nxt.counts is None else max(self.ql.get_q(nxt, a) for a in mdp.actions(nxt))
                 leaves.append(edge(node("leaf", reward + gamma * later, reward=float(reward)),
-                                   outcome=state_words(nxt), p=float(p)))
+                                   outcome=state_words(nxt), p=float(p), state=after))
             backup = sum(e["p"] * e["node"]["value"] for e in leaves)
             moves.append(edge(node("chance", value, leaves, backup=float(backup), estimate="learnt Q",
                                    **{"td error": float(backup - value)}), action=action))

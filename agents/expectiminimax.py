@@ -12,11 +12,13 @@ pass cut by the deadline is dropped and the last complete depth answers.
 """
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
 
 from agents.base import ANY_GAME, Deadline, OutOfTime, best_action, budget_clock, register, time_budget, ANY_GAME_SEARCH
 from agents.game_search import decision_rng, leaf_values, terminal_returns
+from agents.search_tree import edge, node
 from arcade.games.base import ListsChance, has_chance
 from arcade.setting_fields import own_time_budget, ranged
 
@@ -105,6 +107,51 @@ class Expectiminimax:
 
     def act(self, state, rng=None):
         return best_action(self.explain(state, rng), rng)
+
+    # --- the tree the view shows: the same search, written out node by node (never during a decision) ------
+    def tree(self, state, rng=None) -> dict:
+        """The search behind explain(state, rng) at the depth it reached: every move, every answer (a min node
+        where the other seat moves), every chance outcome with its probability (sampled ones each 1/samples),
+        down to the leaves, each worth its value for the side to move here. The same draws as explain's, so
+        the root's children are explain's values exactly."""
+        rng = decision_rng(rng, self.rules, state)
+        start = copy.deepcopy(rng)
+        self.explain(state, rng)
+        reached = self._figures["depth"]
+        unlimited = Deadline(self.clock, math.inf)
+        for depth in range(1, reached):  # the shallower passes draw what they drew before the last one
+            self._root(state, depth, start, unlimited)
+        seat = self.rules.to_move(state)
+        kids = [edge(self._after_node(state, a, reached - 1, start, seat), action=a)
+                for a in self.rules.legal_actions(state)]
+        if not kids:
+            return node("leaf", terminal_returns(self.rules, state)[seat] if self.rules.is_terminal(state) else 0.0)
+        return node("max", max(e["node"]["value"] for e in kids), kids, depth=reached,
+                    positions=self._figures["positions"])
+
+    def _after_node(self, state, action, depth: int, rng, seat: int) -> dict:
+        rules = self.rules
+        if not self.chance:
+            return self._value_node(rules.step(state, action, rng), depth, rng, seat)
+        if self.lists:
+            outcomes = rules.chance_outcomes(state, action)
+        else:
+            outcomes = [(rules.step(state, action, rng), 1.0 / self.samples) for _ in range(self.samples)]
+        kids = [edge(self._value_node(nxt, depth, rng, seat), outcome=f"outcome {k + 1} of {len(outcomes)}",
+                     p=p, state=nxt) for k, (nxt, p) in enumerate(outcomes)]
+        return node("chance", sum(e["p"] * e["node"]["value"] for e in kids), kids,
+                    **({} if self.lists else {"sampled": len(outcomes)}))
+
+    def _value_node(self, state, depth: int, rng, seat: int) -> dict:
+        rules = self.rules
+        if rules.is_terminal(state):
+            return node("leaf", terminal_returns(rules, state)[seat], ended=True)
+        if depth == 0:
+            return node("leaf", leaf_values(rules, state)[seat])
+        mover = rules.to_move(state)
+        kids = [edge(self._after_node(state, a, depth - 1, rng, seat), action=a) for a in rules.legal_actions(state)]
+        pick = max if mover == seat else min
+        return node("max" if mover == seat else "min", pick(e["node"]["value"] for e in kids), kids)
 
     def figures(self) -> dict:
         return dict(self._figures)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from agents.base import best_action, register
+from agents.search_tree import one_ply
 from arcade.games.dots import line_gains
 from arcade.games.match3 import POINTS_PER_GEM, apply_swap, find_matches, resolve
 from arcade.games.twenty48 import move_all
@@ -25,6 +26,10 @@ class Greedy2048:
 
     def act(self, state, rng=None) -> int:
         return best_action(self.explain(state))
+
+    def tree(self, state, rng=None) -> dict:
+        """Its one ply: each move a leaf worth the score right after it (explain's)."""
+        return one_ply(self.explain(state), learnt="the score right after the move")
 
     def value_legend(self, mover: str) -> str:
         return "The numbers: the score right after each move (what greedy maximises)."
@@ -51,6 +56,10 @@ class GreedyDots:
             after = state.lines | 1 << a
             out[a] = float(g) if g else (-1.0 if any((after & m).bit_count() == 3 for _, m in line_boxes[a]) else 0.0)
         return out
+
+    def tree(self, state, rng=None) -> dict:
+        """Its one ply: each line a leaf worth greedy's own score of it (explain's)."""
+        return one_ply(self.explain(state), learnt="boxes it completes; 0 safe; -1 gives a box away")
 
     def value_legend(self, mover: str) -> str:
         return ("The numbers: greedy's own score: boxes the line completes; 0 a safe line; -1 a line that "
@@ -85,6 +94,10 @@ class _Match3Greedy:
 
     def act(self, state, rng):
         return best_action(self.explain(state), rng)
+
+    def tree(self, state, rng=None) -> dict:
+        """Its one ply: each swap a leaf worth the points it credits the swap with (explain's)."""
+        return one_ply(self.explain(state), learnt=f"points this turn, as {self.name} counts them")
 
     def value_legend(self, mover: str) -> str:
         return f"The numbers: the points each swap scores this turn, as {self.name} counts them."

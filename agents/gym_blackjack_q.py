@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.base import best_action, register, LEARNT
+from agents.search_tree import one_ply
 from agents.tabular_q import TabularQ
 from arcade.storage import ASSETS
 from arcade.games.blackjack import ACTIONS
@@ -95,6 +96,10 @@ class GymBlackjackQ:
         """{action: Q} for the legal actions, as the table has them (0 for states it never saw)."""
         row = self.q.values(self.rules.observation(state))
         return {a: float(row[ACTIONS.index(a)]) for a in self.rules.legal_actions(state)}
+
+    def tree(self, state, rng=None) -> dict:
+        """Its one ply (agents/search_tree.one_ply): each action a leaf worth the table's Q, explain's."""
+        return one_ply(self.explain(state), learnt="Q of the table learnt through Gymnasium")
 
     def value_legend(self, mover: str) -> str:
         return "Q: the table's estimate of the round's reward after each action (learnt through Gymnasium)."

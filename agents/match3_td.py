@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.base import TrainingDiverged, best_action, register, LEARNT
+from agents.search_tree import edge, node
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import GAME, Match3State, legal_mask
 from arcade.setting_fields import ranged
@@ -135,6 +136,11 @@ class Match3TD:
     # --- playing ------------------------------------------------------------------------------------
     def swap_values(self, state: Match3State, rng: np.random.Generator, weights=None) -> np.ndarray:
         """Each legal swap's mean over SAMPLES futures of its points plus the discounted value after it."""
+        return self.futures(state, rng, weights)[3].mean(axis=1)
+
+    def futures(self, state: Match3State, rng: np.random.Generator, weights=None):
+        """The SAMPLES futures of every legal swap: (after: the settled boards, A x SAMPLES x n x n; points and
+        board values, A x SAMPLES; worth = points + discount x value), A the legal swaps in order."""
         weights = self.weights if weights is None else weights
         size = state.board.shape[0]
         legal = np.flatnonzero(legal_mask(state.board[None])[0])
@@ -144,8 +150,28 @@ class Match3TD:
                                 mb.TapeRefill(tapes, np.tile(np.arange(SAMPLES), len(legal))))
         left = state.turns_left - 1
         mask = mb.settle(after, left, rng) if left > 0 else None
-        worth = points + self.discount * board_values(weights, after, left, mask)
-        return worth.reshape(len(legal), SAMPLES).mean(axis=1)
+        values = board_values(weights, after, left, mask)
+        shape = (len(legal), SAMPLES)
+        return (after.reshape(*shape, size, size), points.reshape(shape), values.reshape(shape),
+                (points + self.discount * values).reshape(shape))
+
+    def tree(self, state: Match3State, rng=None) -> dict:
+        """Its one ply with the futures behind it: a swap a chance node worth explain's value, over the SAMPLES
+        refills it was tried on (each p = 1/SAMPLES), each a leaf worth the points plus the discounted learnt
+        value of the settled board it left (that board drawn by the tree view)."""
+        rng = np.random.default_rng(np.frombuffer(state.board.tobytes(), np.uint8) + np.uint8(state.turns_left))
+        after, points, values, worth = self.futures(state, rng)
+        moves = []
+        for i, swap in enumerate(state.swaps().tolist()):
+            outcomes = [edge(node("leaf", worth[i, k], points=float(points[i, k]), learnt=float(values[i, k])),
+                             outcome=f"refill {k + 1}", p=1 / SAMPLES,
+                             state=Match3State(after[i, k], state.turns_left - 1, state.score + int(points[i, k]),
+                                               state.shuffles, state.colours))
+                        for k in range(SAMPLES)]
+            moves.append(edge(node("chance", float(worth[i].mean()), outcomes), action=tuple(swap)))
+        if not moves:
+            return node("leaf", 0.0)
+        return node("max", max(e["node"]["value"] for e in moves), moves)
 
     def board_worth(self, boards: np.ndarray, turns_left, mask: np.ndarray | None = None) -> np.ndarray:
         """The learnt worth of settled boards with `turns_left` turns to come (their legal masks where known):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.engines.match3 import playouts as playout_match3
+from agents.search_tree import one_ply
 from agents.base import Deadline, best_action, budget_clock, no_clock, register, time_budget, STRONGEST
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State
@@ -114,6 +115,14 @@ class MonteCarlo:
             return dict(self._last[1])
         return self.values(state, np.random.default_rng(list(state.board.tobytes()) + [state.turns_left]),
                            batches=EXPLAIN_BATCHES)
+
+    def tree(self, state: Match3State, rng=None) -> dict:
+        """Its one ply (agents/search_tree.one_ply): each swap a leaf worth explain's mean points over its
+        rollouts, with how many rollouts and how deep they went."""
+        values = self.explain(state)
+        rollouts = self._figures.get("rollouts per swap") if self._last and self._last[0] == state.key() else None
+        return one_ply(values, learnt="mean points of its rollouts", depth=self.depth,
+                       **({"rollouts": rollouts} if rollouts else {}))
 
     def value_legend(self, mover: str) -> str:
         leaf = ", then td-value's learnt worth of the board left" if self.leaf is not None else ""

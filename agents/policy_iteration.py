@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import register, COURSE
+from agents.search_tree import edge, node
 from arcade.setting_fields import ranged
 from arcade.games.dots import Board, transition_tables
 from arcade.storage import load_npz, save_npz
@@ -196,6 +197,32 @@ class PolicyIterationAgent:
         nxt, gains, free = transition_tables(state.rows, state.cols)
         q = q_values(sol.V, sol.W, nxt[state.lines][None], gains[state.lines][None], free[state.lines][None])[0]
         return {int(a): float(q[a]) for a in np.flatnonzero(free[state.lines])}
+
+    def tree(self, state, rng=None) -> dict:
+        """Q(s, a) of each line over what follows it in the model it was solved in: a line that completes g
+        boxes is a leaf worth g + V (it moves again); any other a chance node worth W, the random opponent's
+        free lines each with the same probability, each a leaf worth V after it (W where the opponent's line
+        completes a box and it moves again). Values are explain's."""
+        sol = self._solution(state)
+        nxt, gains, free = transition_tables(state.rows, state.cols)
+        q = self.explain(state)
+        moves = []
+        for a, value in q.items():
+            after = int(nxt[state.lines, a])
+            if gains[state.lines, a] > 0:
+                child = node("leaf", value, boxes=int(gains[state.lines, a]),
+                             learnt="boxes now + V: it moves again")
+            else:
+                replies = np.flatnonzero(free[after])
+                moved = self.rules.step(state, a, None)
+                outcomes = [edge(node("leaf", float(sol.W[nxt[after, b]] if gains[after, b] > 0 else sol.V[nxt[after, b]]),
+                                      learnt="W: it replies again" if gains[after, b] > 0 else "V: its turn"),
+                                 outcome=f"opponent draws {self.rules.format_action(int(b))}", p=1 / len(replies),
+                                 state=self.rules.step(moved, int(b), None))
+                            for b in replies]
+                child = node("chance", value, outcomes) if outcomes else node("leaf", value)
+            moves.append(edge(child, action=a))
+        return node("max", max(q.values()), moves) if moves else node("leaf", 0.0)
 
     def act(self, state, rng=None) -> int:
         action = int(self._solution(state).policy[state.lines])

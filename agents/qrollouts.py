@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import register, COURSE
+from agents.search_tree import one_ply
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State, all_swaps
 from arcade.setting_fields import ranged
@@ -198,6 +199,10 @@ class QRollouts:
             self.learn(state, np.random.default_rng(list(state.board.tobytes()) + [state.turns_left]))
         q = self.Q.get(state.key(), {})
         return {tuple(sw): q.get(tuple(sw), 0.0) for sw in state.swaps().tolist()}
+
+    def tree(self, state: Match3State, rng=None) -> dict:
+        """Its one ply (agents/search_tree.one_ply): each swap a leaf worth Q(s, swap), explain's."""
+        return one_ply(self.explain(state), learnt=f"Q after {self.rollouts} rollouts (gamma {self.gamma:g})")
 
     def value_legend(self, mover: str) -> str:
         return (f"Q at the root after {self.rollouts} rollouts: the discounted points (gamma {self.gamma:g}) "

@@ -176,9 +176,11 @@ class ValueIterationAgent:
         s = state.mdp_state
         moves = []
         for action, value in q.items():
+            rounds = self.rules.chance_outcomes(state, action)  # (the same transitions as round states: drawn)
             outcomes = [edge(node("leaf", reward + self._value(nxt), reward=float(reward)),
-                             outcome=state_words(nxt), p=float(p))
-                        for nxt, p, reward in self.mdp.succ_and_prob_reward(s, action)]
+                             outcome=state_words(nxt), p=float(p), state=after)
+                        for (nxt, p, reward), (after, _) in zip(self.mdp.succ_and_prob_reward(s, action), rounds,
+                                                                strict=True)]
             moves.append(edge(node("chance", value, outcomes), action=action))
         return node("max", max(q.values(), default=0.0), moves) if moves else node("leaf", 0.0)
 

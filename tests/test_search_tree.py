@@ -171,10 +171,10 @@ def test_decide_prints_the_tree_as_json_cut_at_the_depth_asked(capsys):
 
 
 def test_decide_tree_of_an_agent_without_one_is_one_line(capsys):
-    assert main(["decide", "2048", "--agent", "greedy", "--state", "2,2,0,0/0,4,0,0/0,0,0,0/0,0,0,0", "--tree"]) == 2
+    assert main(["decide", "2048", "--agent", "random", "--state", "2,2,0,0/0,4,0,0/0,0,0,0/0,0,0,0", "--tree"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "shows no search tree" in err and "expectimax-3" in err
-    assert main(["decide", "2048", "--agent", "greedy", "--state", "2,2,0,0/0,4,0,0/0,0,0,0/0,0,0,0", "--depth",
+    assert main(["decide", "2048", "--agent", "random", "--state", "2,2,0,0/0,4,0,0/0,0,0,0/0,0,0,0", "--depth",
                  "2"]) == 2
     assert "give --tree" in capsys.readouterr().err
 
@@ -221,7 +221,7 @@ def test_the_tree_view_opens_with_shift_v_walks_with_keys_and_closes(settings, s
         board = screen.game.state.board.copy()
         key(app, pygame.K_a)  # another key closes it, as every panel does (and does not move the board under it)
         assert app.top is screen and (screen.game.state.board == board).all() and width == app.surface.get_width()
-        screen.controller.select("greedy")
+        screen.controller.select("random")
         key(app, pygame.K_v, mod=pygame.KMOD_SHIFT, unicode="V")
         assert app.top is screen and "shows no search tree" in screen.toast[0]
     finally:
@@ -357,3 +357,109 @@ def test_a_learnt_agents_one_ply_is_its_tree(game, name):
     assert {e["action"]: e["node"]["value"] for e in tree["children"]} == agent.explain(state)
     assert all(e["node"]["kind"] == "leaf" and e["node"]["learnt"] for e in tree["children"])
     assert name in [s.name for s in agents_for(game, ShowsTree)]
+
+
+NO_CLOCK = Settings().with_table("agents", budget_clock="none")  # searches go to their depth, whatever the load
+ONE_PLY_WITHOUT_CHANCE = {  # agents whose tree is their explain's one ply, each move a leaf
+    ("2048", "greedy"), ("dots", "greedy"), ("match3", "greedy"), ("match3", "greedy-cascade"),
+    ("match3", "monte-carlo"), ("match3", "q-rollouts"), ("blackjack", "gym-q")}
+
+
+@pytest.mark.parametrize("game, name", sorted(ONE_PLY_WITHOUT_CHANCE))
+def test_a_one_ply_agents_tree_is_its_explain(game, name):
+    rules = make_rules(game, NO_CLOCK)
+    agent = find(game, name).create(rules, NO_CLOCK)
+    state = rules.new_state(np.random.default_rng(4))
+    tree = agent.tree(state)
+    check(tree)
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == agent.explain(state)
+    assert all(e["node"]["kind"] == "leaf" and e["node"]["learnt"] for e in tree["children"])
+
+
+def test_every_agent_that_gives_values_shows_a_tree():
+    """`v` and Shift+v go together: an agent with values to show has the tree behind them (random and the
+    fixed threshold have neither)."""
+    from agents import Explains
+
+    for game in ("2048", "tictactoe", "dots", "match3", "blackjack"):
+        explains = {s.name for s in agents_for(game, Explains)}
+        assert explains <= {s.name for s in agents_for(game, ShowsTree)}, game
+
+
+@pytest.mark.parametrize("game", ["2048", "tictactoe", "dots", "match3", "blackjack"])
+def test_expectiminimaxs_tree_is_its_search_node_for_node(game):
+    settings = NO_CLOCK.with_agent("expectiminimax", game=game, max_depth=2, chance_samples=3)
+    rules = make_rules(game, settings)
+    agent = find(game, "expectiminimax").create(rules, settings)
+    state = rules.new_state(np.random.default_rng(7))
+    tree = agent.tree(state, np.random.default_rng(11))
+    check(tree)  # every max / min node its best child, every chance node its probability-weighted mean
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == agent.explain(state, np.random.default_rng(11))
+    assert tree["depth"] == 2 and depth_of(tree) <= 2 * 2  # two decisions, each maybe followed by chance
+
+    def walk(n, seen):
+        seen.add(n["kind"])
+        if n["kind"] == "chance":
+            assert sum(e["p"] for e in n["children"]) == pytest.approx(1.0)
+            assert all("state" in e for e in n["children"])  # the view draws what chance drew
+        for e in n["children"]:
+            walk(e["node"], seen)
+        return seen
+
+    kinds = walk(tree, set())
+    assert ("min" in kinds) == (rules.players == 2)  # the other seat's replies minimise the root mover's value
+    assert ("chance" in kinds) == (game in ("2048", "match3", "blackjack"))
+
+
+def test_policy_iterations_tree_is_q_over_its_own_move_then_the_random_replies():
+    settings = Settings()
+    rules = make_rules("dots", settings)
+    agent = find("dots", "policy-iteration").create(rules, settings)
+    from arcade.games.dots import line_gains
+
+    state, rng = rules.new_state(), np.random.default_rng(0)
+    while not any(line_gains(state).values()):  # on to a position where a line completes a box
+        state = rules.step(state, rules.legal_actions(state)[int(rng.integers(len(rules.legal_actions(state))))], None)
+    tree = agent.tree(state)
+    check(tree, tolerance=1e-7)  # W(s') is the mean over the random replies within the solve's tolerance
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == agent.explain(state)
+    kinds = {e["node"]["kind"] for e in tree["children"]}
+    assert kinds == {"leaf", "chance"}  # a line that takes a box moves again (a leaf); any other gets replies
+    for e in tree["children"]:
+        if e["node"]["kind"] == "chance":
+            after = rules.step(state, e["action"], None)
+            replies = e["node"]["children"]
+            assert len(replies) == len(rules.legal_actions(after))
+            assert all(r["p"] == pytest.approx(1 / len(replies)) for r in replies)
+            assert [r["state"] for r in replies] == [rules.step(after, b, None) for b in rules.legal_actions(after)]
+
+
+def test_match3_td_trees_each_swap_averages_the_futures_it_was_tried_on():
+    from agents.match3_td import SAMPLES
+    from arcade.games.match3 import has_line
+
+    settings = Settings()
+    rules = make_rules("match3", settings)
+    agent = find("match3", "td-value").create(rules, settings)
+    state = rules.new_state(np.random.default_rng(2))
+    tree = agent.tree(state)
+    check(tree)
+    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == agent.explain(state)
+    for e in tree["children"]:
+        futures = e["node"]["children"]
+        assert len(futures) == SAMPLES and all(f["p"] == pytest.approx(1 / SAMPLES) for f in futures)
+        for f in futures:
+            after, leaf = f["state"], f["node"]
+            assert after.turns_left == state.turns_left - 1 and after.score == state.score + leaf["points"]
+            assert not has_line(after.board[None])[0]  # the board as the next turn finds it: settled
+            assert leaf["value"] == pytest.approx(leaf["points"] + agent.discount * leaf["learnt"])
+
+
+@pytest.mark.parametrize("name", ["value-iteration", "q-learning"])
+def test_blackjacks_transitions_carry_the_round_they_lead_to_for_the_view_to_draw(name):
+    rules = make_rules("blackjack", Settings())
+    agent = find("blackjack", name).create(rules, Settings())
+    state = rules.new_state(np.random.default_rng(1))
+    for e in agent.tree(state)["children"]:
+        transitions = rules.mdp.succ_and_prob_reward(state.mdp_state, e["action"])
+        assert [o["state"].mdp_state for o in e["node"]["children"]] == [nxt for nxt, _, _ in transitions]
