@@ -166,3 +166,46 @@ def test_a_kept_move_the_rules_refuse_is_one_line():
     record["actions"].append(4)  # the same cell again
     with pytest.raises(ValueError, match="move 2 .* is not legal in the replayed position"):
         GameSession.replayed(rules, record)
+
+
+@pytest.mark.parametrize("game, agent", [("2048", "expectimax-3"), ("dots", "solver")])
+def test_v_in_a_replay_shows_the_agents_values_at_each_move_and_shift_v_its_tree_there(app, game, agent):
+    import pygame
+
+    from agents import find
+    from arcade.screens import open_game
+    from arcade.screens.replay_view import ReplayView
+    from arcade.screens.tree_view import TreeView
+    from tests.helpers import key, wait_for
+
+    screen = open_game(app, game, agent=agent)
+    app.push(screen)
+    _play_out(screen.session, np.random.default_rng(3), undo_every=9)
+    screen.record_game("you", 1.0)
+    key(app, pygame.K_k, mod=pygame.KMOD_SHIFT)
+    view = app.top
+    assert isinstance(view, ReplayView)
+    key(app, pygame.K_RETURN)
+    for _ in range(4):
+        key(app, pygame.K_RIGHT)
+    key(app, pygame.K_v)
+    direct = find(game, agent).create(screen.rules, app.settings)
+    for move in (4, 5):
+        assert wait_for(app, lambda: view.values is not None and view.values.get("move") == move, seconds=120)
+        assert view.values["values"] == pytest.approx(direct.explain(view.states[move]))  # worked out there
+        played = screen.rules.format_action(view.record["actions"][move])
+        lines = view.draw_over(app.surface)
+        assert f"{agent}'s values here:" in lines and any(line.endswith("<- played") and line.startswith(played)
+                                                          for line in lines), "\n".join(lines)
+        key(app, pygame.K_RIGHT)
+    key(app, pygame.K_LEFT)
+    key(app, pygame.K_v, mod=pygame.KMOD_SHIFT)  # the tree at the move shown, over the replay
+    tree_view = app.top
+    assert isinstance(tree_view, TreeView) and tree_view.root_state == view.states[5]
+    assert wait_for(app, lambda: tree_view.tree is not None, seconds=120) and not tree_view.problem
+    assert {e["action"]: e["node"]["value"] for e in tree_view.tree["children"]} == pytest.approx(
+        direct.explain(view.states[5]))
+    key(app, pygame.K_ESCAPE)
+    assert app.top is view and view.values_on
+    key(app, pygame.K_v)
+    assert not view.values_on and not any("values here" in line for line in view.draw_over(app.surface))

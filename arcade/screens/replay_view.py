@@ -1,12 +1,15 @@
 """Shift+k on a game screen: the games finished here (kept in the data folder, arcade.finished_games), newest
 first; one opens as a replay, its board as it was at any move (left / right a move, Page Up / Down ten, Home /
-End), and Enter continues the game from that move on the screen (by hand, or Enter again hands it to the
-selected agent; v and Shift+v then show what that agent believes there). Names no game: the board is the
-game's own painter's."""
+End), v shows what the screen's selected agent believes at the move shown (its values, worked out on demand
+off the frame loop, the move played there marked), Shift+v its search tree there, and Enter continues the game
+from that move on the screen (by hand, or Enter again hands it to the selected agent). Names no game and no
+agent: the board is the game's own painter's, the values whatever the registry says the agent can give."""
 from __future__ import annotations
 
 import pygame
 
+from agents import Explains, ShowsTree
+from arcade.control import Question
 from arcade.finished_games import kept
 from arcade.kept_games import RESUME_ERRORS
 from arcade.screens import paint_state
@@ -29,6 +32,9 @@ class ReplayView(Overlay):
         self.states: list | None = None  # the replayed game's positions, move 0 to the end (a game open)
         self.move = 0
         self.problem = ""
+        self.values_on = False  # v: the selected agent's values at each move shown
+        self.values: dict | None = None  # {"move": m, "agent": name, "values": {...}} or {"problem": line}
+        self.question = Question(under.controller, follows_moves=False)
 
     # --- keys ------------------------------------------------------------------------------------------------
     def handle_event(self, event) -> bool:
@@ -36,6 +42,9 @@ class ReplayView(Overlay):
             return False
         if self.states is None:
             return self._in_list(event.key)
+        if event.key == pygame.K_v:
+            self._beliefs(tree=bool(event.mod & pygame.KMOD_SHIFT))
+            return True
         return self._in_replay(event.key)
 
     def _in_list(self, key) -> bool:
@@ -59,7 +68,61 @@ class ReplayView(Overlay):
             self._continue_here()
         elif key == pygame.K_ESCAPE:
             self.states = None  # back to the list
+            self.values_on, self.values = False, None
+        if self.values_on:
+            self._ask_values()
         return True
+
+    def _beliefs(self, tree: bool) -> None:
+        """v: the values at each move shown, on or off; Shift+v: the tree at this move (the tree view)."""
+        controller = self.under.controller
+        if self.rules is not self.under.rules and self.rules != self.under.rules:
+            self.under.say(f"{controller.name} is set up for this screen's {self.under.info.title}, not this "
+                           "game's: Enter plays on from here in it")
+            return
+        state = self.states[self.move]
+        if tree:
+            if not controller.spec.can(ShowsTree):
+                self.under.say(f"{controller.name} shows no search tree (Tab on the screen chooses another agent)")
+            elif self.rules.is_terminal(state):
+                self.under.say("no tree: the game is over at this move")
+            else:
+                from arcade.screens.tree_view import TreeView
+
+                self.app.push(TreeView(self.app, self.under, state))
+            return
+        if not controller.spec.can(Explains):
+            self.under.say(f"{controller.name} gives no values (Tab on the screen chooses another agent)")
+            return
+        self.values_on = not self.values_on
+        self.values = None
+        if self.values_on:
+            self._ask_values()
+
+    def _ask_values(self) -> None:
+        state = self.states[self.move]
+        if self.values is not None and self.values.get("move") == self.move:
+            return
+        if self.rules.is_terminal(state):
+            self.question.forget()
+            self.values = {"move": self.move, "problem": "the game is over at this move: no values"}
+            return
+        self.values = None
+        self.question.ask(state, "explain", about=(self.move, self.under.controller.name))
+
+    def update(self, dt_ms: float) -> None:
+        super().update(dt_ms)
+        answered = self.question.poll()
+        if answered is None or not self.values_on or answered[1][0] != self.move:
+            return  # (an answer for a move no longer shown is dropped)
+        answer, agent = answered[0], answered[1][1]
+        if isinstance(answer, Exception):
+            self.values = {"move": self.move, "problem": f"{agent} could not value this move: {answer}"}
+        else:
+            self.values = {"move": self.move, "agent": agent, "values": answer.value or {}, "legend": answer.legend}
+
+    def busy(self) -> bool:
+        return self.question.pending or super().busy()
 
     # --- what they do ----------------------------------------------------------------------------------------
     def _rules_of(self, record):
@@ -79,6 +142,7 @@ class ReplayView(Overlay):
         self.record, self.rules = record, rules
         self.states = [*session.history, session.state]
         self.move = 0
+        self.values_on, self.values = False, None
 
     def _continue_here(self) -> None:
         """The game from this move on, on the screen: the player (or an agent) plays on."""
@@ -115,7 +179,8 @@ class ReplayView(Overlay):
             keys = "up/down: choose  Enter: replay it  another key: close" if self.games else "any key: close"
         else:
             drawn += self._draw_replay(surface, pygame.Rect(x, top, width, keys_y - top - 8), size)
-            keys = "left/right: a move  PgUp/PgDn: ten  Home/End  Enter: play on from here  Esc: the list"
+            keys = ("left/right: a move  PgUp/PgDn: ten  Home/End  v: values  Shift+v: tree  Enter: play on from "
+                    "here  Esc: the list")
         text.draw(surface, keys, (x, keys_y), size - 2, palette.MUTED, max_width=width)
         return drawn + [keys]
 
@@ -170,6 +235,36 @@ class ReplayView(Overlay):
             end = f"the end: {_ending(self.record, self.rules.seat_names)}"
             text.draw(surface, end, (x, y + 6), size - 2, palette.GOOD, max_width=width)
             drawn.append(end)
+            y += size + 8
+        if self.values_on:
+            drawn += self._draw_values(surface, x, y + 10, width, area.bottom, size - 2)
+        return drawn
+
+    def _draw_values(self, surface, x, y, width, bottom, size) -> list[str]:
+        """The selected agent's values at the move shown, best first, the move played there marked."""
+        got = self.values
+        if got is None:
+            lines = [(f"{self.under.controller.name} is working out its values here...", palette.MUTED)]
+        elif "problem" in got:
+            lines = [(got["problem"], palette.BAD)]
+        else:
+            actions = self.record["actions"]
+            played = as_action(actions[self.move]) if self.move < len(actions) else None
+            ranked = sorted(got["values"].items(), key=lambda kv: -kv[1])
+            lines = [(f"{got['agent']}'s values here:", palette.INFO)]
+            for action, value in ranked[: max(1, (bottom - y) // (size + 2) - 2)]:
+                mark = "  <- played" if action == played else ""
+                lines.append((f"{self.rules.format_action(action)}  {text.number(value)}{mark}",
+                              palette.ACCENT if mark else palette.TEXT))
+            if len(ranked) > len(lines) - 1:
+                lines.append((f"({len(ranked) - len(lines) + 1} more)", palette.MUTED))
+        drawn = []
+        for line, colour in lines:
+            if y + size > bottom:
+                break
+            text.draw(surface, line, (x, y), size, colour, max_width=width, min_size=11)
+            drawn.append(line)
+            y += size + 2
         return drawn
 
 
