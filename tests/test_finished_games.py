@@ -191,7 +191,7 @@ def test_v_in_a_replay_shows_the_agents_values_at_each_move_and_shift_v_its_tree
     key(app, pygame.K_v)
     direct = find(game, agent).create(screen.rules, app.settings)
     for move in (4, 5):
-        assert wait_for(app, lambda: view.values is not None and view.values.get("move") == move, seconds=120)
+        assert wait_for(app, lambda move=move: view.values is not None and view.values.get("move") == move, seconds=120)
         assert view.values["values"] == pytest.approx(direct.explain(view.states[move]))  # worked out there
         played = screen.rules.format_action(view.record["actions"][move])
         lines = view.draw_over(app.surface)
