@@ -112,8 +112,14 @@ def play(game: str, rules, settings, entrants: list[Entrant], games: int, seed: 
     out = []
     for pairing in pairings(entrants, rules.players):
         a, b = pairing.first, pairing.second
-        agent = find(game, a.name).create(rules, a.settings(settings, game))
-        opponent = find(game, b.name).create(rules, b.settings(settings, game)) if b is not None else None
+        for entrant in (a, b) if b is not None else (a,):
+            why = find(game, entrant.name).cannot_play(rules)
+            if why:
+                raise ValueError(f"{entrant.name} cannot play here: {why}")
+        # built by the workers that play them (runner.Recipe): the process that runs the arena (a window) only
+        # ships their names and settings
+        agent = runner.Recipe(game, a.name, a.settings(settings, game))
+        opponent = runner.Recipe(game, b.name, b.settings(settings, game)) if b is not None else None
         names = (a.name, b.name if b else None)
         variant = settings_variant(game, settings)
         spec = RunSpec(game, a.label, b.label if b else None, games, seed, settings.seeds.agent,

@@ -58,11 +58,42 @@ class Players:
         return [self.agent, self.opponent] if agent_seat == 0 else [self.opponent, self.agent]
 
 
+@dataclass(frozen=True)
+class Recipe:
+    """An agent built where its games are played rather than where the run starts: a Players seat may be one.
+    A window's arena hands its workers recipes, so neither building the agents nor pickling their tables (a
+    solver's, a network) holds the window's process; each worker builds an agent once and copies it per game."""
+
+    game: str
+    name: str
+    settings: object
+
+    def build(self, rules):
+        from agents import find
+
+        return find(self.game, self.name).create(rules, self.settings)
+
+
+_BUILT: dict[int, tuple[Recipe, object]] = {}  # id(recipe) -> (the recipe, its agent) in this process
+
+
+def _as_played(seat, rules):
+    """A seat's agent as a game starts: a copy of the agent (of the recipe's, built here once)."""
+    if isinstance(seat, Recipe):
+        kept = _BUILT.get(id(seat))
+        if kept is None or kept[0] is not seat:
+            if len(_BUILT) >= 16:  # (a window running arena after arena serially: the old ones go)
+                _BUILT.clear()
+            kept = _BUILT[id(seat)] = (seat, seat.build(rules))
+        seat = kept[1]
+    return copy.deepcopy(seat)
+
+
 def play_job(players: Players, job: GameJob) -> dict:
     """Play one game of a run; its record as a JSON-ready dict (the same whatever process plays it)."""
     # every game starts from the agents as the run began (a learner's table, a search's transposition cache),
     # so no game depends on the games played before it in the same process
-    seats = [copy.deepcopy(a) for a in players.seats(job.agent_seat)]
+    seats = [_as_played(a, players.rules) for a in players.seats(job.agent_seat)]
     rng = np.random.default_rng([job.agent_seed, job.game_seed])
     cpu = time.process_time()
     record = play_game(players.rules, seats, job.game_seed, job.agent_seat, rng, until=players.until,
@@ -128,7 +159,8 @@ _WORKER_PLAYERS: Players | None = None
 def _start_worker(blob: bytes, parent: int, give_way: bool = False) -> None:
     global _WORKER_PLAYERS
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
-    workers.start(parent, priority=give_way)  # (a headless run's games are the work; a window's arena gives way)
+    workers.start(parent, priority=False, background=give_way)  # (a headless run's games are the work; a
+    #                                                               window's arena runs on what the window leaves)
     _WORKER_PLAYERS = pickle.loads(blob)
 
 
@@ -140,8 +172,9 @@ class LocalProcesses(Backend):
     """Games on a pool of local processes, handed out one at a time as workers free up."""
 
     def __init__(self, jobs: int, give_way: bool = False):
-        """give_way: the workers run at a lower priority, so a window's frames come first (an arena beside a
-        game); a headless run's games are the work and keep theirs."""
+        """give_way: the workers run only on CPU time nothing else wants (workers.run_in_background), so a
+        window's frames come first (an arena beside a game); a headless run's games are the work and keep
+        their priority."""
         self.jobs = max(1, jobs)
         self.name = f"{self.jobs} local processes"
         self.pool = None

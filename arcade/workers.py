@@ -63,18 +63,30 @@ def take(channel) -> list[tuple[str, object]]:
     return out
 
 
-def start(parent: int | None = None, channel=None, priority: bool = True) -> None:
-    """What a worker does first: end with `parent` (its pid), give way to the window's frames (priority), and
+def start(parent: int | None = None, channel=None, priority: bool = True, background: bool = False) -> None:
+    """What a worker does first: end with `parent` (its pid), give way to the window's frames (priority: a
+    little, for the screen's own agent; background: entirely, for work beside the game such as an arena), and
     send the progress of its agents' long work on `channel` as "progress" messages (a full channel drops one)."""
     if parent is not None:
         end_with_parent(parent)
-    if priority:
+    if background:
+        run_in_background()
+    elif priority:
         lower_priority()
     if channel is not None:
         from agents.base import set_progress_sink
 
         set_progress_sink(lambda task, done, total, detail: post(
             channel, "progress", (task, float(done), float(total), detail), wait=False))
+
+
+def run_in_background() -> None:
+    """Run only on CPU time nothing else wants: Linux's idle scheduling class (a waking frame loop takes the
+    core at once), elsewhere the lowest priority there is."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        lower_priority(19)
 
 
 def lower_priority(steps: int = 5) -> None:
