@@ -260,3 +260,41 @@ def table_lines(table: dict) -> list[str]:
         lines.append(f"{row['entrant']:<28} mean {row['mean']:.0f} +- {row['ci']:.0f} ({row['games']} games)"
                      f"  {shares}{paired}")
     return lines
+
+
+# --- kept results: the last arena of each game and variant, shown beside k's statistics ---------------------
+
+KEPT = "arena_results.json"  # in the data folder: {variant slug: {"when", "games", "complete", "table"}}
+
+
+def keep_results(data_dir, game: str, settings, table: dict, games: int, complete: bool) -> None:
+    """Keep `table` as the game's (and its variant's) latest arena, with when it ran and its games a pairing."""
+    import time
+
+    from arcade.storage import PerGame
+
+    key = variant_slug(game, settings_variant(game, settings))
+    PerGame(data_dir, KEPT).put(key, {"when": time.strftime("%Y-%m-%d %H:%M"), "games": games,
+                                      "complete": complete, "table": table})
+
+
+def kept_results(data_dir, game: str, settings) -> dict | None:
+    """The latest arena kept for the game and its variant in `settings`, or None."""
+    from arcade.storage import PerGame
+
+    got = PerGame(data_dir, KEPT).get(variant_slug(game, settings_variant(game, settings)))
+    return got if isinstance(got, dict) and isinstance(got.get("table"), dict) else None
+
+
+def summary_line(kept: dict, number=lambda v: f"{v:,.0f}") -> str:
+    """A kept arena in one line: its entrants best first, each with its rating or mean score and interval."""
+    table = kept["table"]
+    if "ratings" in table:
+        parts = [f"{r['entrant']} {r['rating']:+.0f} [{r['low']:+.0f}, {r['high']:+.0f}]" for r in table["ratings"]]
+        what = "ratings (Elo scale, 95% intervals)"
+    else:
+        rows = sorted(table.get("entrants", []), key=lambda r: -(r["mean"] if r["mean"] == r["mean"] else -1e18))
+        parts = [f"{r['entrant']} {number(r['mean'])} +- {number(r['ci'])}" for r in rows]
+        what = "mean score (95% intervals)"
+    unfinished = "" if kept.get("complete", True) else ", stopped before the end"
+    return f"arena of {kept['when']} ({kept['games']} games a pairing{unfinished}), {what}: " + ", ".join(parts)

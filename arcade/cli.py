@@ -271,6 +271,7 @@ def cmd_arena(args, settings) -> int:
         table = arena.two_player_table(entrants, played)
     else:
         table = arena.one_player_table(game, played)
+    arena.keep_results(settings.data_dir, game, settings, table, args.games, complete)  # (k shows it beside)
     table.update(game=format_variant(game, args.variant) if args.variant else game, games=args.games,
                  seed=args.seed, complete=complete)
     if args.json:

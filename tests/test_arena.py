@@ -85,3 +85,30 @@ def test_a_bad_entrant_is_one_line_before_any_game(capsys, tmp_path, agents, wor
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and words in err
     assert not list(tmp_path.glob("*.jsonl"))
+
+
+def test_an_arena_is_kept_per_game_and_variant_and_k_shows_it_beside_the_statistics(app, tmp_path, capsys):
+    import pygame
+
+    from arcade.arena import kept_results
+    from arcade.screens import open_game
+    from arcade.screens.overlays import StatisticsView
+    from tests.helpers import key
+
+    toml = tmp_path / "settings.toml"
+    toml.write_text(f'[data]\nfolder = "{app.settings.data_dir}"\n')
+    code = main(["--settings", str(toml), "arena", "dots", "--agents", "greedy,random", "--games", "4", "--seed",
+                 "1", "--jobs", "1", "--json"])
+    table = json.loads(capsys.readouterr().out)
+    assert code == 0
+    kept = kept_results(app.settings.data_dir, "dots", app.settings)
+    assert kept["games"] == 4 and kept["complete"] and kept["table"]["ratings"] == table["ratings"]
+    other = app.settings.with_table("dots", rows=app.settings.dots.rows + 1)
+    assert kept_results(app.settings.data_dir, "dots", other) is None  # another variant: another arena
+    screen = open_game(app, "dots")
+    app.push(screen)
+    key(app, pygame.K_k)
+    assert isinstance(app.top, StatisticsView)
+    lines = app.top.draw_over(app.surface)
+    best = table["ratings"][0]
+    assert any(line.startswith("arena of ") and f"{best['entrant']} {best['rating']:+.0f}" in line for line in lines)

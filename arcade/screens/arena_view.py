@@ -108,6 +108,9 @@ class ArenaView(Overlay):
                                  lambda label, done, total: setattr(self, "progress", (label, done, total)))
                 played += got
                 self.table = self._table(entrants, played)
+                done = len(played) == len(arena.pairings(entrants, screen.rules.players)) and all(
+                    p.complete for p in played)
+                arena.keep_results(settings.data_dir, screen.info.id, settings, self.table, games, done)
                 self.progress = None  # (the next pairing: its agents made and its workers started first)
                 if not all(p.complete for p in got) or self.thread is None:
                     return

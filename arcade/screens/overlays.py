@@ -15,7 +15,7 @@ from arcade import kept_params
 from arcade.progress import ms_text
 from arcade.screens.stacked import Screen
 from arcade.settings import course_value
-from arcade.ui import hud, panels
+from arcade.ui import hud, panels, text
 
 
 class Overlay(Screen):
@@ -71,9 +71,13 @@ class StatisticsView(Overlay):
         tallies = screen.stats.of(screen.info.id)
         rows = sorted(tallies.items(), key=lambda kv: -kv[1].games)
         now = screen.statistics_player()  # the current player's histogram, where it has games; else the last's
+        from arcade import arena
+
+        kept = arena.kept_results(screen.settings.data_dir, screen.info.id, screen.settings)
+        footer = arena.summary_line(kept, text.number) + " (Shift+a: the arena)" if kept else ""
         panels.draw_statistics(surface, screen.info.title, rows, screen.rules.players == 2, screen.HISTOGRAM,
-                               now if now in tallies else screen.last_player, unit=screen.info.unit)
-        return [name for name, _ in rows]
+                               now if now in tallies else screen.last_player, unit=screen.info.unit, footer=footer)
+        return [name for name, _ in rows] + ([footer] if footer else [])
 
 
 def agent_parameters(settings, game, name: str) -> tuple[list[tuple[str, str, bool]], str]:

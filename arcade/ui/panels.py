@@ -151,19 +151,27 @@ def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], 
 
 
 def draw_statistics(surface: pygame.Surface, title: str, rows: list[tuple[str, object]], has_results: bool,
-                    histogram_title: str, highlight: str | None, unit: str = "games") -> None:
+                    histogram_title: str, highlight: str | None, unit: str = "games", footer: str = "") -> None:
     """The statistics view: a row per player (games, mean, best, and wins / draws / losses where the
-    game has them), and the histogram of the highlighted player (or the one with most games)."""
-    box = panel_box(surface, 760, 520)
+    game has them), the histogram of the highlighted player (or the one with most games), and `footer` (the
+    last arena's results) in up to three lines at the bottom."""
+    box = full = panel_box(surface, 760, 520)
     x, y, width = box.x + 24, box.y + 18, box.w - 48
     text.draw(surface, f"{title}: statistics (kept across runs)", (x, y), 32, palette.ACCENT, bold=True,
               max_width=width, min_size=20)
     y += 48
+    if footer:
+        size = 15 if surface.get_width() < 800 else 17
+        parts = text.wrap(footer, size, width, max_lines=3)
+        top = box.bottom - 40 - len(parts) * (size + 4)
+        for k, part in enumerate(parts):
+            text.draw(surface, part, (x, top + k * (size + 4)), size, palette.INFO)
+        box = pygame.Rect(box.x, box.y, box.w, top - box.y + 30)  # (the histogram ends above it)
     if not rows:
         one = unit[:-1] if unit.endswith("s") else unit
         text.draw(surface, f"no {one} finished yet: the figures appear here as {unit} end", (x, y), 22,
                   palette.MUTED, max_width=width)
-        text.draw(surface, "k or any key closes this view", (box.centerx, box.bottom - 12), 20, palette.MUTED,
+        text.draw(surface, "k or any key closes this view", (full.centerx, full.bottom - 12), 20, palette.MUTED,
                   anchor="midbottom")
         return
     cols = ["player", unit, "mean", "best"] + (["won", "drawn", "lost"] if has_results else [])
@@ -186,14 +194,14 @@ def draw_statistics(surface: pygame.Surface, title: str, rows: list[tuple[str, o
         y += 26
     shown = next((t for p, t in rows if p == highlight), None) or max((t for _, t in rows), key=lambda t: t.games)
     who = next(p for p, t in rows if t is shown)
-    if shown.histogram:
+    if shown.histogram and box.bottom - y - 80 > 40:  # (room for it above the arena's lines)
         y += 10
         text.draw(surface, f"{histogram_title} - {who}", (x, y), 20, palette.MUTED, bold=True, max_width=width,
                   min_size=13)
         labels = sorted(shown.histogram, key=_bucket_order)
         draw_bars(surface, pygame.Rect(x, y + 26, width, box.bottom - y - 70), labels,
                   [shown.histogram[k] for k in labels])
-    text.draw(surface, "k or any key closes this view", (box.centerx, box.bottom - 12), 20, palette.MUTED,
+    text.draw(surface, "k or any key closes this view", (full.centerx, full.bottom - 12), 20, palette.MUTED,
               anchor="midbottom")
 
 
