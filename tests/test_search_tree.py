@@ -463,3 +463,24 @@ def test_blackjacks_transitions_carry_the_round_they_lead_to_for_the_view_to_dra
     for e in agent.tree(state)["children"]:
         transitions = rules.mdp.succ_and_prob_reward(state.mdp_state, e["action"])
         assert [o["state"].mdp_state for o in e["node"]["children"]] == [nxt for nxt, _, _ in transitions]
+
+
+def test_the_tree_views_position_is_an_outcomes_own_state_below_a_move_it_cannot_step(app):
+    """Blackjack's moves draw a card, so a move alone has no position; the outcome under it carries the round
+    it leads to, and the view draws that (its painter scales the whole table into the small square)."""
+    from arcade.screens import open_game
+    from arcade.screens.tree_view import TreeView
+    from tests.helpers import ticks, wait_for
+
+    screen = open_game(app, "blackjack", agent="value-iteration")
+    app.push(screen)
+    screen.controller.set_enabled(False)
+    state = screen.rules.new_state(np.random.default_rng(1))
+    view = TreeView(app, screen, state)
+    app.push(view)
+    assert wait_for(app, lambda: view.tree is not None or view.problem, seconds=120) and not view.problem
+    assert view.position() is None  # a move's row: what it draws is not known before the card
+    view.open_child(0)
+    assert view.position() is view.children()[0]["state"]
+    ticks(app, 2)
+    assert "the chosen row's position" in view.draw_over(app.surface)

@@ -89,7 +89,7 @@ class ReplayView(Overlay):
             else:
                 from arcade.screens.tree_view import TreeView
 
-                self.app.push(TreeView(self.app, self.under, state))
+                self.app.push(TreeView(self.app, self.under, state, f"move {self.move} of the kept game"))
             return
         if not controller.spec.can(Explains):
             self.under.say(f"{controller.name} gives no values (Tab on the screen chooses another agent)")

@@ -41,10 +41,11 @@ def open_tree(screen) -> None:
 
 
 class TreeView(Overlay):
-    """In: the app, the game screen under it and the position whose tree to show."""
+    """In: the app, the game screen under it, the position whose tree to show and what that position is."""
 
-    def __init__(self, app, under, state):
+    def __init__(self, app, under, state, where: str = "the position on the board"):
         super().__init__(app, under)
+        self.where = where  # what the root is, said above the rows
         self.agent = under.controller.name
         self.question = Question(under.controller, follows_moves=False)
         self.question.ask(state, "tree", about=state)
@@ -69,18 +70,20 @@ class TreeView(Overlay):
         rules, state = self.under.rules, self.root_state
         kids = self.children()
         edges = self.path + ([kids[self.selected]] if 0 <= self.selected < len(kids) else [])
-        for e in edges:
+        for e in edges:  # (an edge that carries its state is known even where the edge above it was not)
             if "state" in e:
                 state = e["state"]
+            elif state is None:
+                continue
             elif "action" in e and not has_chance(rules):
                 try:
                     state = rules.step(state, e["action"], None)
                 except ValueError:
-                    return None
+                    state = None
             elif "action" in e and hasattr(rules, "after_move"):
                 state = rules.after_move(state, e["action"])
             else:
-                return None
+                state = None
         return state
 
     def open_child(self, index: int) -> None:
@@ -148,7 +151,7 @@ class TreeView(Overlay):
             line = self.problem or f"{self.agent} is searching the position on the board..."
             text.draw(surface, line, (x, y), size + 2, palette.BAD if self.problem else palette.TEXT, max_width=width)
             return drawn + [line]
-        where = "root (the position on the board)" + "".join(f" > {edge_label(e, text.number, self.under.rules.format_action)}" for e in self.path)
+        where = f"root ({self.where})" + "".join(f" > {edge_label(e, text.number, self.under.rules.format_action)}" for e in self.path)
         for line, colour in ((where, palette.MUTED),
                              (f"{KIND_WORDS[self.at()['kind']]}; {node_figures(self.at(), text.number)}", palette.TEXT)):
             for part in text.wrap(line, size, width, max_lines=2):

@@ -137,7 +137,20 @@ def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int], r
     return deck_bottom
 
 
+SMALLEST = (560, 420)  # below this the table is laid out at this size and scaled down (its text would not fit)
+
+
 def paint(surface, area: pygame.Rect, rules, state, history=()) -> None:
     """The table of `state` in `area`, with the hand's cards read off the round's states before it (`history`,
-    the session's: the state holds the total, not the cards)."""
-    draw_blackjack(surface, area, rules, state, hand(rules, [*history, state]))
+    the session's: the state holds the total, not the cards). A small area (a tree view's outcome, a training
+    game beside its curve) gets the whole table drawn at SMALLEST and scaled to fit, so nothing runs off it."""
+    cards = hand(rules, [*history, state])
+    if area.w >= SMALLEST[0] and area.h >= SMALLEST[1]:
+        draw_blackjack(surface, area, rules, state, cards)
+        return
+    full = pygame.Surface(SMALLEST)
+    full.fill(palette.PANEL)
+    draw_blackjack(full, full.get_rect(), rules, state, cards)
+    scale = min(area.w / SMALLEST[0], area.h / SMALLEST[1])
+    small = pygame.transform.smoothscale(full, (max(1, int(SMALLEST[0] * scale)), max(1, int(SMALLEST[1] * scale))))
+    surface.blit(small, small.get_rect(center=area.center))
