@@ -58,21 +58,24 @@ def main() -> None:
         if not args.cpp:
             ap.error("--late compares with the C++ program: give --cpp PROGRAM")
         return at_the_cpp_pace(Cpp(args.cpp), args.late, args.rounds)
+    return at_equal_depths(Cpp(args.cpp) if args.cpp else None, args.positions, depths, args.rounds)
 
+
+def at_equal_depths(cpp: Cpp | None, positions: int, depths: list[int], rounds: int) -> None:
+    """Positions a CPU second of each side at each fixed depth on mid-game boards (see the module's docstring)."""
     from bench_2048 import mid_game_positions
 
     p_min = Settings().agent_params("2048", "expectimax").min_probability
-    boards = [s.board for s in mid_game_positions(args.positions)]
+    boards = [s.board for s in mid_game_positions(positions)]
     search = Search(0.1, p_min)
     search.root(boards[0], 2)  # compiled (or loaded from the cache) before timing
-    cpp = Cpp(args.cpp) if args.cpp else None
     print(f"== the compiled search{' and the C++ program' if cpp else ''}: {len(boards)} mid-game 4x4 positions, "
-          f"p(4) = 0.1, cut-off {p_min:g}, fixed depth, {args.rounds} rounds alternating, process CPU time")
+          f"p(4) = 0.1, cut-off {p_min:g}, fixed depth, {rounds} rounds alternating, process CPU time")
     try:
         for depth in depths:
             rates = {"compiled": [], "C++": []}
             ratios, same = [], 0
-            for r in range(args.rounds):
+            for r in range(rounds):
                 totals = {"compiled": [0, 0.0], "C++": [0, 0.0]}
                 moves = {"compiled": [], "C++": []}
                 for i, board in enumerate(boards):
