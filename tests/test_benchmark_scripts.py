@@ -116,3 +116,34 @@ def test_the_soak_in_small_plays_a_screen_trains_and_leaves_no_process():
     assert "  ok   no agent error" in done.stdout
     assert "  ok   no process of the arcade left 30 s after it quit" in done.stdout, done.stdout
     # (frame p99 and memory are the soak's figures, not a test's: a loaded machine misses them)
+
+
+def test_the_cpp_player_plays_the_arcades_game_by_the_moves_its_program_answers(tmp_path):
+    """benchmarks/cpp2048_program.py's glue, with a stand-in for the C++ program speaking its line protocol
+    (the first legal move, fixed figures): the board reaches it packed as board64 packs it, its moves are
+    played on the arcade's rules and seeds, and its own CPU seconds are what the record's figures add up."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from cpp2048_program import CppPlayer
+
+    from arcade.games import make_rules
+    from arcade.games.twenty48 import ReachesTile, move_all
+    from arcade.headless import play_game
+    from arcade.session import GameSession
+    from arcade.settings import Settings
+
+    fake = tmp_path / "fake_cpp"
+    fake.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(ROOT)!r})\n"
+                    "from agents.engines.twenty48 import board64\nfrom arcade.games.twenty48 import move_all\n"
+                    "for line in sys.stdin:\n"
+                    "    board, depth = line.split()\n"
+                    "    legal = move_all(board64.unpack(int(board, 16)))[2][0]\n"
+                    "    print(100, 0.001, int(legal.argmax()), 3, flush=True)\n")
+    fake.chmod(0o755)
+    rules = make_rules("2048", Settings().with_table("game2048", spawn_four_probability=0.1))
+    record = play_game(rules, [CppPlayer(str(fake))], 11, until=ReachesTile(64))
+    assert record.moves > 10 and record.figures["positions"] == 100 * record.moves
+    assert record.figures["program_cpu_s"] == pytest.approx(0.001 * record.moves)
+    session = GameSession(rules, 11)
+    for action in record.actions:  # each move was the first legal one on the board as the rules had it
+        assert action == int(move_all(session.state.board[None])[2][0].argmax())
+        session.play(action)
