@@ -247,7 +247,7 @@ def cmd_arena(args, settings) -> int:
     problem = folder_write_problem(folder)
     if problem:
         raise UserError(f"--log-dir: {problem}")
-    backend = runner.backend_of(args.jobs)
+    backend = runner.backend_of(args.jobs, keep_workers=True)  # (its pairings' agents are Recipes: one pool)
     bar: dict = {}
 
     def progress(label: str, done: int, total: int) -> None:

@@ -21,6 +21,7 @@ Where the games run (a `Backend`):
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 import pickle
@@ -154,36 +155,59 @@ class Serial(Backend):
 
 
 _WORKER_PLAYERS: Players | None = None
+_SHIPPED: dict[str, Players] = {}  # a kept worker's players of the runs it played for, by their pickle's digest
 
 
-def _start_worker(blob: bytes, parent: int, give_way: bool = False) -> None:
+def _start_worker(blob: bytes | None, parent: int, give_way: bool = False) -> None:
     global _WORKER_PLAYERS
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
     workers.start(parent, priority=False, background=give_way)  # (a headless run's games are the work; a
     #                                                               window's arena runs on what the window leaves)
-    _WORKER_PLAYERS = pickle.loads(blob)
+    _WORKER_PLAYERS = pickle.loads(blob) if blob is not None else None
 
 
 def _play_in_worker(job: GameJob) -> dict:
     return play_job(_WORKER_PLAYERS, job)
 
 
+def _play_shipped(item: tuple[str, bytes, GameJob]) -> dict:
+    """A kept worker's game: the players come with the job (unpickled once a run: agents built once, Recipe)."""
+    digest, blob, job = item
+    players = _SHIPPED.get(digest)
+    if players is None:
+        if len(_SHIPPED) >= 4:
+            _SHIPPED.clear()
+        players = _SHIPPED[digest] = pickle.loads(blob)
+    return play_job(players, job)
+
+
 class LocalProcesses(Backend):
     """Games on a pool of local processes, handed out one at a time as workers free up."""
 
-    def __init__(self, jobs: int, give_way: bool = False):
+    def __init__(self, jobs: int, give_way: bool = False, keep_workers: bool = False):
         """give_way: the workers run only on CPU time nothing else wants (workers.run_in_background), so a
         window's frames come first (an arena beside a game); a headless run's games are the work and keep
-        their priority."""
+        their priority. keep_workers: one pool for every run until shutdown(), each job carrying its run's
+        players (for small players, Recipes: an arena's pairings start no processes after the first)."""
         self.jobs = max(1, jobs)
         self.name = f"{self.jobs} local processes"
         self.pool = None
         self.give_way = give_way
+        self.keep_workers = keep_workers
 
     def run(self, players: Players, jobs: list[GameJob]) -> Iterator[dict]:
-
         blob = pickle.dumps(players)
         ctx = workers.context()
+        if self.keep_workers:
+            if self.pool is None:
+                self.pool = ctx.Pool(self.jobs, initializer=_start_worker, initargs=(None, os.getpid(), self.give_way))
+            digest = hashlib.sha1(blob).hexdigest()
+            try:
+                yield from self.pool.imap_unordered(_play_shipped, [(digest, blob, job) for job in jobs], chunksize=1)
+            except BaseException:
+                self.stop()  # (games of a stopped run must not play on in the kept workers)
+                raise
+            return
         self.pool = ctx.Pool(min(self.jobs, max(1, len(jobs))), initializer=_start_worker,
                              initargs=(blob, os.getpid(), self.give_way))
         try:
@@ -192,6 +216,9 @@ class LocalProcesses(Backend):
             self.pool.join()
         finally:
             self.stop()
+
+    def shutdown(self) -> None:
+        self.stop()
 
     def stop(self) -> None:
         if self.pool is not None:
@@ -356,12 +383,13 @@ def _speaks_grpc(sock: socket.socket) -> bool:
     return head[3] == 4  # the frame's type: SETTINGS
 
 
-def backend_of(jobs: int | None = None, ray: str | None = None):
-    """The backend the command line asks for: Ray when `ray` is given, else `jobs` processes (1: serial)."""
+def backend_of(jobs: int | None = None, ray: str | None = None, keep_workers: bool = False):
+    """The backend the command line asks for: Ray when `ray` is given, else `jobs` processes (1: serial), kept
+    for every run until shutdown() when `keep_workers` (runs of small players, one after another: an arena)."""
     if ray is not None:
         return RayCluster(ray)
     jobs = default_jobs() if jobs is None else jobs
-    return Serial() if jobs <= 1 else LocalProcesses(jobs)
+    return Serial() if jobs <= 1 else LocalProcesses(jobs, keep_workers=keep_workers)
 
 
 @dataclass

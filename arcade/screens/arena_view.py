@@ -2,7 +2,7 @@
 responsive (any key but Esc closes the view and the arena plays on: Shift+a shows it again; leaving the
 game's screen ends it). Choose the entrants (Space; an agent whose parameters were changed here with Shift+i enters
 twice, as set in settings.toml and as changed) and the games a pairing (left / right), Enter starts: every
-pairing plays through the runner (arcade.arena: every core, logged in the data folder's runs/arena, so a
+pairing plays through the runner (arcade.arena: every core but the one the game keeps, logged in the data folder's runs/arena, so a
 stopped arena continues), and the table fills in pairing by pairing: two players, each pair's wins / draws /
 losses and Bradley-Terry ratings with 95% intervals, drawn as a chart; one player, mean scores with their
 intervals and the game's milestones, paired by seed. Esc stops it (what finished is kept). Names no game and
@@ -88,8 +88,11 @@ class ArenaView(Overlay):
             self.problem = str(exc)
             return
         self.problem = ""
-        jobs = runner.default_jobs()  # (its workers give way to the window's frames: the game beside stays smooth)
-        self.backend = runner.LocalProcesses(jobs, give_way=True) if jobs > 1 else runner.Serial()
+        # every core but one, in processes that take only CPU time nothing else wants: the window and the game's
+        # own agent keep a core (on 2 cores, two idle-class workers still made frames wait: p99 20-23 ms, one
+        # worker 19.5), and no game is played in the window's process (its GIL is the frames')
+        jobs = max(1, runner.default_jobs() - 1)
+        self.backend = runner.LocalProcesses(jobs, give_way=True, keep_workers=True)  # (one pool, every pairing)
         self.thread = threading.Thread(target=self._run, args=(entrants, GAMES[self.games]), name="arena",
                                        daemon=True)
         self.thread.start()
@@ -152,7 +155,7 @@ class ArenaView(Overlay):
             keys = "up/down: choose  Space: in / out  left/right: games  Enter: start  another key: close"
         else:
             drawn += self._draw_table(surface, pygame.Rect(x, y, width, box.bottom - y - size - 20), size)
-            running = self.thread is not None and self.thread.is_alive()
+            running = self.thread is not None and self.thread.is_alive() and not self.finished
             keys = ("Esc: stop (what finished is kept: the same arena continues)  another key: play on beside it"
                     if running else "any key: close")
         if self.problem:
