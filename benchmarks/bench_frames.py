@@ -233,7 +233,7 @@ def while_arena(args) -> None:
     """Each game's screen (dots unless --game says) with its strongest agent playing, without and with an
     arena playing beside it on every core, alternated over the rounds (each with a fresh data folder, so the
     arena plays its games rather than reading them from an earlier round's logs)."""
-    without_and_with(args, "dots", "an arena on every core", f"target: p99 < {TARGET_P99_MS:.0f} ms",
+    without_and_with(args, "dots", "an arena beside it (every core but one)", f"target: p99 < {TARGET_P99_MS:.0f} ms",
                      ("without an arena", "while an arena plays"), "arena", fresh_data=True)
 
 
