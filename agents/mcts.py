@@ -279,6 +279,7 @@ class MCTS:
             root.add(action, child)
         most = max((ch.visits for ch in root.kids), default=0)
         self._figures = {"simulations": done, "most visited": most, "tree nodes": tree.used}
+        self._last_tree = tree  # (its arrays hold the nodes below the root: tree() reads them)
         return root
 
     def _select_and_expand(self, root: Node, state, rng, draw: float, solve: bool):
@@ -416,17 +417,50 @@ class MCTS:
         visits, its mean result for the root's mover (the game's points where it has one player, as explain
         gives them), whether the solver proved it, and the UCT score its parent's last walk saw; at most
         TREE_CHILDREN children a node (the most visited), TREE_DEPTH deep. The compiled tree (dots,
-        tic-tac-toe) keeps its nodes in compiled arrays: its root's children are shown."""
+        tic-tac-toe) is read off its arrays the same way."""
         root = self.search(state, rng)
         seat = root.mover
         scale = self._on_scores if self.rules.players == 1 and math.isfinite(self._scores[0]) else None
         shown = self._shown(root, seat, scale, self.TREE_DEPTH, limit=None)  # the root: every move
-        if "tree nodes" in self._figures:  # the compiled tree: its nodes below the root stay in compiled arrays
+        if "tree nodes" in self._figures:  # the compiled tree: the nodes below the root, read off its arrays
+            tree = self._last_tree
+            index = {move: i for i, move, _, _, _ in tree.child_rows(0)}
             for e in shown["children"]:
-                if not e["node"].get("proven") and e["node"]["visits"] > 1:
-                    e["node"]["hidden"] = "the compiled tree keeps the nodes below in its own arrays"
+                if e["action"] in index:
+                    below = self._shown_compiled(tree, index[e["action"]], seat, self.TREE_DEPTH - 1)
+                    e["node"].update(kind=below["kind"], children=below["children"])
+                    if "more" in below:
+                        e["node"]["more"] = below["more"]
         shown["simulations"] = self._figures.get("simulations", root.visits)
         return shown
+
+    def _shown_compiled(self, tree, index: int, seat: int, depth: int) -> dict:
+        """The compiled tree's node `index` as _shown shows a Python node: its most visited children (at most
+        TREE_CHILDREN), each with its visits, mean result (or proof) for `seat` and UCT at the last walk."""
+        rows = sorted(tree.child_rows(index), key=lambda r: -r[2])
+        mover = tree.mover(index)
+        sign = 1.0 if mover == seat else -1.0
+        log_n = math.log(max(1, tree.visits(index)))
+        edges = []
+        for child, move, visits, total, proven in rows[:self.TREE_CHILDREN]:
+            value = sign * (proven if proven is not None else total / max(1, visits))
+            grandchildren = tree.child_rows(child)
+            if depth > 1 and visits > 1 and grandchildren:
+                sub = self._shown_compiled(tree, child, seat, depth - 1)
+            elif grandchildren:
+                sub = node("max" if tree.mover(child) == seat else "min", value, more=len(grandchildren))
+            else:
+                sub = node("leaf", value)
+            sub["value"] = float(value)
+            sub.update(visits=visits, proven=proven is not None)
+            if visits and proven is None:
+                sub["uct"] = float(total / visits + self.c * math.sqrt(log_n / visits))
+            edges.append(edge(sub, action=move))
+        kind = "leaf" if not edges else ("max" if mover == seat else "min")
+        out = node(kind, edges[0]["node"]["value"] if edges else 0.0, edges)
+        if len(rows) > self.TREE_CHILDREN:
+            out["more"] = len(rows) - self.TREE_CHILDREN
+        return out
 
     def _shown(self, at: Node, seat: int, scale, depth: int, limit: int | None = TREE_CHILDREN) -> dict:
         """One node of the shown tree and, below it, its most visited children (at most `limit`)."""

@@ -98,6 +98,27 @@ class CompiledTree:
         return [(int(actions[i]), int(stats[i, 0]), float(stats[i, 1]),
                  None if int(stats[i, 2]) == unknown else int(stats[i, 2])) for i in range(n)]
 
+    def child_rows(self, index: int) -> list[tuple[int, int, int, float, int | None]]:
+        """Node `index`'s children as the arrays hold them, read in Python (for the tree view, never during a
+        search): (their index, move, visits, total of results for the mover at `index`, proven result for that
+        mover or None)."""
+        k, rows = self.k, []
+        child = int(self.nodes[index, k.FIRST])
+        while child >= 0:
+            row = self.nodes[child]
+            proven = int(row[k.PROVEN])
+            rows.append((child, int(row[k.ACTION]), int(row[k.VISITS]), float(self.total[child]),
+                         None if proven == k.UNKNOWN else proven))
+            child = int(row[k.NEXT])
+        return rows
+
+    def mover(self, index: int) -> int:
+        """The seat to move at node `index`."""
+        return int(self.nodes[index, self.k.MOVER])
+
+    def visits(self, index: int) -> int:
+        return int(self.nodes[index, self.k.VISITS])
+
     def playout(self, state, rng: np.random.Generator) -> int:
         """Seat 0's result of one uniformly random playout from `state` to the end (the tree's own)."""
         return int(self.k.playout(*(np.int64(x) for x in self.position(state)), self.full, self.order,

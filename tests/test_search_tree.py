@@ -485,3 +485,31 @@ def test_the_tree_views_position_is_an_outcomes_own_state_below_a_move_it_cannot
     assert view.position() is view.children()[0]["state"]
     ticks(app, 2)
     assert "the chosen row's position" in view.draw_over(app.surface)
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "dots"])
+def test_the_compiled_mcts_tree_is_shown_below_its_root_read_off_its_arrays(game):
+    """The compiled tree (tic-tac-toe, dots) keeps its nodes in arrays: the tree shows them as the Python tree's
+    are shown, each node's children's visits adding up to its own less the walk that made it, values for the
+    root's mover (a min node's children are the other seat's moves), the most visited line several moves deep."""
+    rules = make_rules(game, COUNTED)
+    agent = find(game, "mcts").create(rules, COUNTED)
+    state = rules.new_state(np.random.default_rng(2))
+    tree = agent.tree(state, np.random.default_rng(5))
+    assert "tree nodes" in agent.figures()  # (the compiled tree searched)
+    assert len(principal_line(tree)) >= 3
+
+    def walk(n, depth):
+        kids = n["children"]
+        if kids and "visits" in n and not n.get("more"):
+            below = sum(e["node"]["visits"] for e in kids)  # every walk through it but the one that made it
+            assert below <= n["visits"] - 1 if n.get("proven") else below == n["visits"] - 1  # (proven: walks end)
+        for e in kids:
+            assert e["node"]["visits"] >= 1 and -1.0 <= e["node"]["value"] <= 1.0
+            if e["node"].get("proven"):
+                assert e["node"]["value"] in (-1.0, 0.0, 1.0)
+            walk(e["node"], depth + 1)
+
+    for e in tree["children"]:
+        walk(e["node"], 1)
+    assert any(e["node"]["kind"] == "min" and e["node"]["children"] for e in tree["children"])
