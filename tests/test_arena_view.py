@@ -19,7 +19,7 @@ def _arena(app, game):
 
 
 def test_an_arena_of_two_dots_agents_fills_its_table_and_ranks_greedy_above_random(app, monkeypatch):
-    monkeypatch.setattr(runner, "default_jobs", lambda: 1)  # (in this process: the test's own thread)
+    monkeypatch.setattr(runner, "default_jobs", lambda: 1)  # (one worker: every core but one, at least one)
     app.settings = app.settings.with_table("dots", rows=2, cols=2)
     screen, view = _arena(app, "dots")
     labels = [label for label, _ in view.choices]
@@ -64,3 +64,12 @@ def test_an_arena_needs_two_entrants_in_a_two_player_game(app):
     assert view.thread is None and "choose 2 entrants" in view.problem
     key(app, pygame.K_ESCAPE)
     assert app.top is screen
+
+
+def test_a_one_player_arena_asks_for_two_entrants_in_the_windows_words(app):
+    screen, view = _arena(app, "2048")
+    view.chosen = {0}
+    lines = " ".join(view.draw_over(app.surface))
+    assert "games each:" in lines and "sides alternate" not in lines  # (one player: no sides)
+    key(app, pygame.K_RETURN)
+    assert view.thread is None and view.problem == "choose 2 entrants or more (Space)"

@@ -77,7 +77,7 @@ class ArenaView(Overlay):
     # --- the run ---------------------------------------------------------------------------------------------
     def start(self) -> None:
         screen = self.under
-        need = 1 if screen.rules.players == 1 else 2
+        need = 2  # (an arena compares: one entrant alone is a bench run)
         if len(self.chosen) < need:
             self.problem = f"choose {need} entrants or more (Space)"
             return
@@ -166,7 +166,9 @@ class ArenaView(Overlay):
 
     def _draw_choice(self, surface, x, y, width, size) -> list[str]:
         drawn = []
-        line = f"games a pairing: {GAMES[self.games]} (sides alternate; each game's seed the same for every pairing)"
+        how = ("sides alternate; each game's seed the same for every pairing" if self.under.rules.players == 2
+               else "each entrant plays the same seeds, so scores pair game by game")
+        line = f"games {'a pairing' if self.under.rules.players == 2 else 'each'}: {GAMES[self.games]} ({how})"
         text.draw(surface, line, (x, y), size - 2, palette.MUTED, max_width=width)
         drawn.append(line)
         y += size + 12
