@@ -56,6 +56,30 @@ def cut(tree: dict, depth: int | None) -> dict:
     return out
 
 
+def prune(tree: dict, max_nodes: int) -> dict:
+    """A copy of `tree` with at most `max_nodes` nodes, kept level by level from the root (the root's children
+    always, whatever the budget); a node whose children were left out says how many it had ("more")."""
+    out = {k: v for k, v in tree.items() if k != "children"}
+    kept, level = 1, [(tree, out)]
+    while level:
+        below = []
+        for original, copy in level:
+            children = original["children"]
+            if kept + len(children) > max_nodes and copy is not out:
+                copy["children"] = []
+                if children:
+                    copy["more"] = len(children) + original.get("more", 0)
+                continue
+            copy["children"] = []
+            for e in children:
+                child = {k: v for k, v in e["node"].items() if k != "children"}
+                copy["children"].append({**e, "node": child})
+                below.append((e["node"], child))
+            kept += len(children)
+        level = below
+    return out
+
+
 def size(tree: dict) -> int:
     """How many nodes the tree holds."""
     return 1 + sum(size(e["node"]) for e in tree["children"])

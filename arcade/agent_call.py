@@ -1,6 +1,7 @@
 """Asking an agent one thing and what comes back: the one place an agent's method is called for a host.
 
-`call(agent, method, state, rng, rules)` runs act / explain / explain_all / tree / build and returns an `Answer`
+`call(agent, method, state, rng, rules)` runs act / explain / explain_all / tree / tree_shown / build and returns an
+`Answer`
 (the value, the agent's figures of that work, the milliseconds, the legend of explained values). The
 deciders (a worker thread, the agent process) and the CLI all go through it. No pygame.
 """
@@ -12,7 +13,9 @@ from typing import Any
 
 from agents import Reports
 
-METHODS = ("act", "explain", "explain_all", "tree", "build")
+METHODS = ("act", "explain", "explain_all", "tree", "tree_shown", "build")
+SHOWN_NODES = 2000  # a tree sent to a window: its top levels up to this many nodes (a 13,000-node tree took
+#                     66 ms to unpickle on the frame loop; the view opens one level at a time)
 
 
 @dataclass(frozen=True)
@@ -28,7 +31,8 @@ class Answer:
 
 def call(agent, method: str, state, rng, rules=None) -> Answer:
     """agent.act(state, rng), agent.explain(state), [agent.explain(s) for s in state] ("explain_all"), the
-    search tree of a decision (agent.tree(state, rng): "tree"), or nothing ("build": the agent is built);
+    search tree of a decision (agent.tree(state, rng): "tree"; its top SHOWN_NODES nodes for a window:
+    "tree_shown"), or nothing ("build": the agent is built);
     timed, with the agent's figures."""
     t0 = time.perf_counter()
     if method == "act":
@@ -39,6 +43,10 @@ def call(agent, method: str, state, rng, rules=None) -> Answer:
         value = [agent.explain(s) for s in state]
     elif method == "tree":
         value = agent.tree(state, rng)
+    elif method == "tree_shown":
+        from agents.search_tree import prune
+
+        value = prune(agent.tree(state, rng), SHOWN_NODES)
     elif method == "build":
         value = None
     else:

@@ -513,3 +513,25 @@ def test_the_compiled_mcts_tree_is_shown_below_its_root_read_off_its_arrays(game
     for e in tree["children"]:
         walk(e["node"], 1)
     assert any(e["node"]["kind"] == "min" and e["node"]["children"] for e in tree["children"])
+
+
+def test_a_tree_for_the_window_keeps_its_top_levels_within_a_node_budget():
+    from agents.search_tree import prune
+    from arcade.agent_call import SHOWN_NODES, call
+
+    settings = NO_CLOCK.with_agent("expectiminimax", game="dots", max_depth=4)
+    rules = make_rules("dots", settings)
+    agent = find("dots", "expectiminimax").create(rules, settings)
+    state = rules.new_state()
+    whole = agent.tree(state, np.random.default_rng(1))
+    assert size(whole) > SHOWN_NODES  # (a search of thousands of positions)
+    shown = call(agent, "tree_shown", state, np.random.default_rng(1), rules).value
+    assert size(shown) <= SHOWN_NODES and shown["children"] and depth_of(shown) >= 2
+    assert [e["node"]["value"] for e in shown["children"]] == [e["node"]["value"] for e in whole["children"]]
+    check(shown)  # (a node cut short says how many children it had and is not held to them)
+    cut_short = [e["node"] for e in shown["children"] if e["node"].get("more")]
+    assert all(n["more"] == len(m["node"]["children"]) for n, m in zip(
+        [e["node"] for e in shown["children"]], whole["children"], strict=True) if n.get("more"))
+    tiny = prune(whole, 1)
+    assert len(tiny["children"]) == len(whole["children"]) and all(e["node"]["children"] == [] for e in tiny["children"])
+    assert cut_short or depth_of(shown) > 2

@@ -48,7 +48,7 @@ class TreeView(Overlay):
         self.where = where  # what the root is, said above the rows
         self.agent = under.controller.name
         self.question = Question(under.controller, follows_moves=False)
-        self.question.ask(state, "tree", about=state)
+        self.question.ask(state, "tree_shown", about=state)  # (its top levels: what a frame can take at once)
         self.root_state = state
         self.tree: dict | None = None
         self.problem = ""
