@@ -64,6 +64,13 @@ def _int_in(name: str, lo: int, hi: int):
     return parse
 
 
+def _ray_option(parser) -> None:
+    """--ray [ADDRESS], as bench and arena take it."""
+    parser.add_argument("--ray", metavar="ADDRESS", nargs="?", const="auto",
+                        help="play the games as Ray tasks: 'auto' (the default) joins a running cluster or starts "
+                             "one here; or a cluster's address (needs: pip install -r requirements-ray.txt)")
+
+
 def _name(option: str):
     def parse(text: str) -> str:
         if not text.strip():
@@ -109,9 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     bench.add_argument("--jobs", type=_int_in("--jobs", 1, 4096),
                        help="games played at once on local processes (default: all cores; 1 plays in this process)")
-    bench.add_argument("--ray", metavar="ADDRESS", nargs="?", const="auto",
-                       help="play the games as Ray tasks: 'auto' (the default) joins a running cluster or starts "
-                            "one here; or a cluster's address (needs: pip install -r requirements-ray.txt)")
+    _ray_option(bench)
     bench.add_argument("--budget-clock", choices=("wall", "cpu", "none"),
                        help="count the agents' time a move in wall-clock time or in the CPU time of their own "
                             "thread (a loaded machine then plays as deep as an idle one), or not at all (each "
@@ -145,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="games a pair plays (two players, sides alternated) or each entrant plays (one player)")
     arena.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED - MAX_GAMES), default=0)
     arena.add_argument("--jobs", type=_int_in("--jobs", 1, 4096), help="games at once (default: all cores)")
+    _ray_option(arena)
     arena.add_argument("--kept", action="store_true", help="with the parameters changed on screen (Shift+i)")
     arena.add_argument("--log-dir", help="where each pairing's log is kept (default: data/runs/arena); the same "
                        "command again continues a stopped arena")
@@ -247,7 +253,12 @@ def cmd_arena(args, settings) -> int:
     problem = folder_write_problem(folder)
     if problem:
         raise UserError(f"--log-dir: {problem}")
-    backend = runner.backend_of(args.jobs, keep_workers=True)  # (its pairings' agents are Recipes: one pool)
+    backend = runner.backend_of(args.jobs, args.ray, keep_workers=True)  # (its pairings' agents: Recipes, one pool)
+    try:
+        backend.connect()  # (a missing Ray or cluster is one line before any game)
+    except runner.RunError as exc:
+        backend.shutdown()
+        raise UserError(str(exc)) from None
     bar: dict = {}
 
     def progress(label: str, done: int, total: int) -> None:

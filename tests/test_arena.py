@@ -87,6 +87,20 @@ def test_a_bad_entrant_is_one_line_before_any_game(capsys, tmp_path, agents, wor
     assert not list(tmp_path.glob("*.jsonl"))
 
 
+def test_an_arena_on_a_ray_cluster_nobody_runs_is_one_line_before_any_game(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    # (a process of its own: Ray imported in a test's process shapes the later Ray tests of its worker)
+    done = subprocess.run([sys.executable, "main.py", "arena", "dots", "--agents", "greedy,random", "--games", "2",
+                           "--ray", "127.0.0.1:1", "--log-dir", str(tmp_path)], cwd=Path(__file__).parent.parent,
+                          capture_output=True, text=True, timeout=120)
+    err = done.stderr.strip()
+    assert done.returncode == 2 and len(err.splitlines()) == 1 and "no Ray cluster at 127.0.0.1:1" in err, err
+    assert not list(tmp_path.glob("*.jsonl"))
+
+
 def test_an_arena_is_kept_per_game_and_variant_and_k_shows_it_beside_the_statistics(app, tmp_path, capsys):
     import pygame
 
