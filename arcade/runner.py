@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import multiprocessing
 import os
 import pickle
 import signal
@@ -194,16 +195,19 @@ class LocalProcesses(Backend):
         self.pool = None
         self.give_way = give_way
         self.keep_workers = keep_workers
+        self.stopping = False
 
     def run(self, players: Players, jobs: list[GameJob]) -> Iterator[dict]:
         blob = pickle.dumps(players)
         ctx = workers.context()
+        self.stopping = False
         if self.keep_workers:
             if self.pool is None:
                 self.pool = ctx.Pool(self.jobs, initializer=_start_worker, initargs=(None, os.getpid(), self.give_way))
             digest = hashlib.sha1(blob).hexdigest()
             try:
-                yield from self.pool.imap_unordered(_play_shipped, [(digest, blob, job) for job in jobs], chunksize=1)
+                yield from self._results(self.pool.imap_unordered(_play_shipped, [(digest, blob, job) for job in jobs],
+                                                                  chunksize=1))
             except BaseException:
                 self.stop()  # (games of a stopped run must not play on in the kept workers)
                 raise
@@ -211,16 +215,30 @@ class LocalProcesses(Backend):
         self.pool = ctx.Pool(min(self.jobs, max(1, len(jobs))), initializer=_start_worker,
                              initargs=(blob, os.getpid(), self.give_way))
         try:
-            yield from self.pool.imap_unordered(_play_in_worker, jobs, chunksize=1)
+            yield from self._results(self.pool.imap_unordered(_play_in_worker, jobs, chunksize=1))
             self.pool.close()
             self.pool.join()
         finally:
             self.stop()
 
+    def _results(self, results) -> Iterator[dict]:
+        """The pool's records as they come; stop() from another thread (a window's arena stopped) ends the wait
+        as Ctrl-C does (KeyboardInterrupt: the run is incomplete), where a terminated pool's iterator would wait
+        for ever."""
+        while True:
+            try:
+                yield results.next(timeout=0.25)
+            except StopIteration:
+                return
+            except multiprocessing.TimeoutError:
+                if self.stopping:
+                    raise KeyboardInterrupt from None
+
     def shutdown(self) -> None:
         self.stop()
 
     def stop(self) -> None:
+        self.stopping = True
         if self.pool is not None:
             self.pool.terminate()
             self.pool.join()
