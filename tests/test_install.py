@@ -64,12 +64,15 @@ def _run(argv, cwd, env, timeout=300):
     return subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
 
 
-def _copy_and_venv(tmp_path) -> tuple[Path, Path, Path]:
+def _copy_and_venv(tmp_path, link_assets: bool = False) -> tuple[Path, Path, Path]:
     """A copy of this checkout (building writes build/ and egg-info beside the sources) and a throwaway venv
     that reaches the pinned dependencies of this environment through a .pth (installing them again would
-    download them): (the copy, the venv's python, its site-packages)."""
+    download them): (the copy, the venv's python, its site-packages). link_assets: the copy's assets/ is a
+    link to this checkout's (44 MB this suite need not write and delete again where nothing builds a wheel)."""
     source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*LEFT_OUT))
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*LEFT_OUT, *(("assets",) if link_assets else ())))
+    if link_assets:
+        (source / "assets").symlink_to(ROOT / "assets", target_is_directory=True)
     venv = tmp_path / "venv"
     assert _run([sys.executable, "-m", "venv", "--without-pip", venv], tmp_path, None).returncode == 0
     python = venv / "bin" / "python"
@@ -124,7 +127,7 @@ def test_the_wheel_installs_and_runs_from_an_empty_folder(tmp_path):
 
 def test_an_editable_install_runs_this_checkout(tmp_path):
     """`pip install -e .` (a developer's install): the command runs the checkout's own modules."""
-    source, python, _ = _copy_and_venv(tmp_path)
+    source, python, _ = _copy_and_venv(tmp_path, link_assets=True)
     venv = python.parent.parent
     installed = _run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-build-isolation",
                       "-q", "-e", source], tmp_path, None)
