@@ -195,7 +195,7 @@ def test_v_in_a_replay_shows_the_agents_values_at_each_move_and_shift_v_its_tree
         assert view.values["values"] == pytest.approx(direct.explain(view.states[move]))  # worked out there
         played = screen.rules.format_action(view.record["actions"][move])
         lines = view.draw_over(app.surface)
-        assert f"{agent}'s values here:" in lines and any(line.endswith("<- played") and line.startswith(played)
+        assert f"{agent}'s values here:" in lines and any(line.endswith("<- played") and line.startswith(played + ":")
                                                           for line in lines), "\n".join(lines)
         key(app, pygame.K_RIGHT)
     key(app, pygame.K_LEFT)

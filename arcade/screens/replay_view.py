@@ -215,7 +215,7 @@ class ReplayView(Overlay):
 
     def _draw_replay(self, surface, area: pygame.Rect, size: int) -> list[str]:
         board = pygame.Rect(area.x, area.y, int(area.w * 0.6), area.h)
-        paint_state(surface, board, self.under.info.id, self.rules, self.states[self.move])
+        paint_state(surface, board, self.under.info.id, self.rules, self.states[self.move], self.states[:self.move])
         x, y, width = board.right + 16, area.y, area.right - board.right - 16
         actions, movers = self.record["actions"], self.record.get("movers", [])
         lines = []
@@ -254,7 +254,7 @@ class ReplayView(Overlay):
             lines = [(f"{got['agent']}'s values here:", palette.INFO)]
             for action, value in ranked[: max(1, (bottom - y) // (size + 2) - 2)]:
                 mark = "  <- played" if action == played else ""
-                lines.append((f"{self.rules.format_action(action)}  {text.number(value)}{mark}",
+                lines.append((f"{self.rules.format_action(action)}:  {text.number(value)}{mark}",
                               palette.ACCENT if mark else palette.TEXT))
             if len(ranked) > len(lines) - 1:
                 lines.append((f"({len(ranked) - len(lines) + 1} more)", palette.MUTED))
