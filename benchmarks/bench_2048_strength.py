@@ -8,6 +8,7 @@ command again continues a stopped run (the games already in a log are not played
     python benchmarks/bench_2048_strength.py --games 12 --stop-at 0        # played to the end, all cores
     python benchmarks/bench_2048_strength.py --games 12 --stop-at 0 --ray  # on a Ray cluster
     python benchmarks/bench_2048_strength.py --summary                     # only the figures of the logs
+    python benchmarks/bench_2048_strength.py --paired --log-dir docs/benchmarks  # the C++-pace runs, game by game
     python benchmarks/bench_2048_strength.py --agent expectimax-ntuple --rules standard --games 12
     python benchmarks/bench_2048_strength.py --agent ntuple --rules standard --games 1000
     python benchmarks/bench_2048_strength.py --agent c++ --cpp PROGRAM --rules standard --games 24
@@ -97,6 +98,31 @@ def summarize(p_four: float, records: list[dict], stop_at: int) -> None:
           f"{np.mean(times > 0.2):.2%}")
 
 
+def paired_at_cpp_pace(log_dir) -> None:
+    """The C++-pace logs side by side, game by game on the same seeds: the heuristic search, the learnt search
+    one layer shallower, the C++ program (each game's largest tile and score; what each log holds)."""
+    logs = {"heuristic (c++ pace)": log_path(0.1, 0, 0, "cpu", "expectimax", log_dir, "c++"),
+            "learnt (c++-1 pace)": log_path(0.1, 0, 0, "cpu", "expectimax-ntuple", log_dir, "c++-1"),
+            "the C++ program": log_path(0.1, 0, 0, "cpu", CPP, log_dir, "c++")}
+    games = {name: {r["seed"]: r for r in runner.GameLog.open(path).records} if path.exists() else {}
+             for name, path in logs.items()}
+    seeds = sorted(set().union(*(g.keys() for g in games.values())))
+    print(f"-- the C++-pace runs game by game (standard rules; {', '.join(f'{n}: {len(g)}' for n, g in games.items())}"
+          " games)")
+    print("  seed  " + "".join(f"{name:>28}" for name in logs))
+    for seed in seeds:
+        cells = []
+        for g in games.values():
+            r = g.get(seed)
+            if r is None:
+                cells.append("-")
+                continue
+            cpu = r["figures"].get("program_cpu_s", r.get("cpu_s", 0)) / 60  # (the C++ program's own CPU)
+            cells.append(f"{r['outcome']['max_tile']:>8} {r['score']:>10,} {cpu:5.1f}m")
+        print(f"  {seed:>4}  " + "".join(f"{c:>28}" for c in cells))
+    print("  (each cell: the largest tile, the score, the CPU minutes of the game)")
+
+
 def main():
     ap = _common.Parser()
     ap.add_argument("--games", type=int, default=12, help="games a rule set")
@@ -113,9 +139,12 @@ def main():
     ap.add_argument("--jobs", type=int, default=runner.default_jobs())
     ap.add_argument("--ray", nargs="?", const="auto", metavar="ADDRESS")
     ap.add_argument("--summary", action="store_true", help="only print the figures of the logs")
+    ap.add_argument("--paired", action="store_true", help="only the C++-pace logs side by side, game by game")
     ap.add_argument("--log-dir", default=str(LOGS), help="where the logs are (default data/runs; the README's runs: "
                                                          "docs/benchmarks)")
     args = ap.parse_args()
+    if args.paired:
+        return paired_at_cpp_pace(args.log_dir)
     if args.agent == CPP and not args.summary and not (args.cpp and Path(args.cpp).is_file()):
         ap.error("--agent c++ needs --cpp PROGRAM, the program benchmarks/cpp2048/build.sh made")
     if args.agent == CPP:
