@@ -83,7 +83,7 @@ def _copy_and_venv(tmp_path, link_assets: bool = False) -> tuple[Path, Path, Pat
 
 
 def test_the_wheel_installs_and_runs_from_an_empty_folder(tmp_path):
-    source, python, site = _copy_and_venv(tmp_path)
+    source, python, site = _copy_and_venv(tmp_path, link_assets=True)  # (the wheel takes the files the link shows)
     venv = python.parent.parent
     dist = tmp_path / "dist"
     built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", dist, source],
