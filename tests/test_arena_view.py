@@ -53,8 +53,17 @@ def test_a_key_but_esc_leaves_the_arena_playing_beside_the_game_and_leaving_the_
     assert app.top is view  # the same arena, shown again
     key(app, pygame.K_DOWN)
     thread = view.thread
+    assert wait_for(app, lambda: _arena_workers(), seconds=120)  # (its pool is up: one kept for every pairing)
     app.pop()  # leaving the game's screen ends its arena
     assert view.thread is None and not thread.is_alive()
+    assert wait_for(app, lambda: not _arena_workers(), seconds=60)  # and no worker of it is left
+
+
+def _arena_workers() -> list:
+    """The pool processes this test process started (the agent process is not one of them)."""
+    import multiprocessing
+
+    return [p for p in multiprocessing.active_children() if "Pool" in p.name or "Worker" in p.name]
 
 
 def test_an_arena_needs_two_entrants_in_a_two_player_game(app):
