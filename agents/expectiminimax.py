@@ -137,10 +137,19 @@ class Expectiminimax:
             outcomes = rules.chance_outcomes(state, action)
         else:
             outcomes = [(rules.step(state, action, rng), 1.0 / self.samples) for _ in range(self.samples)]
-        kids = [edge(self._value_node(nxt, depth, rng, seat), outcome=f"outcome {k + 1} of {len(outcomes)}",
+        kids = [edge(self._value_node(nxt, depth, rng, seat), outcome=self._outcome_text(nxt, k, len(outcomes)),
                      p=p, state=nxt) for k, (nxt, p) in enumerate(outcomes)]
         return node("chance", sum(e["p"] * e["node"]["value"] for e in kids), kids,
                     **({} if self.lists else {"sampled": len(outcomes)}))
+
+    def _outcome_text(self, state, k: int, n: int) -> str:
+        """What chance drew, in the game's own state notation where that is short (a blackjack round), else
+        its place in the list (the tree view draws the board)."""
+        try:
+            text = self.rules.format_state(state)
+        except (ValueError, AttributeError):
+            text = ""
+        return text if 0 < len(text) <= 24 else f"outcome {k + 1} of {n}"
 
     def _value_node(self, state, depth: int, rng, seat: int) -> dict:
         rules = self.rules
