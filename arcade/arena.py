@@ -135,14 +135,14 @@ def play(game: str, rules, settings, entrants: list[Entrant], games: int, seed: 
         jobs = log.missing(rules.players)
         label = a.label + (f" vs {b.label}" if b else "")
         done = len(log.records)
+        if progress:  # (at the start too: a pairing whose first game takes long says what it plays)
+            progress(label, done, games)
         if jobs:
             result = runner.execute(runner.Players(rules, agent, opponent), jobs, backend, log,
                                     progress=(lambda n, label=label: progress(label, n, games)) if progress else None)
             pairing.records, pairing.complete = result.records, result.complete
         else:
             pairing.records, pairing.complete = sorted(log.records, key=lambda r: r["index"]), True
-        if progress and not jobs:
-            progress(label, done, games)
         out.append(pairing)
         if not pairing.complete:
             break

@@ -188,7 +188,8 @@ class ArenaView(Overlay):
         x, y = area.x, area.y
         if self.progress is not None:
             label, done, total = self.progress
-            line = f"playing {label}: {done} of {total} games"
+            line = f"playing {label}: {done} of {total} games" + ("" if done else
+                                                                    " (an agent that searches deep takes a while a game)")
             text.draw(surface, line, (x, y), size - 2, palette.INFO, max_width=area.w)
             drawn.append(line)
             y += size + 8
