@@ -159,7 +159,7 @@ class Match3TD:
         """Its one ply with the futures behind it: a swap a chance node worth explain's value, over the SAMPLES
         refills it was tried on (each p = 1/SAMPLES), each a leaf worth the points plus the discounted learnt
         value of the settled board it left (that board drawn by the tree view)."""
-        rng = np.random.default_rng(np.frombuffer(state.board.tobytes(), np.uint8) + np.uint8(state.turns_left))
+        rng = _explain_rng(state)
         after, points, values, worth = self.futures(state, rng)
         moves = []
         for i, swap in enumerate(state.swaps().tolist()):
@@ -181,7 +181,7 @@ class Match3TD:
     def explain(self, state: Match3State) -> dict[tuple, float]:
         """{swap: its points plus the discounted value of the board after, over SAMPLES futures} (the futures
         drawn from a Generator seeded by the board, so asking twice gives the same numbers)."""
-        rng = np.random.default_rng(np.frombuffer(state.board.tobytes(), np.uint8) + np.uint8(state.turns_left))
+        rng = _explain_rng(state)
         return self._values(state, rng)
 
     def _values(self, state, rng) -> dict[tuple, float]:
@@ -270,3 +270,9 @@ class Match3TD:
                 state = rules.step(state, tuple(state.swaps()[int(np.argmax(worth))].tolist()), rng)
             total += state.score
         return total / CURVE_GAMES
+
+
+def _explain_rng(state: Match3State) -> np.random.Generator:
+    """The Generator explain (and the tree behind it) draws the futures from: seeded by the board and the turns
+    left, so asking twice gives the same numbers."""
+    return np.random.default_rng(np.frombuffer(state.board.tobytes(), np.uint8) + np.uint8(state.turns_left))

@@ -293,7 +293,7 @@ def summary_line(kept: dict, number=lambda v: f"{v:,.0f}") -> str:
         parts = [f"{r['entrant']} {r['rating']:+.0f} [{r['low']:+.0f}, {r['high']:+.0f}]" for r in table["ratings"]]
         what = "ratings (Elo scale, 95% intervals)"
     else:
-        rows = sorted(table.get("entrants", []), key=lambda r: -(r["mean"] if r["mean"] == r["mean"] else -1e18))
+        rows = sorted(table.get("entrants", []), key=lambda r: math.inf if math.isnan(r["mean"]) else -r["mean"])
         parts = [f"{r['entrant']} {number(r['mean'])} +- {number(r['ci'])}" for r in rows]
         what = "mean score (95% intervals)"
     unfinished = "" if kept.get("complete", True) else ", stopped before the end"
