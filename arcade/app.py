@@ -181,6 +181,6 @@ class App:
         for training in self.finishing:  # quitting: a training still saving ends here (its last checkpoint stays)
             training.kill()
         agent_process.shutdown()  # an agent deep in a long decision must not hold up quitting
-        text.font.cache_clear()  # fonts die with pygame.quit(); a later App must load new ones
+        text.forget()  # fonts die with pygame.quit(); a later App must load new ones
         pygame.mixer.quit()
         pygame.quit()

@@ -2,6 +2,7 @@
 change that moves or rewrites kernels (issue 62's engine packages) must leave each within a few percent.
 
     .venv/bin/python benchmarks/bench_kernels_vs_commit.py --commit 7cd7d37 [--rounds 5]
+    .venv/bin/python benchmarks/bench_kernels_vs_commit.py --commit 432ce8f --screens   # drawing, not kernels
 
 The other commit is checked out into a temporary git worktree (removed at the end); each side runs the same
 workloads in a fresh process of its own (its kernels compiled or loaded before anything is timed), through
@@ -10,6 +11,9 @@ at depth 4, network at depth 3), the alpha-beta on dots 4x4, the 2048, match-3 a
 is timed in process CPU time; the sides alternate round by round, the first of a round alternating too.
 Printed per workload: each side's median seconds, and the ratio this checkout / the commit with its range
 over the rounds (below 1: this checkout is faster).
+
+--screens: the same comparison for drawing the screens instead (the text caches of arcade/ui/text.py): each
+game's screen at 1024x720, headless, its game under way and the agent off, FRAMES frames drawn (App.tick).
 """
 from __future__ import annotations
 
@@ -23,6 +27,8 @@ from pathlib import Path
 import _common  # noqa: F401  (puts the project on the path)
 from _common import ROOT, run
 
+FRAMES = 300
+SCREENS = ("2048", "tictactoe", "dots", "match3", "blackjack")
 WORKLOADS = ("mcts dots 4x4", "mcts tic-tac-toe", "2048 search d4", "2048 search d3 network", "alpha-beta dots 4x4",
              "playouts 2048", "playouts match3", "playouts blackjack")
 
@@ -63,9 +69,33 @@ def _workloads() -> dict:
     }
 
 
-def child() -> None:
+def _screen_workloads() -> dict:
+    """name -> drawing FRAMES frames of that game's screen (in the side's own process and tree)."""
+    import os
+
+    os.environ.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    from arcade.app import App
+    from arcade.screens import open_game
+    from arcade.screens.launcher import LauncherScreen
+    from arcade.settings import DEFAULT_SETTINGS, load_settings
+
+    app = App(load_settings(DEFAULT_SETTINGS), size=(1024, 720))
+    app.push(LauncherScreen(app))
+
+    def draw(game_id: str):
+        def frames():
+            app.push(open_game(app, game_id, seed=1))
+            for _ in range(FRAMES):
+                app.tick(0)
+            app.pop()
+        return frames
+
+    return {f"draw {g}": draw(g) for g in SCREENS}
+
+
+def child(screens: bool) -> None:
     """One side's round: each workload once to warm (compile or load), then once timed; JSON on stdout."""
-    work = _workloads()
+    work = _screen_workloads() if screens else _workloads()
     for w in work.values():
         w()
     out = {}
@@ -76,8 +106,9 @@ def child() -> None:
     print(json.dumps(out))
 
 
-def side(tree: Path) -> dict:
-    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child"], cwd=tree, capture_output=True,
+def side(tree: Path, screens: bool) -> dict:
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child",
+                           *(["--screens"] if screens else [])], cwd=tree, capture_output=True,
                           text=True, env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "HOME": str(Path.home())},
                           timeout=1800)
     if done.returncode != 0:
@@ -88,29 +119,31 @@ def side(tree: Path) -> dict:
 def main() -> None:
     if "--child" in sys.argv:
         sys.path.insert(0, str(Path.cwd()))
-        child()
+        child("--screens" in sys.argv)
         return
     ap = _common.Parser()
     ap.add_argument("--commit", required=True, help="the commit to compare with (e.g. the one before a change)")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--screens", action="store_true", help="time drawing each game's screen instead of the kernels")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         other = Path(scratch) / "other"
         subprocess.run(["git", "worktree", "add", "--detach", str(other), args.commit], cwd=ROOT, check=True,
                        capture_output=True)
         try:
-            print(f"== the compiled kernels: this checkout against {args.commit}, {args.rounds} rounds alternated "
+            what = f"drawing each screen {FRAMES} frames at 1024x720" if args.screens else "the compiled kernels"
+            print(f"== {what}: this checkout against {args.commit}, {args.rounds} rounds alternated "
                   "(process CPU time a workload)")
             times: dict[str, dict[str, list[float]]] = {"this": {}, "commit": {}}
             for r in range(args.rounds):
                 for who in (("this", "commit") if r % 2 == 0 else ("commit", "this")):
-                    got = side(ROOT if who == "this" else other)
+                    got = side(ROOT if who == "this" else other, args.screens)
                     for name, seconds in got.items():
                         times[who].setdefault(name, []).append(seconds)
                 print(f"  round {r + 1} of {args.rounds} done", flush=True)
             import numpy as np
 
-            for name in WORKLOADS:
+            for name in ([f"draw {g}" for g in SCREENS] if args.screens else WORKLOADS):
                 mine, theirs = np.array(times["this"][name]), np.array(times["commit"][name])
                 ratios = mine / theirs
                 print(f"  {name:24s} this {np.median(mine):.3f} s, {args.commit} {np.median(theirs):.3f} s: ratio "

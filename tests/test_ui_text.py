@@ -11,7 +11,7 @@ from arcade.ui import text
 def fonts():
     pygame.font.init()
     yield
-    text.font.cache_clear()
+    text.forget()
 
 
 def test_fit_keeps_short_text_and_cuts_long_text():
@@ -27,6 +27,35 @@ def test_wrap_respects_lines_and_marks_a_cut(max_lines):
     assert len(lines) <= max_lines
     assert all(text.font(19).size(line)[0] <= 120 for line in lines)
     assert lines[-1].endswith("…")  # this text never fits in three narrow lines
+
+
+def test_fit_cuts_where_shortening_a_character_at_a_time_would():
+    def plain(line, size, max_width):  # the rule, a character at a time from the end (no width: no limit)
+        if max_width <= 0 or text.font(size).size(line)[0] <= max_width:
+            return line
+        while line and text.font(size).size(line + "…")[0] > max_width:
+            line = line[:-1]
+        return line + "…"
+
+    for line in ("a rather long line of text that cannot fit", "WWWW iiii WWWW iiii", "x", "mean 265,627 [12 games]"):
+        for max_width in (0, 1, 8, 30, 57, 80, 140, 400):
+            assert text.fit(line, 18, max_width) == plain(line, 18, max_width), (line, max_width)
+
+
+def test_a_kept_line_image_is_the_one_a_fresh_render_makes_and_each_colour_has_its_own():
+    surface = pygame.Surface((300, 40))
+    for colour in ((250, 250, 250), pygame.Color(200, 40, 40), (250, 250, 250)):
+        surface.fill((0, 0, 0))
+        text.draw(surface, "value 1.25k", (0, 0), 22, color=colour)
+        fresh = pygame.Surface((300, 40))
+        fresh.blit(text.font(22).render("value 1.25k", True, colour), (0, 0))
+        assert pygame.image.tobytes(surface, "RGB") == pygame.image.tobytes(fresh, "RGB")
+
+
+def test_wrap_gives_each_caller_a_list_of_its_own():
+    first = text.wrap("two words here", 19, 60, max_lines=3)
+    first.append("changed")
+    assert text.wrap("two words here", 19, 60, max_lines=3) == first[:-1]
 
 
 def test_wrap_without_a_cut_has_no_ellipsis():

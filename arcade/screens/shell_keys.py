@@ -44,8 +44,7 @@ def help_line_of(keys: list[tuple], max_width: int | None = None) -> str:
     line = "  ".join(e for _, e in entries)
     if max_width is None:
         return line
-    font = text.font(HELP_LINE_SIZE)
-    while font.size(line)[0] > max_width:
+    while text.width(line, HELP_LINE_SIZE) > max_width:
         droppable = [i for i, (key, _) in enumerate(entries) if key not in ALWAYS_SHOWN]
         if not droppable:
             break

@@ -34,7 +34,7 @@ def fitting_parts(line: str, size: int, width: int, sep: str = "   ") -> str:
     """A status line of parts set apart by three spaces, its last parts left out while it would not fit
     `width` even at `size` (the first part stays, cut if it must be)."""
     parts = line.split(sep)
-    while len(parts) > 1 and text.font(size).size(sep.join(parts))[0] > width:
+    while len(parts) > 1 and text.width(sep.join(parts), size) > width:
         parts.pop()
     return sep.join(parts)
 
@@ -114,7 +114,7 @@ def draw_game_over(surface: pygame.Surface, box: pygame.Rect, title: str, detail
     height = sum(size + 12 for _, size, _, _ in lines) + 24
     # as wide as the board, wider where its words need it (a small board in a small window), never wider
     # than the window; the words keep 12 px inside its border
-    need = max(text.font(size, bold).size(line)[0] for line, size, _, bold in lines) + 2 * CARD_PAD
+    need = max(text.width(line, size, bold) for line, size, _, bold in lines) + 2 * CARD_PAD
     card = pygame.Rect(0, box.centery - height // 2, min(max(box.w - 24, need), surface.get_width() - 16), height)
     card.centerx = box.centerx
     card.clamp_ip(surface.get_rect().inflate(-16, 0))

@@ -117,14 +117,14 @@ def draw_lines(surface, rect: pygame.Rect, series: list[tuple[str, list[float], 
              for label, values, colour, *_ in series]
     items += [(f"{label} {text.number(value)} (line)", colour) for label, value, colour in flat]
     for item, colour in items:
-        w = min(text.font(17).size(item)[0], rect.w - 20)
+        w = min(text.width(item, 17), rect.w - 20)
         if x + w > rect.right - 8 and x > rect.x + 10:
             x, y = rect.x + 10, y + 19
         x = text.draw(surface, item, (x, y), 17, colour, max_width=rect.w - 20, min_size=13).right + 14
     # the axis' numbers stand in a gutter of their own, left of the plot, never on its lines
     top_label, bottom_label = axis or (text.number(hi), text.number(lo))
-    gutter = max(text.font(15).size(t)[0] for t in (top_label, bottom_label)) + 8
-    right = max(text.font(15).size(t)[0] for t in right_axis) + 8 if right_axis else 0
+    gutter = max(text.width(t, 15) for t in (top_label, bottom_label)) + 8
+    right = max(text.width(t, 15) for t in right_axis) + 8 if right_axis else 0
     plot = pygame.Rect(rect.x + 6 + gutter, y + 26, rect.w - 16 - gutter - right, rect.bottom - 22 - (y + 26))
     span = (hi - lo) or 1.0
 

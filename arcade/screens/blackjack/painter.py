@@ -47,7 +47,7 @@ def deck_title(rules) -> str:
 
 def _wraps(table: pygame.Rect, title: str) -> bool:
     """Whether the deck's line takes two lines on this table (then everything under it moves down 8 px)."""
-    return text.font(18).size(title)[0] > table.w - 40
+    return text.width(title, 18) > table.w - 40
 
 
 def hand_slots(table: pygame.Rect, rules, cards: int) -> list[pygame.Rect]:

@@ -374,7 +374,7 @@ class DotsScreen(GameScreen):
                 if bit in best or bit == self.hover:
                     mx, my = self._midpoint(bit)
                     shown = text.number(v)  # (a tiny value is 8 or 9 characters: the label grows to fit it)
-                    label = pygame.Rect(0, 0, max(58, text.font(20, bold=True).size(shown)[0] + 12), 26)
+                    label = pygame.Rect(0, 0, max(58, text.width(shown, 20, True) + 12), 26)
                     label.center = (int(mx), int(my))
                     pygame.draw.rect(surface, palette.PANEL, label, border_radius=6)
                     pygame.draw.rect(surface, colour, label, 2, border_radius=6)

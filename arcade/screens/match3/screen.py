@@ -168,7 +168,7 @@ class Match3Screen(GameScreen):
         ox, oy, cell = self._geometry()
         r1, c1, r2, c2 = swap
         size = 20 if cell >= 50 else 16
-        box = pygame.Rect(0, 0, max(36, text.font(size, True).size(label)[0] + 10), size + 4)
+        box = pygame.Rect(0, 0, max(36, text.width(label, size, True) + 10), size + 4)
         box.center = (int(ox + ((c1 + c2) / 2 + 0.5) * cell), int(oy + ((r1 + r2) / 2 + 0.5) * cell))
         return box, size
 
