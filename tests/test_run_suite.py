@@ -30,3 +30,16 @@ def test_the_busy_processes_run_until_stopped_by_pid():
     finally:
         run_suite.stop(load)
     assert all(p.returncode is not None for p in load)
+
+
+def test_the_tests_temporary_folders_go_to_memory_only_where_it_has_room(tmp_path, monkeypatch):
+    monkeypatch.setattr(run_suite, "MEMORY_FS", tmp_path)
+    monkeypatch.setattr(run_suite, "ROOM_NEEDED", 0)
+    where = run_suite.memory_basetemp()
+    assert where.parent == tmp_path and where.name.startswith("arcade-suite-")
+    assert run_suite.memory_basetemp() == where  # one folder a checkout, emptied by pytest at each run
+    monkeypatch.setattr(run_suite, "ROOM_NEEDED", 1 << 60)  # a small /dev/shm (a container's): pytest's own
+    assert run_suite.memory_basetemp() is None
+    monkeypatch.setattr(run_suite, "MEMORY_FS", tmp_path / "absent")
+    monkeypatch.setattr(run_suite, "ROOM_NEEDED", 0)
+    assert run_suite.memory_basetemp() is None
