@@ -1,8 +1,10 @@
 """The command blocks of the README and of its pages in docs/, run as a reader would (so they cannot drift
 from the command line again):
 every `python ...` line of a fenced `sh` block (and every `$ python ...` line of a transcript) that runs
-without a display, in a scratch folder, with a scratch data folder and small counts and budgets. A block's
-lines run in order (a training's file is the next line's input). What is left out, and why: the window
+without a display, in a scratch folder, with a scratch data folder and small counts and budgets, on one core
+(a run's games in this process: the pools of processes are tested in test_runner.py and test_arena.py, and
+starting them for two games cost this suite ~8 s of CPU). A block's lines run in order (a training's file is
+the next line's input). What is left out, and why: the window
 (`python main.py`, `play`), lines with placeholders (GAME, my.toml, ...), Ray clusters."""
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from arcade import runner
 from arcade.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,6 +130,7 @@ def test_a_readme_command_block_runs_as_written(block, tmp_path, monkeypatch, ca
     settings = tmp_path / "settings.toml"
     settings.write_text(scratch_settings({}, tmp_path))
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(runner, "default_jobs", lambda: 1)
     for line in block:
         words = _as_run_here(shlex.split(line), tmp_path, settings)
         if words[1].endswith("main.py"):
