@@ -14,10 +14,11 @@ from arcade.settings import AgentSettings, DataSettings, SeedSettings, Settings 
 
 @pytest.fixture
 def settings(tmp_path):
-    """Default settings with the data folder in a temp dir, fixed seeds and no agent delay."""
+    """Default settings with the data folder in a temp dir, fixed seeds, no agent delay and a short time a move
+    (a screen's agent thinks for its budget on every move the test lets it make: 1 s by default)."""
     notices.clear()
     return Settings(data=DataSettings(folder=str(tmp_path / "data")), seeds=SeedSettings(game=3, agent=5),
-                    agents=AgentSettings(delay_ms=0), base_dir=str(tmp_path),
+                    agents=AgentSettings(delay_ms=0, time_budget_ms=50), base_dir=str(tmp_path),
                     agent_tables=(("tictactoe", "td-value", (("episodes", 3000),)),))
 
 

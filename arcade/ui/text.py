@@ -26,7 +26,7 @@ def width(text: str, size: int, bold: bool = False) -> int:
     return font(size, bold).size(text)[0]
 
 
-@functools.lru_cache(maxsize=2048)
+@functools.lru_cache(maxsize=4096)
 def fit(text: str, size: int, max_width: int, bold: bool = False) -> str:
     """Shorten text with an ellipsis so it fits max_width pixels."""
     if max_width <= 0 or width(text, size, bold) <= max_width:
@@ -74,7 +74,7 @@ def wrap(text: str, size: int, max_width: int, max_lines: int = 2, bold: bool = 
     return list(_wrapped(text, size, max_width, max_lines, bold))
 
 
-@functools.lru_cache(maxsize=2048)
+@functools.lru_cache(maxsize=4096)
 def _wrapped(text: str, size: int, max_width: int, max_lines: int, bold: bool) -> tuple[str, ...]:
     words: list[str] = []
     for word in text.split():  # a number keeps its unit on its line: never "last 19 / ms"
