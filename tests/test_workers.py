@@ -56,3 +56,18 @@ def test_a_worker_speaks_to_its_parent_in_one_kind_of_message():
     while not (got := workers.take(full)) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert got == [("progress", 1)]
+
+
+@pytest.mark.skipif(not Path("/proc/self/autogroup").exists(), reason="Linux's autogroup scheduling only")
+def test_make_runs_kernel_compiling_in_a_session_whose_group_gives_way_to_the_window():
+    """`make run` compiles kernels in a session of its own beside the window. Linux schedules a session as one
+    group, inside which nice alone counts: the group itself must be niced, or it takes half of each core from
+    the window whatever its processes' nice (frames stalled to 63 ms beside two such sessions)."""
+    recipe = (ROOT / "Makefile").read_text(encoding="utf-8").split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    start = recipe.index("setsid sh -c '") + len("setsid sh -c '")
+    script = recipe[start:recipe.index("'", start)]
+    assert "$(BIN)/python -m agents.warm_kernels" in script
+    probe = script.replace("$(BIN)/python -m agents.warm_kernels", "sh -c 'cat /proc/self/autogroup; nice'")
+    done = subprocess.run(["setsid", "sh", "-c", probe], capture_output=True, text=True, timeout=60)
+    group, own = done.stdout.split("\n")[:2]
+    assert group.endswith("nice 10") and own.strip() == "10", done.stdout
