@@ -3,7 +3,7 @@ from the command line again):
 every `python ...` line of a fenced `sh` block (and every `$ python ...` line of a transcript) that runs
 without a display, in a scratch folder, with a scratch data folder and small counts and budgets, on one core
 (a run's games in this process: the pools of processes are tested in test_runner.py and test_arena.py, and
-starting them for two games cost this suite ~8 s of CPU). A block's lines run in order (a training's file is
+starting them for two games cost this suite ~4 s of CPU). A block's lines run in order (a training's file is
 the next line's input). What is left out, and why: the window
 (`python main.py`, `play`), lines with placeholders (GAME, my.toml, ...), Ray clusters."""
 from __future__ import annotations
