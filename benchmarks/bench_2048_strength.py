@@ -90,12 +90,17 @@ def summarize(p_four: float, records: list[dict], stop_at: int) -> None:
     mean, ci = mean_ci(scores)
     print(f"  score mean {mean:.0f} +- {ci:.0f}, median {np.median(scores):.0f}; moves per game median "
           f"{np.median([r['moves'] for r in records]):.0f}")
-    cpu = [r["figures"].get("program_cpu_s", r.get("cpu_s", 0)) / 60 for r in records if "cpu_s" in r]
+    cpu = [cpu_minutes(r) for r in records if "cpu_s" in r]
     if cpu:
         print(f"  CPU a game (process time): median {np.median(cpu):.1f} min, range {min(cpu):.1f}-{max(cpu):.1f}")
     times = np.array([t for r in records for t in r["decision_ms"]]) / 1000
     print(f"  decision time (wall): {ms_stats(times)}; over 120 ms: {np.mean(times > 0.12):.2%}, over 200 ms: "
           f"{np.mean(times > 0.2):.2%}")
+
+
+def cpu_minutes(record: dict) -> float:
+    """A logged game's CPU in minutes: the C++ program's own where it played (its figures), else the process's."""
+    return record["figures"].get("program_cpu_s", record.get("cpu_s", 0)) / 60
 
 
 def paired_at_cpp_pace(log_dir) -> None:
@@ -117,8 +122,7 @@ def paired_at_cpp_pace(log_dir) -> None:
             if r is None:
                 cells.append("-")
                 continue
-            cpu = r["figures"].get("program_cpu_s", r.get("cpu_s", 0)) / 60  # (the C++ program's own CPU)
-            cells.append(f"{r['outcome']['max_tile']:>8} {r['score']:>10,} {cpu:5.1f}m")
+            cells.append(f"{r['outcome']['max_tile']:>8} {r['score']:>10,} {cpu_minutes(r):5.1f}m")
         print(f"  {seed:>4}  " + "".join(f"{c:>28}" for c in cells))
     print("  (each cell: the largest tile, the score, the CPU minutes of the game)")
 
