@@ -90,11 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     report = REPORTS / f"junit-{stamp}.xml"
     command = [sys.executable, "-m", "pytest", "-n", "auto", "--dist", "loadgroup", "-rfE",
                f"--junitxml={report}", *args.pytest_args]
-    basetemp = memory_basetemp()
-    if basetemp is not None and not any(a.startswith("--basetemp") for a in args.pytest_args):
+    basetemp = None if any(a.startswith("--basetemp") for a in args.pytest_args) else memory_basetemp()
+    if basetemp is not None:
         command.append(f"--basetemp={basetemp}")  # (pytest empties it first)
-    else:
-        basetemp = None
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="")  # pytest keeps its rewritten test modules (see Makefile)
     load = busy_processes(args.load)
     if load:
