@@ -147,7 +147,7 @@ class Expectiminimax:
         its place in the list (the tree view draws the board)."""
         try:
             text = self.rules.format_state(state)
-        except (ValueError, AttributeError):
+        except ValueError:  # (a state with no text form: a finished blackjack round)
             text = ""
         return text if 0 < len(text) <= 24 else f"outcome {k + 1} of {n}"
 
