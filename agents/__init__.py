@@ -1,7 +1,8 @@
 """Pluggable agents. Any module in this package that calls `register` appears in the UI and CLI."""
-from agents.base import (CAPABILITIES, Agent, AgentSpec, ChecksRules, Describes, Explains, LearnsWhilePlaying,
-                         Reports, ShipsTable, ShowsTree, Trains, UnknownAgent, agents_for, discover, find, register)
+from agents.base import (CAPABILITIES, Agent, AgentSpec, ChecksRules, Decides, Decision, Describes, Explains,
+                         LearnsWhilePlaying, Reports, ShipsTable, ShowsTree, Trains, UnknownAgent, agents_for, decide, discover, find,
+                         register)
 
-__all__ = ["CAPABILITIES", "Agent", "AgentSpec", "ChecksRules", "Describes", "Explains", "LearnsWhilePlaying",
+__all__ = ["CAPABILITIES", "Agent", "AgentSpec", "ChecksRules", "Decides", "Decision", "Describes", "Explains", "LearnsWhilePlaying",
            "Reports", "ShipsTable", "ShowsTree", "Trains",
-           "UnknownAgent", "agents_for", "discover", "find", "register"]
+           "UnknownAgent", "agents_for", "decide", "discover", "find", "register"]

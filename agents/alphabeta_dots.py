@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents import compiled
-from agents.base import Deadline, OutOfTime, budget_clock, register, time_budget, STRONGEST
+from agents.base import Deadline, Decision, OutOfTime, budget_clock, register, time_budget, STRONGEST
 from agents.engines.dots.board import board_arrays, geometry
 from arcade.games.dots import line_symmetries, map_lines
 from arcade.setting_fields import own_time_budget, ranged
@@ -158,6 +158,11 @@ class AlphaBetaDots:
 
     name = "alpha-beta"
 
+    @classmethod
+    def unused_params(cls, rules, values) -> dict[str, str]:
+        """The time a move where a position budget counts its work instead."""
+        return {"time_budget_ms": "position_budget is set: positions decide, not time"} if values.position_budget else {}
+
     def __init__(self, rules, settings):
         self.rules = rules
         p = settings.agent_params(rules.game_id, self.name)  # (a subclass registered apart reads its own table)
@@ -244,13 +249,22 @@ class AlphaBetaDots:
         self._deepen(state, every=False)  # only the best line's value is exact: take that line
         return self._best
 
+    def decide(self, state, rng, tree: bool = False) -> Decision:
+        """One search of every line (explain's): the line it plays is the best of those values, and the tree is
+        that search's. (Asked for values, it searches every line with a full window: at the same budget it may
+        reach a shallower depth than act, which needs only the best line exact.)"""
+        values = self._deepen(state, every=True)
+        return Decision(self._best, values, self._tree_of(state, values) if tree else None)
+
     def tree(self, state, rng=None) -> dict:
         """The tree of a decision (agents/search_tree.py): the root's lines with explain's values (the box margin
         the mover can force after each, at the depth reached); the principal variation followed to that depth,
         each position on it searched again from there to the depth left (its table kept, so its values may be
         deeper than its parent's estimate: "searched" says so), the other lines' positions counted, not shown.
         Values are the root mover's margin: boxes taken on the way plus the margin forced from there."""
-        values = self.explain(state)
+        return self._tree_of(state, self.explain(state))
+
+    def _tree_of(self, state, values: dict) -> dict:
         figures = self.figures()
         root = _line_tree(self._search(state), self.rules, state, values, state.mover, 0, int(figures["depth"]))
         root.update(figures)

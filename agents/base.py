@@ -13,6 +13,7 @@ screen's value view with no screen edit. No pygame here, ever.
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pkgutil
 import time
@@ -154,8 +155,40 @@ class ShowsTree(Protocol):
         move); its root's children's values are what explain(state) gives with the same rng."""
 
 
+@dataclass(frozen=True)
+class Decision:
+    """One decision: the action played, the values it was chosen on ({action: value} for the side to move, None
+    for an agent that has none) and, when asked for, the tree of that same search (agents/search_tree.py)."""
+
+    action: Any
+    values: dict | None = None
+    tree: dict | None = None
+
+
+@runtime_checkable
+class Decides(Protocol):
+    """The agent's values and its move come from one search it runs once: a timed or sampled search, where an
+    explain and an act would be two searches that can disagree. Every agent with a time budget has it."""
+
+    def decide(self, state, rng, tree: bool = False) -> Decision:
+        """The move for the side to move in `state`, the values it chose it on and (tree=True) the tree of
+        that search, all from one search."""
+
+
+def decide(agent, state, rng, tree: bool = False) -> Decision:
+    """What `agent` plays in `state` and why, from one search: its own decide where it has one (Decides); else
+    its act, its explain (a table or a deterministic search: the same answer however often asked) and its tree.
+    Every host that shows values beside a move (the value view, the tree view, `decide`) asks this."""
+    if isinstance(agent, Decides):
+        return agent.decide(state, rng, tree)
+    values = agent.explain(state) if isinstance(agent, Explains) else None
+    action = agent.act(state, rng)
+    shown = agent.tree(state, rng) if tree and isinstance(agent, ShowsTree) else None
+    return Decision(action, values, shown)
+
+
 CAPABILITIES: tuple[type, ...] = (Explains, LearnsWhilePlaying, Trains, ShipsTable, Describes, Reports, ChecksRules,
-                                  ShowsTree)
+                                  ShowsTree, Decides)
 
 
 # the groups Tab names an agent by, in the order a player meets them
@@ -201,6 +234,21 @@ class AgentSpec:
     def cannot_play(self, rules) -> str | None:
         """None if agents of this spec can play `rules`, else why not (one line)."""
         return self.factory.cannot_play(rules) if self.can(ChecksRules) else None
+
+    def params_here(self, rules, values=None) -> tuple:
+        """The fields of its parameters (dataclasses.Field) this agent reads on `rules` with parameter values
+        `values` (an instance of its params dataclass; its defaults if None): every declared one but those its
+        class says do not apply there (an optional class method unused_params(rules, values) -> {name: why},
+        e.g. mcts's Python-tree simulations where the game's compiled tree runs)."""
+        if self.params is None:
+            return ()
+        return tuple(f for f in dataclasses.fields(self.params) if f.name not in self.unused_params(rules, values))
+
+    def unused_params(self, rules, values=None) -> dict[str, str]:
+        """{parameter: why this agent does not read it on `rules` with `values`} (see params_here)."""
+        if self.params is None or not hasattr(self.factory, "unused_params"):
+            return {}
+        return self.factory.unused_params(rules, values if values is not None else self.params())
 
     def can(self, capability: type) -> bool:
         """Whether agents of this spec have `capability` (one of CAPABILITIES), without building one."""

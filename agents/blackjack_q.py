@@ -263,10 +263,12 @@ class FixedThresholdAgent:
         mdp = rules.mdp
         self.solved_threshold = max(1, mdp.threshold - 5)
         other = BlackjackMDP(mdp.card_values, mdp.multiplicity, self.solved_threshold, mdp.peek_cost)
-        self.fixed = FixedRLAlgorithm(solved(other, settings.agent_params(rules.game_id, "fixed-threshold").tolerance).pi)
+        self.solution = solved(other, settings.agent_params(rules.game_id, "fixed-threshold").tolerance)
+        self.fixed = FixedRLAlgorithm(self.solution.pi)
 
     def describe(self) -> list[str]:
-        return [f"policy solved for threshold {self.solved_threshold}",
+        sol = self.solution
+        return [f"policy solved for threshold {self.solved_threshold}: {len(sol.states)} states, {sol.sweeps} sweeps",
                 f"(the table's is {self.rules.mdp.threshold})", f"unseen states met: {self.fixed.unseen}"]
 
     def act(self, state, rng=None) -> str:

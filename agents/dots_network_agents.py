@@ -143,6 +143,19 @@ class NetworkMCTS(MCTS):
 
     name = "mcts-ntuple"
 
+    @classmethod
+    def unused_params(cls, rules, values) -> dict[str, str]:
+        """mcts's, and where every position of the board is solved exactly (no more lines than exact_lines) the
+        network's and the playouts' (where no playout is played, its length)."""
+        out = super().unused_params(rules, values)
+        lines = (rules.rows + 1) * rules.cols + rules.rows * (rules.cols + 1)
+        if lines <= values.exact_lines:
+            why = f"this board has {lines} lines, within exact_lines {values.exact_lines}: every leaf is solved exactly"
+            out.update({"playout_share": why, "rollout_moves": why})
+        elif values.playout_share == 0:
+            out["rollout_moves"] = "playout_share 0: no leaf is played out at random"
+        return out
+
     def __init__(self, rules, settings):
         p = settings.agent_params(rules.game_id, self.name)
         leaves = NetworkLeaves(DotsNTuple(rules, settings), p.exact_lines, p.exact_positions, p.playout_share,

@@ -27,7 +27,7 @@ import numpy as np
 
 from agents import compiled
 from agents.engines import twenty48
-from agents.base import Deadline, best_action, budget_clock, no_clock, register, time_budget, STRONGEST
+from agents.base import Deadline, Decision, best_action, budget_clock, no_clock, register, time_budget, STRONGEST
 from agents.expectimax import placement_text
 from agents.search_tree import edge, node
 from agents.ntuple import best_network
@@ -312,10 +312,10 @@ class StrongExpectimax:
         layer shallower; the principal line (best move, likeliest tile, best reply, ...) is followed to the
         depth searched. Figures: depth, positions, cache hits of the decision; the placements cut by the
         probability cut-off are not searched below (min_probability)."""
+        return self._tree_of(state, self.explain(state))
+
+    def _tree_of(self, state, values: dict) -> dict:
         board = np.asarray(state.board)
-        if board.shape != (4, 4):
-            raise ValueError(self.only_4x4(board.shape[0]))
-        values = self.explain(state)
         figures = self.figures()
         depth = int(figures.get("depth", 1))
         if not values:
@@ -357,6 +357,11 @@ class StrongExpectimax:
 
     def act(self, state, rng=None) -> int:
         return best_action(self.explain(state))
+
+    def decide(self, state, rng, tree: bool = False) -> Decision:
+        """One timed search: its values, the best of them played, and (asked for) its tree around them."""
+        values = self.explain(state)
+        return Decision(best_action(values), values, self._tree_of(state, values) if tree else None)
 
     def value_legend(self, mover: str) -> str:
         if self.evaluation == "ntuple":

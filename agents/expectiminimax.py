@@ -16,7 +16,7 @@ import copy
 import math
 from dataclasses import dataclass
 
-from agents.base import ANY_GAME, Deadline, OutOfTime, best_action, budget_clock, register, time_budget, ANY_GAME_SEARCH
+from agents.base import ANY_GAME, Deadline, Decision, OutOfTime, best_action, budget_clock, register, time_budget, ANY_GAME_SEARCH
 from agents.game_search import decision_rng, leaf_values, terminal_returns
 from agents.search_tree import edge, node
 from arcade.games.base import ListsChance, has_chance
@@ -42,6 +42,15 @@ class Expectiminimax:
     """Iterative deepening over decisions; explain gives each move's value for the side to move."""
 
     name = "expectiminimax"
+
+    @classmethod
+    def unused_params(cls, rules, values) -> dict[str, str]:
+        """chance_samples where nothing is sampled: a game without chance, or one that lists its outcomes."""
+        if not has_chance(rules):
+            return {"chance_samples": "this game has no chance"}
+        if isinstance(rules, ListsChance):
+            return {"chance_samples": "this game lists its chance outcomes: each is weighed by its probability"}
+        return {}
 
     def __init__(self, rules, settings):
         self.rules = rules
@@ -108,6 +117,14 @@ class Expectiminimax:
     def act(self, state, rng=None):
         return best_action(self.explain(state, rng), rng)
 
+    def decide(self, state, rng, tree: bool = False) -> Decision:
+        """One timed search: its values, the best of them played (ties by `rng`), and (asked for) the tree of
+        that search written out at the depth it reached, from the same draws."""
+        rng = decision_rng(rng, self.rules, state)
+        start = copy.deepcopy(rng)
+        values = self.explain(state, rng)
+        return Decision(best_action(values, rng), values, self._tree_at(state, start) if tree else None)
+
     # --- the tree the view shows: the same search, written out node by node (never during a decision) ------
     def tree(self, state, rng=None) -> dict:
         """The search behind explain(state, rng) at the depth it reached: every move, every answer (a min node
@@ -117,6 +134,11 @@ class Expectiminimax:
         rng = decision_rng(rng, self.rules, state)
         start = copy.deepcopy(rng)
         self.explain(state, rng)
+        return self._tree_at(state, start)
+
+    def _tree_at(self, state, start) -> dict:
+        """The last search's tree (its depth and positions in the figures), written out from `start`, a copy of
+        the Generator that search began with."""
         reached = self._figures["depth"]
         unlimited = Deadline(self.clock, math.inf)
         for depth in range(1, reached):  # the shallower passes draw what they drew before the last one

@@ -14,12 +14,13 @@ shipped too.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from agents.base import TrainingDiverged, best_action, register, LEARNT
+from agents.base import Decision, TrainingDiverged, best_action, register, LEARNT
 from agents.search_tree import edge, node
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import GAME, Match3State, legal_mask
@@ -159,7 +160,10 @@ class Match3TD:
         """Its one ply with the futures behind it: a swap a chance node worth explain's value, over the SAMPLES
         refills it was tried on (each p = 1/SAMPLES), each a leaf worth the points plus the discounted learnt
         value of the settled board it left (that board drawn by the tree view)."""
-        rng = _explain_rng(state)
+        return self._tree_from(state, _explain_rng(state))
+
+    def _tree_from(self, state: Match3State, rng) -> dict:
+        """The tree of the futures `rng` draws (as the values of a decision on that Generator draw them)."""
         after, points, values, worth = self.futures(state, rng)
         moves = []
         for i, swap in enumerate(state.swaps().tolist()):
@@ -190,6 +194,14 @@ class Match3TD:
 
     def act(self, state, rng=None) -> tuple:
         return best_action(self._values(state, rng if rng is not None else np.random.default_rng(0)))
+
+    def decide(self, state, rng, tree: bool = False) -> Decision:
+        """One draw of futures from `rng`: each swap's value over them, the best played, and (asked for) the
+        tree of those same futures."""
+        rng = rng if rng is not None else np.random.default_rng(0)
+        start = copy.deepcopy(rng) if tree else None
+        values = self._values(state, rng)
+        return Decision(best_action(values), values, self._tree_from(state, start) if tree else None)
 
     def value_legend(self, mover: str) -> str:
         return ("The numbers: the points each swap scores plus the learnt value of the board it leaves "

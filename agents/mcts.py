@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from agents import uct_tree
-from agents.base import ANY_GAME, Deadline, budget_clock, register, time_budget, ANY_GAME_SEARCH
+from agents.base import ANY_GAME, Deadline, Decision, budget_clock, register, time_budget, ANY_GAME_SEARCH
 from agents.search_tree import edge, node
 from agents.game_search import (decision_rng, fast_playouts, plain_playout_returns, playout_returns,
                                 terminal_returns, walk_moves)
@@ -170,6 +170,17 @@ class MCTS:
         utility = info().utility if info is not None else None
         # one player: the score's declared bounds, its scale for the whole search (None: the scores seen)
         self._bounds = tuple(utility) if rules.players == 1 and utility is not None else None
+
+    @classmethod
+    def unused_params(cls, rules, values) -> dict[str, str]:
+        """{parameter: why it does not apply on `rules`}: the compiled tree's where the search runs in Python,
+        the Python tree's where the game's compiled tree runs it."""
+        fast = fast_playouts(rules)
+        if bool(getattr(fast, "compiled_tree", None)) and rules.players == 2 and not has_chance(rules):
+            why = "this game's compiled tree runs the search: compiled_simulations and compiled_batch apply"
+            return {"simulations": why, "batch": why}
+        why = "this game has no compiled tree: the Python search's simulations and batch apply"
+        return {"compiled_simulations": why, "compiled_batch": why}
 
     def __getstate__(self) -> dict:
         """Sent to another process (a runner's worker, a Ray task) without its trees; there its compiled
@@ -394,7 +405,9 @@ class MCTS:
         else the mean result of the simulations through it, in [-1, 1] (a win +1, a draw 0, a loss -1). One
         player: on the game's own scale, the mean final score of the simulations through it (the search
         itself compares results scaled to [-1, 1] by the range of the scores it saw)."""
-        root = self.search(state, rng)
+        return self._values(self.search(state, rng))
+
+    def _values(self, root: Node) -> dict:
         seat = root.mover
         values = {a: ch.proven[seat] if ch.proven is not None else ch.total / ch.visits
                   for a, ch in root.children.items() if ch.visits or ch.proven is not None}
@@ -403,6 +416,12 @@ class MCTS:
                 return values
             values = {a: self._on_scores(v) for a, v in values.items()}
         return values
+
+    def decide(self, state, rng, tree: bool = False) -> Decision:
+        """One search: its most visited move (act's choice), every move's mean result (explain's) and, asked
+        for, its tree (tree's), all of the same simulations."""
+        root = self.search(state, rng)
+        return Decision(self._choice(root), self._values(root), self._tree_of(root) if tree else None)
 
     def _on_scores(self, v: float) -> float:
         """A one-player result in [-1, 1] back on the game's own scale: the range of final scores it saw."""
@@ -418,7 +437,9 @@ class MCTS:
         gives them), whether the solver proved it, and the UCT score its parent's last walk saw; at most
         TREE_CHILDREN children a node (the most visited), TREE_DEPTH deep. The compiled tree (dots,
         tic-tac-toe) is read off its arrays the same way."""
-        root = self.search(state, rng)
+        return self._tree_of(self.search(state, rng))
+
+    def _tree_of(self, root: Node) -> dict:
         seat = root.mover
         scale = self._on_scores if self.rules.players == 1 and math.isfinite(self._scores[0]) else None
         shown = self._shown(root, seat, scale, self.TREE_DEPTH, limit=None)  # the root: every move
@@ -498,7 +519,10 @@ class MCTS:
     def act(self, state, rng=None):
         """A proven win if there is one, else the most visited move (UCT's robust choice), as OpenSpiel's bot
         chooses; ties to the better mean."""
-        root = self.search(state, rng)
+        return self._choice(self.search(state, rng))
+
+    @staticmethod
+    def _choice(root: Node):
         seat = root.mover
         return max(root.children.items(), key=lambda kv: (kv[1].proven[seat] if kv[1].proven is not None else 0.0,
                                                           kv[1].visits, kv[1].total / max(1, kv[1].visits)))[0]

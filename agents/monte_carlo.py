@@ -21,7 +21,7 @@ import numpy as np
 
 from agents.engines.match3 import playouts as playout_match3
 from agents.search_tree import one_ply
-from agents.base import Deadline, best_action, budget_clock, no_clock, register, time_budget, STRONGEST
+from agents.base import Deadline, Decision, best_action, budget_clock, no_clock, register, time_budget, STRONGEST
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State
 from arcade.setting_fields import one_of, own_time_budget, ranged
@@ -32,7 +32,7 @@ TAPE_TURNS = 4  # new gems a tape holds, in full boards per turn played (it wrap
 
 @dataclass(frozen=True)
 class MonteCarloParams:
-    rollouts: int = ranged(1, 10_000, 16)  # rollouts per candidate swap in one batch
+    rollouts: int = ranged(1, 10_000, 16)  # rollouts per candidate swap in one batch (a decision runs one at least)
     depth: int = ranged(0, 50, 2)  # greedy-cascade turns played after the candidate swap
     time_budget_ms: int = own_time_budget(300)  # more batches while this time lasts
     leaf: str = one_of(("none", "td-value"), "none")  # what a rollout adds for the board it ends on
@@ -100,11 +100,13 @@ class MonteCarlo:
             elif deadline.left() < deadline.elapsed() - t0:  # another batch would run past the budget
                 break
         swaps = state.swaps().tolist()
-        self._figures = {"rollouts per swap": count, "depth": self.depth, "swaps": len(swaps)}
+        self._figures = {"batches": count // self.rollouts, "rollouts a batch": self.rollouts,
+                         "rollouts per swap": count, "depth": self.depth, "swaps": len(swaps)}
         return {tuple(sw): float(s / count) for sw, s in zip(swaps, sums, strict=True)}
 
     def figures(self) -> dict:
-        """Of the last decision: rollouts per swap, greedy turns after the swap, swaps compared."""
+        """Of the last decision: batches of `rollouts` run (one at least, more while its time lasts), rollouts per
+        swap in all, greedy turns after the swap, swaps compared."""
         return dict(self._figures)
 
     def explain(self, state: Match3State) -> dict[tuple, float]:
@@ -130,8 +132,12 @@ class MonteCarlo:
                 f"greedy-cascade turns{leaf}), every swap meeting the same new gems.")
 
     def act(self, state: Match3State, rng) -> tuple:
+        return self.decide(state, rng).action
+
+    def decide(self, state: Match3State, rng, tree: bool = False) -> Decision:
+        """One timed run of batches: each swap's mean points, the best played, and its one-ply tree."""
         if not len(state.swaps()):
             raise ValueError("no legal swap in this state")
         values = self.values(state, rng)
         self._last = (state.key(), values)
-        return best_action(values)
+        return Decision(best_action(values), values, self.tree(state) if tree else None)

@@ -39,7 +39,7 @@ from arcade.storage import ASSETS, ReadOnce, atomic_write_bytes, load_npz, save_
 class NTupleParams:
     """settings.toml's [2048.ntuple]: the tuple set, and how a training run learns (only training reads those)."""
 
-    tuples: str = one_of(("4x6", "4x6/16384", "2x4+2x6", "3x4"), "4x6")  # "/16384": late tables from 16384
+    tuples: str = one_of(("4x6", "4x6/16384", "2x4+2x6", "3x4"), "4x6", trains_only=True)  # "/16384": late tables from 16384
     # TD(0): a board's value closes this share of its error a step (the last third of a run: a quarter of it)
     learning_rate: float = ranged(0.001, 0.99, 0.4, trains_only=True)
     games: int = ranged(1, 10_000_000, 100_000, trains_only=True)  # games of one training run

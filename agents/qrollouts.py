@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import register, COURSE
+from agents.base import Decision, register, COURSE
 from agents.search_tree import one_ply
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State, all_swaps
@@ -209,8 +209,12 @@ class QRollouts:
                 "the agent expects from each swap.")
 
     def act(self, state: Match3State, rng) -> tuple:
+        return self.decide(state, rng).action
+
+    def decide(self, state: Match3State, rng, tree: bool = False) -> Decision:
+        """The rollouts from `state` on `rng` (learning Q), then Q at the root: the best swap played."""
         if not len(state.swaps()):
             raise ValueError("no legal swap in this state")
         self.learn(state, rng)
         values = self.explain(state)
-        return max(values, key=values.get)
+        return Decision(max(values, key=values.get), values, self.tree(state) if tree else None)

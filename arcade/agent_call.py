@@ -1,7 +1,7 @@
 """Asking an agent one thing and what comes back: the one place an agent's method is called for a host.
 
-`call(agent, method, state, rng, rules)` runs act / explain / explain_all / tree / tree_shown / build and returns an
-`Answer`
+`call(agent, method, state, rng, rules)` runs act / decide / decide_tree / decide_tree_shown / explain /
+explain_all / tree / tree_shown / build and returns an `Answer`
 (the value, the agent's figures of that work, the milliseconds, the legend of explained values). The
 deciders (a worker thread, the agent process) and the CLI all go through it. No pygame.
 """
@@ -11,11 +11,25 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents import Reports
+import numpy as np
 
-METHODS = ("act", "explain", "explain_all", "tree", "tree_shown", "build")
+from agents import Reports, decide
+
+METHODS = ("act", "decide", "decide_tree", "decide_tree_shown", "explain", "explain_all", "tree", "tree_shown", "build")
 SHOWN_NODES = 2000  # a tree sent to a window: its top levels up to this many nodes (a 13,000-node tree took
 #                     66 ms to unpickle on the frame loop; the view opens one level at a time)
+
+
+def draws(method: str) -> bool:
+    """Whether `method` is a decision that draws from a Generator (an act or a decide)."""
+    return method == "act" or method.startswith("decide")
+
+
+def decision_rng(rng: np.random.Generator) -> np.random.Generator:
+    """The Generator one decision draws from, seeded by a number drawn from the host's `rng` (a controller's
+    running one, or a fresh one of a seed): made so in this process, in the agent process and by `decide` on
+    the command line, so one seed gives one decision wherever it is asked."""
+    return np.random.default_rng(int(rng.integers(2**63)))
 
 
 @dataclass(frozen=True)
@@ -32,11 +46,20 @@ class Answer:
 def call(agent, method: str, state, rng, rules=None) -> Answer:
     """agent.act(state, rng), agent.explain(state), [agent.explain(s) for s in state] ("explain_all"), the
     search tree of a decision (agent.tree(state, rng): "tree"; its top SHOWN_NODES nodes for a window:
-    "tree_shown"), or nothing ("build": the agent is built);
-    timed, with the agent's figures."""
+    "tree_shown"), or nothing ("build": the agent is built); "decide": one decision (agents.decide: the
+    action, the values it was chosen on, from one search), "decide_tree" with that search's tree too,
+    "decide_tree_shown" with its top SHOWN_NODES nodes; timed, with the agent's figures."""
     t0 = time.perf_counter()
     if method == "act":
         value = agent.act(state, rng)
+    elif method.startswith("decide"):
+        value = decide(agent, state, rng, tree=method != "decide")
+        if method == "decide_tree_shown" and value.tree is not None:
+            from dataclasses import replace
+
+            from agents.search_tree import prune
+
+            value = replace(value, tree=prune(value.tree, SHOWN_NODES))
     elif method == "explain":
         value = agent.explain(state)
     elif method == "explain_all":
@@ -54,6 +77,7 @@ def call(agent, method: str, state, rng, rules=None) -> Answer:
     ms = (time.perf_counter() - t0) * 1000
     figures = agent.figures() if method != "build" and isinstance(agent, Reports) else {}
     legend = ""
-    if method == "explain" and rules is not None:
+    if method in ("explain", "decide", "decide_tree", "decide_tree_shown") and rules is not None \
+            and hasattr(agent, "value_legend"):
         legend = agent.value_legend(rules.seat_names[rules.to_move(state)])
     return Answer(value, figures, ms, legend)

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from arcade import runner
+from arcade.notices import notice
 from arcade.games import game_info, settings_variant, variant_slug
 from arcade.run_log import RunSpec, settings_key
 
@@ -127,7 +128,12 @@ def play(game: str, rules, settings, entrants: list[Entrant], games: int, seed: 
         stem = _slug(f"{variant_slug(game, variant)}-{a.label}" + (f"-vs-{b.label}" if b else "")
                      + f"-seed{seed}-{games}")
         path = folder / f"{stem}.jsonl"
+        if path.exists() and not path.read_bytes().strip():  # (a run stopped as it was created: no games in it)
+            path.unlink()
+            notice(f"{path}: empty (an arena stopped as it started); started again")
         log = runner.GameLog.open(path) if path.exists() else None
+        if log is not None and log.skipped_line():
+            notice(log.skipped_line())
         if log is not None and log.spec.stands_to(spec, rules.players) not in ("same", "same settings"):
             raise ValueError(f"{path} holds another run ({log.spec.describe()}): move it away or give another "
                              f"--log-dir")

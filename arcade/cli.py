@@ -12,7 +12,7 @@ import signal
 import sys
 from pathlib import Path
 
-from agents import Explains, ShowsTree, Trains, UnknownAgent, agents_for, find
+from agents import ShowsTree, Trains, UnknownAgent, agents_for, find
 from agents.base import ANY_GAME
 from arcade.games import GAMES, UnknownGame, VariantError, format_variant, game_ids, game_info
 from arcade.games.declare import checked_parameters, describe_parameters, split_variant
@@ -326,32 +326,31 @@ def cmd_decide(args, settings) -> int:
     agent = _agent(args.game, args.agent, rules, settings)
     from arcade.seeds import make_rng
 
-    from arcade.agent_call import call
+    from arcade.agent_call import call, decision_rng
 
-    # what it thinks of the state first (as the screens' value view asks), then what it plays
+    # one decision: the move, the values it was chosen on and the tree behind them, from one search
     try:
-        thought = call(agent, "explain", state, None, rules) if isinstance(agent, Explains) else None
-        decision = call(agent, "act", state, make_rng(settings.seeds.agent), rules)
+        decision = call(agent, "decide_tree" if args.tree else "decide", state,
+                        decision_rng(make_rng(settings.seeds.agent)), rules)
     except ValueError as exc:  # the agent cannot play this state (e.g. a board it does not cover)
         raise UserError(f"{agent.name}: {exc}") from None
-    action, values = decision.value, thought.value if thought else None
+    action, values = decision.value.action, decision.value.values
     out = {"game": args.game, "agent": agent.name, "action": rules.format_action(action),
            "decision": {**decision.figures, "ms": round(decision.ms, 3)}}
     if values is not None:
         out["values"] = {rules.format_action(a): float(v) for a, v in values.items()}
-        out["legend"] = thought.legend
-        out["explain"] = {**thought.figures, "ms": round(thought.ms, 3)}
+        out["legend"] = decision.legend
     if args.tree:
         from agents.search_tree import as_json, cut
 
-        out["tree"] = as_json(cut(call(agent, "tree", state, None, rules).value, args.depth), rules.format_action)
+        out["tree"] = as_json(cut(decision.value.tree, args.depth), rules.format_action)
     if args.json:
         print(json.dumps(out, default=json_default))
     else:
         figures = ", ".join(ms_text(v) if k == "ms" else f"{k} {v}" for k, v in out["decision"].items())
         print(f"{agent.name} plays {out['action']}   ({figures})")
         if values is not None:
-            print(f"  {thought.legend}")
+            print(f"  {decision.legend}")
         for a, v in (out.get("values") or {}).items():
             print(f"  {a:<12} {v:.4f}")
         if args.tree:

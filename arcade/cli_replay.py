@@ -69,6 +69,7 @@ def _print_replay(args, rules, record: dict, session, out: dict, head: str, ends
 def _replay_kept(args, settings) -> int:
     """`replay --kept GAME`: a game finished in the window, rebuilt from its start and moves."""
     from arcade.finished_games import kept
+    from arcade.games import make_rules
     from arcade.session import GameSession
 
     game_id = _rules(args.log, settings).game_id  # (one line for a game id that is not one)
@@ -79,11 +80,11 @@ def _replay_kept(args, settings) -> int:
     record = games[args.index]
     if args.to is not None and args.to > len(record["actions"]):
         raise UserError(f"--to must be a move from 0 to {len(record['actions'])}, got {args.to}")
-    rules = _rules(game_id, settings.with_table(game_info(game_id).attr, **record.get("variant", {})))
-    try:
+    try:  # (the variant as the window replays it: a kept game's own words for its board)
+        rules = make_rules(game_id, settings, **(record.get("variant") or {}))
         session = GameSession.replayed(rules, record, args.to)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
+    except (ValueError, TypeError) as exc:
+        raise UserError(f"kept game {args.index} does not replay: {exc}") from None
     whole = args.to is None or args.to == len(record["actions"])
     same = (json.loads(json.dumps(session.outcome() if session.over else None, default=json_default))
             == record.get("outcome")) if whole else None

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import agents_for
+from agents import Decision, agents_for
 from agents.base import choose
 from arcade import agent_process
 from arcade.deciders import ProcessDecider, ThreadDecider
@@ -43,6 +43,16 @@ class Request:
 
 
 STALE = object()  # collect()'s answer to a request from an older generation
+
+
+def same_state(a, b) -> bool:
+    """Equality of two game states (values), tolerant of states that do not compare."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except Exception:  # e.g. arrays compared elementwise
+        return False
 
 
 class Question:
@@ -115,6 +125,8 @@ class AgentController:
         self.decisions = 0  # actions handed back (benchmarks count them)
         self._clock = clock
         self._move = Question(self)
+        self.wants_values = False  # the value view is on: a move is asked as a decision with its values
+        self._decided: tuple | None = None  # (state, generation, agent, Answer) of the last decision collected
         self._warming: Request | None = None
         self._ready_at = 0.0
         self._deciders = {False: ThreadDecider(game_id, rules, settings), True: ProcessDecider(game_id, rules, settings)}
@@ -231,9 +243,10 @@ class AgentController:
         self._ready_at = min(self._ready_at, self._clock() + self.delay_ms / 1000)
 
     def invalidate(self) -> None:
-        """Forget any decision in flight (after a toggle, switch, restart or undo)."""
+        """Forget any decision in flight or made (after a toggle, switch, restart or undo)."""
         self.generation += 1
         self._move.forget()
+        self._decided = None
         self._ready_at = 0.0
 
     @property
@@ -289,28 +302,49 @@ class AgentController:
         """Call every frame while the agent may move in `state`; returns its action once ready.
 
         `active` says whether the agent plays now; by default, whether it is in control. Two-player
-        screens pass True on the opponent's turns, where the agent always plays.
-        """
+        screens pass True on the opponent's turns, where the agent always plays. The decision is asked at
+        once; its move is played once the delay since the last move has passed. With the value view on it is
+        asked as a decision with its values ("decide"), which the view shows: the values, figures and move
+        of one search."""
         if not (self.enabled if active is None else active):
             return None
-        if not self._move.pending:
-            if self._clock() >= self._ready_at:
-                self._move.ask(state, about=self._clock())
-            return None
         got = self._move.poll()
-        if got is None:
+        if got is not None:
+            answer, asked = got
+            if isinstance(answer, Exception):  # an agent bug must not take the game down
+                self.error = f"{self.name} failed: {type(answer).__name__}: {answer}"
+                self.enabled = False
+                self.invalidate()
+                return None
+            self.last_ms = (self._clock() - asked[1]) * 1000
+            self._decided = (asked[0], self.generation, self.name, answer, False)
+        decided = self.decision_for(state)
+        if decided is None or self._decided[4]:  # (one played already is not played again)
+            if not self._move.pending:
+                self._move.ask(state, "decide" if self.wants_values else "act", about=(state, self._clock()))
             return None
-        action, started = got
-        if isinstance(action, Exception):  # an agent bug must not take the game down
-            self.error = f"{self.name} failed: {type(action).__name__}: {action}"
-            self.enabled = False
-            self.invalidate()
+        if self._clock() < self._ready_at:
             return None
-        self.last_ms = (self._clock() - started) * 1000
-        self.last_figures = {**action.figures, "ms": action.ms}
+        self._decided = self._decided[:4] + (True,)  # played: the view may still show it
+        self.last_figures = {**decided.figures, "ms": decided.ms}
         self.decisions += 1
         self._ready_at = self._clock() + self.delay_ms / 1000
-        return action.value
+        return decided.value.action if isinstance(decided.value, Decision) else decided.value
+
+    def adopt(self, state, agent: str, answer) -> None:
+        """A decision of `agent` asked elsewhere for `state` (the tree view's, with its tree): while `agent` is
+        selected, the one the value view shows and, where the agent is to move in `state`, the move it plays."""
+        if agent == self.name and isinstance(answer.value, Decision):
+            self._move.forget()  # (a decision of its own in flight would be a second search of the state)
+            self._decided = (state, self.generation, self.name, answer, False)
+
+    def decision_for(self, state):
+        """The Answer of the last decision collected for `state` by the selected agent in this generation
+        (played or about to be), or None."""
+        d = self._decided
+        if d is None or d[1] != self.generation or d[2] != self.name:
+            return None
+        return d[3] if same_state(d[0], state) else None
 
     def close(self) -> None:
         self.invalidate()

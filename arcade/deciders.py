@@ -4,7 +4,7 @@ A decider builds the agents of one controller, keeps them (the one cache of
 instances: an agent that learns or builds tables across turns keeps them), and
 runs their methods off the frame loop, handing back a Future:
 
-    run(spec, method, state, rng) -> Future   of an Answer; method: "act", "explain", "explain_all" or "build"
+    run(spec, method, state, rng) -> Future   of an Answer; method: one of arcade.agent_call.METHODS
     instance(spec) -> agent or None            the built agent, if it lives in this process
     reset(rules)                               new rules: built agents are dropped
     close()
@@ -24,7 +24,7 @@ import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from arcade import agent_process
-from arcade.agent_call import call
+from arcade.agent_call import call, decision_rng, draws
 
 class ThreadDecider:
     """Agents built and run in one worker thread of this process."""
@@ -51,6 +51,7 @@ class ThreadDecider:
         return agent
 
     def run(self, spec, method: str, state, rng) -> Future:
+        rng = decision_rng(rng) if draws(method) and rng is not None else rng  # (drawn here, on the asking thread)
         return self._executor.submit(lambda: call(self.agent(spec), method, state, rng, self.rules))
 
     def instance(self, spec):
@@ -79,8 +80,9 @@ class ProcessDecider:
         self._version = 0
 
     def run(self, spec, method: str, state, rng) -> Future:
-        # Only a decision draws from the controller's Generator, so asking for values never changes the game.
-        seed = int(rng.integers(2**63)) if method == "act" else 0
+        # Only a decision draws from the Generator it is given (asking for an explanation draws nothing): the
+        # process makes the decision's Generator from this number as agent_call.decision_rng does
+        seed = int(rng.integers(2**63)) if draws(method) else 0
         key = (self._token, spec.name, self._version)
         return agent_process.submit(key, self.game_id, spec.name, self.rules, self.settings, method, state, seed)
 

@@ -4,7 +4,9 @@ it, how it ended, the variant it was played under; a few bytes a move). No pygam
 
 `keep(data_dir, game_id, session, variant, player)` appends a finished session's record (arcade.session's
 record(): None, and nothing kept, for a game that cannot be replayed); `kept(data_dir, game_id)` reads them
-back newest first (a line that does not read is skipped, never an error); GameSession.replayed(rules, record,
+back newest first: a line that does not read (any bytes, a cut line, a field of the wrong type) is never an
+error: the file is set aside as finished/GAME.jsonl.corrupt, the readable games written back, and one line
+says so; GameSession.replayed(rules, record,
 to) rebuilds one at any move. `python main.py replay --kept GAME [--index I] [--to MOVE]` prints one.
 """
 from __future__ import annotations
@@ -12,6 +14,9 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+
+from arcade.notices import notice
+from arcade.storage import atomic_write_bytes, move_aside
 
 FOLDER = "finished"
 
@@ -41,20 +46,54 @@ def kept(data_dir, game_id: str, limit: int | None = None) -> list[dict]:
     """The kept games of `game_id`, newest first (at most `limit`)."""
     path = path_of(data_dir, game_id)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError:
+        raw = path.read_bytes()
+    except FileNotFoundError:
         return []
-    out = []
-    for line in reversed(lines):
-        try:
-            record = json.loads(line)
-        except ValueError:
+    except OSError as exc:
+        notice(f"{path}: cannot be read ({exc.strerror or exc}); no kept games shown")
+        return []
+    good, bad = [], 0
+    for line in raw.splitlines():
+        if not line.strip():
             continue
-        if isinstance(record, dict) and "start_rng" in record and "actions" in record:
-            out.append(record)
-            if limit is not None and len(out) >= limit:
-                break
-    return out
+        record = _record(line)
+        if record is None:
+            bad += 1
+        else:
+            good.append((line, record))
+    if bad:
+        _set_damaged_aside(path, [line for line, _ in good], bad)
+    out = [record for _, record in reversed(good)]
+    return out if limit is None else out[:limit]
+
+
+def _record(line: bytes) -> dict | None:
+    """A line as a kept game, or None: not UTF-8, not JSON, or a field a replay reads of the wrong type."""
+    try:
+        record = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not (isinstance(record, dict) and isinstance(record.get("start_rng"), dict)
+            and isinstance(record.get("actions"), list) and isinstance(record.get("variant", {}), dict)
+            and isinstance(record.get("movers", []), list) and isinstance(record.get("outcome", {}), (dict, type(None)))
+            and all(isinstance(record.get(k, ""), str) for k in ("player", "when"))):
+        return None
+    return record
+
+
+def _set_damaged_aside(path: Path, lines: list[bytes], bad: int) -> None:
+    """The file as it was kept aside (NAME.corrupt), its readable lines written back in its place."""
+    aside = move_aside(path)
+    if aside is None:  # (it could not be moved: left as it is, read again next time)
+        notice(f"{path}: {bad} damaged line{'s' * (bad != 1)} skipped; the file could not be set aside")
+        return
+    try:
+        atomic_write_bytes(path, b"".join(line + b"\n" for line in lines))
+        kept_now = f"the {len(lines)} readable game{'s' * (len(lines) != 1)} kept in it"
+    except OSError as exc:
+        kept_now = f"the readable games could not be written back ({exc.strerror or exc})"
+    notice(f"{path}: {bad} damaged line{'s' * (bad != 1)} (not a kept game); the file as it was is kept as "
+           f"{aside.name}, {kept_now}")
 
 
 def _plain(value):

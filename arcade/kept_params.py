@@ -2,39 +2,79 @@
 (params.json), never in the shipped settings.toml.
 
 A game screen plays with them; the command line reads them only when asked (`--kept`), so a headless run is
-the same on every machine unless it says otherwise. A kept value that no longer fits (an agent or parameter
-gone, a value out of its range after an update) is left out, not an error. No pygame here.
+the same on every machine unless it says otherwise. Every function takes the settings *without* the kept
+values (settings.toml's: the base they change): a value equal to the base's is no change, so it is never kept
+and never offered as a second agent. A kept value that no longer fits (an agent or parameter gone, a value out
+of its range after an update, an entry of the wrong JSON shape) is left out and said in one line, not an
+error. No pygame.
 """
 from __future__ import annotations
 
 import dataclasses
 
 from agents import UnknownAgent, find
+from arcade.notices import notice
 from arcade.setting_fields import check_in_range
 from arcade.storage import PerGame
 
 FILE = "params.json"
+_said: set[tuple] = set()  # the dropped values already said in this process (each once, not every frame)
 
 
 def _file(settings) -> PerGame:
     return PerGame(settings.data_dir, FILE)
 
 
-def kept(settings, game_id: str) -> dict[str, dict]:
-    """{agent: {parameter: value}} kept for the game (the values that still fit)."""
+def _entry(settings, game_id: str) -> dict:
+    """The game's entry of the file as {agent: {parameter: value}}, whatever shape the file holds."""
+    entry = _file(settings).get(game_id)
+    if entry is None:
+        return {}
+    if not isinstance(entry, dict):
+        _say(settings, (game_id,), f"its {game_id} entry is not a table of agents; left out")
+        return {}
     out = {}
-    for agent, values in (_file(settings).get(game_id) or {}).items():
-        fitting = {name: v for name, v in values.items() if problem(game_id, agent, name, v) is None}
+    for agent, values in entry.items():
+        if isinstance(values, dict):
+            out[agent] = values
+        else:
+            _say(settings, (game_id, agent), f"{game_id} {agent}: not a table of parameters; left out")
+    return out
+
+
+def _say(settings, key: tuple, what: str) -> None:
+    key = (str(_file(settings).path),) + key
+    if key not in _said:
+        _said.add(key)
+        notice(f"{_file(settings).path}: {what}")
+
+
+def kept(base, game_id: str) -> dict[str, dict]:
+    """{agent: {parameter: value}} kept for the game: the values that fit and differ from `base`'s (the
+    settings without kept values). Those that no longer fit are said once and left out."""
+    out = {}
+    for agent, values in _entry(base, game_id).items():
+        fitting = {}
+        for name, v in values.items():
+            why = problem(game_id, agent, name, v)
+            if why is not None:
+                _say(base, (game_id, agent, name), f"{game_id} {agent} {name} = {v!r} left out ({why})")
+            elif not _is_base(base, game_id, agent, name, v):
+                fitting[name] = v
         if fitting:
             out[agent] = fitting
     return out
 
 
-def with_kept(settings, game_id: str):
-    """`settings` with the game's kept parameters set on it, for that game only."""
-    for agent, values in kept(settings, game_id).items():
-        settings = settings.with_agent(agent, game=game_id, **values)
-    return settings
+def _is_base(base, game_id: str, agent: str, name: str, value) -> bool:
+    return getattr(base.agent_params(game_id, agent), name) == value
+
+
+def with_kept(base, game_id: str):
+    """`base` with the game's kept parameters set on it, for that game only."""
+    for agent, values in kept(base, game_id).items():
+        base = base.with_agent(agent, game=game_id, **values)
+    return base
 
 
 def problem(game_id: str, agent: str, name: str, value) -> str | None:
@@ -56,13 +96,15 @@ def problem(game_id: str, agent: str, name: str, value) -> str | None:
     return None
 
 
-def keep(settings, game_id: str, agent: str, name: str, value) -> None:
-    """Keep `value` for the parameter (ValueError with one line where it does not fit); None forgets it (the
-    settings' own value plays again)."""
+def keep(base, game_id: str, agent: str, name: str, value) -> None:
+    """Keep `value` for the parameter (ValueError with one line where it does not fit); None, or the base's
+    own value, forgets it (settings.toml's value plays again: no change is kept). `base`: the settings without
+    kept values."""
     if value is not None and (why := problem(game_id, agent, name, value)) is not None:
         raise ValueError(why)
-    store = _file(settings)
-    game = dict(store.get(game_id) or {})
+    if value is not None and _is_base(base, game_id, agent, name, value):
+        value = None
+    game = _entry(base, game_id)
     values = dict(game.get(agent, {}))
     if value is None:
         values.pop(name, None)
@@ -72,4 +114,4 @@ def keep(settings, game_id: str, agent: str, name: str, value) -> None:
         game[agent] = values
     else:
         game.pop(agent, None)
-    store.put(game_id, game or None)
+    _file(base).put(game_id, game or None)

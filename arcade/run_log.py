@@ -186,6 +186,9 @@ class GameLog:
             raw = path.read_bytes()
         except OSError as exc:
             raise RunError(f"{path} cannot be read ({exc.strerror or exc})") from None
+        if not raw.strip():
+            raise RunError(f"{path} is empty (a run stopped as it was created, before its first line): it holds "
+                           "no games; delete it and start the run again")
         lines = raw.split(b"\n")
         spec = _header_spec(lines[0], path)
         cut_short = bool(lines[-1].strip()) and not raw.endswith(b"\n")

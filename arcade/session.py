@@ -176,7 +176,11 @@ class GameSession:
         a move is not legal (the record is of other rules)."""
         actions = record["actions"][:to]
         session = cls(rules, 0, state=rules.new_state(np.random.default_rng(0)))  # (replaced below)
-        session.rng.bit_generator.state = record["start_rng"]
+        try:
+            session.rng.bit_generator.state = record["start_rng"]
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            raise ValueError(f"the record's generator state cannot be restored ({type(exc).__name__}: "
+                             f"{str(exc)[:80]})") from None
         session._new_game()
         movers = record.get("movers", [])
         for k, logged in enumerate(actions):

@@ -120,13 +120,9 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         raise
 
 
-def set_aside(path: Path, problem: str, then: str = "starting fresh") -> None:
-    """Rename an unreadable file out of the way (keeping it) and say so, and what happens instead (`then`).
-    A file the arcade ships (under ASSETS) is never moved: it is the install's, and moving it would break
-    every later start of it (a network of another shape there means a newer or older code, not damage)."""
-    if Path(path).resolve().is_relative_to(ASSETS):
-        notice(f"{path}: {problem}; left in place (it ships with the arcade), {then}")
-        return
+def move_aside(path: Path) -> Path | None:
+    """Rename `path` to NAME.corrupt (NAME.corrupt1, ... where that exists), keeping it; the new path, or None
+    where it could not be moved. Says nothing: the caller says what it did."""
     aside = path.with_name(path.name + ".corrupt")
     n = 1
     while aside.exists():
@@ -134,9 +130,20 @@ def set_aside(path: Path, problem: str, then: str = "starting fresh") -> None:
         n += 1
     try:
         os.replace(path, aside)
-        where = f"kept as {aside.name}"
     except OSError:
-        where = "left in place"
+        return None
+    return aside
+
+
+def set_aside(path: Path, problem: str, then: str = "starting fresh") -> None:
+    """Rename an unreadable file out of the way (keeping it) and say so, and what happens instead (`then`).
+    A file the arcade ships (under ASSETS) is never moved: it is the install's, and moving it would break
+    every later start of it (a network of another shape there means a newer or older code, not damage)."""
+    if Path(path).resolve().is_relative_to(ASSETS):
+        notice(f"{path}: {problem}; left in place (it ships with the arcade), {then}")
+        return
+    aside = move_aside(Path(path))
+    where = f"kept as {aside.name}" if aside is not None else "left in place"
     notice(f"{path}: {problem}; {where}, {then}")
 
 

@@ -107,11 +107,16 @@ def test_delay_steps_and_wait(settings):
     c.change_delay(-1)
     c.change_delay(-1)
     assert c.delay_ms == 0
-    c.delay_ms = 200
+    c.delay_ms = 60_000
     c.set_enabled(True)
     assert wait_action(c, 1) == 2
-    assert c.poll(2) is None  # within the delay nothing starts
-    assert not c.thinking
+    # within the delay the next decision is worked out (its move comes as the delay ends) but not played
+    deadline = time.monotonic() + 30
+    while c.decision_for(2) is None and time.monotonic() < deadline:
+        assert c.poll(2) is None
+        time.sleep(0.005)
+    assert c.decision_for(2) is not None and c.poll(2) is None and not c.thinking
+    assert c.status().startswith("waiting")
     c.close()
 
 

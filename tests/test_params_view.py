@@ -76,8 +76,37 @@ def test_a_float_steps_within_its_range_and_c_d_u_set_the_course_the_default_and
     assert screen.settings.agent_params("tictactoe", "td-value").draw_value == pytest.approx(0.01)
     key(app, pygame.K_d)
     assert screen.settings.agent_params("tictactoe", "td-value").draw_value == 0.5
+    # the default is no change: not marked, not in the file, not a second entrant in the arena
+    assert kept_params.kept(app.settings, "tictactoe") == {}
+    assert not any("(changed here)" in line for line in view.draw_over(app.surface))
+    assert "td-value" not in json.loads((screen.settings.data_dir / kept_params.FILE).read_text()).get("tictactoe", {})
+    key(app, pygame.K_RIGHT)
     key(app, pygame.K_u)
-    assert kept_params.kept(screen.settings, "tictactoe") == {}
+    assert kept_params.kept(app.settings, "tictactoe") == {}
+
+
+def test_a_value_equal_to_the_base_is_no_change_and_an_entrant_is_its_own_parameters(app, tmp_path):
+    """Item 1 and 3 of issue 73: the arena's "alpha-beta" is settings.toml's, whatever was changed here; a kept
+    value equal to settings.toml's (an older file) is not offered as a second entrant."""
+    from arcade.screens.arena_view import ArenaView
+    from arcade.storage import save_json
+
+    save_json(app.settings.data_dir / kept_params.FILE,
+              {"dots": {"alpha-beta": {"position_budget": 50}, "mcts": {"exploration": 2.0}}})
+    screen = open_game(app, "dots", agent="alpha-beta", seed=3)
+    app.push(screen)
+    assert screen.settings.agent_params("dots", "alpha-beta").position_budget == 50  # the screen plays it
+    arena = ArenaView(app, screen)
+    labels = dict(arena.choices)
+    assert labels["alpha-beta"] == "alpha-beta"
+    assert labels["alpha-beta (changed here)"] == "alpha-beta:position_budget=50"
+    assert not any(label.startswith("mcts (") for label in labels)  # 2.0 is mcts's own exploration
+    from arcade.arena import parse_entrants
+
+    entrants = parse_entrants("dots", "alpha-beta,alpha-beta:position_budget=50")
+    base = arena.base_settings()
+    assert entrants[0].settings(base, "dots").agent_params("dots", "alpha-beta").position_budget == 0
+    assert entrants[1].settings(base, "dots").agent_params("dots", "alpha-beta").position_budget == 50
 
 
 def test_a_choice_cycles_and_the_agent_is_rebuilt_with_it(app):

@@ -35,7 +35,7 @@ class ArenaView(Overlay):
         super().__init__(app, under)
         game = under.info.id
         names = [s.name for s in under.controller.specs if s.cannot_play(under.rules) is None]
-        changed = kept_params.kept(under.settings, game)
+        changed = kept_params.kept(under.app.settings, game)
         self.choices = [(n, n) for n in names]  # (label, entrant text)
         for name, params in changed.items():
             if name in names and params:
@@ -99,8 +99,7 @@ class ArenaView(Overlay):
 
     def _run(self, entrants, games: int) -> None:
         screen = self.under
-        # no clock: every entrant stops on its counted work (the same table on any machine, with any jobs)
-        settings = screen.settings.with_table("agents", budget_clock="none")
+        settings = self.base_settings()
         folder = settings.data_dir / "runs" / "arena"
         played: list = []
         try:
@@ -124,6 +123,12 @@ class ArenaView(Overlay):
             self.progress = None
             if self.backend is not None:
                 self.backend.shutdown()
+
+    def base_settings(self):
+        """What every entrant is built from before its own parameters: settings.toml's (not what was changed
+        here: "alpha-beta" is settings.toml's alpha-beta, "alpha-beta:position_budget=50" the one changed here),
+        with no clock (every entrant stops on its counted work: the same table on any machine, any jobs)."""
+        return self.under.app.settings.with_table("agents", budget_clock="none")
 
     def _table(self, entrants, played) -> dict:
         if self.under.rules.players == 2:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pygame
 
 from agents import LearnsWhilePlaying
-from arcade.control import AgentController
+from arcade.control import AgentController, same_state
 from arcade.games import game_info, make_rules
 from arcade.finished_games import keep
 from arcade.kept_games import KeptGames, variant_of
@@ -163,12 +163,14 @@ class GameScreen(GameView):
         if self.toast:
             msg, left = self.toast
             self.toast = (msg, left - dt_ms) if left > dt_ms else None
-        self.values.refresh(self.shown_state())  # asked before the move, so values come first in the queue
-        state = self.agent_state()
+        state, shown = self.agent_state(), self.shown_state()
+        moves = state is not None and (self.stepping or self.agent_active())
+        # the agent's decision where it is to move is the values shown there: one search, not two
+        self.values.refresh(shown, agent_moves=moves and same_state(state, shown))
         if state is None:
-            self.stepping = self.stepping and self.shown_state() is not None  # waits for an animation
+            self.stepping = self.stepping and shown is not None  # waits for an animation
             return
-        action = self.controller.poll(state, True if self.stepping else self.agent_active())
+        action = self.controller.poll(state, moves)
         if action is not None:
             self.stepping = False
             self.apply_agent_action(action)

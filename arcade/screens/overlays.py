@@ -10,7 +10,7 @@ import dataclasses
 
 import pygame
 
-from agents import Describes
+from agents import Describes, find
 from arcade import kept_params
 from arcade.progress import ms_text
 from arcade.screens.stacked import Screen
@@ -80,14 +80,15 @@ class StatisticsView(Overlay):
         return [name for name, _ in rows] + ([footer] if footer else [])
 
 
-def agent_parameters(settings, game, name: str) -> tuple[list[tuple[str, str, bool]], str]:
-    """Agent `name`'s parameters on `game` (its declaration) as (key, value shown, whether it is the course's
-    value), and the settings.toml table that sets them ("" for an agent without parameters)."""
+def agent_parameters(settings, game, name: str, rules=None) -> tuple[list[tuple[str, str, bool]], str]:
+    """Agent `name`'s parameters on `game` (its declaration; those it reads on `rules` where given) as (key,
+    value shown, whether it is the course's value), and the settings.toml table that sets them ("" for an agent
+    without parameters)."""
     values = settings.agent_params(game.id, name)
     if values is None:
         return [], ""
     params = []
-    for f in dataclasses.fields(values):
+    for f in find(game.id, name).params_here(rules, values) if rules is not None else dataclasses.fields(values):
         value = getattr(values, f.name)
         shown = f"{value:g}" if isinstance(value, float) else str(value)
         if f.name == "time_budget_ms" and not value:
@@ -101,8 +102,8 @@ def agent_panel_lines(screen):
     (key, value, whether it is the course's value), its last decision's figures, what it says of itself,
     the settings.toml table of its parameters)."""
     spec = screen.controller.spec
-    params, table = agent_parameters(screen.settings, screen.info, spec.name)
-    changed = kept_params.kept(screen.settings, screen.info.id).get(spec.name, {})
+    params, table = agent_parameters(screen.settings, screen.info, spec.name, screen.rules)
+    changed = kept_params.kept(screen.app.settings, screen.info.id).get(spec.name, {})
     params = [(k, f"{v} (changed here)" if k in changed else v, course) for k, v, course in params]
     if changed:
         table += ", Shift+i for those changed here"

@@ -44,7 +44,7 @@ class ParamsView(Overlay):
     def __init__(self, app, under):
         super().__init__(app, under)
         self.spec = under.controller.spec
-        self.fields = list(dataclasses.fields(self.spec.params)) if self.spec.params is not None else []
+        self.fields = list(self.spec.params_here(under.rules, self.values()))  # (those it reads here, as set)
         self.selected = 0
         self.typed = ""
         self.line = "" if self.fields else f"{self.spec.name} has no parameters to change"
@@ -53,19 +53,21 @@ class ParamsView(Overlay):
         return self.under.settings.agent_params(self.under.info.id, self.spec.name)
 
     def changed(self) -> dict:
-        return kept_params.kept(self.under.settings, self.under.info.id).get(self.spec.name, {})
+        return kept_params.kept(self.under.app.settings, self.under.info.id).get(self.spec.name, {})
 
     def set(self, value) -> None:
         """Keep `value` for the selected parameter (None: forget it) and hand the new settings to the agent."""
         screen, f = self.under, self.fields[self.selected]
         try:
-            kept_params.keep(screen.settings, screen.info.id, self.spec.name, f.name, value)
+            kept_params.keep(screen.app.settings, screen.info.id, self.spec.name, f.name, value)
         except ValueError as exc:
             self.line = f"refused: {exc}"
             return
         screen.settings = kept_params.with_kept(screen.app.settings, screen.info.id)
         screen.controller.set_settings(screen.settings)
         screen.values.forget()
+        self.fields = list(self.spec.params_here(screen.rules, self.values()))  # (one may decide another's use)
+        self.selected = next((i for i, g in enumerate(self.fields) if g.name == f.name), 0)
         now = getattr(self.values(), f.name)
         self.line = f"{f.name} {now}: {self.spec.name} is built again with it; its next decision uses it"
 

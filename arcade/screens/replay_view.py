@@ -14,6 +14,7 @@ from arcade.finished_games import kept
 from arcade.kept_games import RESUME_ERRORS
 from arcade.screens import paint_state
 from arcade.screens.overlays import Overlay
+from arcade.seeds import make_rng
 from arcade.session import GameSession, as_action
 from arcade.ui import palette, text
 from arcade.ui.panels import panel_box
@@ -35,6 +36,7 @@ class ReplayView(Overlay):
         self.values_on = False  # v: the selected agent's values at each move shown
         self.values: dict | None = None  # {"move": m, "agent": name, "values": {...}} or {"problem": line}
         self.question = Question(under.controller, follows_moves=False)
+        self._seed = under.settings.seeds.agent  # its decisions play no move: they draw as `decide` does
 
     # --- keys ------------------------------------------------------------------------------------------------
     def handle_event(self, event) -> bool:
@@ -108,7 +110,7 @@ class ReplayView(Overlay):
             self.values = {"move": self.move, "problem": "the game is over at this move: no values"}
             return
         self.values = None
-        self.question.ask(state, "explain", about=(self.move, self.under.controller.name))
+        self.question.ask(state, "decide", rng=make_rng(self._seed), about=(self.move, self.under.controller.name))
 
     def update(self, dt_ms: float) -> None:
         super().update(dt_ms)
@@ -119,7 +121,8 @@ class ReplayView(Overlay):
         if isinstance(answer, Exception):
             self.values = {"move": self.move, "problem": f"{agent} could not value this move: {answer}"}
         else:
-            self.values = {"move": self.move, "agent": agent, "values": answer.value or {}, "legend": answer.legend}
+            self.values = {"move": self.move, "agent": agent, "values": answer.value.values or {},
+                           "choice": answer.value.action, "legend": answer.legend}
 
     def busy(self) -> bool:
         return self.question.pending or super().busy()
@@ -241,7 +244,8 @@ class ReplayView(Overlay):
         return drawn
 
     def _draw_values(self, surface, x, y, width, bottom, size) -> list[str]:
-        """The selected agent's values at the move shown, best first, the move played there marked."""
+        """The selected agent's values at the move shown, best first, the move played there and the move the
+        agent would play (its decision, from the same search) marked."""
         got = self.values
         if got is None:
             lines = [(f"{self.under.controller.name} is working out its values here...", palette.MUTED)]
@@ -253,7 +257,9 @@ class ReplayView(Overlay):
             ranked = sorted(got["values"].items(), key=lambda kv: -kv[1])
             lines = [(f"{got['agent']}'s values here:", palette.INFO)]
             for action, value in ranked[: max(1, (bottom - y) // (size + 2) - 2)]:
-                mark = "  <- played" if action == played else ""
+                marks = (["played"] if action == played else []) + ([f"{got['agent']}'s move"]
+                                                                     if action == got["choice"] else [])
+                mark = f"  <- {', '.join(marks)}" if marks else ""
                 lines.append((f"{self.rules.format_action(action)}:  {text.number(value)}{mark}",
                               palette.ACCENT if mark else palette.TEXT))
             if len(ranked) > len(lines) - 1:

@@ -48,7 +48,9 @@ class TreeView(Overlay):
         self.where = where  # what the root is, said above the rows
         self.agent = under.controller.name
         self.question = Question(under.controller, follows_moves=False)
-        self.question.ask(state, "tree_shown", about=state)  # (its top levels: what a frame can take at once)
+        # a decision with its tree (its top levels: what a frame can take at once): the values beside the board
+        # and, where the agent is to move here, its move are this search's
+        self.question.ask(state, "decide_tree_shown", about=state)
         self.root_state = state
         self.tree: dict | None = None
         self.problem = ""
@@ -107,7 +109,8 @@ class TreeView(Overlay):
         if isinstance(answer, Exception):
             self.problem = f"{self.agent} could not build its tree: {answer}"
         else:
-            self.tree = answer.value
+            self.tree = answer.value.tree
+            self.under.controller.adopt(answered[1], self.agent, answer)
 
     def busy(self) -> bool:
         return self.tree is None and not self.problem or super().busy()

@@ -1,30 +1,23 @@
 """The value view every game screen shares: what the selected agent believes of the state on screen.
 
 `v` turns it on. Each frame the screen hands it the state it shows (None when
-the game is over); when that state or the agent changes, it asks the agent to
-explain the state off the frame loop (the agent's thread or process), and keeps
-the last answer for that state and agent until a new one arrives. A stale
+the game is over); when that state or the agent changes, it takes the agent's
+decision there (agents.decide: the move and the values it was chosen on, from one
+search): the one the agent makes to move, where the agent is to move, else one
+asked off the frame loop (the agent's thread or process); it keeps the last
+answer for that state and agent until a new one arrives. A stale
 answer (another generation, state or agent) is dropped. It works on the human's
 turn too: a person can ask the agent's opinion before moving. The screens only
 draw `values`; how they look differs per game.
 """
 from __future__ import annotations
 
-from agents import Explains
+from agents import Decision, Explains
 from agents.base import best_action
-from arcade.control import Question
+from arcade.control import Question, same_state
 from arcade.progress import ms_text
+from arcade.seeds import make_rng
 from arcade.ui.text import number
-
-
-def same_state(a, b) -> bool:
-    """Equality of two game states (values), tolerant of states that do not compare."""
-    if a is b:
-        return True
-    try:
-        return bool(a == b)
-    except Exception:  # e.g. arrays compared elementwise
-        return False
 
 
 class ValueView:
@@ -40,11 +33,19 @@ class ValueView:
         self.state = None
         self.agent: str | None = None
         self.error: str | None = None
+        self.action = None  # the move the decision chose on them
+        self._answer = None  # the Answer they came from
         self._question = Question(controller)
         self._rules = None  # the rules the values were worked out for
+        self._seed = controller.settings.seeds.agent  # the decisions asked here draw as `decide` does (no move
+        #                                               follows them: looking changes no game)
 
     def toggle(self) -> bool:
         self.on = not self.on
+        c = self.controller
+        c.wants_values = self.on
+        if self.on and c.thinking:  # a move asked without its values: asked again as a decision that has them
+            c.invalidate()
         return self.on
 
     @property
@@ -57,16 +58,19 @@ class ValueView:
         return self._question.pending
 
     def best(self) -> set:
-        """The actions with the largest value (what the agent would choose), or an empty set."""
+        """The actions to mark as the agent's choice: the move its decision chose and those of equal value
+        (an empty set without values). Where it chose a move that is not the largest (mcts plays its most
+        visited move; a learner explores), that move alone."""
         if not self.values:
             return set()
-        top = max(self.values.values())
-        return {a for a, v in self.values.items() if v == top}
+        chosen = self.choice()
+        return {a for a, v in self.values.items() if v == self.values.get(chosen)} or {chosen}
 
     def choice(self):
-        """The one action the agent's values pick: the largest, ties to the first listed (agents list their
-        actions in their tie-break order); None without values."""
-        return best_action(self.values) if self.values else None
+        """The one action the decision played or would play; None without values."""
+        if not self.values:
+            return None
+        return self.action if self.action in self.values else best_action(self.values)
 
     def current(self, state) -> dict | None:
         """The values if they are of `state` and of the selected agent, else None."""
@@ -74,9 +78,11 @@ class ValueView:
             return None
         return self.values
 
-    def refresh(self, state) -> None:
-        """Call every frame with the state on screen (None: nothing to explain)."""
+    def refresh(self, state, agent_moves: bool = False) -> None:
+        """Call every frame with the state on screen (None: nothing to explain); agent_moves: the selected agent
+        is to move in it (its own decision there is awaited and shown, not a second search asked)."""
         c, q = self.controller, self._question
+        c.wants_values = self.on
         agent = q.agent
         got = q.poll()
         if got is not None:
@@ -86,12 +92,23 @@ class ValueView:
                 self.values, self.agent, self.state, self._rules = None, agent, asked_state, asked_rules
                 return
             if agent == c.name and asked_rules is c.rules:
-                self.values, self.figures, self.ms, self.legend = answer.value, answer.figures, answer.ms, answer.legend
-                self.state, self.agent, self.error = asked_state, agent, None
-                self._rules = asked_rules
-        if q.pending or not self.wants(state):
+                self._take(answer, asked_state, agent)
+        if not self.on or state is None or not self.explains:
             return
-        q.ask(state, "explain", about=(state, c.rules))
+        decided = c.decision_for(state)  # the agent's own decision there (its move is, or was, this one)
+        if decided is not None and isinstance(decided.value, Decision) and decided is not self._answer:
+            self._take(decided, state, c.name)
+            q.forget()
+        elif self.wants(state) and not q.pending and not agent_moves:
+            q.ask(state, "decide", rng=make_rng(self._seed), about=(state, c.rules))
+
+    def _take(self, answer, state, agent: str) -> None:
+        self._answer = answer
+        decision = answer.value
+        self.values, self.action = decision.values, decision.action
+        self.figures, self.ms, self.legend = answer.figures, answer.ms, answer.legend
+        self.state, self.agent, self.error = state, agent, None
+        self._rules = self.controller.rules
 
     def wants(self, state) -> bool:
         """Whether values of `state` are to be asked for: on, an agent that explains, and none known for it
@@ -129,7 +146,7 @@ class ValueView:
 
     def forget(self) -> None:
         """Drop what is known (after new rules, a retrained table): the next refresh asks again."""
-        self.values, self.state, self.agent, self.error = None, None, None, None
+        self.values, self.state, self.agent, self.error, self.action, self._answer = None, None, None, None, None, None
         self._question.forget()
 
 
