@@ -288,8 +288,33 @@ def kept_results(data_dir, game: str, settings) -> dict | None:
     """The latest arena kept for the game and its variant in `settings`, or None."""
     from arcade.storage import PerGame
 
-    got = PerGame(data_dir, KEPT).get(variant_slug(game, settings_variant(game, settings)))
-    return got if isinstance(got, dict) and isinstance(got.get("table"), dict) else None
+    store = PerGame(data_dir, KEPT)
+    key = variant_slug(game, settings_variant(game, settings))
+    got = store.get(key)
+    if got is None:
+        return None
+    if not _readable_results(got):
+        store.put(key, None)  # (what cannot be shown is dropped, said once: the other games' are kept)
+        notice(f"{store.path}: the kept arena of {key} is not one this version reads; left out")
+        return None
+    return got
+
+
+def _readable_results(got) -> bool:
+    """Whether a kept arena has what summary_line and the arena view read, of the types they read."""
+    def number(v):
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+    if not (isinstance(got, dict) and isinstance(got.get("table"), dict) and isinstance(got.get("when"), str)
+            and number(got.get("games")) and isinstance(got.get("complete", True), bool)):
+        return False
+    table = got["table"]
+    if "ratings" in table:
+        rows, fields = table["ratings"], ("rating", "low", "high")
+    else:
+        rows, fields = table.get("entrants"), ("mean", "ci")
+    return isinstance(rows, list) and all(isinstance(r, dict) and isinstance(r.get("entrant"), str)
+                                          and all(number(r.get(k)) for k in fields) for r in rows)
 
 
 def summary_line(kept: dict, number=lambda v: f"{v:,.0f}") -> str:

@@ -178,7 +178,7 @@ class GameSession:
         session = cls(rules, 0, state=rules.new_state(np.random.default_rng(0)))  # (replaced below)
         try:
             session.rng.bit_generator.state = record["start_rng"]
-        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:
             raise ValueError(f"the record's generator state cannot be restored ({type(exc).__name__}: "
                              f"{str(exc)[:80]})") from None
         session._new_game()

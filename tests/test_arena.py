@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from arcade import notices
 from arcade.arena import bradley_terry, parse_entrants, rating_errors
 from arcade.cli import main
 
@@ -53,6 +54,22 @@ def test_a_stopped_arena_continues_from_its_logs(capsys, tmp_path):
     logs[2].write_text("\n".join(cut[:4]) + "\n")  # as if stopped after three of its games
     code, again = _arena(capsys, DOTS + ["--jobs", "1", "--log-dir", str(folder)])
     assert code == 0 and again == whole and len(logs[2].read_text().splitlines()) == len(cut)
+
+
+def test_an_empty_or_damaged_arena_log_is_said_and_the_arena_plays_on(capsys, tmp_path):
+    """Issue 73 item 14: a log killed as it was created (zero bytes) no longer blocks its arena, and damaged
+    lines in a log are said in one line, not skipped without a word."""
+    folder = tmp_path / "logs"
+    code, whole = _arena(capsys, DOTS + ["--jobs", "1", "--log-dir", str(folder)])
+    logs = sorted(folder.glob("*.jsonl"))
+    logs[0].write_bytes(b"")
+    lines = logs[1].read_bytes().splitlines()
+    logs[1].write_bytes(b"\n".join(lines[:2] + [b"\xff not a game"] + lines[2:]) + b"\n")
+    code, again = _arena(capsys, DOTS + ["--jobs", "1", "--log-dir", str(folder)])
+    assert code == 0 and again == whole
+    said = [line for line in notices.recent() if str(folder) in line]
+    assert any("empty" in line and logs[0].name in line for line in said)
+    assert any("1 line left out" in line and logs[1].name in line for line in said)
 
 
 def test_a_one_player_arena_pairs_the_scores_by_seed_and_counts_the_milestones(capsys, tmp_path):

@@ -98,6 +98,17 @@ def test_replay_kept_prints_a_kept_game_and_says_it_ends_as_kept(tmp_path, capsy
     assert main(["--settings", str(settings_file), "replay", "nogame", "--kept"]) == 2
 
 
+def test_replay_kept_replays_a_tictactoe_game_a_game_without_a_rules_table(tmp_path, capsys):
+    """Issue 73 item 11: tic-tac-toe has no rules-settings table; its kept games replay all the same."""
+    settings_file = tmp_path / "settings.toml"
+    settings_file.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n')
+    session = GameSession(make_rules("tictactoe", Settings()), seed=2)
+    _play_out(session, np.random.default_rng(2), undo_every=4)
+    assert keep(tmp_path / "data", "tictactoe", session, {}, "you vs minimax")
+    assert main(["--settings", str(settings_file), "replay", "tictactoe", "--kept", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["as_kept"] is True
+
+
 def test_a_line_that_does_not_read_is_skipped(tmp_path):
     rules = make_rules("tictactoe", Settings())
     session = GameSession(rules, seed=0)
