@@ -104,6 +104,7 @@ class QLearningAgent:
         self._optimum: float | None = None
         self.data_dir = Path(settings.data_dir)
         self.source = "untrained (it learns as it plays, and from training)"
+        self.run = (0, 0)  # (rounds of its last training run, rounds of it done): a stopped run resumes
         if self.default_path().exists():
             self.load(self.default_path())
 
@@ -115,6 +116,10 @@ class QLearningAgent:
     def default_path(self) -> Path:
         """The table of this deck in the data folder (one per deck: a table is only good for its own)."""
         return self.data_dir / f"q_learning_blackjack_{self.rules.preset}.json"
+
+    def resumes(self, episodes: int) -> bool:
+        """Whether the table it plays is a checkpoint of a stopped run of `episodes` rounds (train goes on)."""
+        return self.run[0] == episodes and 0 < self.run[1] < episodes
 
     def optimum(self) -> float:
         """Value iteration's expected return from the start of this deck (solved once per deck)."""
@@ -134,18 +139,25 @@ class QLearningAgent:
               stop=None, checkpoint=None, watch=None, jobs: int = 1) -> None:
         """Q-learning over `episodes` rounds of this deck (exploring with epsilon, the course's simulate); at
         about CHECKPOINTS points checkpoint(done, figures) with the greedy policy's exact expected return as
-        a share of the optimum's. A set `stop` ends it after the current stretch."""
+        a share of the optimum's. A set `stop` ends it after the current stretch.
+        A run of N rounds resumes where a saved unfinished run of N rounds stopped (its checkpoint: the same
+        command goes on), counting from there."""
+        resuming = not from_scratch and self.resumes(episodes)
         if from_scratch:
             self.ql = QLearningAlgorithm(self.rules.mdp.actions, self.rules.mdp.discount(),
                                          blackjack_feature_extractor, self.epsilon, is_end=blackjack_is_end)
         self.ql.epsilon = self.epsilon
         self.ql.use_rng(rng)
         every = max(100, episodes // CHECKPOINTS)
-        done = 0
+        done = self.run[1] if resuming else 0
+        self.run = (episodes, done)
+        if progress and done:
+            progress(done)
         while done < episodes and not (stop is not None and stop.is_set()):
             stretch = min(every, episodes - done)
             simulate(self.rules.mdp, self.ql, stretch, rng=rng)
             done += stretch
+            self.run = (episodes, done)
             if progress:
                 progress(done)
             if checkpoint is not None:
@@ -158,7 +170,8 @@ class QLearningAgent:
         path = Path(path) if path else self.default_path()
         ok = save_json(path, {"format": FORMAT_VERSION, "deck": deck_of(self.rules.mdp),
                               "weights": [[_lists(k), v] for k, v in self.ql.weights.items()],
-                              "num_iters": self.ql.num_iters, "updates": self.ql.updates})
+                              "num_iters": self.ql.num_iters, "updates": self.ql.updates,
+                              "run": list(self.run)})
         if ok:
             self.source = f"trained ({path.name})"
         return ok
@@ -173,10 +186,13 @@ class QLearningAgent:
                 raise ValueError("a table of another deck or format")
             weights = {_tuples(k): float(v) for k, v in data["weights"]}
             num_iters, updates = int(data["num_iters"]), int(data["updates"])
+            run = data.get("run", [0, 0])
+            run = (int(run[0]), int(run[1])) if isinstance(run, list) and len(run) == 2 else (0, 0)
         except (KeyError, TypeError, ValueError) as exc:
             set_aside(Path(path), f"not a q-learning table of this deck ({exc})", "it learns from scratch")
             return False
         self.ql.weights, self.ql.num_iters, self.ql.updates = weights, num_iters, updates
+        self.run = run
         self.source = f"trained ({Path(path).name})"
         return True
 

@@ -342,8 +342,10 @@ class DotsNTuple:
         if not np.isfinite(weights).all():
             set_aside(path, "weights that are not numbers", then)
             return None
-        return Network(rows, cols, weights.astype(np.float64)), {"games": int(arrays["games"]),
-                                                                "moves": int(arrays["moves"])}
+        meta = {"games": int(arrays["games"]), "moves": int(arrays["moves"])}
+        if "run" in arrays and arrays["run"].shape == (2,):  # (a checkpoint: its run's size and games done)
+            meta["run"] = (int(arrays["run"][0]), int(arrays["run"][1]))
+        return Network(rows, cols, weights.astype(np.float64)), meta
 
     def _net(self, rows: int, cols: int) -> tuple[Network, dict, str]:
         key = (rows, cols)
@@ -413,13 +415,20 @@ class DotsNTuple:
         return {"wins against greedy": wins_against(net, CURVE_GAMES, TEST_SEED, self.settings),
                 "wins against alpha-beta": wins_against(net, CURVE_SEARCH_GAMES, TEST_SEED, search, "alpha-beta")}
 
+    def resumes(self, episodes: int) -> bool:
+        """Whether the network it plays is a checkpoint of a stopped run of `episodes` games (train goes on)."""
+        run = self._net(self.rules.rows, self.rules.cols)[1].get("run", (0, 0))
+        return run[0] == episodes and 0 < run[1] < episodes
+
     def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None, checkpoint=None,
               watch=None, jobs: int = 1) -> None:
         """TD(0) self-play for `episodes` games on this board, on `jobs` threads sharing the weights (Hogwild:
         the compiled loop lets go of the interpreter lock, each thread its own games and rng);
         checkpoint(done, figures) at CURVE_POINTS points with the curve's figures, watch(state) with a
-        position of a greedy game of the network as it is."""
+        position of a greedy game of the network as it is. A run of N games resumes where a saved unfinished
+        run of N games stopped (its checkpoint: the same command goes on)."""
         rows, cols = self.rules.rows, self.rules.cols
+        resuming = not from_scratch and self.resumes(episodes)
         net, meta, _ = self._net(rows, cols)
         net = Network(rows, cols, None if from_scratch else np.array(net.weights))
         meta = {"games": 0, "moves": 0} if from_scratch else dict(meta)
@@ -435,9 +444,12 @@ class DotsNTuple:
                                    lay.line_boxes, r, self.openings, self.sparring))
 
         try:
-            done = 0
-            if checkpoint is not None:
-                checkpoint(0, self.measure(net))
+            done = meta["run"][1] if resuming else 0  # (a stopped run of as many games goes on from there)
+            meta["run"] = (episodes, done)
+            if progress is not None and done:
+                progress(done)
+            initial = None if done else Network(rows, cols, np.array(net.weights))  # (measured after the first
+            #                                                       games: the bar moves within seconds)
             while done < episodes and not (stop is not None and stop.is_set()):
                 games = min(per_call, episodes - done, next(m for m in marks if m > done) - done)
                 if pool is None:
@@ -451,8 +463,12 @@ class DotsNTuple:
                                            f"learning rate ([dots.ntuple] {self.rate_setting})")
                 meta["games"] += games
                 meta["moves"] += sum(played)
+                meta["run"] = (episodes, done)
                 if progress is not None:
                     progress(done)
+                if checkpoint is not None and initial is not None:
+                    checkpoint(0, self.measure(initial))
+                    initial = None
                 if done in marks:
                     if checkpoint is not None:
                         self._nets[(rows, cols)] = (net, meta, "training")
@@ -480,7 +496,8 @@ class DotsNTuple:
             return False
         ok = save_npz(path, FORMAT_VERSION, weights=net.weights.astype(np.float32), tuples=net.layout.tuples,
                       boxes=net.layout.boxes,
-                      games=np.array(meta["games"]), moves=np.array(meta["moves"]))
+                      games=np.array(meta["games"]), moves=np.array(meta["moves"]),
+                      run=np.array(meta.get("run", (0, 0))))
         if ok:
             self._nets[(self.rules.rows, self.rules.cols)] = (net, meta, f"trained ({path.name})")
         return ok

@@ -219,13 +219,12 @@ class Match3TD:
         weights = np.zeros(len(FEATURES)) if from_scratch else np.array(self.weights)
         games = 0 if from_scratch else self.meta["games"]
         marks = sorted({max(1, round(episodes * (i + 1) / CURVE_POINTS)) for i in range(CURVE_POINTS)})
-        def point(done: int) -> None:  # (a stop asked while it measures drops the point: no wait for it)
-            score = self.mean_score(weights, stop)
+        def point(done: int, measured=weights) -> None:  # (a stop asked while it measures drops the point)
+            score = self.mean_score(measured, stop)
             if score is not None:
                 checkpoint(done, {"mean score at 1 ply": score})
 
-        if checkpoint is not None:
-            point(0)
+        initial = weights.copy()  # (its point is measured after the first games: the bar moves within a second)
         done = 0
         while done < episodes and not (stop is not None and stop.is_set()):
             batch = min(BOARDS, episodes - done)
@@ -236,6 +235,8 @@ class Match3TD:
             before, done = done, done + batch
             if progress is not None:
                 progress(done)
+            if checkpoint is not None and before == 0:
+                point(0, initial)
             if checkpoint is not None and any(before < m <= done for m in marks):
                 point(done)
         self.weights, self.meta = weights, {"games": games + done}

@@ -145,22 +145,28 @@ class Schedule:
         return self.fine_rate if self.fine_from is not None and games_done >= self.fine_from else self.rate
 
 
+FIRST_BLOCK = 50  # games the first learning-curve point averages: a point within seconds, not a block's minutes
+
+
 @dataclass
 class Curve:
-    """Finished training games grouped in blocks: one learning-curve point a block."""
+    """Finished training games grouped in blocks: one learning-curve point a block (the first block of
+    FIRST_BLOCK games at most, so the curve starts within seconds of a long run's start)."""
 
     block: int
     scores: list = field(default_factory=list)
     tiles: list = field(default_factory=list)
+    points: int = 0  # made so far
 
     def add(self, scores, tiles) -> list[dict]:
         """Take in finished games; the points of the blocks they complete ({series: value})."""
         self.scores.extend(np.asarray(scores).tolist())
         self.tiles.extend(np.asarray(tiles).tolist())
         points = []
-        while len(self.scores) >= self.block:
-            s, t = self.scores[:self.block], np.array(self.tiles[:self.block])
-            del self.scores[:self.block], self.tiles[:self.block]
+        while len(self.scores) >= (size := self.block if self.points else min(self.block, FIRST_BLOCK)):
+            s, t = self.scores[:size], np.array(self.tiles[:size])
+            del self.scores[:size], self.tiles[:size]
+            self.points += 1
             points.append({"mean score": float(np.mean(s)), "share reaching 2048": float((t >= TILE_2048).mean())})
         return points
 

@@ -6,6 +6,9 @@ launcher (or the window's close button) quits.
 """
 from __future__ import annotations
 
+import math
+import time
+
 import pygame
 
 from arcade import agent_process, notices
@@ -20,6 +23,7 @@ MIN_SIZE = (640, 480)  # the smallest window every screen is laid out for (setti
 ONCE_KEYS = frozenset((pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE, pygame.K_TAB, pygame.K_F11, pygame.K_v,
                        pygame.K_i, pygame.K_k, pygame.K_m, pygame.K_h, pygame.K_t, pygame.K_y, pygame.K_r))
 IDLE_TICK_MS = 500  # with nothing moving, a frame at least this often (and at once on any input)
+ESC_SETTLE_S = 0.4  # an Esc reaching the launcher this soon after an Esc closed a screen is that same press
 
 
 class App:
@@ -37,6 +41,7 @@ class App:
         pygame.display.set_caption("Arcade")
         pygame.key.set_repeat(300, 60)  # a held arrow moves again, a held + or - keeps changing the delay ...
         self._held: set[int] = set()  # ... but a held ONCE_KEYS key acts once a press (see handle)
+        self._esc_closed_at = -math.inf  # when an Esc last closed a screen (time.monotonic)
         self.sounds = Sounds(settings.audio.volume)
         self.pacer = FramePacer(win.fps)
         self._dt_ms = 1000 / win.fps
@@ -84,6 +89,11 @@ class App:
             self.surface = pygame.display.get_surface()
         consumed = self.top.handle_event(event)
         if not consumed and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            # the arcade closed once after one Esc on a game: that press (repeated, or bounced by a slow frame)
+            # reached the launcher too. Closing the arcade takes an Esc of its own.
+            if len(self.stack) == 1 and time.monotonic() - self._esc_closed_at < ESC_SETTLE_S:
+                return
+            self._esc_closed_at = time.monotonic()
             self.pop()
 
     def _repeat_of_once_key(self, event) -> bool:

@@ -22,8 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from arcade import runner
-from arcade.notices import notice
 from arcade.games import game_info, settings_variant, variant_slug
+from arcade.notices import notice
+from arcade.numbers import estimate, interval
 from arcade.run_log import RunSpec, settings_key
 
 
@@ -187,35 +188,55 @@ def _win_matrix(entrants, played: list[Pairing]) -> np.ndarray:
     return wins
 
 
-def rating_errors(n: int, wins: np.ndarray, elo: np.ndarray) -> np.ndarray:
-    """Standard errors of the ratings (Elo scale) from the Bradley-Terry likelihood's curvature at the fit
-    (its observed information, with the virtual draws; the ratings' mean is held at 0)."""
+def rating_covariance(n: int, wins: np.ndarray, elo: np.ndarray) -> np.ndarray:
+    """The covariance of the ratings (Elo scale, squared) from the Bradley-Terry likelihood's curvature at the
+    fit (its observed information, with the virtual draws; the ratings' mean is held at 0)."""
     w = wins + 0.5 * (1 - np.eye(n))
     games = w + w.T
     p = 10 ** (elo / 400)
     share = games * p[:, None] * p[None, :] / (p[:, None] + p[None, :]) ** 2
     information = np.diag(share.sum(axis=1)) - share
     covariance = np.linalg.pinv(information)  # (singular along the common shift: the mean is fixed)
-    return 400 / math.log(10) * np.sqrt(np.maximum(np.diag(covariance), 0.0))
+    return (400 / math.log(10)) ** 2 * covariance
+
+
+def rating_errors(n: int, wins: np.ndarray, elo: np.ndarray) -> np.ndarray:
+    """Standard errors of the ratings (Elo scale): each against the mean of all entrants."""
+    return np.sqrt(np.maximum(np.diag(rating_covariance(n, wins, elo)), 0.0))
 
 
 def two_player_table(entrants: list[Entrant], played: list[Pairing]) -> dict:
-    """{"ratings": [{entrant, rating, low, high, games}], "pairs": [{first, second, wins, draws, losses}]}:
-    ratings best first with 95% intervals (1.96 standard errors of the fit)."""
+    """{"ratings": [{entrant, rating, low, high, games, sweep}], "pairs": [{first, second, wins, draws, losses,
+    difference, low, high}]}: ratings best first with 95% intervals (1.96 standard errors of the fit, each
+    against the mean of all entrants); each pair's rating difference with its own 95% interval (from the
+    fit's covariance: two ratings whose intervals overlap can still differ); `sweep` "won every game" or "lost
+    every game" where an entrant did (its rating then rests on the prior's virtual draws and the number of
+    games: a bound, not a measured strength)."""
     n = len(entrants)
     wins = _win_matrix(entrants, played)
     ratings = bradley_terry(n, wins)
-    errors = rating_errors(n, wins, ratings)
+    covariance = rating_covariance(n, wins, ratings)
+    errors = np.sqrt(np.maximum(np.diag(covariance), 0.0))
+    index = {e.label: i for i, e in enumerate(entrants)}
     count = {e.label: 0 for e in entrants}
     pairs = []
     for p in played:
         results = [r["result"] for r in p.records]
+        i, j = index[p.first.label], index[p.second.label]
+        diff = float(ratings[i] - ratings[j])
+        half = 1.96 * math.sqrt(max(covariance[i, i] + covariance[j, j] - 2 * covariance[i, j], 0.0))
         pairs.append({"first": p.first.label, "second": p.second.label, "wins": results.count("win"),
-                      "draws": results.count("draw"), "losses": results.count("loss")})
+                      "draws": results.count("draw"), "losses": results.count("loss"), "difference": diff,
+                      "low": diff - half, "high": diff + half})
         count[p.first.label] += len(results)
         count[p.second.label] += len(results)
-    rows = [{"entrant": e.label, "rating": float(ratings[i]), "low": float(ratings[i] - 1.96 * errors[i]),
-             "high": float(ratings[i] + 1.96 * errors[i]), "games": count[e.label]} for i, e in enumerate(entrants)]
+    rows = []
+    for i, e in enumerate(entrants):
+        games = wins[i].sum() + wins[:, i].sum()
+        sweep = ("won every game" if games and wins[i].sum() == games else
+                 "lost every game" if games and wins[:, i].sum() == games else None)
+        rows.append({"entrant": e.label, "rating": float(ratings[i]), "low": float(ratings[i] - 1.96 * errors[i]),
+                     "high": float(ratings[i] + 1.96 * errors[i]), "games": count[e.label], "sweep": sweep})
     rows.sort(key=lambda row: -row["rating"])
     return {"ratings": rows, "pairs": pairs}
 
@@ -246,24 +267,43 @@ def one_player_table(game: str, played: list[Pairing]) -> dict:
     return {"entrants": rows}
 
 
+def rating_text(row: dict) -> str:
+    """A rating in words: '+91 [+8, +174]' (Elo), or, where it rests on a sweep, the bound it is."""
+    if row.get("sweep") == "won every game":
+        return f">= {row['low']:+,.0f} (won every game: a lower bound)"
+    if row.get("sweep") == "lost every game":
+        return f"<= {row['high']:+,.0f} (lost every game: an upper bound)"
+    return f"{row['rating']:+,.0f} {interval(row['low'], row['high'])}"
+
+
+def difference_text(pair: dict) -> str:
+    """A pair's rating difference with its 95% interval, and whether it is significant."""
+    if "difference" not in pair:
+        return ""
+    sure = pair["low"] > 0 or pair["high"] < 0
+    return (f"{pair['difference']:+,.0f} {interval(pair['low'], pair['high'])} Elo"
+            + (" (a real difference)" if sure else " (not told apart)"))
+
+
 def table_lines(table: dict) -> list[str]:
     """The arena's table as text lines (the command line's, and the window's rows)."""
     lines = []
     if "ratings" in table:
-        lines.append(f"{'entrant':<28} {'rating':>7}  95% interval     games")
+        lines.append("ratings on the Elo scale (mean 0), 95% intervals against the mean of all entrants")
+        lines.append(f"{'entrant':<28} {'rating':<44} games")
         for row in table["ratings"]:
-            lines.append(f"{row['entrant']:<28} {row['rating']:+7.0f}  [{row['low']:+6.0f}, {row['high']:+6.0f}]"
-                         f"  {row['games']:5d}")
+            lines.append(f"{row['entrant']:<28} {rating_text(row):<44} {row['games']:5d}")
         lines.append("")
-        lines.append(f"{'pair':<44} wins draws losses")
+        lines.append(f"{'pair':<44} wins draws losses  difference (first - second), 95% interval")
         for p in table["pairs"]:
-            lines.append(f"{p['first'] + ' vs ' + p['second']:<44} {p['wins']:4d} {p['draws']:5d} {p['losses']:6d}")
+            lines.append(f"{p['first'] + ' vs ' + p['second']:<44} {p['wins']:4d} {p['draws']:5d} {p['losses']:6d}  "
+                         f"{difference_text(p)}")
         return lines
     for row in table["entrants"]:
         shares = "  ".join(f"{k} {v:.0%}" for k, v in row["milestones"].items())
         vs = row["vs_first"]
-        paired = "" if row is table["entrants"][0] else f"  vs first {vs['mean']:+.0f} +- {vs['ci']:.0f}"
-        lines.append(f"{row['entrant']:<28} mean {row['mean']:.0f} +- {row['ci']:.0f} ({row['games']} games)"
+        paired = "" if row is table["entrants"][0] else f"  vs first {estimate(vs['mean'], vs['ci'], signed=True)}"
+        lines.append(f"{row['entrant']:<28} mean {estimate(row['mean'], row['ci'])} ({row['games']} games)"
                      f"  {shares}{paired}")
     return lines
 
@@ -317,15 +357,15 @@ def _readable_results(got) -> bool:
                                           and all(number(r.get(k)) for k in fields) for r in rows)
 
 
-def summary_line(kept: dict, number=lambda v: f"{v:,.0f}") -> str:
+def summary_line(kept: dict) -> str:
     """A kept arena in one line: its entrants best first, each with its rating or mean score and interval."""
     table = kept["table"]
     if "ratings" in table:
-        parts = [f"{r['entrant']} {r['rating']:+.0f} [{r['low']:+.0f}, {r['high']:+.0f}]" for r in table["ratings"]]
+        parts = [f"{r['entrant']} {rating_text(r)}" for r in table["ratings"]]
         what = "ratings (Elo scale, 95% intervals)"
     else:
         rows = sorted(table.get("entrants", []), key=lambda r: math.inf if math.isnan(r["mean"]) else -r["mean"])
-        parts = [f"{r['entrant']} {number(r['mean'])} +- {number(r['ci'])}" for r in rows]
+        parts = [f"{r['entrant']} {estimate(r['mean'], r['ci'])}" for r in rows]
         what = "mean score (95% intervals)"
     unfinished = "" if kept.get("complete", True) else ", stopped before the end"
     return f"arena of {kept['when']} ({kept['games']} games a pairing{unfinished}), {what}: " + ", ".join(parts)

@@ -441,10 +441,12 @@ def _fresh_start(args, agent, path: Path, episodes: int) -> bool:
     anything else is refused in one line. Without it, an --out file is trained on from."""
     if not path.exists() or not (args.fresh or args.out is not None) or not agent.load(path):
         return args.fresh  # (an unreadable file was set aside by load: nothing there to keep)
+    resumes = getattr(agent, "resumes", lambda _: False)(episodes)
     if not args.fresh:
-        print(f"training on from {path}", file=sys.stderr)
+        print(f"resuming the stopped run of {episodes:,} games in {path}" if resumes else
+              f"training on from {path}", file=sys.stderr)
         return False
-    if getattr(agent, "resumes", lambda _: False)(episodes):
+    if resumes:
         print(f"resuming the stopped run of {episodes:,} games in {path}", file=sys.stderr)
         return False
     raise UserError(f"--fresh would overwrite {path}, which holds what a training learnt: leave out --fresh to "
@@ -470,6 +472,13 @@ def _raise_terminated(signum, frame):
     raise Terminated
 
 
+def args_command(argv: list[str] | None) -> str | None:
+    """The headless command named in `argv` (None: the window), read without argparse (which may not have
+    finished when a signal comes)."""
+    words = sys.argv[1:] if argv is None else argv
+    return next((w for w in words if w in COMMANDS), None)
+
+
 def no_display_reason() -> str | None:
     """Why a window cannot open here, or None."""
     if os.environ.get("SDL_VIDEODRIVER"):
@@ -486,6 +495,9 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
         raise UserError(f"{reason}; the window cannot open here. Headless commands work: "
                         "python main.py bench GAME --agent A, or decide GAME --agent A --state S")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    # SDL's own SIGINT / SIGTERM handlers (installed as it starts) would replace the arcade's and turn a signal
+    # into a quit event that waits for the frame loop: a SIGTERM sent while it starts was then lost
+    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
     try:
         import pygame
     except ModuleNotFoundError:
@@ -539,6 +551,8 @@ def main(argv: list[str] | None = None) -> int:
         # Ctrl-C stops a headless command, and so does SIGINT sent to one a shell started in the background
         # (which starts it with SIGINT ignored): a run asked to stop must not play on for minutes
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        # and `kill` (SIGTERM) stops it as Ctrl-C does: what finished is said, with how to continue
+        signal.signal(signal.SIGTERM, _raise_terminated)
         from agents.base import set_progress_sink
         from arcade.progress import TaskBars
 
@@ -550,7 +564,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt as exc:
         if isinstance(exc, Terminated):
-            print("main.py: terminated (SIGTERM) before the window opened", file=sys.stderr)
+            when = " before the window opened" if args_command(argv) is None else ""
+            print(f"main.py: terminated (SIGTERM){when}", file=sys.stderr)
             return 143
         print("main.py: interrupted", file=sys.stderr)
         return 130

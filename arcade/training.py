@@ -81,10 +81,18 @@ def _train(results, stop, spec, rules, settings, episodes: int, seed: int, from_
         def checkpoint(done, figures=None):
             workers.post(results, "curve", (int(done), dict(figures) if figures is not None else measure(done)))
 
-        agent.train(episodes, np.random.default_rng(seed), progress=lambda done: workers.post(results, "progress", done),
-                    from_scratch=from_scratch, stop=stop, checkpoint=checkpoint,
-                    watch=lambda state: workers.post(results, "watch", state))
-        if agent.save():  # (the line names what was saved, not where: `i` and the CLI say the file)
+        done_games = [0]
+
+        def progress(done):
+            done_games[0] = done
+            workers.post(results, "progress", done)
+
+        agent.train(episodes, np.random.default_rng(seed), progress=progress, from_scratch=from_scratch, stop=stop,
+                    checkpoint=checkpoint, watch=lambda state: workers.post(results, "watch", state))
+        if stop.is_set() and not done_games[0]:  # nothing learnt: the file and the agent stay as they were
+            workers.post(results, "result", (None, "stopped before its first game finished: nothing learnt, "
+                                                   "nothing saved (it plays as before)"))
+        elif agent.save():  # (the line names what was saved, not where: `i` and the CLI say the file)
             workers.post(results, "result", (True, "what it learnt is saved and plays now"))
         else:  # save() gave a notice saying why; in this process it reaches no screen, so pass it on
             said = notices.recent()
@@ -99,7 +107,8 @@ class TrainingJob:
     """A learner's training in its own process. Call poll() every frame; `result` is set at the end.
 
     In: the agent's spec (agents.base.AgentSpec), rules, settings, episodes, a seed, and whether to start
-    from the initial values. Out (as it goes): done, curve, watched; at the end result = (saved, message)."""
+    from the initial values. Out (as it goes): done, curve, watched; at the end result = (saved, message), saved
+    None where it stopped before anything was learnt (nothing to save: not a failure)."""
 
     def __init__(self, spec, rules, settings, episodes: int, seed: int, from_scratch: bool = False):
         ctx = workers.context()

@@ -36,7 +36,8 @@ def test_the_arena_ranks_perfect_play_above_greedy_above_random_the_same_with_on
     pair = [a if a != "solver,alpha-beta,greedy,random" else "alpha-beta,greedy" for a in DOTS]
     code, serial = _arena(capsys, pair + ["--jobs", "1", "--log-dir", str(tmp_path / "b")])
     code2, two = _arena(capsys, pair + ["--jobs", "2", "--log-dir", str(tmp_path / "c")])
-    assert code == code2 == 0 and serial == two and serial["pairs"][0] in one["pairs"]
+    counts = lambda pair: {k: pair[k] for k in ("first", "second", "wins", "draws", "losses")}
+    assert code == code2 == 0 and serial == two and counts(serial["pairs"][0]) in [counts(p) for p in one["pairs"]]
     order = [row["entrant"] for row in one["ratings"]]
     assert set(order[:2]) == {"solver", "alpha-beta"} and order[2:] == ["greedy", "random"]
     for row in one["ratings"]:
@@ -70,6 +71,40 @@ def test_an_empty_or_damaged_arena_log_is_said_and_the_arena_plays_on(capsys, tm
     said = [line for line in notices.recent() if str(folder) in line]
     assert any("empty" in line and logs[0].name in line for line in said)
     assert any("1 line left out" in line and logs[1].name in line for line in said)
+
+
+def test_a_pair_shows_its_difference_with_its_own_interval_and_a_sweep_is_a_bound():
+    """Issue 73 item 8: each rating's interval is against the mean of all entrants, so two that overlap can
+    still differ: the pair's difference has its own interval (from the fit's covariance, checked here against
+    the variance of a difference computed by hand); an entrant that won every game has a bound, not a rating."""
+    import numpy as np
+
+    from arcade.arena import (
+        Entrant,
+        Pairing,
+        rating_covariance,
+        rating_text,
+        two_player_table,
+    )
+
+    a, b, c = Entrant("a"), Entrant("b"), Entrant("c")
+    games = lambda first, second, w, d, l: Pairing(first, second, [{"result": "win"}] * w + [{"result": "draw"}] * d
+                                                   + [{"result": "loss"}] * l, True)
+    table = two_player_table([a, b, c], [games(a, b, 30, 0, 0), games(a, c, 20, 5, 5), games(b, c, 14, 2, 14)])
+    rows = {r["entrant"]: r for r in table["ratings"]}
+    assert rows["a"]["sweep"] is None and rows["b"]["sweep"] is None
+    assert rating_text(rows["a"]).startswith("+")
+    wins = np.array([[0, 30, 22.5], [0, 0, 15], [7.5, 15, 0]])
+    elo = np.array([rows[k]["rating"] for k in "abc"])
+    cov = rating_covariance(3, wins, elo)
+    bc = next(p for p in table["pairs"] if p["first"] == "b" and p["second"] == "c")
+    half = 1.96 * np.sqrt(cov[1, 1] + cov[2, 2] - 2 * cov[1, 2])
+    assert bc["difference"] == pytest.approx(elo[1] - elo[2]) and bc["high"] - bc["difference"] == pytest.approx(half)
+    assert half < (rows["b"]["high"] - rows["b"]["low"]) / 2 + (rows["c"]["high"] - rows["c"]["low"]) / 2
+    swept = two_player_table([a, b], [games(a, b, 40, 0, 0)])
+    top = swept["ratings"][0]
+    assert top["sweep"] == "won every game" and rating_text(top).startswith(">= ") and "lower bound" in rating_text(top)
+    assert rating_text(swept["ratings"][1]).startswith("<= ")
 
 
 def test_a_one_player_arena_pairs_the_scores_by_seed_and_counts_the_milestones(capsys, tmp_path):
@@ -142,4 +177,6 @@ def test_an_arena_is_kept_per_game_and_variant_and_k_shows_it_beside_the_statist
     assert isinstance(app.top, StatisticsView)
     lines = app.top.draw_over(app.surface)
     best = table["ratings"][0]
-    assert any(line.startswith("arena of ") and f"{best['entrant']} {best['rating']:+.0f}" in line for line in lines)
+    from arcade.arena import rating_text
+
+    assert any(line.startswith("arena of ") and f"{best['entrant']} {rating_text(best)}" in line for line in lines)

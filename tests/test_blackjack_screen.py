@@ -103,8 +103,38 @@ def test_a_learners_policy_strip_follows_what_it_learns_round_by_round(app):
     first = screen.strip_shown()[2]
     assert wait_for(app, lambda: screen.rounds >= 12 and screen.strip_shown() is not None
                     and screen.strip_shown()[2] != first)
-    values = [v for cell in screen.strip_shown()[2] for v in cell.values()]
+    values = [v for cell in screen.strip_shown()[2] if cell is not None for v in cell.values.values()]
     assert any(v != 0 for v in values)
+
+
+def test_the_strip_at_your_hand_is_the_agents_own_decision_there(app):
+    """Issue 73 item 5: the strip said "Take, value 34.93" at 35 while the agent quit at 35 (it read the round's
+    starting deck). Each cell is now a decision on the deck as it is, your hand's cell the round's own state:
+    while the agent plays, the cell of its hand is the move it plays."""
+    screen = open_table(app)
+    screen.set_preset("large")
+    screen.controller.select("value-iteration")
+    if not screen.values.on:
+        key(app, pygame.K_v)
+    screen.controller.delay_ms = 3000  # (its decision is known a while before it is played)
+    key(app, pygame.K_RETURN)
+    checked = 0
+    for _ in range(6):
+        assert wait_for(app, lambda: screen.controller.decision_for(screen.round) is not None or screen.round.over)
+        decided = screen.controller.decision_for(screen.round)
+        if decided is None:
+            screen.new_round()
+            continue
+        ticks(app, 2)
+        shown = screen.strip_shown()
+        cell = shown[2][screen.round.mdp_state.total]
+        assert cell is not None and cell.action == decided.value.action
+        checked += 1
+        before = screen.round
+        screen.controller.delay_ms = 0
+        assert wait_for(app, lambda before=before: screen.round is not before)
+        screen.controller.delay_ms = 3000
+    assert checked >= 3
 
 
 def test_tab_skips_an_agent_whose_table_is_for_another_deck(app):

@@ -139,6 +139,7 @@ def test_play_opens_the_game_window_headless(settings_file, monkeypatch):
         original_run(self)
 
     monkeypatch.setattr(app_module.App, "run", run_briefly)
+    monkeypatch.setattr(app_module, "ESC_SETTLE_S", 0.0)  # (three Esc in one frame: the last closes the arcade)
     assert main(["--settings", settings_file, "play", "2048", "--agent", "greedy", "--seed", "3"]) == 0
     assert seen == {"screens": ["LauncherScreen", "Screen2048"], "agent": "greedy"}
 
@@ -211,6 +212,59 @@ def test_sigterm_closes_the_window_with_a_line_of_the_arcades_own(settings_file)
     said = [line for line in err.splitlines() if "SIGTERM" in line]
     assert process.returncode == 143 and len(said) == 1, err
     assert said[0] in ("arcade: closed: terminated (SIGTERM)", "main.py: terminated (SIGTERM) before the window opened")
+
+
+@pytest.mark.parametrize("after", [0.3, 0.9, 2.0])
+def test_sigterm_at_any_moment_of_start_up_ends_the_arcade(settings_file, after):
+    """Issue 73 item 15: once in 22 tries the launcher ignored a SIGTERM sent 2 s into its start (SDL's own
+    handler, installed as it started, replaced the arcade's). Whenever it comes, the arcade ends with its line."""
+    import signal
+    import time
+
+    process = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "--settings", settings_file],
+                               stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT,
+                               env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+    time.sleep(after)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)  # (the target is 2 s; a loaded machine gets a generous bound)
+    assert process.returncode == 143 and "SIGTERM" in err and "Traceback" not in err, err
+
+
+def test_bench_stopped_by_sigterm_says_what_finished_and_how_to_continue(settings_file, tmp_path):
+    import signal
+    import time
+
+    log = tmp_path / "bench.jsonl"
+    process = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "--settings", settings_file, "bench",
+                                "tictactoe", "--agent", "minimax", "--games", "100000", "--jobs", "1", "--log",
+                                str(log)], stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not log.exists() or len(log.read_bytes().splitlines()) < 3):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert "Traceback" not in err and "stopped:" in err and f"--resume {log}" in err, err
+
+
+def test_one_esc_on_a_game_never_closes_the_arcade_too(app):
+    """Issue 73 item 16: once, one Esc on 2048 closed the arcade ("Esc on the launcher"). The same press seen
+    twice (a key repeat, a bounce behind a slow frame) closes the game only; a later Esc closes the arcade."""
+    import time
+
+    import pygame
+
+    from arcade import app as app_module
+    from arcade.screens import open_game
+
+    app.push(open_game(app, "2048"))
+    down = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=0)
+    up = pygame.event.Event(pygame.KEYUP, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=0)
+    for event in (down, up, down, up):  # (one press delivered twice)
+        app.handle(event)
+    assert app.running and len(app.stack) == 1
+    time.sleep(app_module.ESC_SETTLE_S + 0.05)
+    app.handle(down)
+    assert not app.running and app.closed_because == "Esc on the launcher"
 
 
 def test_every_way_the_main_loop_ends_has_a_reason(app):

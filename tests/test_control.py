@@ -208,8 +208,8 @@ def test_the_agent_process_says_whether_anything_asked_of_it_is_unfinished(setti
 
 def test_training_job_reports_progress_stops_early_and_saves(settings):
     from agents import find
-    from arcade.training import TrainingJob
     from arcade.games import make_rules
+    from arcade.training import TrainingJob
 
     job = TrainingJob(find("tictactoe", "td-value"), make_rules("tictactoe", settings), settings, 10_000_000, seed=1)
     end = time.perf_counter() + 60
@@ -225,10 +225,27 @@ def test_training_job_reports_progress_stops_early_and_saves(settings):
     assert (settings.data_dir / "tictactoe_td.npz").exists()
 
 
+def test_a_training_stopped_before_its_first_game_saves_nothing_and_says_so(settings):
+    """Issue 73 item 9: match-3's `t` stopped after 0 games said "what it learnt is saved and plays now" and
+    wrote a file for nothing learnt (`i` then read "trained 6,000 games" from it)."""
+    from agents import find
+    from arcade.games import make_rules
+    from arcade.training import TrainingJob
+
+    job = TrainingJob(find("match3", "td-value"), make_rules("match3", settings), settings, 10_000_000, seed=1)
+    job.stop()  # (at once: before the first batch of games ends)
+    end = time.perf_counter() + 120
+    while not job.poll() and time.perf_counter() < end:
+        time.sleep(0.01)
+    saved, message = job.result
+    assert saved is None and "nothing saved" in message and job.done == 0
+    assert not list(settings.data_dir.glob("*match3*"))
+
+
 def test_training_job_that_dies_is_reported(settings):
     from agents import find
-    from arcade.training import TrainingJob
     from arcade.games import make_rules
+    from arcade.training import TrainingJob
 
     job = TrainingJob(find("tictactoe", "td-value"), make_rules("tictactoe", settings), settings, 10_000_000, seed=1)
     job.kill()

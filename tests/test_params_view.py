@@ -99,7 +99,7 @@ def test_a_value_equal_to_the_base_is_no_change_and_an_entrant_is_its_own_parame
     arena = ArenaView(app, screen)
     labels = dict(arena.choices)
     assert labels["alpha-beta"] == "alpha-beta"
-    assert labels["alpha-beta (changed here)"] == "alpha-beta:position_budget=50"
+    assert labels["alpha-beta (changed here: position_budget 50)"] == "alpha-beta:position_budget=50"
     assert not any(label.startswith("mcts (") for label in labels)  # 2.0 is mcts's own exploration
     from arcade.arena import parse_entrants
 

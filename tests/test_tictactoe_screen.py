@@ -150,6 +150,7 @@ def test_esc_during_a_training_asks_then_the_training_stops_saves_and_says_so(ap
     screen.say = lambda message, ms=0: said.append(message)
     key(app, pygame.K_t)
     assert screen.trainer.running
+    assert wait_for(app, lambda: screen.trainer.view.job.done > 0)  # (stopped before any game: nothing to save)
     key(app, pygame.K_ESCAPE)
     assert app.top is screen and "Esc again leaves" in said[-1]
     key(app, pygame.K_ESCAPE)

@@ -9,11 +9,13 @@ intervals and the game's milestones, paired by seed. Esc stops it (what finished
 no agent: the entrants are the screen's controller's."""
 from __future__ import annotations
 
+import math
 import threading
 
 import pygame
 
 from arcade import arena, kept_params, runner
+from arcade.numbers import estimate
 from arcade.screens.overlays import Overlay
 from arcade.ui import palette, text
 from arcade.ui.panels import panel_box
@@ -39,7 +41,9 @@ class ArenaView(Overlay):
         self.choices = [(n, n) for n in names]  # (label, entrant text)
         for name, params in changed.items():
             if name in names and params:
-                self.choices.append((f"{name} (changed here)", f"{name}:" + ",".join(f"{k}={v}" for k, v in params.items())))
+                changes = ", ".join(f"{k} {v}" for k, v in params.items())
+                self.choices.append((f"{name} (changed here: {changes})",
+                                     f"{name}:" + ":".join(f"{k}={v}" for k, v in params.items())))
         self.chosen = {0, 1} & set(range(len(self.choices)))
         self.selected, self.games = 0, 1
         self.thread: threading.Thread | None = None
@@ -205,33 +209,52 @@ class ArenaView(Overlay):
         if self.table is None:
             return drawn
         rows = self.table.get("ratings") or self.table.get("entrants") or []
-        lo = min((r.get("low", r.get("mean", 0) - r.get("ci", 0)) for r in rows), default=0.0)
-        hi = max((r.get("high", r.get("mean", 0) + r.get("ci", 0)) for r in rows), default=1.0)
+        rated = "ratings" in self.table
+        scale = ("ratings on the Elo scale (mean 0: the entrants' average), 95% intervals; a sweep's is a bound"
+                 if rated else f"mean {self.under.info.unit or 'score'} a game, 95% intervals")
+        text.draw(surface, scale, (x, y), size - 3, palette.MUTED, max_width=area.w)
+        drawn.append(scale)
+        y += size + 4
+        finite = [v for r in rows for v in (r.get("low", r.get("mean", 0) - r.get("ci", 0)),
+                                            r.get("high", r.get("mean", 0) + r.get("ci", 0))) if math.isfinite(v)]
+        lo, hi = (min(finite), max(finite)) if finite else (0.0, 1.0)
         span = (hi - lo) or 1.0
         chart = pygame.Rect(x + area.w // 2, 0, area.w // 2 - 8, size)
+        at = lambda v: chart.x + int(min(max((v - lo) / span, 0.0), 1.0) * chart.w)
         for r in rows:  # the chart: each entrant's rating (or mean) with its 95% interval
             centre = r.get("rating", r.get("mean", 0.0))
             low, high = r.get("low", centre - r.get("ci", 0.0)), r.get("high", centre + r.get("ci", 0.0))
-            words = (f"{r['entrant']}: {centre:+.0f} [{low:+.0f}, {high:+.0f}], {r['games']} games" if "rating" in r
-                     else f"{r['entrant']}: mean {centre:,.0f} +- {r['ci']:,.0f}, {r['games']} games")
+            words = (f"{r['entrant']}: {arena.rating_text(r)}, {r['games']} games" if rated
+                     else f"{r['entrant']}: mean {estimate(centre, r['ci'])}, {r['games']} games")
             text.draw(surface, words, (x, y), size - 2, palette.TEXT, max_width=area.w // 2 - 12, min_size=11)
             chart.y = y + 2
-            at = lambda v: chart.x + int((v - lo) / span * chart.w)  # noqa: E731
-            pygame.draw.line(surface, palette.BORDER, (chart.x, chart.centery), (chart.right, chart.centery), 1)
-            pygame.draw.line(surface, palette.INFO, (at(low), chart.centery), (at(high), chart.centery), 3)
-            pygame.draw.circle(surface, palette.ACCENT, (at(centre), chart.centery), 5)
+            if math.isfinite(centre):
+                pygame.draw.line(surface, palette.BORDER, (chart.x, chart.centery), (chart.right, chart.centery), 1)
+                pygame.draw.line(surface, palette.INFO, (at(low), chart.centery), (at(high), chart.centery), 3)
+                pygame.draw.circle(surface, palette.ACCENT, (at(centre), chart.centery), 5)
             drawn.append(words)
             y += size + 10
+        if rows:  # the chart's scale: its ends and, on the Elo scale, the mean
+            unit = "Elo" if rated else ""
+            ticks = [(lo, f"{lo:+,.0f}" if rated else f"{lo:,.0f}", "topleft"),
+                     (hi, (f"{hi:+,.0f}" if rated else f"{hi:,.0f}") + (f" {unit}" if unit else ""), "topright")]
+            if rated and lo < 0 < hi and chart.w * min(-lo, hi) / span > 40:  # (room for it between the ends)
+                ticks.append((0.0, "0", "midtop"))
+            for value, label, anchor in ticks:
+                pygame.draw.line(surface, palette.MUTED, (at(value), y - 6), (at(value), y - 2), 1)
+                text.draw(surface, label, (at(value), y - 2), size - 5, palette.MUTED, anchor=anchor)
+            y += size
         y += 6
-        columns = (0, area.w // 2, area.w // 2 + 70, area.w // 2 + 140)  # (a proportional font: columns by place)
-        pairs = [("pair", "wins", "draws", "losses")] + [
-            (f"{p['first']} vs {p['second']}", str(p["wins"]), str(p["draws"]), str(p["losses"]))
-            for p in self.table.get("pairs", [])]
+        columns = (0, area.w // 2 - 110, area.w // 2 - 50, area.w // 2 + 10, area.w // 2 + 80)
+        pairs = [("pair", "wins", "draws", "losses", "difference, 95% interval")] + [
+            (f"{p['first']} vs {p['second']}", str(p["wins"]), str(p["draws"]), str(p["losses"]),
+             arena.difference_text(p)) for p in self.table.get("pairs", [])]
         for row in pairs if len(pairs) > 1 else []:
             if y > area.bottom - size:
                 break
-            for at, cell in zip(columns, row, strict=True):
-                text.draw(surface, cell, (x + at, y), size - 3, palette.MUTED, max_width=area.w // 2 - 12, min_size=11)
+            for k, (at_x, cell) in enumerate(zip(columns, row, strict=True)):
+                room = (columns[k + 1] if k + 1 < len(columns) else area.w) - at_x - 8
+                text.draw(surface, cell, (x + at_x, y), size - 3, palette.MUTED, max_width=room, min_size=10)
             drawn.append("  ".join(row))
             y += size + 2
         if self.finished:

@@ -15,7 +15,7 @@ from arcade import kept_params
 from arcade.progress import ms_text
 from arcade.screens.stacked import Screen
 from arcade.settings import course_value
-from arcade.ui import hud, panels, text
+from arcade.ui import hud, panels
 
 
 class Overlay(Screen):
@@ -74,7 +74,7 @@ class StatisticsView(Overlay):
         from arcade import arena
 
         kept = arena.kept_results(screen.settings.data_dir, screen.info.id, screen.settings)
-        footer = arena.summary_line(kept, text.number) + " (Shift+a: the arena)" if kept else ""
+        footer = arena.summary_line(kept) + " (Shift+a: the arena)" if kept else ""
         panels.draw_statistics(surface, screen.info.title, rows, screen.rules.players == 2, screen.HISTOGRAM,
                                now if now in tallies else screen.last_player, unit=screen.info.unit, footer=footer)
         return [name for name, _ in rows] + ([footer] if footer else [])

@@ -156,6 +156,14 @@ class ParamsView(Overlay):
                 text.draw(surface, cell, (cx, y + 2), size, colour, max_width=nx - cx - 10, min_size=11)
             drawn.append(" | ".join(cells))
             y += row
+        unused = self.spec.unused_params(self.under.rules, values)
+        for name, why in unused.items():  # (not offered: said, so a parameter does not vanish without a word)
+            if y + size > bottom:
+                break
+            line = f"{name}: not used here ({why})"
+            text.draw(surface, line, (x, y + 2), size - 3, palette.MUTED, max_width=width, min_size=11)
+            drawn.append(line)
+            y += size + 2
         keys = "up/down: choose  left/right: step  digits + Enter: type  c: course  d: default  u: undo  other: close"
         if self.line:
             text.draw(surface, self.line, (x, bottom + 4), size, palette.BAD if self.line.startswith("refused")

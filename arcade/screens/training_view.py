@@ -61,6 +61,8 @@ class TrainingView:
             return None
         job, self.job = self.job, None
         saved, message = job.result
+        if saved is None:  # (stopped before it learnt anything: said as it is, no count of games)
+            return True, f"{job.name}: {message}"
         return (True, f"{job.name} trained {job.done:,} games; {message}") if saved else \
             (False, f"training failed: {message}")
 

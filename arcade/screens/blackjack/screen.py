@@ -6,15 +6,16 @@ import pygame
 
 from agents import Describes, LearnsWhilePlaying
 from arcade.control import Question
+from arcade.games import make_rules
 from arcade.games.blackjack import GAME, MDPState, RoundState
 
-from arcade.games import make_rules
 from arcade.games.blackjack import ACTIONS, PEEK, PRESETS, QUIT, TAKE, hand
 from arcade.screens.base import GameScreen
+from arcade.screens.blackjack import painter
 from arcade.screens.training_keys import card_over
 from arcade.seats import Seats
+from arcade.seeds import make_rng
 from arcade.ui import hud, palette, panels, text
-from arcade.screens.blackjack import painter
 
 ACTION_KEYS = {pygame.K_t: TAKE, pygame.K_p: PEEK, pygame.K_q: QUIT}
 PRESET_KEYS = {pygame.K_1: "small", pygame.K_2: "large", pygame.K_3: "standard", pygame.K_4: "peeking"}
@@ -125,9 +126,11 @@ class BlackjackScreen(GameScreen):
         return [RoundState(MDPState(t, None, deck), deck=deck) for t in range(self.rules.mdp.threshold + 1)]
 
     def _refresh_strip(self) -> None:
-        """Ask the agent, off the frame loop, what it would do at each hand total (when the deck or agent
-        changes): one total at a time, yours first, and none while its move is being worked out, so a
-        searching agent's move never waits behind the strip (the strip fills in as the answers come)."""
+        """Ask the agent, off the frame loop, what it would do at each hand total with the deck as it is now (a
+        decision each: its move and the values it chose it on); the cell of your hand now is the round's own
+        state (a peeked card included) and, where the agent is to move there, its own decision. One total at a
+        time, yours first, none while its move is being worked out, so a searching agent's move never waits
+        behind the strip (the strip fills in as the answers come)."""
         c, q = self.controller, self.strip_question
         got = q.poll()
         if got is not None:
@@ -139,22 +142,30 @@ class BlackjackScreen(GameScreen):
             else:
                 self.strip[2][total] = answer.value
         learnt = self._learning_version()
-        if not self.values.on or not self.values.explains or q.pending or not any(self.round.deck):
+        if not self.values.on or not self.values.explains or not any(self.round.deck):
             return
-        stale = self.strip is None or self.strip[:2] != (self.round.deck, c.name) or self._strip_learnt != learnt
-        # while the agent plays, the strip follows each new round, not each card (it goes on filling meanwhile)
-        playing = c.enabled and self.round.mdp_state.total > 0 and self.strip is not None and self.strip[1] == c.name
-        if stale and not playing:
+        deck, key = self.round.deck, self._strip_key()
+        if self.strip is None or self.strip[:2] != (key, c.name) or self._strip_learnt != learnt:
             self._strip_learnt = learnt
-            self.strip = (self.round.deck, c.name, [{} for _ in range(self.rules.mdp.threshold + 1)])
-        values = self.strip[2]
-        if isinstance(values, str) or c.thinking:
+            self.strip = (key, c.name, [None for _ in range(self.rules.mdp.threshold + 1)])
+        cells = self.strip[2]
+        if isinstance(cells, str):
             return
-        now = self.round.mdp_state.total if self.strip[0] == self.round.deck else 0
-        missing = sorted((t for t, v in enumerate(values) if not v), key=lambda t: (abs(t - now), t))
+        now = self.round.mdp_state.total
+        decided = c.decision_for(self.round) if not self.round.over else None
+        if decided is not None and now < len(cells):  # the agent's own decision where it is to move
+            cells[now] = decided.value
+        if q.pending or c.thinking:
+            return
+        missing = sorted((t for t, v in enumerate(cells) if v is None), key=lambda t: (abs(t - now), t))
         if missing:
-            states = self.strip_states(self.strip[0])
-            q.ask(states[missing[0]], "explain", about=(self.strip[0], c.name, missing[0]))
+            t = missing[0]
+            state = self.round if t == now and not self.round.over else self.strip_states(deck)[t]
+            q.ask(state, "decide", rng=make_rng(self.settings.seeds.agent), about=(key, c.name, t))
+
+    def _strip_key(self) -> tuple:
+        """What the strip is of: the deck as it is and the card peeked at (your hand's cell is that state)."""
+        return self.round.deck, self.round.mdp_state.peeked
 
     def _learning_version(self) -> int:
         """Rounds played so far when the agent learns while it plays (its strip is out of date after each one:
@@ -165,12 +176,11 @@ class BlackjackScreen(GameScreen):
         return 0
 
     def strip_shown(self):
-        """The strip to draw: the selected agent's for the deck as it is; while the agent plays (the strip then
-        follows each new round, not each card), its strip of the round's starting deck. None if neither."""
+        """The strip to draw: the selected agent's for the deck as it is now; None if there is none yet."""
         s = self.strip
-        if s is None or s[1] != self.controller.name:
+        if s is None or s[1] != self.controller.name or s[0] != self._strip_key():
             return None
-        return s if s[0] == self.round.deck or self.controller.enabled else None
+        return s
 
     # --- GameScreen hooks ----------------------------------------------------
     def game_keys(self):
@@ -361,8 +371,7 @@ class BlackjackScreen(GameScreen):
             self._draw_policy_line(surface, table, known)
             return
         n = self.rules.mdp.threshold + 1
-        which = "the round's starting deck" if known is not None and known[0] != self.round.deck else "this deck"
-        text.draw(surface, f"{self.controller.name}'s play at each hand total with {which}:",
+        text.draw(surface, f"{self.controller.name}'s play at each hand total with this deck:",
                   (strip.x, strip.y - 22), 18, (200, 230, 210), max_width=strip.w)
         why = self._no_strip_why(known)
         if why is not None:
@@ -371,11 +380,11 @@ class BlackjackScreen(GameScreen):
         w = strip.w / n
         total = self.round.mdp_state.total
         colours = {TAKE: palette.GOOD, PEEK: palette.INFO, QUIT: palette.ACCENT}
-        for t, values in enumerate(known[2]):
+        for t, decision in enumerate(known[2]):
             cell = pygame.Rect(int(strip.x + t * w), strip.y, max(1, int(w) - 2), strip.h)
-            if not values:
+            if decision is None:
                 continue
-            action = max(values, key=values.get)
+            action, values = decision.action, decision.values
             pygame.draw.rect(surface, colours[action], cell, 0 if t == total else 2, border_radius=4)
             ink = painter.FELT_DARK if t == total else palette.TEXT
             text.draw(surface, str(t), (cell.centerx, cell.y + 3), 16, ink, anchor="midtop")
@@ -383,8 +392,8 @@ class BlackjackScreen(GameScreen):
             if w >= 34:  # room for the value in the cell; else it is on the line below for your total
                 text.draw(surface, text.number(values[action]), (cell.centerx, cell.bottom - 2), 14, ink,
                           anchor="midbottom")
-        mine = known[2][total] if total < len(known[2]) else {}
-        now = f"   at your {total}: {max(mine, key=mine.get)}, value {text.number(max(mine.values()))}" if mine else ""
+        mine = known[2][total] if total < len(known[2]) else None
+        now = f"   at your {total}: {mine.action}, value {text.number(mine.values[mine.action])}" if mine else ""
         text.draw(surface, f"T take  P peek  Q quit   (filled: your hand now){now}", (strip.x, strip.bottom + 4), 16,
                   palette.MUTED, max_width=strip.w)
 
@@ -402,17 +411,17 @@ class BlackjackScreen(GameScreen):
         line = self._no_strip_why(known)
         if line is None:
             runs: list[list] = []  # [letter, first total, last total]
-            for t, values in enumerate(known[2]):
-                if not values:
+            for t, decision in enumerate(known[2]):
+                if decision is None:
                     continue
-                letter = max(values, key=values.get)[0]
+                letter = decision.action[0]
                 if runs and runs[-1][0] == letter and runs[-1][2] == t - 1:
                     runs[-1][2] = t
                 else:
                     runs.append([letter, t, t])
             total = self.round.mdp_state.total
-            mine = known[2][total] if total < len(known[2]) else {}
-            yours = f"   at your {total}: {max(mine, key=mine.get)[0]}" if mine else ""
+            mine = known[2][total] if total < len(known[2]) else None
+            yours = f"   at your {total}: {mine.action[0]}" if mine else ""
             line = (f"{self.controller.name}: " + "  ".join(f"{a} {lo}" + (f"-{hi}" if hi > lo else "")
                                                            for a, lo, hi in runs) + yours)
         text.draw(surface, line, (table.x + 20, y), 16, (200, 230, 210), max_width=table.w - 40, min_size=13)
