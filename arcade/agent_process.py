@@ -45,6 +45,7 @@ class TaskProgress:
     detail: str
     started: float  # time.monotonic() when the task was first reported
     updated: float
+    agent: str | None = None  # the agent whose call reported it (None: the kernels loaded for every agent)
 
     @property
     def fraction(self) -> float:
@@ -62,18 +63,21 @@ class TaskProgress:
         return f"{self.task}{where}: {self.fraction:.0%}{left}"
 
 
-def latest_progress() -> TaskProgress | None:
-    """The agent process's latest unfinished long task, or None (none running, or it went quiet)."""
+def latest_progress(agent: str | None = None) -> TaskProgress | None:
+    """The agent process's latest unfinished long task, or None (none running, or it went quiet); given an
+    agent, only a task of that agent's (or of every agent's: the kernels loading), never another agent's."""
     global _progress
     for kind, value in workers.take(_progress_queue):
         if kind != "progress":
             continue
-        task, done, total, detail = value
+        task, done, total, detail, working_for = value
         now = time.monotonic()
         same = _progress is not None and task == _progress.task and done >= _progress.done
-        _progress = TaskProgress(task, done, total, detail, _progress.started if same else now, now)
+        _progress = TaskProgress(task, done, total, detail, _progress.started if same else now, now, working_for)
     p = _progress
     if p is None or p.done >= p.total or time.monotonic() - p.updated > 30:
+        return None
+    if agent is not None and p.agent not in (None, agent):
         return None
     return p
 
@@ -83,14 +87,18 @@ def _run(key: tuple, game_id: str, name: str, rules, settings, method: str, stat
     from agents import find
     from arcade.agent_call import call
 
-    agent = _agents.get(key)
-    if agent is None:
-        agent = find(game_id, name).create(rules, settings)
-        _agents[key] = agent
-        while len(_agents) > KEEP_AGENTS:
-            _agents.popitem(last=False)
-    _agents.move_to_end(key)
-    return call(agent, method, state, np.random.default_rng(seed), rules)
+    workers.working_for = name  # (its long work's progress names it: a screen shows only its selected agent's)
+    try:
+        agent = _agents.get(key)
+        if agent is None:
+            agent = find(game_id, name).create(rules, settings)
+            _agents[key] = agent
+            while len(_agents) > KEEP_AGENTS:
+                _agents.popitem(last=False)
+        _agents.move_to_end(key)
+        return call(agent, method, state, np.random.default_rng(seed), rules)
+    finally:
+        workers.working_for = None
 
 
 def _prepare(data_dir, part: int) -> bool:

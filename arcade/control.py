@@ -258,24 +258,26 @@ class AgentController:
         """The progress of long work the selected agent is doing now (a TaskProgress), or None."""
         if not self.spec.process:
             return None
-        return agent_process.latest_progress()
+        return agent_process.latest_progress(self.name)
 
-    def status(self) -> str:
+    def status(self, plays: str | None = None) -> str:
+        """What the agent is doing, in a few words. plays: the seat it plays while the person plays the other
+        (tic-tac-toe's opponent): it is not "off" then, and the words say which seat it plays."""
         if self.error:
             return f"error: {self.error}"
         ready = self.getting_ready
         if ready is not None and ready > 0.3:  # a policy iteration solving, a table loading
-            return f"getting ready ({ready:.0f} s)"
-        if self.thinking:
+            doing = f"getting ready ({ready:.0f} s)"
+        elif self.thinking:
             elapsed = self._clock() - self._move.request.started
-            if self.progress() is not None:  # built inside its first move (a network loading): not thinking yet
-                return f"getting ready ({elapsed:.0f} s)"
-            return f"thinking {int(elapsed * 1000)} ms"
-        if not self.enabled:
+            # built inside its first move (a network loading): not thinking yet
+            doing = f"getting ready ({elapsed:.0f} s)" if self.progress() is not None else \
+                f"thinking {int(elapsed * 1000)} ms"
+        elif not self.enabled and not plays:
             return "off"
-        if self.last_ms is not None:
-            return f"waiting (last {ms_text(self.last_ms)})"
-        return "waiting"
+        else:
+            doing = f"waiting (last {ms_text(self.last_ms)})" if self.last_ms is not None else "waiting"
+        return f"plays {plays}, {doing}" if plays and not self.enabled else doing
 
     # --- asking the agent --------------------------------------------------
     def ask(self, state, method: str = "act", rng: np.random.Generator | None = None) -> Request:

@@ -77,7 +77,10 @@ def start(parent: int | None = None, channel=None, priority: bool = True, backgr
         from agents.base import set_progress_sink
 
         set_progress_sink(lambda task, done, total, detail: post(
-            channel, "progress", (task, float(done), float(total), detail), wait=False))
+            channel, "progress", (task, float(done), float(total), detail, working_for), wait=False))
+
+
+working_for: str | None = None  # in a worker: the agent whose call runs now (its progress says so), if any
 
 
 def run_in_background() -> None:

@@ -82,3 +82,18 @@ def test_a_one_player_arena_asks_for_two_entrants_in_the_windows_words(app):
     assert "games each:" in lines and "sides alternate" not in lines  # (one player: no sides)
     key(app, pygame.K_RETURN)
     assert view.thread is None and view.problem == "choose 2 entrants or more (Space)"
+
+
+def test_the_arena_chooser_remembers_its_entrants_on_reopening(app):
+    """Issue 73 item 10: the chooser forgot a third entrant when it was closed and opened again."""
+    screen, view = _arena(app, "tictactoe")
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_SPACE)  # a third entrant
+    chosen = {view.choices[i][1] for i in view.chosen}
+    assert len(chosen) == 3
+    key(app, pygame.K_q)  # (another key: closed before it started)
+    assert app.top is screen
+    key(app, pygame.K_a, mod=pygame.KMOD_SHIFT, unicode="A")
+    again = app.top
+    assert again is not view and {again.choices[i][1] for i in again.chosen} == chosen

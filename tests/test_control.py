@@ -346,3 +346,21 @@ def test_new_rules_do_not_wait_for_an_agent_still_building_for_the_old_ones(sett
     finally:
         release.set()
         decider.close()
+
+
+def test_the_progress_shown_is_the_selected_agents_never_another_agents(monkeypatch):
+    """Issue 73 item 10: Tab from expectimax to expectimax-3 showed "loading the n-tuple network" for an agent
+    not selected. Each task the agent process reports names the agent whose call it is (None: the kernels
+    every agent loads)."""
+    import queue
+
+    from arcade import agent_process
+
+    channel = queue.Queue()
+    monkeypatch.setattr(agent_process, "_progress_queue", channel)
+    monkeypatch.setattr(agent_process, "_progress", None)
+    channel.put(("progress", ("loading the n-tuple network", 1.0, 4.0, "", "expectimax")))
+    assert agent_process.latest_progress("expectimax").task == "loading the n-tuple network"
+    assert agent_process.latest_progress("expectimax-3") is None
+    channel.put(("progress", ("compiling the search kernels", 1.0, 4.0, "", None)))
+    assert agent_process.latest_progress("expectimax-3").task == "compiling the search kernels"

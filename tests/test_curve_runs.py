@@ -74,3 +74,23 @@ def test_the_runs_chart_keeps_its_legend_inside(app, size, monkeypatch):
     runs = [(f"epsilon 0.{n}", [(100 * k, {"won v random": k / 10}) for k in range(1, 8 - n)]) for n in range(1, 4)]
     panels.draw_runs(surface, rect, runs)
     assert not cuts, cuts  # every legend item fits, shrunk where it must
+
+
+def test_curves_of_another_deck_or_measure_are_never_drawn_together_and_the_legend_names_the_deck(settings):
+    """Issue 73 item 7: the legend compared "epsilon 0.2: drawn v minimax" with "epsilon 0.1: won v random"
+    (different series), and a large-deck and two small-deck blackjack runs shared a chart, two lines both
+    "epsilon 0.05" (the deck not named)."""
+    from arcade import curve_runs
+
+    small, large = {"preset": "small"}, {"preset": "large"}
+    share = [(100, {"share of the optimum's return": 0.5})]
+    curve_runs.keep(settings, "blackjack", "q-learning", {"epsilon": 0.05}, share, small)
+    curve_runs.keep(settings, "blackjack", "q-learning", {"epsilon": 0.05}, share, large)
+    curve_runs.keep(settings, "blackjack", "q-learning", {"epsilon": 0.2}, share, small)
+    curve_runs.keep(settings, "blackjack", "q-learning", {"epsilon": 0.2}, [(100, {"another measure": 1.0})], small)
+    kept = curve_runs.runs(settings, "blackjack")
+    assert [r["variant"] for r in kept] == [small, large, small, small]
+    together = curve_runs.comparable(kept, small, {"share of the optimum's return"})
+    assert [r["params"]["epsilon"] for r in together] == [0.05, 0.2]  # the small deck's, of one measure
+    assert curve_runs.labels(together) == ["epsilon 0.05", "epsilon 0.2"]
+    assert curve_runs.labels(kept[:2]) == ["preset small", "preset large"]  # where the deck differs, it is named

@@ -201,3 +201,15 @@ def test_the_end_card_leaves_the_winning_line_in_sight(app):
         assert card is not None and not card.colliderect(board), (size, card, board)
         assert app.surface.get_rect().contains(card), size
         app.pop()
+
+
+def test_the_hud_says_the_agent_plays_o_while_you_play_x(app):
+    """Issue 73 item 10: the HUD said "Agent td-value: off" while td-value played O against the person."""
+    from arcade.screens import open_game
+
+    screen = open_game(app, "tictactoe")
+    app.push(screen)
+    screen.controller.set_enabled(False)
+    assert screen.controller.status(screen.opponent_seat()).startswith("plays O")
+    screen.controller.set_enabled(True)  # (Enter: it plays both sides, yours too)
+    assert not screen.controller.status(screen.opponent_seat()).startswith("plays")

@@ -44,7 +44,10 @@ class ArenaView(Overlay):
                 changes = ", ".join(f"{k} {v}" for k, v in params.items())
                 self.choices.append((f"{name} (changed here: {changes})",
                                      f"{name}:" + ":".join(f"{k}={v}" for k, v in params.items())))
-        self.chosen = {0, 1} & set(range(len(self.choices)))
+        # the entrants chosen the last time on this screen (closed before it started, or another arena)
+        before = getattr(under, "arena_chosen", None)
+        self.chosen = {i for i, (_, entrant) in enumerate(self.choices) if entrant in before} if before else \
+            {0, 1} & set(range(len(self.choices)))
         self.selected, self.games = 0, 1
         self.thread: threading.Thread | None = None
         self.backend = None
@@ -69,6 +72,7 @@ class ArenaView(Overlay):
             self.selected = (self.selected + (1 if event.key == pygame.K_DOWN else -1)) % len(self.choices)
         elif event.key == pygame.K_SPACE and self.choices:
             self.chosen ^= {self.selected}
+            self.under.arena_chosen = {self.choices[i][1] for i in self.chosen}
         elif event.key in (pygame.K_LEFT, pygame.K_RIGHT):
             self.games = min(max(self.games + (1 if event.key == pygame.K_RIGHT else -1), 0), len(GAMES) - 1)
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):

@@ -132,6 +132,13 @@ class GameScreen(GameView):
             return True
         return self.agent_state() is not None and bool(self.agent_active())
 
+    def opponent_seat(self) -> str | None:
+        """The seat the selected agent plays while the person plays the other (where the selected agent is the
+        opponent, as in tic-tac-toe), by the game's seat name; None where it plays no seat of its own."""
+        if self.seats.opponent is not self.controller or self.rules.players != 2:
+            return None
+        return self.rules.seat_names[1 - self.seats.person]
+
     def welcome_lines(self) -> list[str]:
         """The first visit's card: the aim of the game, its first key, and how to hand over to an agent."""
         first = self.game_keys()[:1]
@@ -186,7 +193,7 @@ class GameScreen(GameView):
             panels.draw_welcome(surface, board, f"{self.info.title}: how to play", self.welcome)
         hud.draw_frame(surface, hud.HudInfo(
             title=self.info.title, status=self.status_text(), control=self.control_label(),
-            agent_state=self.controller.status(), agent_name=self.controller.name,
+            agent_state=self.controller.status(self.opponent_seat()), agent_name=self.controller.name,
             delay_ms=self.controller.delay_ms, help_line=help_line_of(self.all_keys(), surface.get_width() - 28),
             seed=str(self.seed)))
         progress = next((p for p in (c.progress() for c in self.seats.controllers()) if p is not None), None)

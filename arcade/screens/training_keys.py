@@ -33,8 +33,9 @@ class TrainingKeys:
         self.keeps_curve = False
         # the trainings kept from earlier (the last one's curve shown again where the screen keeps a curve)
         self.runs = curve_runs.runs(screen.settings, screen.info.id)
-        if self.runs:
-            self.view.curve = self.runs[-1]["curve"]
+        shown = curve_runs.comparable(self.runs, self._variant(), None)  # (the last of this board or deck)
+        if shown:
+            self.view.curve = shown[-1]["curve"]
         self._leave_asked: int | None = None  # when Esc during a training asked to be sure
 
     @property
@@ -144,7 +145,7 @@ class TrainingKeys:
             return
         if trained is not None:  # its curve is kept beside the earlier ones, with what it ran with
             self.runs = curve_runs.keep(self.screen.settings, self.screen.info.id, trained[0], trained[1],
-                                        self.view.curve)
+                                        self.view.curve, self._variant())
         saved, message = finished
         self.screen.say(message, 4000 if saved else 5000)
         if saved:
@@ -199,8 +200,20 @@ class TrainingKeys:
         if self.running and self.view.trained is not None:
             agent, params = self.view.trained
             shown = (shown + [{"agent": agent, "params": dataclasses.asdict(params) if params is not None else {},
-                               "curve": self.view.curve}])[-curve_runs.KEEP:]
+                               "curve": self.view.curve, "variant": self._variant()}])[-curve_runs.KEEP:]
+        series = curve_runs.series_of(shown[-1]) if shown[-1]["curve"] else None  # (what the newest measures)
+        shown = curve_runs.comparable(shown, self._variant(), series)
         return list(zip(curve_runs.labels(shown), [r["curve"] for r in shown], strict=True))
+
+    def _variant(self) -> dict:
+        """The variant the screen plays (its board, its deck): curves of another are not drawn with its own."""
+        from arcade.kept_games import variant_of
+
+        import json
+
+        from arcade.storage import json_default
+
+        return json.loads(json.dumps(variant_of(self.screen.info, self.screen.rules), default=json_default))
 
     def kill(self) -> None:
         self.view.kill()
