@@ -75,10 +75,26 @@ def _record(line: bytes) -> dict | None:
         return None
     if not (isinstance(record, dict) and isinstance(record.get("start_rng"), dict)
             and isinstance(record.get("actions"), list) and isinstance(record.get("variant", {}), dict)
-            and isinstance(record.get("movers", []), list) and isinstance(record.get("outcome", {}), (dict, type(None)))
-            and all(isinstance(record.get(k, ""), str) for k in ("player", "when"))):
+            and isinstance(record.get("movers", []), list) and _count(record.get("moves"))
+            and _outcome(record.get("outcome")) and all(isinstance(record.get(k, ""), str) for k in ("player", "when"))):
         return None
     return record
+
+
+def _count(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _outcome(outcome) -> bool:
+    """Whether a kept outcome is None or of the shape the replay list reads (a score, or a winner and scores)."""
+    if outcome is None:
+        return True
+    if not isinstance(outcome, dict):
+        return False
+    number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)  # noqa: E731
+    scores = outcome.get("scores", [0, 0])
+    return (number(outcome.get("score", 0)) and outcome.get("winner") in (None, 0, 1)
+            and isinstance(scores, list) and len(scores) == 2 and all(number(s) for s in scores))
 
 
 def _set_damaged_aside(path: Path, lines: list[bytes], bad: int) -> None:
@@ -89,7 +105,8 @@ def _set_damaged_aside(path: Path, lines: list[bytes], bad: int) -> None:
         return
     try:
         atomic_write_bytes(path, b"".join(line + b"\n" for line in lines))
-        kept_now = f"the {len(lines)} readable game{'s' * (len(lines) != 1)} kept in it"
+        kept_now = (f"the {len(lines)} readable game{'s' * (len(lines) != 1)} kept in it" if lines else
+                    "no readable game was in it")
     except OSError as exc:
         kept_now = f"the readable games could not be written back ({exc.strerror or exc})"
     notice(f"{path}: {bad} damaged line{'s' * (bad != 1)} (not a kept game); the file as it was is kept as "

@@ -15,6 +15,7 @@ from arcade import arena, curve_runs, finished_games, kept_params, notices
 from arcade.settings import AgentSettings, DataSettings, SeedSettings, Settings
 from arcade.statistics import Statistics
 from arcade.storage import BestScores, PerGame
+from tests.helpers import key
 
 WRONG = ([], {}, "x", 5, -1, 1e12, None, True, [1, "a"], {"a": 1})  # values of every JSON type, some out of range
 MAX_NOTICES = 4  # a damaged file is said in a line or few, never a flood
@@ -324,3 +325,38 @@ def test_what_a_screen_keeps_damaged_any_way_the_screen_still_opens(app, name):
                 app.pop()
             except Exception as exc:  # noqa: BLE001
                 pytest.fail(f"{name}, {label}, {game}: {type(exc).__name__}: {exc}")
+
+
+def test_the_replay_list_opens_on_kept_games_damaged_any_way(app):
+    """Shift+k on a kept-games file with any line damaged (bytes, a field missing or of the wrong type): the
+    list opens and draws; only whole games are listed."""
+    import pygame
+
+    from arcade.screens import open_game
+    from arcade.screens.replay_view import ReplayView
+
+    path = _finished_write(app.settings)
+    raw = path.read_bytes()
+    first = json.loads(raw.splitlines()[0])
+    mutations = _byte_mutations(raw) + [(f"{p}={w!r}", json.dumps(_replaced(first, p, w)).encode() + b"\n" + raw)
+                                        for p, w in _shape_mutations(first)]
+    mutations += [(f"without {k}", json.dumps({f: v for f, v in first.items() if f != k}).encode() + b"\n")
+                  for k in first]
+    for label, content in mutations:
+        for aside in path.parent.glob(path.name + ".corrupt*"):
+            aside.unlink()
+        path.write_bytes(content)
+        try:
+            screen = open_game(app, "tictactoe")
+            app.push(screen)
+            screen.controller.set_enabled(False)
+            key(app, pygame.K_k, mod=pygame.KMOD_SHIFT, unicode="K")
+            if isinstance(app.top, ReplayView):
+                app.top.draw_over(app.surface)
+                key(app, pygame.K_RETURN)  # (opens the first game listed, if any)
+                app.top.draw(app.surface)
+            while app.top is not screen and len(app.stack) > 2:
+                app.pop()
+            app.pop()
+        except Exception as exc:  # noqa: BLE001
+            pytest.fail(f"{label}: {type(exc).__name__}: {exc}")
