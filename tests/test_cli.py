@@ -227,7 +227,9 @@ def test_sigterm_at_any_moment_of_start_up_ends_the_arcade(settings_file, after)
     time.sleep(after)
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)  # (the target is 2 s; a loaded machine gets a generous bound)
-    assert process.returncode == 143 and "SIGTERM" in err and "Traceback" not in err, err
+    # before Python has read main.py the signal's own default ends it (-15); from then on the arcade's line
+    assert process.returncode in (143, -15) and "Traceback" not in err, err
+    assert process.returncode == -15 or "SIGTERM" in err, err
 
 
 def test_bench_stopped_by_sigterm_says_what_finished_and_how_to_continue(settings_file, tmp_path):

@@ -80,3 +80,27 @@ def test_a_snapshot_that_does_not_fit_the_rules_is_refused():
     data["movers"] = ["you"]
     with pytest.raises(ValueError):
         GameSession.restore(rules, data)
+
+
+def test_a_dots_game_kept_and_resumed_keeps_its_boxes_its_mover_and_who_drew_each_line():
+    """Issue 73 item 10: a dots replay played on from move 6 drew all six lines in your colour. A state was
+    kept as its text (its lines only): resumed, no box was anyone's and the first player moved."""
+    import numpy as np
+
+    from arcade.games import make_rules
+    from arcade.games.dots import owners
+    from arcade.settings import Settings
+    from arcade.session import GameSession
+
+    rules = make_rules("dots", Settings())
+    session = GameSession(rules, seed=1)
+    rng = np.random.default_rng(4)
+    while session.state.scores == (0, 0) or session.moves < 6:
+        legal = session.legal_actions()
+        session.play(legal[int(rng.integers(len(legal)))])
+    again = GameSession.restore(rules, session.snapshot())
+    assert again.state == session.state and again.history == session.history
+    assert owners([*again.history, again.state]) == owners([*session.history, session.state])
+    assert len(set(owners([*again.history, again.state])[0].values())) == 2  # both players' lines
+    old = dict(session.snapshot(), state=rules.format_state(session.state))  # (an earlier version's text)
+    assert GameSession.restore(rules, old).state.lines == session.state.lines

@@ -48,7 +48,7 @@ def test_a_worker_speaks_to_its_parent_in_one_kind_of_message():
     while len(got) < 2 and time.monotonic() < deadline:
         got += workers.take(channel)
         time.sleep(0.01)
-    assert got == [("progress", ("building a table", 3.0, 10.0, "layer 3")), ("result", (True, "done"))]
+    assert got == [("progress", ("building a table", 3.0, 10.0, "layer 3", None)), ("result", (True, "done"))]
     assert workers.take(channel) == [] and process.exitcode == 0
     full = ctx.Queue(maxsize=1)
     assert workers.post(full, "progress", 1, wait=False)

@@ -270,6 +270,25 @@ class DotsRules:
     def format_action(self, action: int) -> str:
         return str(action)
 
+    def encode_state(self, state: DotsState) -> dict:
+        """A state as JSON-able data, whole: the text form holds the lines only (a game kept and resumed from
+        it came back with no boxes and the first player to move, every line in the first player's colour)."""
+        return {"rows": state.rows, "cols": state.cols, "lines": state.lines, "scores": list(state.scores),
+                "mover": state.mover}
+
+    def decode_state(self, data) -> DotsState:
+        """The inverse of encode_state (a text of an earlier version: its lines, as parse_state reads them);
+        ValueError / KeyError / TypeError where it does not fit a board these rules offer."""
+        if isinstance(data, str):
+            return self.parse_state(data)
+        rows, cols, lines, mover = (int(data[k]) for k in ("rows", "cols", "lines", "mover"))
+        scores = tuple(int(s) for s in data["scores"])
+        board = Board(rows, cols)
+        if not (1 <= rows <= MAX_BOXES and 1 <= cols <= MAX_BOXES and 0 <= lines <= board.full and mover in (0, 1)
+                and len(scores) == 2 and min(scores) >= 0 and sum(scores) <= board.n_boxes):
+            raise ValueError("a saved dots position that no board of the game can hold")
+        return DotsState(rows, cols, lines, scores, mover)
+
 
 def make_rules(settings) -> DotsRules:
     """The rules of settings.toml's [dots] table (the board of new games)."""
