@@ -148,7 +148,7 @@ class NetworkMCTS(MCTS):
         """mcts's, and where every position of the board is solved exactly (no more lines than exact_lines) the
         network's and the playouts' (where no playout is played, its length)."""
         out = super().unused_params(rules, values)
-        lines = (rules.rows + 1) * rules.cols + rules.rows * (rules.cols + 1)
+        lines = board_of(rules.rows, rules.cols).n_lines
         if lines <= values.exact_lines:
             why = f"this board has {lines} lines, within exact_lines {values.exact_lines}: every leaf is solved exactly"
             out.update({"playout_share": why, "rollout_moves": why})

@@ -161,22 +161,25 @@ class MCTS:
         self._figures: dict = {}
         # the whole search compiled, where the game's engine declares it: with random playouts to the end, or an
         # evaluator the kernels can run (a CompiledEvaluator)
-        fast = fast_playouts(rules) if not plain else None
         leaves = evaluator is None or isinstance(evaluator, CompiledEvaluator)
-        self._compiled = leaves and bool(getattr(fast, "compiled_tree", None)) and rules.players == 2 \
-            and not self.chance
+        self._compiled = leaves and not plain and self.tree_compiled(rules)
         self._trees: dict = {}  # a compiled tree per board (not sent to another process: made again there)
         info = getattr(rules, "info", None)
         utility = info().utility if info is not None else None
         # one player: the score's declared bounds, its scale for the whole search (None: the scores seen)
         self._bounds = tuple(utility) if rules.players == 1 and utility is not None else None
 
+    @staticmethod
+    def tree_compiled(rules) -> bool:
+        """Whether the game's engine runs this search's whole tree compiled (two players, no chance)."""
+        return bool(getattr(fast_playouts(rules), "compiled_tree", None)) and rules.players == 2 \
+            and not has_chance(rules)
+
     @classmethod
     def unused_params(cls, rules, values) -> dict[str, str]:
         """{parameter: why it does not apply on `rules`}: the compiled tree's where the search runs in Python,
         the Python tree's where the game's compiled tree runs it."""
-        fast = fast_playouts(rules)
-        if bool(getattr(fast, "compiled_tree", None)) and rules.players == 2 and not has_chance(rules):
+        if cls.tree_compiled(rules):
             why = "this game's compiled tree runs the search: compiled_simulations and compiled_batch apply"
             return {"simulations": why, "batch": why}
         why = "this game has no compiled tree: the Python search's simulations and batch apply"

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import Reports, decide
+from agents import Explains, Reports, decide
 
 METHODS = ("act", "decide", "decide_tree", "decide_tree_shown", "explain", "explain_all", "tree", "tree_shown", "build")
 SHOWN_NODES = 2000  # a tree sent to a window: its top levels up to this many nodes (a 13,000-node tree took
@@ -25,11 +25,16 @@ def draws(method: str) -> bool:
     return method == "act" or method.startswith("decide")
 
 
+def decision_seed(rng: np.random.Generator) -> int:
+    """The seed of one decision's Generator, drawn from the host's `rng` (a controller's running one, or a
+    fresh one of a seed): a decision made in this process, in the agent process or by `decide` on the command
+    line draws from np.random.default_rng(this), so one seed gives one decision wherever it is asked."""
+    return int(rng.integers(2**63))
+
+
 def decision_rng(rng: np.random.Generator) -> np.random.Generator:
-    """The Generator one decision draws from, seeded by a number drawn from the host's `rng` (a controller's
-    running one, or a fresh one of a seed): made so in this process, in the agent process and by `decide` on
-    the command line, so one seed gives one decision wherever it is asked."""
-    return np.random.default_rng(int(rng.integers(2**63)))
+    """The Generator one decision draws from (see decision_seed)."""
+    return np.random.default_rng(decision_seed(rng))
 
 
 @dataclass(frozen=True)
@@ -77,7 +82,6 @@ def call(agent, method: str, state, rng, rules=None) -> Answer:
     ms = (time.perf_counter() - t0) * 1000
     figures = agent.figures() if method != "build" and isinstance(agent, Reports) else {}
     legend = ""
-    if method in ("explain", "decide", "decide_tree", "decide_tree_shown") and rules is not None \
-            and hasattr(agent, "value_legend"):
+    if (method == "explain" or method.startswith("decide")) and rules is not None and isinstance(agent, Explains):
         legend = agent.value_legend(rules.seat_names[rules.to_move(state)])
     return Answer(value, figures, ms, legend)

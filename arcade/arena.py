@@ -23,6 +23,7 @@ import numpy as np
 
 from arcade import runner
 from arcade.games import game_info, settings_variant, variant_slug
+from arcade.games.base import is_real_number, is_whole_number
 from arcade.notices import notice
 from arcade.numbers import estimate, interval
 from arcade.run_log import RunSpec, settings_key
@@ -129,7 +130,7 @@ def play(game: str, rules, settings, entrants: list[Entrant], games: int, seed: 
         stem = _slug(f"{variant_slug(game, variant)}-{a.label}" + (f"-vs-{b.label}" if b else "")
                      + f"-seed{seed}-{games}")
         path = folder / f"{stem}.jsonl"
-        if path.exists() and not path.read_bytes().strip():  # (a run stopped as it was created: no games in it)
+        if path.exists() and path.stat().st_size == 0:  # (a run stopped as it was created: no games in it)
             path.unlink()
             notice(f"{path}: empty (an arena stopped as it started); started again")
         log = runner.GameLog.open(path) if path.exists() else None
@@ -202,7 +203,11 @@ def rating_covariance(n: int, wins: np.ndarray, elo: np.ndarray) -> np.ndarray:
 
 def rating_errors(n: int, wins: np.ndarray, elo: np.ndarray) -> np.ndarray:
     """Standard errors of the ratings (Elo scale): each against the mean of all entrants."""
-    return np.sqrt(np.maximum(np.diag(rating_covariance(n, wins, elo)), 0.0))
+    return _errors(rating_covariance(n, wins, elo))
+
+
+def _errors(covariance: np.ndarray) -> np.ndarray:
+    return np.sqrt(np.maximum(np.diag(covariance), 0.0))
 
 
 def two_player_table(entrants: list[Entrant], played: list[Pairing]) -> dict:
@@ -216,7 +221,7 @@ def two_player_table(entrants: list[Entrant], played: list[Pairing]) -> dict:
     wins = _win_matrix(entrants, played)
     ratings = bradley_terry(n, wins)
     covariance = rating_covariance(n, wins, ratings)
-    errors = np.sqrt(np.maximum(np.diag(covariance), 0.0))
+    errors = _errors(covariance)
     index = {e.label: i for i, e in enumerate(entrants)}
     count = {e.label: 0 for e in entrants}
     pairs = []
@@ -342,11 +347,11 @@ def kept_results(data_dir, game: str, settings) -> dict | None:
 
 def _readable_results(got) -> bool:
     """Whether a kept arena has what summary_line and the arena view read, of the types they read."""
-    def number(v):
-        return isinstance(v, (int, float)) and not isinstance(v, bool)
+    def number(v):  # (a mean of no games is NaN: kept, and said as "no games")
+        return is_real_number(v) or (isinstance(v, float) and math.isnan(v))
 
     if not (isinstance(got, dict) and isinstance(got.get("table"), dict) and isinstance(got.get("when"), str)
-            and number(got.get("games")) and isinstance(got.get("complete", True), bool)):
+            and is_whole_number(got.get("games")) and isinstance(got.get("complete", True), bool)):
         return False
     table = got["table"]
     if "ratings" in table:

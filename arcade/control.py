@@ -45,6 +45,18 @@ class Request:
 STALE = object()  # collect()'s answer to a request from an older generation
 
 
+@dataclass
+class Decided:
+    """The last decision a controller collected: for which state, in which generation, by which agent, its
+    Answer, and whether its move was played (the value view may still show it; it is not played twice)."""
+
+    state: Any
+    generation: int
+    agent: str
+    answer: Any
+    played: bool = False
+
+
 def same_state(a, b) -> bool:
     """Equality of two game states (values), tolerant of states that do not compare."""
     if a is b:
@@ -126,7 +138,7 @@ class AgentController:
         self._clock = clock
         self._move = Question(self)
         self.wants_values = False  # the value view is on: a move is asked as a decision with its values
-        self._decided: tuple | None = None  # (state, generation, agent, Answer) of the last decision collected
+        self._decided: Decided | None = None
         self._warming: Request | None = None
         self._ready_at = 0.0
         self._deciders = {False: ThreadDecider(game_id, rules, settings), True: ProcessDecider(game_id, rules, settings)}
@@ -319,15 +331,15 @@ class AgentController:
                 self.invalidate()
                 return None
             self.last_ms = (self._clock() - asked[1]) * 1000
-            self._decided = (asked[0], self.generation, self.name, answer, False)
+            self._decided = Decided(asked[0], self.generation, self.name, answer)
         decided = self.decision_for(state)
-        if decided is None or self._decided[4]:  # (one played already is not played again)
+        if decided is None or self._decided.played:
             if not self._move.pending:
                 self._move.ask(state, "decide" if self.wants_values else "act", about=(state, self._clock()))
             return None
         if self._clock() < self._ready_at:
             return None
-        self._decided = self._decided[:4] + (True,)  # played: the view may still show it
+        self._decided.played = True
         self.last_figures = {**decided.figures, "ms": decided.ms}
         self.decisions += 1
         self._ready_at = self._clock() + self.delay_ms / 1000
@@ -338,15 +350,15 @@ class AgentController:
         selected, the one the value view shows and, where the agent is to move in `state`, the move it plays."""
         if agent == self.name and isinstance(answer.value, Decision):
             self._move.forget()  # (a decision of its own in flight would be a second search of the state)
-            self._decided = (state, self.generation, self.name, answer, False)
+            self._decided = Decided(state, self.generation, self.name, answer)
 
     def decision_for(self, state):
         """The Answer of the last decision collected for `state` by the selected agent in this generation
         (played or about to be), or None."""
         d = self._decided
-        if d is None or d[1] != self.generation or d[2] != self.name:
+        if d is None or d.generation != self.generation or d.agent != self.name:
             return None
-        return d[3] if same_state(d[0], state) else None
+        return d.answer if same_state(d.state, state) else None
 
     def close(self) -> None:
         self.invalidate()

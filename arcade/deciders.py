@@ -24,7 +24,7 @@ import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from arcade import agent_process
-from arcade.agent_call import call, decision_rng, draws
+from arcade.agent_call import call, decision_rng, decision_seed, draws
 
 class ThreadDecider:
     """Agents built and run in one worker thread of this process."""
@@ -80,9 +80,8 @@ class ProcessDecider:
         self._version = 0
 
     def run(self, spec, method: str, state, rng) -> Future:
-        # Only a decision draws from the Generator it is given (asking for an explanation draws nothing): the
-        # process makes the decision's Generator from this number as agent_call.decision_rng does
-        seed = int(rng.integers(2**63)) if draws(method) else 0
+        # Only a decision draws from the Generator it is given (asking for an explanation draws nothing)
+        seed = decision_seed(rng) if draws(method) else 0
         key = (self._token, spec.name, self._version)
         return agent_process.submit(key, self.game_id, spec.name, self.rules, self.settings, method, state, seed)
 

@@ -15,6 +15,7 @@ import json
 import time
 from pathlib import Path
 
+from arcade.games.base import is_real_number, is_whole_number
 from arcade.notices import notice
 from arcade.storage import atomic_write_bytes, move_aside
 
@@ -82,7 +83,7 @@ def _record(line: bytes) -> dict | None:
 
 
 def _count(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+    return is_whole_number(v) and v >= 0
 
 
 def _outcome(outcome) -> bool:
@@ -91,10 +92,9 @@ def _outcome(outcome) -> bool:
         return True
     if not isinstance(outcome, dict):
         return False
-    number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)  # noqa: E731
     scores = outcome.get("scores", [0, 0])
-    return (number(outcome.get("score", 0)) and outcome.get("winner") in (None, 0, 1)
-            and isinstance(scores, list) and len(scores) == 2 and all(number(s) for s in scores))
+    return (is_real_number(outcome.get("score", 0)) and outcome.get("winner") in (None, 0, 1)
+            and isinstance(scores, list) and len(scores) == 2 and all(is_real_number(s) for s in scores))
 
 
 def _set_damaged_aside(path: Path, lines: list[bytes], bad: int) -> None:

@@ -134,8 +134,8 @@ class ArenaView(Overlay):
 
     def base_settings(self):
         """What every entrant is built from before its own parameters: settings.toml's (not what was changed
-        here: "alpha-beta" is settings.toml's alpha-beta, "alpha-beta:position_budget=50" the one changed here),
-        with no clock (every entrant stops on its counted work: the same table on any machine, any jobs)."""
+        here: an entrant "NAME" is settings.toml's agent, "NAME:param=value" the one changed here), with no
+        clock (every entrant stops on its counted work: the same table on any machine, any jobs)."""
         return self.under.app.settings.with_table("agents", budget_clock="none")
 
     def _table(self, entrants, played) -> dict:

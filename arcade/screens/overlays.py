@@ -6,7 +6,6 @@ playing, a training keeps reporting). Any key closes it (Esc too, without leavin
 """
 from __future__ import annotations
 
-import dataclasses
 
 import pygame
 
@@ -80,15 +79,14 @@ class StatisticsView(Overlay):
         return [name for name, _ in rows] + ([footer] if footer else [])
 
 
-def agent_parameters(settings, game, name: str, rules=None) -> tuple[list[tuple[str, str, bool]], str]:
-    """Agent `name`'s parameters on `game` (its declaration; those it reads on `rules` where given) as (key,
-    value shown, whether it is the course's value), and the settings.toml table that sets them ("" for an agent
-    without parameters)."""
+def agent_parameters(settings, game, name: str, rules) -> tuple[list[tuple[str, str, bool]], str]:
+    """Agent `name`'s parameters on `game` (those it reads on `rules`) as (key, value shown, whether it is the
+    course's value), and the settings.toml table that sets them ("" for an agent without parameters)."""
     values = settings.agent_params(game.id, name)
     if values is None:
         return [], ""
     params = []
-    for f in find(game.id, name).params_here(rules, values) if rules is not None else dataclasses.fields(values):
+    for f in find(game.id, name).params_here(rules, values):
         value = getattr(values, f.name)
         shown = f"{value:g}" if isinstance(value, float) else str(value)
         if f.name == "time_budget_ms" and not value:

@@ -7,13 +7,16 @@ training panel (arcade.screens.training_view) and where the screen gives it a pl
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pygame
 
 from agents import LearnsWhilePlaying, ShipsTable, Trains, agents_for
 from arcade import curve_runs
 from arcade.games import game_ids, game_info
+from arcade.kept_games import variant_of
 from arcade.screens.training_view import TrainingView
+from arcade.storage import json_default
 
 LEAVE_CONFIRM_MS = 3000  # Esc while a training runs asks; Esc again within this time leaves
 
@@ -207,12 +210,6 @@ class TrainingKeys:
 
     def _variant(self) -> dict:
         """The variant the screen plays (its board, its deck): curves of another are not drawn with its own."""
-        from arcade.kept_games import variant_of
-
-        import json
-
-        from arcade.storage import json_default
-
         return json.loads(json.dumps(variant_of(self.screen.info, self.screen.rules), default=json_default))
 
     def kill(self) -> None:
