@@ -441,13 +441,11 @@ def _fresh_start(args, agent, path: Path, episodes: int) -> bool:
     anything else is refused in one line. Without it, an --out file is trained on from."""
     if not path.exists() or not (args.fresh or args.out is not None) or not agent.load(path):
         return args.fresh  # (an unreadable file was set aside by load: nothing there to keep)
-    resumes = getattr(agent, "resumes", lambda _: False)(episodes)
-    if not args.fresh:
-        print(f"resuming the stopped run of {episodes:,} games in {path}" if resumes else
-              f"training on from {path}", file=sys.stderr)
-        return False
-    if resumes:
+    if getattr(agent, "resumes", lambda _: False)(episodes):
         print(f"resuming the stopped run of {episodes:,} games in {path}", file=sys.stderr)
+        return False
+    if not args.fresh:
+        print(f"training on from {path}", file=sys.stderr)
         return False
     raise UserError(f"--fresh would overwrite {path}, which holds what a training learnt: leave out --fresh to "
                     "train on from it, or give another --out (or move the file away)")
@@ -508,7 +506,13 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
 
     # SIGTERM while it starts: the arcade's own line (SDL, left to itself, turns SIGTERM into a silent quit)
     signal.signal(signal.SIGTERM, _raise_terminated)
-    agent_process.start_early(settings)  # (first: it loads while the window opens)
+    # (first: it loads while the window opens). A SIGTERM that came while the process was being started cut its
+    # start-up message short, and the half-started process printed a traceback: it waits until the start is sent
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        agent_process.start_early(settings)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     from arcade.app import App
     from arcade.screens import open_game
     from arcade.screens.launcher import LauncherScreen

@@ -67,6 +67,9 @@ def start(parent: int | None = None, channel=None, priority: bool = True, backgr
     """What a worker does first: end with `parent` (its pid), give way to the window's frames (priority: a
     little, for the screen's own agent; background: entirely, for work beside the game such as an arena), and
     send the progress of its agents' long work on `channel` as "progress" messages (a full channel drops one)."""
+    # (a process started while its parent held SIGTERM back, as the window does while it starts one, inherits
+    # that: the signal that ends it with its parent must reach it)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     if parent is not None:
         end_with_parent(parent)
     if background:
