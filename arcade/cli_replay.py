@@ -68,7 +68,7 @@ def _print_replay(args, rules, record: dict, session, out: dict, head: str, ends
 
 def _replay_kept(args, settings) -> int:
     """`replay --kept GAME`: a game finished in the window, rebuilt from its start and moves."""
-    from arcade.finished_games import kept
+    from arcade.finished_games import kept, played_by
     from arcade.games import make_rules
     from arcade.session import GameSession
 
@@ -90,5 +90,5 @@ def _replay_kept(args, settings) -> int:
             == record.get("outcome")) if whole else None
     out = {"game": game_id, "index": args.index, "when": record.get("when"), "player": record.get("player"),
            "as_kept": same}
-    head = f"{game_id}: kept game {args.index} ({out['when']}, {out['player']})"
+    head = f"{game_id}: kept game {args.index} ({out['when']}, {played_by(record)})"
     return _print_replay(args, rules, record, session, out, head, "ends as it was kept", "NO (the rules changed since)")

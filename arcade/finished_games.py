@@ -68,6 +68,17 @@ def kept(data_dir, game_id: str, limit: int | None = None) -> list[dict]:
     return out if limit is None else out[:limit]
 
 
+def played_by(record: dict) -> str:
+    """Who played a kept game: the name it was credited to, and where others played moves of it too (control
+    handed over mid-game), each with its moves: "expectimax (4x4); moves: you 12, expectimax 300"."""
+    player = record.get("player", "?")
+    movers = [m for m in record.get("movers", []) if isinstance(m, str)]
+    names = list(dict.fromkeys(movers))
+    if all(name in player for name in names):
+        return player
+    return f"{player}; moves: " + ", ".join(f"{name} {movers.count(name)}" for name in names)
+
+
 def _record(line: bytes) -> dict | None:
     """A line as a kept game, or None: not UTF-8, not JSON, or a field a replay reads of the wrong type."""
     try:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from arcade.cli import main
-from arcade.finished_games import keep, kept
+from arcade.finished_games import keep, kept, played_by
 from arcade.games import GAMES, make_rules
 from arcade.session import GameSession, decode_state, encode_state
 from arcade.settings import Settings
@@ -107,6 +107,14 @@ def test_replay_kept_replays_a_tictactoe_game_a_game_without_a_rules_table(tmp_p
     assert keep(tmp_path / "data", "tictactoe", session, {}, "you vs minimax")
     assert main(["--settings", str(settings_file), "replay", "tictactoe", "--kept", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["as_kept"] is True
+
+
+def test_a_game_played_by_more_than_its_credited_player_names_every_mover_with_its_moves():
+    mixed = {"player": "expectimax (4x4)", "movers": ["you"] * 3 + ["expectimax"] * 5}
+    assert played_by(mixed) == "expectimax (4x4); moves: you 3, expectimax 5"
+    two_sided = {"player": "you vs minimax", "movers": ["you", "minimax", "you"]}
+    assert played_by(two_sided) == "you vs minimax"
+    assert played_by({"player": "you", "movers": []}) == "you"
 
 
 def test_a_line_that_does_not_read_is_skipped(tmp_path):

@@ -104,3 +104,20 @@ def test_a_dots_game_kept_and_resumed_keeps_its_boxes_its_mover_and_who_drew_eac
     assert len(set(owners([*again.history, again.state])[0].values())) == 2  # both players' lines
     old = dict(session.snapshot(), state=rules.format_state(session.state))  # (an earlier version's text)
     assert GameSession.restore(rules, old).state.lines == session.state.lines
+
+
+@pytest.mark.parametrize("game", ["2048", "tictactoe", "dots", "match3", "blackjack"])
+def test_every_game_restored_from_its_snapshot_is_the_same_game_state_for_state(game):
+    """Issue 73 item 10: a blackjack replay played on drew an empty hand at "total 1 / 10" (its states were kept
+    as text: the cards drawn and the reward so far were lost). A restored session equals the kept one, every
+    state of its history included, and renders the same hand."""
+    rules = make_rules(game, Settings())
+    session = GameSession(rules, seed=3)
+    rng = np.random.default_rng(5)
+    for _ in range(12):
+        if session.over:
+            break
+        legal = session.legal_actions()
+        session.play(legal[int(rng.integers(len(legal)))])
+    again = GameSession.restore(rules, json.loads(json.dumps(session.snapshot())))
+    assert again.state == session.state and again.history == session.history

@@ -313,6 +313,36 @@ class BlackjackRules:
     def format_action(self, action) -> str:
         return str(action)
 
+    def encode_state(self, state: RoundState) -> dict:
+        """A round's state as JSON-able data, whole: the text form holds the hand's total, peek and deck only
+        (a round kept and played on came back with no reward so far and no cards in hand)."""
+        total, peeked, counts = state.mdp_state
+        return {"total": int(total), "peeked": peeked, "counts": None if counts is None else list(counts),
+                "reward": float(state.reward), "deck": list(state.deck), "drawn": state.drawn}
+
+    def decode_state(self, data) -> RoundState:
+        """The inverse of encode_state (a text of an earlier version: parse_state's form); ValueError / KeyError
+        / TypeError where it does not fit this deck."""
+        if isinstance(data, str):
+            return self.parse_state(data)
+        n, most = len(self.mdp.card_values), self.mdp.multiplicity
+        deck = tuple(int(c) for c in data["deck"])
+        drawn = None if data["drawn"] is None else int(data["drawn"])
+        reward = float(data["reward"])
+        if len(deck) != n or any(not 0 <= c <= most for c in deck) or (drawn is not None and not 0 <= drawn < n) \
+                or not np.isfinite(reward):
+            raise ValueError(f"a saved blackjack round that does not fit this deck ({n} card values)")
+        if data["counts"] is None:
+            total = int(data["total"])
+            if not 0 <= total:
+                raise ValueError("a saved finished round with a negative total")
+            mdp_state = MDPState(total, None, None)
+        else:
+            peeked = "-" if data["peeked"] is None else int(data["peeked"])
+            counts = ",".join(str(int(c)) for c in data["counts"])
+            mdp_state = parse_state_text(f"{int(data['total'])}|{peeked}|{counts}", self.mdp)
+        return RoundState(mdp_state, reward, deck, drawn)
+
     def observation(self, state: RoundState) -> dict:
         """What a learner sees of a round (the Gymnasium environment's observation): the hand's total, the
         peeked card's index (the number of card values when none) and the cards left of each value."""

@@ -10,7 +10,7 @@ import pygame
 
 from agents import Explains, ShowsTree
 from arcade.control import Question
-from arcade.finished_games import kept
+from arcade.finished_games import kept, played_by
 from arcade.kept_games import RESUME_ERRORS
 from arcade.screens import paint_state
 from arcade.screens.overlays import Overlay
@@ -189,7 +189,7 @@ class ReplayView(Overlay):
 
     def _title(self) -> str:
         r = self.record
-        return f"{r.get('player', '?')}, {r.get('when', '')}: move {self.move} of {len(self.states) - 1}"
+        return f"{played_by(r)}, {r.get('when', '')}: move {self.move} of {len(self.states) - 1}"
 
     def _draw_list(self, surface, x, y, width, bottom, size) -> list[str]:
         if not self.games:
@@ -208,7 +208,7 @@ class ReplayView(Overlay):
             y += row
         for i in range(first, min(len(self.games), first + fits)):
             r = self.games[i]
-            line = f"{r.get('when', '')}   {r.get('player', '?')}   {_ending(r, self.under.rules.seat_names)}   {r['moves']} moves"
+            line = f"{r.get('when', '')}   {played_by(r)}   {_ending(r, self.under.rules.seat_names)}   {r['moves']} moves"
             if i == self.selected:
                 pygame.draw.rect(surface, palette.PANEL_HI, (x - 6, y - 2, width + 12, row - 2), border_radius=6)
             text.draw(surface, line, (x, y + 2), size, palette.TEXT, max_width=width, min_size=12)
