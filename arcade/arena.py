@@ -109,7 +109,8 @@ def play(game: str, rules, settings, entrants: list[Entrant], games: int, seed: 
          progress=None) -> list[Pairing]:
     """Play every pairing's games not yet in its log (folder/<game>-<first>[-vs-<second>]-seed<s>-<n>.jsonl,
     made if missing); returns the pairings with their logs' records. A log that holds another run is a
-    ValueError naming it. progress(pairing label, games done, games) as games finish."""
+    ValueError naming it. progress(pairing label, games done, games, the pairing's records so far) as games
+    finish (a table of what finished so far is drawn from them before a pairing is over)."""
     from agents import find
 
     out = []
@@ -144,10 +145,12 @@ def play(game: str, rules, settings, entrants: list[Entrant], games: int, seed: 
         label = a.label + (f" vs {b.label}" if b else "")
         done = len(log.records)
         if progress:  # (at the start too: a pairing whose first game takes long says what it plays)
-            progress(label, done, games)
+            progress(label, done, games, list(log.records))
         if jobs:
             result = runner.execute(runner.Players(rules, agent, opponent), jobs, backend, log,
-                                    progress=(lambda n, label=label: progress(label, n, games)) if progress else None)
+                                    progress=(lambda n, label=label, log=log: progress(label, n, games,
+                                                                                       list(log.records)))
+                                    if progress else None)
             pairing.records, pairing.complete = result.records, result.complete
         else:
             pairing.records, pairing.complete = sorted(log.records, key=lambda r: r["index"]), True

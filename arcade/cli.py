@@ -261,7 +261,7 @@ def cmd_arena(args, settings) -> int:
         raise UserError(str(exc)) from None
     bar: dict = {}
 
-    def progress(label: str, done: int, total: int) -> None:
+    def progress(label: str, done: int, total: int, records=()) -> None:
         if label not in bar:
             for b in bar.values():
                 b.close()

@@ -98,3 +98,19 @@ def test_the_arena_chooser_remembers_its_entrants_on_reopening(app):
     key(app, pygame.K_a, mod=pygame.KMOD_SHIFT, unicode="A")
     again = app.top
     assert again is not view and {again.choices[i][1] for i in again.chosen} == chosen
+
+
+def test_a_one_player_arena_shows_its_first_entrant_as_its_games_finish(app):
+    """Issue 73 item 10: the 2048 arena view stayed empty until the first entrant finished all its games. Each
+    finished game reaches the table: the entrant's row and its mean over the games so far."""
+    from arcade import arena
+
+    screen, view = _arena(app, "2048")
+    entrants = arena.parse_entrants("2048", "random,greedy")
+    records = [{"index": i, "seed": i, "score": 100.0 * (i + 1), "outcome": {"score": 100.0 * (i + 1)}}
+               for i in range(3)]
+    view._so_far(entrants, [], arena.Pairing(entrants[0], None), "random", 3, 10, records)
+    row, = view.table["entrants"]
+    assert row["entrant"] == "random" and row["games"] == 3 and row["mean"] == 200.0
+    drawn = " ".join(view.draw_over(app.surface))
+    assert "playing random: 3 of 10 games" in drawn and "random: mean" in drawn

@@ -115,7 +115,8 @@ class ArenaView(Overlay):
             for pairing in arena.pairings(entrants, screen.rules.players):
                 entered = [pairing.first] + ([pairing.second] if pairing.second is not None else [])
                 got = arena.play(screen.info.id, screen.rules, settings, entered, games, 0, self.backend, folder,
-                                 lambda label, done, total: setattr(self, "progress", (label, done, total)))
+                                 lambda label, done, total, records, p=pairing: self._so_far(
+                                     entrants, played, p, label, done, total, records))
                 played += got
                 self.table = self._table(entrants, played)
                 done = len(played) == len(arena.pairings(entrants, screen.rules.players)) and all(
@@ -131,6 +132,14 @@ class ArenaView(Overlay):
             self.progress = None
             if self.backend is not None:
                 self.backend.shutdown()
+
+    def _so_far(self, entrants, played, pairing, label, done, total, records) -> None:
+        """A pairing's games as they finish: its progress, and the table of every game finished so far (the
+        first entrant of a one-player arena is not hidden until all its games are played)."""
+        self.progress = (label, done, total)
+        if records:
+            partial = arena.Pairing(pairing.first, pairing.second, sorted(records, key=lambda r: r["index"]))
+            self.table = self._table(entrants, played + [partial])
 
     def base_settings(self):
         """What every entrant is built from before its own parameters: settings.toml's (not what was changed
