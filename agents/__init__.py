@@ -1,8 +1,8 @@
 """Pluggable agents. Any module in this package that calls `register` appears in the UI and CLI."""
 from agents.base import (CAPABILITIES, Agent, AgentSpec, ChecksRules, Decides, Decision, Describes, Explains,
                          LearnsWhilePlaying, Reports, ShipsTable, ShowsTree, Trains, UnknownAgent, agents_for, decide, discover, find,
-                         register)
+                         register, resumed_at)
 
 __all__ = ["CAPABILITIES", "Agent", "AgentSpec", "ChecksRules", "Decides", "Decision", "Describes", "Explains", "LearnsWhilePlaying",
            "Reports", "ShipsTable", "ShowsTree", "Trains",
-           "UnknownAgent", "agents_for", "decide", "discover", "find", "register"]
+           "UnknownAgent", "agents_for", "decide", "discover", "find", "register", "resumed_at"]

@@ -95,8 +95,9 @@ class Trains(Protocol):
     def default_path(self) -> Path:
         """Where the table is saved and loaded from (the data folder)."""
 
-    # Optional: resumes(episodes) -> bool, whether the table it loaded is the checkpoint of a stopped run of
-    # `episodes` that train() continues (the CLI then resumes a `--fresh` run rather than refuse to overwrite it).
+    # Optional: resumed_at(episodes) -> int, the games done of a stopped run of `episodes` whose checkpoint is the
+    # table it loaded and train() continues (0: it starts afresh). The CLI then resumes a `--fresh` run rather
+    # than refuse to overwrite it; the window's curve continues that run's curve.
 
 
 @runtime_checkable
@@ -185,6 +186,12 @@ def decide(agent, state, rng, tree: bool = False) -> Decision:
     action = agent.act(state, rng)
     shown = agent.tree(state, rng) if tree and isinstance(agent, ShowsTree) else None
     return Decision(action, values, shown)
+
+
+def resumed_at(agent, episodes: int, from_scratch: bool = False) -> int:
+    """The games done of a stopped run of `episodes` that a training of `agent` goes on from (its optional
+    resumed_at); 0 where the training starts afresh."""
+    return 0 if from_scratch else int(getattr(agent, "resumed_at", lambda _: 0)(episodes))
 
 
 CAPABILITIES: tuple[type, ...] = (Explains, LearnsWhilePlaying, Trains, ShipsTable, Describes, Reports, ChecksRules,

@@ -117,9 +117,10 @@ class QLearningAgent:
         """The table of this deck in the data folder (one per deck: a table is only good for its own)."""
         return self.data_dir / f"q_learning_blackjack_{self.rules.preset}.json"
 
-    def resumes(self, episodes: int) -> bool:
-        """Whether the table it plays is a checkpoint of a stopped run of `episodes` rounds (train goes on)."""
-        return self.run[0] == episodes and 0 < self.run[1] < episodes
+    def resumed_at(self, episodes: int) -> int:
+        """The rounds done of a stopped run of `episodes` rounds whose checkpoint is the table it plays (train
+        goes on from there); 0 where it starts afresh."""
+        return self.run[1] if self.run[0] == episodes and 0 < self.run[1] < episodes else 0
 
     def optimum(self) -> float:
         """Value iteration's expected return from the start of this deck (solved once per deck)."""
@@ -142,7 +143,7 @@ class QLearningAgent:
         a share of the optimum's. A set `stop` ends it after the current stretch.
         A run of N rounds resumes where a saved unfinished run of N rounds stopped (its checkpoint: the same
         command goes on), counting from there."""
-        resuming = not from_scratch and self.resumes(episodes)
+        resuming = not from_scratch and self.resumed_at(episodes) > 0
         if from_scratch:
             self.ql = QLearningAlgorithm(self.rules.mdp.actions, self.rules.mdp.discount(),
                                          blackjack_feature_extractor, self.epsilon, is_end=blackjack_is_end)

@@ -415,10 +415,11 @@ class DotsNTuple:
         return {"wins against greedy": wins_against(net, CURVE_GAMES, TEST_SEED, self.settings),
                 "wins against alpha-beta": wins_against(net, CURVE_SEARCH_GAMES, TEST_SEED, search, "alpha-beta")}
 
-    def resumes(self, episodes: int) -> bool:
-        """Whether the network it plays is a checkpoint of a stopped run of `episodes` games (train goes on)."""
+    def resumed_at(self, episodes: int) -> int:
+        """The games done of a stopped run of `episodes` games whose checkpoint is the network it plays (train
+        goes on from there); 0 where it starts afresh."""
         run = self._net(self.rules.rows, self.rules.cols)[1].get("run", (0, 0))
-        return run[0] == episodes and 0 < run[1] < episodes
+        return int(run[1]) if run[0] == episodes and 0 < run[1] < episodes else 0
 
     def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None, checkpoint=None,
               watch=None, jobs: int = 1) -> None:
@@ -428,7 +429,7 @@ class DotsNTuple:
         position of a greedy game of the network as it is. A run of N games resumes where a saved unfinished
         run of N games stopped (its checkpoint: the same command goes on)."""
         rows, cols = self.rules.rows, self.rules.cols
-        resuming = not from_scratch and self.resumes(episodes)
+        resuming = not from_scratch and self.resumed_at(episodes) > 0
         net, meta, _ = self._net(rows, cols)
         net = Network(rows, cols, None if from_scratch else np.array(net.weights))
         meta = {"games": 0, "moves": 0} if from_scratch else dict(meta)

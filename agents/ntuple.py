@@ -392,9 +392,11 @@ class NTupleAgent:
             return self.data_path
         return self.data_path.with_name(f"{self.data_path.stem}_{mine}games.npz")
 
-    def resumes(self, episodes: int) -> bool:
-        """Whether the network it plays is a checkpoint of a stopped run of `episodes` games (train goes on)."""
-        return self.meta.get("run_games") == episodes and 0 < self.meta.get("run_done", 0) < episodes
+    def resumed_at(self, episodes: int) -> int:
+        """The games done of a stopped run of `episodes` games whose checkpoint is the network it plays (train
+        goes on from there); 0 where it starts afresh."""
+        done = int(self.meta.get("run_done", 0))
+        return done if self.meta.get("run_games") == episodes and 0 < done < episodes else 0
 
     def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None, checkpoint=None,
               watch=None, jobs: int = 1) -> None:
@@ -412,7 +414,7 @@ class NTupleAgent:
             self.net, self.meta = NTupleNetwork(self.tuple_set), {"games": 0, "moves": 0}
         else:
             self.net = NTupleNetwork(self.net.tuple_set, np.array(self.net.weights))  # a copy to learn in
-        resuming = self.resumes(episodes)
+        resuming = self.resumed_at(episodes) > 0
         done = int(self.meta["run_done"]) if resuming else 0
         before = {k: int(self.meta.get(k, 0)) for k in ("games", "moves")}  # this run's games are added
         self.meta.update(p_four=self.p_four, tuples=self.net.tuple_set, run_games=episodes, run_done=done,

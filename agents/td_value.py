@@ -172,9 +172,11 @@ class TDValueAgent:
         self.source = f"loaded ({Path(path).name})"
         return True
 
-    def resumes(self, episodes: int) -> bool:
-        """Whether its table is a checkpoint of a stopped run of `episodes` games (train goes on from there)."""
-        return self.run.get("run_games") == episodes and 0 < self.run.get("run_done", 0) < episodes
+    def resumed_at(self, episodes: int) -> int:
+        """The games done of a stopped run of `episodes` games whose checkpoint is its table (train goes on from
+        there); 0 where it starts afresh."""
+        done = self.run.get("run_done", 0)
+        return done if self.run.get("run_games") == episodes and 0 < done < episodes else 0
 
     @classmethod
     def default_episodes(cls, settings) -> int:
@@ -211,7 +213,7 @@ class TDValueAgent:
         it plays exactly N in all; any other start is a new run. checkpoint(done) is called at about CHECKPOINTS
         points (done counts the whole run's games), with this agent playing from the tables so far."""
         start = initial_values(self.draw_value) if from_scratch else self.values
-        before = self.run["run_done"] if not from_scratch and self.resumes(episodes) else 0
+        before = 0 if from_scratch else self.resumed_at(episodes)
         self.run = {"run_games": episodes, "run_done": before}
         every = max(1000, episodes // CHECKPOINTS // 1000 * 1000)
 

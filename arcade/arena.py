@@ -53,30 +53,43 @@ def _value(text: str):
     return text
 
 
-def parse_entrants(game: str, text: str) -> list[Entrant]:
-    """`a,b,a:param=value` as entrants; ValueError (one line) for an unknown agent or parameter, a value out of
-    its range, fewer than two entrants or one named twice."""
+def parse_entrant(game: str, part: str, option: str = "--agents") -> Entrant:
+    """`name` or `name:param=value:...` as an entrant; ValueError (one line) for an unknown agent or parameter
+    or a value out of its range."""
     from agents import UnknownAgent, find
     from arcade.kept_params import problem
 
-    entrants = []
-    for part in (p.strip() for p in text.split(",") if p.strip()):
-        name, *settings = part.split(":")
-        params = []
-        for item in settings:
-            if "=" not in item:
-                raise ValueError(f"--agents: '{item}' in '{part}' is not param=value")
-            key, raw = item.split("=", 1)
-            value = _value(raw.strip())
-            why = problem(game, name.strip(), key.strip(), value)
-            if why:
-                raise ValueError(f"--agents: {why}")
-            params.append((key.strip(), value))
-        try:
-            find(game, name.strip())
-        except UnknownAgent as exc:
-            raise ValueError(f"--agents: {exc}") from None
-        entrants.append(Entrant(name.strip(), tuple(params)))
+    name, *settings = part.strip().split(":")
+    params = []
+    for item in settings:
+        if "=" not in item:
+            raise ValueError(f"{option}: '{item}' in '{part}' is not param=value")
+        key, raw = item.split("=", 1)
+        value = _value(raw.strip())
+        why = problem(game, name.strip(), key.strip(), value)
+        if why:
+            raise ValueError(f"{option}: {why}")
+        params.append((key.strip(), value))
+    try:
+        find(game, name.strip())
+    except UnknownAgent as exc:
+        raise ValueError(f"{option}: {exc}") from None
+    return Entrant(name.strip(), tuple(params))
+
+
+def with_kept(base, game: str, entrant: Entrant) -> Entrant:
+    """The entrant with the parameters kept on screen (Shift+i) for its agent, under those it names itself: its
+    label then says what it plays with."""
+    from arcade.kept_params import kept
+
+    params = {**kept(base, game).get(entrant.name, {}), **dict(entrant.params)}
+    return Entrant(entrant.name, tuple(params.items()))
+
+
+def parse_entrants(game: str, text: str) -> list[Entrant]:
+    """`a,b,a:param=value` as entrants; ValueError (one line) for an unknown agent or parameter, a value out of
+    its range, fewer than two entrants or one named twice."""
+    entrants = [parse_entrant(game, part) for part in (p.strip() for p in text.split(",") if p.strip())]
     labels = [e.label for e in entrants]
     if len(entrants) < 2:
         raise ValueError("--agents: an arena needs two entrants or more, e.g. --agents alpha-beta,greedy")

@@ -12,7 +12,7 @@ import signal
 import sys
 from pathlib import Path
 
-from agents import ShowsTree, Trains, UnknownAgent, agents_for, find
+from agents import ShowsTree, Trains, UnknownAgent, agents_for, find, resumed_at
 from agents.base import ANY_GAME
 from arcade.games import GAMES, UnknownGame, VariantError, format_variant, game_ids, game_info
 from arcade.games.declare import checked_parameters, describe_parameters, split_variant
@@ -242,10 +242,12 @@ def cmd_arena(args, settings) -> int:
         entrants = arena.parse_entrants(game, args.agents)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    if args.kept:
-        from arcade.kept_params import with_kept
-
-        settings = with_kept(settings, game)
+    if args.kept:  # each entrant named with what it plays with: "alpha-beta:position_budget=50", as the window
+        entrants = [arena.with_kept(settings, game, e) for e in entrants]
+        labels = [e.label for e in entrants]
+        if len(set(labels)) < len(labels):
+            raise UserError(f"--kept: {next(lb for lb in labels if labels.count(lb) > 1)} is then entered twice "
+                            "(the kept parameters make two entrants the same)")
     # no clock: every entrant stops on its counted work, so a seed gives the same table on any machine and
     # with any number of jobs (alpha-beta counts 20,000 positions a move unless its position_budget says)
     settings = settings.with_table("agents", budget_clock="none")
@@ -377,8 +379,8 @@ def cmd_train(args, settings) -> int:
                 raise UserError(f"{option} {str(target)!r}: {problem}")
     episodes = args.episodes or type(agent).default_episodes(settings)
     fresh = _fresh_start(args, agent, path, episodes)
-    if not fresh and not args.fresh and getattr(agent, "resumes", lambda _: False)(episodes):
-        print(f"resuming the stopped run of {episodes:,} games in {path}", file=sys.stderr)
+    if not fresh and not args.fresh and (at := resumed_at(agent, episodes)):
+        print(f"resuming the stopped run of {episodes:,} games in {path} at game {at:,}", file=sys.stderr)
     import threading
     import time
 
@@ -441,8 +443,8 @@ def _fresh_start(args, agent, path: Path, episodes: int) -> bool:
     anything else is refused in one line. Without it, an --out file is trained on from."""
     if not path.exists() or not (args.fresh or args.out is not None) or not agent.load(path):
         return args.fresh  # (an unreadable file was set aside by load: nothing there to keep)
-    if getattr(agent, "resumes", lambda _: False)(episodes):
-        print(f"resuming the stopped run of {episodes:,} games in {path}", file=sys.stderr)
+    if at := resumed_at(agent, episodes):
+        print(f"resuming the stopped run of {episodes:,} games in {path} at game {at:,}", file=sys.stderr)
         return False
     if not args.fresh:
         print(f"training on from {path}", file=sys.stderr)

@@ -3,10 +3,11 @@ its log, a stopped run resumed from it (--resume), and the run's summary as text
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 
-from arcade.cli_common import UserError, _agent, _rules
+from arcade.cli_common import UserError, _agent, _rules, _spec
 from arcade.games import UnknownGame, VariantError, format_variant, game_ids, game_info, parse_variant, variant_label
 from arcade.games.base import Summarizes
 from arcade.progress import Progress
@@ -55,6 +56,20 @@ def _logged_variant(spec) -> dict:
         return {}
 
 
+def _entrant(game: str, who: str | None, settings, kept: bool):
+    """The agent `who` names (None: the game's default) as an arena entrant: its name and the parameters its
+    label gives, with those kept on screen where `kept`."""
+    from arcade import arena
+
+    if who is None:
+        who = _spec(game, None).name
+    try:
+        entrant = arena.parse_entrant(game, who, "--agent")
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    return arena.with_kept(settings, game, entrant) if kept else entrant
+
+
 def _resumable(log, spec, players: int, path) -> str:
     """How a resumed log stands to the run asked for (runner's stands_to); UserError, in one line, when it is
     another run."""
@@ -84,18 +99,19 @@ def cmd_bench(args, settings) -> int:
         if variant:
             settings = settings.with_table(game_info(args.game).attr, **variant)
     rules = _rules(args.game, settings)
-    if args.kept:  # the parameters changed on screen (Shift+i): only when asked, so a run is the same anywhere
-        from arcade.kept_params import with_kept
-
-        settings = with_kept(settings, rules.game_id)
-    agent = _agent(args.game, args.agent, rules, settings)
-    opponent = None
-    if rules.players == 2:
-        opponent = _agent(args.game, args.opponent or "random", rules, settings)
-    elif args.opponent:
+    if rules.players == 1 and args.opponent:
         raise UserError(f"{args.game} is a one-player game; --opponent does not apply")
+    # each player as the run names it: "alpha-beta", or with the parameters it plays with where --kept (the
+    # ones changed on screen, Shift+i) or a resumed log says so: "alpha-beta:position_budget=50"
+    players = [_entrant(rules.game_id, who, settings, args.kept)
+               for who in ([args.agent] + ([args.opponent or "random"] if rules.players == 2 else []))]
+    for entrant in players:
+        settings = entrant.settings(settings, rules.game_id)
+    agent = _agent(args.game, players[0].name, rules, settings)
+    opponent = _agent(args.game, players[1].name, rules, settings) if rules.players == 2 else None
     spec = runner.RunSpec.of(args.game, agent.name, opponent.name if opponent else None, args.games, args.seed,
                              settings)
+    spec = dataclasses.replace(spec, agent=players[0].label, opponent=players[1].label if opponent else None)
     relation = _resumable(log, spec, rules.players, args.resume) if log is not None else None
     backend = runner.backend_of(args.jobs, args.ray)
     try:
@@ -111,7 +127,7 @@ def cmd_bench(args, settings) -> int:
     done_before = len(log.records)
     print(f"{spec.describe()}: {len(jobs)} to play{f' ({done_before} already in the log)' if done_before else ''}"
           f" on {backend.name}; log {log.path}", file=sys.stderr)
-    bar = Progress(args.games, f"{args.game} {agent.name}")
+    bar = Progress(args.games, f"{args.game} {spec.agent}")
     bar.update(done_before)
     try:
         result = runner.execute(runner.Players(rules, agent, opponent), jobs, backend, log, progress=bar.update)
@@ -127,8 +143,8 @@ def cmd_bench(args, settings) -> int:
         return 130
     records = [runner.as_record(r) for r in result.records]
     summary = summarize(records, rules)
-    head = {"game": args.game, "variant": spec.variant, "agent": agent.name,
-            "opponent": opponent.name if opponent else None, "seed": args.seed}
+    head = {"game": args.game, "variant": spec.variant, "agent": spec.agent,
+            "opponent": spec.opponent, "seed": args.seed}
     if args.json:
         per_game = [{"seed": r["seed"], "agent_seat": r["agent_seat"], "score": r["score"], "result": r["result"],
                      "moves": r["moves"], "outcome": r["outcome"],

@@ -33,16 +33,34 @@ def runs(settings, game_id: str) -> list[dict]:
     return out
 
 
-def keep(settings, game_id: str, agent: str, params, curve: list, variant: dict | None = None) -> list[dict]:
+def keep(settings, game_id: str, agent: str, params, curve: list, variant: dict | None = None,
+         continues: int = 0) -> list[dict]:
     """Keep a finished training's curve (with its parameters: a settings dataclass or a dict, and the variant it
-    was played on: {rules parameter: value}); the game's runs after it, the newest KEEP."""
+    was played on: {rules parameter: value}); the game's runs after it, the newest KEEP. continues: the games
+    of the stopped run it resumed (0: a run of its own), whose kept curve it extends."""
     if not curve:
         return runs(settings, game_id)
-    values = dataclasses.asdict(params) if dataclasses.is_dataclass(params) else dict(params or {})
-    kept = (runs(settings, game_id) + [{"agent": agent, "params": values, "curve": [list(p) for p in curve],
-                                        "variant": dict(variant or {})}])[-KEEP:]
+    kept = added(runs(settings, game_id), run_of(agent, params, curve, variant), continues)
     _file(settings).put(game_id, [{**r, "curve": [list(p) for p in r["curve"]]} for r in kept])
     return runs(settings, game_id)
+
+
+def run_of(agent: str, params, curve: list, variant: dict | None = None) -> dict:
+    """A run as kept: its agent, its parameters (a settings dataclass or a dict), its curve and its variant."""
+    values = dataclasses.asdict(params) if dataclasses.is_dataclass(params) else dict(params or {})
+    return {"agent": agent, "params": values, "curve": [tuple(p) for p in curve], "variant": dict(variant or {})}
+
+
+def added(kept: list[dict], run: dict, continues: int = 0) -> list[dict]:
+    """The runs with `run` after them, the newest KEEP: a run that resumed a stopped one (continues: the games
+    done when it stopped) extends that run's curve, the last kept, where agent, parameters and variant are its
+    own; else it is a run of its own."""
+    last = kept[-1] if kept else None
+    if (continues and last is not None and last["curve"] and last["curve"][-1][0] <= continues
+            and all(last.get(k) == run.get(k) for k in ("agent", "params", "variant"))):
+        return kept[:-1] + [{**last, "curve": list(last["curve"]) + [p for p in run["curve"]
+                                                                      if p[0] > last["curve"][-1][0]]}]
+    return (kept + [run])[-KEEP:]
 
 
 def forget(settings, game_id: str) -> None:

@@ -71,11 +71,12 @@ def _train(results, stop, spec, rules, settings, episodes: int, seed: int, from_
     """Runs in a training process: train, save, and report (progress, curve points, then one result).
     The agent is built from its spec (its factory crosses by reference), so any registered agent trains."""
     workers.start(parent)
-    from agents.base import TrainingDiverged
+    from agents.base import TrainingDiverged, resumed_at
     from arcade import notices
 
     try:
         agent = spec.create(rules, settings)
+        workers.post(results, "resumed", resumed_at(agent, episodes, from_scratch))
         measure = measure_results(rules.game_id, spec.name, rules, settings, agent, seed)
 
         def checkpoint(done, figures=None):
@@ -115,6 +116,7 @@ class TrainingJob:
         self.name = name = spec.name
         self.total = episodes
         self.done = 0
+        self.resumed_at = 0  # the games of a stopped run of as many it goes on from (0: a run of its own)
         self.result: tuple[bool, str] | None = None  # (saved, message)
         self.curve: list[tuple[int, dict]] = []  # (episodes done, {series: value})
         self.watched = None  # the latest state of a training game the trainer showed (where it shows one)
@@ -136,6 +138,8 @@ class TrainingJob:
                 self.curve.append(value)
             elif kind == "watch":
                 self.watched = value
+            elif kind == "resumed":
+                self.resumed_at = value
             else:
                 self.result = value
         if self.result is None and not alive:

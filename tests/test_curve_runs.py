@@ -94,3 +94,36 @@ def test_curves_of_another_deck_or_measure_are_never_drawn_together_and_the_lege
     assert [r["params"]["epsilon"] for r in together] == [0.05, 0.2]  # the small deck's, of one measure
     assert curve_runs.labels(together) == ["epsilon 0.05", "epsilon 0.2"]
     assert curve_runs.labels(kept[:2]) == ["preset small", "preset large"]  # where the deck differs, it is named
+
+
+def test_a_resumed_training_extends_the_stopped_runs_curve_and_says_what_it_added(settings):
+    """Issue 73 item 7: after a second run that resumed a stopped one, the chart drew two runs ("run 1", "run 2")
+    and the line said "trained 448,000 games" (the resumed run's count) after 12 s. The resumed run's points
+    continue the stopped run's curve; a run of other parameters or another variant is a run of its own."""
+    stopped = curve_runs.run_of("q-learning", {"epsilon": 0.05}, [(100, {"share": 0.5}), (200, {"share": 0.6})],
+                                {"preset": "small"})
+    rest = curve_runs.run_of("q-learning", {"epsilon": 0.05}, [(300, {"share": 0.7}), (400, {"share": 0.8})],
+                             {"preset": "small"})
+    merged = curve_runs.added([stopped], rest, continues=200)
+    assert len(merged) == 1 and [p[0] for p in merged[0]["curve"]] == [100, 200, 300, 400]
+    assert len(curve_runs.added([stopped], rest, continues=0)) == 2  # a run of its own (not resumed)
+    other = dict(rest, params={"epsilon": 0.2})
+    assert len(curve_runs.added([stopped], other, continues=200)) == 2
+    kept = curve_runs.keep(settings, "blackjack", "q-learning", {"epsilon": 0.05}, stopped["curve"], {"preset": "small"})
+    kept = curve_runs.keep(settings, "blackjack", "q-learning", {"epsilon": 0.05}, rest["curve"], {"preset": "small"},
+                           continues=200)
+    assert len(kept) == 1 and kept[0]["curve"][-1][0] == 400
+
+
+def test_blackjack_keeps_its_training_curve_after_y_stops_until_tab(app, settings):
+    """Issue 73 item 7: the blackjack curves vanished when `y` stopped: the curve stays in its place under the
+    buttons (the agent's lines give way to it) until Tab picks another agent."""
+    from arcade.ui import hud
+
+    screen = open_game(app, "blackjack", agent="q-learning")
+    app.push(screen)
+    screen.trainer.view.curve = [(100, {"share of the optimum's return": 0.5})]  # (a training that just ended)
+    board = hud.board_rect(app.surface)
+    assert not screen.trainer.running and screen.trainer.shows(board)
+    key(app, pygame.K_TAB)
+    assert not screen.trainer.shows(board)

@@ -158,3 +158,29 @@ def test_steps_stay_in_range_and_wide_ranges_double():
     assert step_of(fields["compiled_batch"], 1, True) == 2
     assert step_of(fields["exploration"], 2.0, True) == pytest.approx(2.5)
     assert step_of(fields["exploration"], 10.0, True) == 10.0
+
+
+def test_bench_and_arena_with_kept_name_each_agent_with_what_it_plays_with_and_resume_by_that_name(settings, capsys,
+                                                                                                     tmp_path):
+    """Issue 73 item 10: `bench --kept` logged the agent by its bare name while it played with the kept
+    parameters (the log and its summary named settings.toml's agent). A run names each player as the arena
+    does, "NAME:param=value", and a resumed log rebuilds it from that name (without --kept)."""
+    from arcade.storage import save_json
+
+    save_json(settings.data_dir / kept_params.FILE, {"tictactoe": {"mcts": {"compiled_simulations": 40}}})
+    settings_file = tmp_path / "cli.toml"
+    settings_file.write_text(f'[data]\nfolder = "{settings.data_dir}"\n[agents]\nbudget_clock = "none"\n')
+    log = tmp_path / "run.jsonl"
+    bench = ["--settings", str(settings_file), "bench", "tictactoe", "--agent", "mcts", "--opponent", "random",
+             "--games", "2", "--jobs", "1", "--json"]
+    assert main(bench + ["--kept", "--log", str(log)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["agent"] == "mcts:compiled_simulations=40"
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["run"]["agent"] == "mcts:compiled_simulations=40"
+    assert main(["--settings", str(settings_file), "bench", "--resume", str(log), "--json"]) == 0  # (no --kept)
+    assert json.loads(capsys.readouterr().out)["agent"] == "mcts:compiled_simulations=40"
+    arena = ["--settings", str(settings_file), "arena", "tictactoe", "--agents", "mcts,random", "--games", "2",
+             "--jobs", "1", "--log-dir", str(tmp_path / "arena"), "--json"]
+    assert main(arena + ["--kept"]) == 0
+    assert "mcts:compiled_simulations=40" in capsys.readouterr().out

@@ -155,7 +155,7 @@ def test_a_stopped_td_training_resumes_to_exactly_the_episodes_asked(settings, t
                  "--episodes", "8000"]) == 0
     assert asked == [6000]  # not 8000 on top of the checkpoint
     again = TDValueAgent(rules, settings)
-    assert again.run == {"run_games": 8000, "run_done": 8000} and not again.resumes(8000)
+    assert again.run == {"run_games": 8000, "run_done": 8000} and not again.resumed_at(8000)
     assert "resuming the stopped run of 8,000 games" in capsys.readouterr().err
 
 

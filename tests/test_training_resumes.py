@@ -26,10 +26,10 @@ def test_a_stopped_run_saved_resumes_and_plays_only_the_rest(settings, game, age
     stopped_at = seen[-1]
     assert 0 < stopped_at < episodes and first.save()
     again = find(game, agent).create(rules, settings)  # (a new process: it reads the checkpoint)
-    assert again.resumes(episodes) and not again.resumes(episodes + 1)
+    assert again.resumed_at(episodes) == stopped_at and not again.resumed_at(episodes + 1)
     more: list[int] = []
     again.train(episodes, np.random.default_rng(2), progress=more.append)
     assert more[0] == stopped_at and more[-1] == episodes  # it went on from where it stopped, to the end
     assert again.save()
     done = find(game, agent).create(rules, settings)
-    assert not done.resumes(episodes)  # a finished run starts afresh next time (on what it learnt)
+    assert not done.resumed_at(episodes)  # a finished run starts afresh next time (on what it learnt)

@@ -6,7 +6,6 @@ again to start) and `b` plays the shipped table again. It owns the
 training panel (arcade.screens.training_view) and where the screen gives it a place."""
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import pygame
@@ -148,7 +147,7 @@ class TrainingKeys:
             return
         if trained is not None:  # its curve is kept beside the earlier ones, with what it ran with
             self.runs = curve_runs.keep(self.screen.settings, self.screen.info.id, trained[0], trained[1],
-                                        self.view.curve, self._variant())
+                                        self.view.curve, self._variant(), self.view.continues)
         saved, message = finished
         self.screen.say(message, 4000 if saved else 5000)
         if saved:
@@ -192,8 +191,18 @@ class TrainingKeys:
     def draw(self, surface: pygame.Surface, board: pygame.Rect) -> None:
         # a card over the board may grow into it to show a training game; a place of the screen's own stays put
         place = self.place(board)
-        self.view.draw(surface, place, self.keeps_curve, pygame.key.name(self.train_key),
+        self.view.draw(surface, place, self._keeps_curve_at(place, board), pygame.key.name(self.train_key),
                        room=board if place == card_over(board) else None, beside=self._beside())
+
+    def shows(self, board: pygame.Rect) -> bool:
+        """Whether the training panel is drawn in its place now (a training, or the curve it keeps after)."""
+        place = self.place(board)
+        return self.running or bool(self.view.curve) and self._keeps_curve_at(place, board)
+
+    def _keeps_curve_at(self, place: pygame.Rect, board: pygame.Rect) -> bool:
+        """A curve stays after its training where the screen keeps it, in a place of the screen's own (a card
+        over the board goes with the training: the game is under it)."""
+        return self.keeps_curve and place != card_over(board)
 
     def _beside(self) -> list[tuple[str, list]]:
         """(label, curve) of the kept trainings and the one in progress (last): what the chart draws together."""
@@ -202,8 +211,8 @@ class TrainingKeys:
         shown = list(self.runs)
         if self.running and self.view.trained is not None:
             agent, params = self.view.trained
-            shown = (shown + [{"agent": agent, "params": dataclasses.asdict(params) if params is not None else {},
-                               "curve": self.view.curve, "variant": self._variant()}])[-curve_runs.KEEP:]
+            now = curve_runs.run_of(agent, params, self.view.curve, self._variant())
+            shown = curve_runs.added(shown, now, self.view.continues)
         series = curve_runs.series_of(shown[-1]) if shown[-1]["curve"] else None  # (what the newest measures)
         shown = curve_runs.comparable(shown, self._variant(), series)
         return list(zip(curve_runs.labels(shown), [r["curve"] for r in shown], strict=True))

@@ -23,6 +23,7 @@ class TrainingView:
         self.curve: list = []
         self.rules = None  # the rules of the game in training (to draw a training game the trainer shows)
         self.trained: tuple[str, object] | None = None  # (agent, its parameters) of the training in progress
+        self.continues = 0  # the games of the stopped run the last training resumed (0: a run of its own)
 
     @property
     def running(self) -> bool:
@@ -47,7 +48,7 @@ class TrainingView:
         self.job = TrainingJob(spec, rules, settings, episodes, seed, from_scratch)
         self.rules = rules
         self.trained = (spec.name, settings.agent_params(rules.game_id, spec.name))
-        self.curve = []
+        self.curve, self.continues = [], 0
         start = "from scratch" if from_scratch else "from what it knows"
         return f"training {spec.name} {start}: {episodes:,} games ({key} stops)"
 
@@ -56,15 +57,19 @@ class TrainingView:
         if self.job is None:
             return None
         done = self.job.poll()
-        self.curve = self.job.curve
+        self.curve, self.continues = self.job.curve, self.job.resumed_at
         if not done:
             return None
         job, self.job = self.job, None
         saved, message = job.result
         if saved is None:  # (stopped before it learnt anything: said as it is, no count of games)
             return True, f"{job.name}: {message}"
-        return (True, f"{job.name} trained {job.done:,} games; {message}") if saved else \
-            (False, f"training failed: {message}")
+        if not saved:
+            return False, f"training failed: {message}"
+        if job.resumed_at:  # (its curve continues the stopped run's: the count says what this one added)
+            return True, (f"{job.name} trained {job.done - job.resumed_at:,} more games ({job.done:,} of the "
+                          f"resumed run of {job.total:,}); {message}")
+        return True, f"{job.name} trained {job.done:,} games; {message}"
 
     def draw(self, surface, rect: pygame.Rect, keep_curve: bool, key: str, room: pygame.Rect | None = None,
              beside: list[tuple[str, list]] = ()) -> None:

@@ -32,7 +32,7 @@ class BlackjackScreen(GameScreen):
     def __init__(self, app, agent=None, seed=None):
         super().__init__(app, agent=agent, seed=seed)
         self.seats = Seats(self.controller, over_line="the round is over: space deals the next one")
-        self.trainer.place = self._training_place
+        self.trainer.place, self.trainer.keeps_curve = self._training_place, True
         self.open_session()
         self.values.on = True  # the table shows Q on its buttons from the start (v hides them)
         self.card_move: tuple[str, float] | None = None  # (TAKE or PEEK, ms since) while the card moves
@@ -201,6 +201,8 @@ class BlackjackScreen(GameScreen):
         consumed = super().handle_event(event)
         if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:
             self.controller.warm_up()  # the new agent's values show at once
+            if not self.trainer.running:
+                self.trainer.view.curve = []  # (a training's kept curve gives way to the new agent's lines)
         return consumed
 
     def handle_game_event(self, event) -> bool:
@@ -332,8 +334,9 @@ class BlackjackScreen(GameScreen):
                               anchor="midright")
         y = self._buttons()["next"].bottom + 20
         x = self._buttons()["next"].x
-        if self.trainer.running and self._training_place(hud.board_rect(surface)).x == x:
-            return  # the training's panel has this place
+        board = hud.board_rect(surface)
+        if self.trainer.shows(board) and self._training_place(board).x == x:
+            return  # the training's panel has this place (its curve stays after it, until Tab)
         for line in self._agent_lines(agent):
             for part in text.wrap(line, 20, 230, max_lines=3):
                 text.draw(surface, part, (x, y), 20, palette.MUTED)
