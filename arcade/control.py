@@ -26,6 +26,7 @@ from arcade.deciders import ProcessDecider, ThreadDecider
 from arcade.progress import ms_text
 from arcade.seeds import make_rng
 
+VALUES_READ_S = 0.4  # with the value view on, a decision's values show at least this long before its move
 DELAY_STEPS_MS = (0, 25, 50, 100, 200, 400, 800, 1500, 3000, 5000)  # up to [agents] delay_ms's largest
 
 
@@ -55,6 +56,7 @@ class Decided:
     agent: str
     answer: Any
     played: bool = False
+    at: float = 0.0  # when it was collected (the controller's clock)
 
 
 def same_state(a, b) -> bool:
@@ -319,7 +321,7 @@ class AgentController:
         screens pass True on the opponent's turns, where the agent always plays. The decision is asked at
         once; its move is played once the delay since the last move has passed. With the value view on it is
         asked as a decision with its values ("decide"), which the view shows: the values, figures and move
-        of one search."""
+        of one search, shown VALUES_READ_S at least before the move is played."""
         if not (self.enabled if active is None else active):
             return None
         got = self._move.poll()
@@ -331,7 +333,7 @@ class AgentController:
                 self.invalidate()
                 return None
             self.last_ms = (self._clock() - asked[1]) * 1000
-            self._decided = Decided(asked[0], self.generation, self.name, answer)
+            self._decided = Decided(asked[0], self.generation, self.name, answer, at=self._clock())
         decided = self.decision_for(state)
         if decided is None or self._decided.played:
             if not self._move.pending:
@@ -339,6 +341,8 @@ class AgentController:
             return None
         if self._clock() < self._ready_at:
             return None
+        if self.wants_values and self._clock() < self._decided.at + VALUES_READ_S:
+            return None  # (a move made at once would replace the values before they are drawn: "..." only)
         self._decided.played = True
         self.last_figures = {**decided.figures, "ms": decided.ms}
         self.decisions += 1
@@ -350,7 +354,7 @@ class AgentController:
         selected, the one the value view shows and, where the agent is to move in `state`, the move it plays."""
         if agent == self.name and isinstance(answer.value, Decision):
             self._move.forget()  # (a decision of its own in flight would be a second search of the state)
-            self._decided = Decided(state, self.generation, self.name, answer)
+            self._decided = Decided(state, self.generation, self.name, answer, at=self._clock())
 
     def decision_for(self, state):
         """The Answer of the last decision collected for `state` by the selected agent in this generation

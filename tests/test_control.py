@@ -364,3 +364,34 @@ def test_the_progress_shown_is_the_selected_agents_never_another_agents(monkeypa
     assert agent_process.latest_progress("expectimax-3") is None
     channel.put(("progress", ("compiling the search kernels", 1.0, 4.0, "", None)))
     assert agent_process.latest_progress("expectimax-3").task == "compiling the search kernels"
+
+
+def test_with_values_on_a_decisions_values_show_before_its_move_even_with_no_delay(settings):
+    """Issue 73 item 10: 2048's `v` with the agent at 0 ms delay showed only "..." on the arrows: each move was
+    made the frame its decision arrived, so its values were replaced before they were drawn. With the value
+    view on, the move waits VALUES_READ_S from the decision's arrival (on the controller's clock); off, none."""
+    import numpy as np
+
+    from arcade.control import VALUES_READ_S
+    from arcade.games import make_rules
+
+    clock = [100.0]
+    c = AgentController("2048", make_rules("2048", settings), settings, clock=lambda: clock[0])
+    c.select("greedy")
+    assert c.delay_ms == 0
+    state = c.rules.new_state(np.random.default_rng(1))
+    for values_on in (True, False):
+        c.wants_values = values_on
+        c.invalidate()
+        end, played = time.perf_counter() + 60, None
+        while c.decision_for(state) is None and time.perf_counter() < end:
+            played = c.poll(state, active=True)  # (off: the move is made the poll its decision arrives)
+            time.sleep(0.01)
+        assert c.decision_for(state) is not None
+        if values_on:
+            assert played is None  # the values are on the screen now...
+            clock[0] += VALUES_READ_S
+            played = c.poll(state, active=True)
+        assert played in c.rules.legal_actions(state)  # ...and then the move is made
+        clock[0] += 1.0
+    c.close()

@@ -223,3 +223,4 @@ def test_values_come_back_after_the_opponent_replies_while_the_window_rests(sett
     assert state is not None and screen.rules.to_move(state) == 1  # your turn again, the game goes on
     assert set(screen.values.current(state)) == set(screen.rules.legal_actions(state))
     app.close()
+

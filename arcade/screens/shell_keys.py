@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pygame
 
+from arcade.control import VALUES_READ_S
 from arcade.screens import overlays
 from arcade.screens.arena_view import open_arena
 from arcade.screens.params_view import ParamsView
@@ -20,7 +21,8 @@ SHELL_KEYS = [  # (keys, what they do, the word on the help line or "" for the o
     ("Enter", "hand control to the agent / take it back", "agent"),
     ("Tab", "next agent (Shift+Tab: previous)", "next agent"),
     ("+ / -", "agent move delay longer / shorter", ""),
-    ("v", "values: what the selected agent thinks of each move (also on your turn)", "values"),
+    ("v", "values: what the selected agent thinks of each move (also on your turn; while they show, the agent "
+          f"waits {VALUES_READ_S:g} s a move at least, so they can be read)", "values"),
     ("Shift+v", "the search tree behind the values, node by node (agents that search)", ""),
     (".", "the agent plays exactly one move, then hands control back", ""),
     ("i", "about the agent: its algorithm, parameters and last decision", ""),
