@@ -14,6 +14,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from arcade.games.base import is_whole_number
+
 
 def encode_state(rules, state) -> Any:
     """A state as JSON-able data: the rules' own codec where they have one, else their text form."""
@@ -167,7 +169,8 @@ class GameSession:
         ended), JSON-able; None where it cannot be replayed (shown from a state, or undone past a resume)."""
         if self.start_rng is None or any(a is None for a in self.actions):
             return None
-        return {"start_rng": self.start_rng, "actions": json_actions(self.actions), "movers": list(self.movers),
+        return {"seed": self.seed, "start_rng": self.start_rng, "actions": json_actions(self.actions),
+                "movers": list(self.movers),
                 "outcome": self.outcome() if self.over else None, "moves": self.moves}
 
     @classmethod
@@ -175,7 +178,9 @@ class GameSession:
         """The session of a record() after its first `to` moves (all by default); ValueError in one line where
         a move is not legal (the record is of other rules)."""
         actions = record["actions"][:to]
-        session = cls(rules, 0, state=rules.new_state(np.random.default_rng(0)))  # (replaced below)
+        seed = record.get("seed", 0)  # (the seed it was dealt from, the HUD's; a record of before: 0)
+        seed = int(seed) if is_whole_number(seed) else 0
+        session = cls(rules, seed, state=rules.new_state(np.random.default_rng(0)))  # (replaced below)
         try:
             session.rng.bit_generator.state = record["start_rng"]
         except (TypeError, ValueError, KeyError, AttributeError, OverflowError) as exc:

@@ -41,6 +41,7 @@ def test_a_finished_game_with_undos_replays_to_the_same_end(game, tmp_path):
     again = GameSession.replayed(rules, record)
     assert _same(rules, again.state, session.state) and again.outcome() == session.outcome()
     assert again.moves == session.moves and again.over and again.movers == session.movers
+    assert again.seed == session.seed == 11  # (the HUD names the seed it was dealt from, not 0)
     middle = GameSession.replayed(rules, record, session.moves // 2)
     assert _same(rules, middle.state, session.history[session.moves // 2])
 
