@@ -135,12 +135,13 @@ def check(tree: dict, tolerance: float = 1e-9) -> None:
 
 
 def as_json(tree: dict, action_text: Callable | None = None, outcome_text: Callable | None = None) -> dict:
-    """The tree with its moves and outcomes as text (the game's own notation where given), ready for JSON."""
+    """The tree ready for JSON: each move as the game's action and, where action_text is given, as its name in
+    the game's notation ("move"); each outcome as text where outcome_text is given."""
     out = {k: v for k, v in tree.items() if k != "children"}
     kids = []  # (an edge's state, a position for the tree view, is not printed)
     for e in tree["children"]:
         if "action" in e:
-            label = {"action": action_text(e["action"]) if action_text else e["action"]}
+            label = {"action": e["action"], **({"move": action_text(e["action"])} if action_text else {})}
         else:
             label = {"outcome": outcome_text(e["outcome"]) if outcome_text else e["outcome"]}
         if "p" in e:

@@ -337,7 +337,8 @@ def cmd_decide(args, settings) -> int:
     except ValueError as exc:  # the agent cannot play this state (e.g. a board it does not cover)
         raise UserError(f"{agent.name}: {exc}") from None
     action, values = decision.value.action, decision.value.values
-    out = {"game": args.game, "agent": agent.name, "action": rules.format_action(action),
+    # the move as the game names it ("move", the keys of "values") and as its action (its index, for programs)
+    out = {"game": args.game, "agent": agent.name, "action": action, "move": rules.format_action(action),
            "decision": {**decision.figures, "ms": round(decision.ms, 3)}}
     if values is not None:
         out["values"] = {rules.format_action(a): float(v) for a, v in values.items()}
@@ -350,7 +351,7 @@ def cmd_decide(args, settings) -> int:
         print(json.dumps(out, default=json_default))
     else:
         figures = ", ".join(ms_text(v) if k == "ms" else f"{k} {v}" for k, v in out["decision"].items())
-        print(f"{agent.name} plays {out['action']}   ({figures})")
+        print(f"{agent.name} plays {out['move']}   ({figures})")
         if values is not None:
             print(f"  {decision.legend}")
         for a, v in (out.get("values") or {}).items():

@@ -16,6 +16,8 @@ KIND_WORDS = {"max": "best for the side to move", "min": "best for the other sid
 def edge_label(e: dict, number: Callable[[float], str] = plain, action_text: Callable = str) -> str:
     """How the edge is named: its move (in the game's notation, by action_text), or chance's outcome with its
     probability."""
+    if "move" in e:  # (a tree printed as JSON names its moves itself)
+        return e["move"]
     if "action" in e:
         return action_text(e["action"])
     p = e.get("p")

@@ -184,7 +184,7 @@ def test_decide_and_bench_blackjack(capsys, tmp_path):
     assert main(["--settings", str(path), "decide", "blackjack", "--state", "3|3|2,1,2,2", "--agent",
                  "value-iteration", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["action"] == "Quit" and data["values"]["Take"] == 0.0 and data["values"]["Quit"] == 3.0
+    assert data["move"] == data["action"] == "Quit" and data["values"]["Take"] == 0.0 and data["values"]["Quit"] == 3.0
     assert main(["--settings", str(path), "bench", "blackjack", "--agent", "value-iteration", "--games", "200",
                  "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -86,7 +86,7 @@ def test_decide_json_seed_example(capsys, settings_file):
     assert main(["--settings", settings_file, "decide", "2048", "--agent", "expectimax-3", "--state",
                  "2,2,0,0/0,4,0,0/0,0,0,0/0,0,0,0 score=100", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["action"] == "left"
+    assert data["move"] == "left" and data["action"] == 2  # (the name, and the action's index for programs)
     assert data["values"]["left"] == data["values"]["right"] == 112.0 and "up" not in data["values"]
 
 

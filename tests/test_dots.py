@@ -173,7 +173,8 @@ def test_solver_values_and_move(settings):
 def test_decide_dots_json(capsys):
     assert main(["decide", "dots", "--state", "000000000000", "--agent", "policy-iteration", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert len(data["values"]) == 12 and data["values"][data["action"]] == pytest.approx(max(data["values"].values()))
+    assert len(data["values"]) == 12 and data["values"][data["move"]] == pytest.approx(max(data["values"].values()))
+    assert "a1-b1" in data["values"] and "c2-c3" in data["values"]  # (lines by the dots they join)
     assert main(["decide", "dots", "--state", "0" * 17, "--agent", "solver", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert len(data["values"]) == 17 and max(data["values"].values()) == -2

@@ -226,4 +226,5 @@ def test_decide_match3(capsys, tmp_path):
     code = main(["--settings", str(colours), "decide", "match3", "--state",
                  "123456/134562/045623/506234/062345/123456 turns=3", "--agent", "greedy-cascade", "--json"])
     data = json.loads(capsys.readouterr().out)
-    assert code == 0 and data["action"] == "3,0-3,1" and data["values"] == {"3,0-3,1": 90.0}
+    assert code == 0 and data["action"] == [3, 0, 3, 1] and data["move"] == "row 4 col 1 right"
+    assert data["values"] == {"row 4 col 1 right": 90.0}

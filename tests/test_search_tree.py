@@ -97,7 +97,7 @@ def test_a_proven_mcts_node_is_the_solvers_value():
     rules = make_rules("tictactoe", COUNTED)
     state = rules.parse_state("XX./OO./...")
     tree = find("tictactoe", "mcts").create(rules, COUNTED).tree(state, np.random.default_rng(1))
-    win = next(e for e in tree["children"] if rules.format_action(e["action"]) == "0,2")
+    win = next(e for e in tree["children"] if rules.format_action(e["action"]) == "top right (9)")
     assert win["node"]["proven"] and win["node"]["value"] == 1.0
     assert find("tictactoe", "minimax").create(rules, COUNTED).explain(state)[win["action"]] > 0
 
@@ -163,8 +163,8 @@ def test_decide_prints_the_tree_as_json_cut_at_the_depth_asked(capsys):
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     tree = out["tree"]
-    assert tree["kind"] == "max" and {e["action"] for e in tree["children"]} == set(out["values"])
-    assert {e["action"]: e["node"]["value"] for e in tree["children"]} == out["values"]
+    assert tree["kind"] == "max" and {e["move"] for e in tree["children"]} == set(out["values"])
+    assert {e["move"]: e["node"]["value"] for e in tree["children"]} == out["values"]
     chance = tree["children"][0]["node"]
     assert chance["kind"] == "chance" and all("outcome" in e and "p" in e for e in chance["children"])
     assert all(e["node"]["children"] == [] and e["node"]["more"] >= 1 for e in chance["children"])

@@ -178,8 +178,10 @@ def test_shipped_table_draws_minimax_from_both_sides(settings):
 def test_decide_minimax_json(capsys, settings):
     assert main(["decide", "tictactoe", "--state", "X.O/.X./..O", "--agent", "minimax", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data["values"]) == {"0,1", "1,0", "1,2", "2,0", "2,1"}
-    assert data["values"][data["action"]] == max(data["values"].values())
+    assert set(data["values"]) == {"top middle (8)", "middle left (4)", "middle right (6)", "bottom left (1)",
+                                   "bottom middle (2)"}  # (the cells by their names and keys, as a player reads them)
+    assert data["values"][data["move"]] == max(data["values"].values())
+    assert TicTacToeRules().format_action(data["action"]) == data["move"]
 
 
 def test_bench_reports_each_side(capsys):

@@ -76,7 +76,7 @@ def test_the_command_line_takes_a_variant_wherever_a_game_is_named(capsys, tmp_p
     assert main(base + ["bench", "match3(turns=3)", "--resume", str(log), "--jobs", "1"]) == 0  # part of it: agrees
     capsys.readouterr()
     assert main(base + ["decide", "2048(size=3)", "--agent", "greedy", "--state", "2,2,0/0,0,0/0,0,0", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["action"] == "left"
+    assert json.loads(capsys.readouterr().out)["move"] == "left"
     assert main(base + ["agents"]) == 0
     assert "rules parameters: rows 1..5 (default 2); cols 1..5 (default 2)" in capsys.readouterr().out
 

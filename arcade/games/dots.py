@@ -30,6 +30,22 @@ SIZES = ((2, 2), (2, 3), (3, 3), (4, 4), (5, 5))  # the screen's boards (keys 1-
 MAX_BOXES = 5  # boards up to 5x5 boxes (60 lines), rectangular too
 
 
+def column_label(c: int) -> str:
+    """The label of dot column c (0-based) along the board's top edge: a, b, c..."""
+    return "abcdefghijklmnopqrstuvwxyz"[c]
+
+
+def row_label(r: int) -> str:
+    """The label of dot row r (0-based) along the board's left edge: 1, 2, 3..."""
+    return str(r + 1)
+
+
+def line_name(board: "Board", bit: int) -> str:
+    """The line `bit` by the dots it joins, "a1-b1" (top or left dot first)."""
+    (r1, c1), (r2, c2) = board.line_ends(bit)
+    return f"{column_label(c1)}{row_label(r1)}-{column_label(c2)}{row_label(r2)}"
+
+
 def parse_size(text: str) -> tuple[int, int]:
     """'4x4' -> (4, 4); ValueError naming the problem for anything else."""
     parts = text.strip().lower().split("x")
@@ -268,7 +284,9 @@ class DotsRules:
         return "".join("1" if (state.lines >> b) & 1 else "0" for b in range(state.board.n_lines))
 
     def format_action(self, action: int) -> str:
-        return str(action)
+        """A line as a player names it: the two dots it joins, "a1-b1" (columns a, b, c... left to right, rows
+        1, 2, 3... top to bottom, as the board's edges are labelled)."""
+        return line_name(Board(self.rows, self.cols), int(action))
 
     def encode_state(self, state: DotsState) -> dict:
         """A state as JSON-able data, whole: the text form holds the lines only (a game kept and resumed from

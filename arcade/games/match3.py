@@ -333,8 +333,10 @@ class Match3Rules:
         return "/".join("".join(str(int(v)) for v in row) for row in state.board) + f" turns={state.turns_left}"
 
     def format_action(self, action) -> str:
-        r1, c1, r2, c2 = action
-        return f"{r1},{c1}-{r2},{c2}"
+        """A swap as the hint names it: the first gem by its 1-based row and column (top left is row 1, column
+        1) and the way it swaps, "row 5 col 4 right" (or "down")."""
+        r1, c1, r2, c2 = (int(x) for x in action)
+        return f"row {r1 + 1} col {c1 + 1} {'right' if c2 > c1 else 'down' if r2 > r1 else 'left' if c2 < c1 else 'up'}"
 
 
 def make_rules(settings) -> Match3Rules:

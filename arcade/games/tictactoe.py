@@ -22,6 +22,10 @@ EMPTY, X, O = 0, 1, 2
 SYMBOLS = {EMPTY: ".", X: "X", O: "O"}
 LINES = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]])
 POWERS = 3 ** np.arange(9)
+# a cell's name and the key that plays it (a numeric keypad's layout: 7 8 9 is the top row), cell k = 3*row+col
+CELL_NAMES = ("top left", "top middle", "top right", "middle left", "centre", "middle right", "bottom left",
+              "bottom middle", "bottom right")
+CELL_KEYS = (7, 8, 9, 4, 5, 6, 1, 2, 3)
 
 
 @dataclass(frozen=True)
@@ -158,8 +162,8 @@ class TicTacToeRules:
         return format_board(state)
 
     def format_action(self, action: int) -> str:
-        r, c = divmod(int(action), 3)
-        return f"{r},{c}"
+        """A move as a player names it: its cell and the key that plays it, "top left (7)"."""
+        return f"{CELL_NAMES[int(action)]} ({CELL_KEYS[int(action)]})"
 
 
 def make_rules(settings=None) -> TicTacToeRules:

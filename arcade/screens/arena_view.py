@@ -115,8 +115,8 @@ class ArenaView(Overlay):
             for pairing in arena.pairings(entrants, screen.rules.players):
                 entered = [pairing.first] + ([pairing.second] if pairing.second is not None else [])
                 got = arena.play(screen.info.id, screen.rules, settings, entered, games, 0, self.backend, folder,
-                                 lambda label, done, total, records, p=pairing: self._so_far(
-                                     entrants, played, p, label, done, total, records))
+                                 lambda label, done, total, records, p=pairing, before=list(played): self._so_far(
+                                     entrants, before, p, label, done, total, records))
                 played += got
                 self.table = self._table(entrants, played)
                 done = len(played) == len(arena.pairings(entrants, screen.rules.players)) and all(

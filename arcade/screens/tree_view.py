@@ -69,7 +69,13 @@ class TreeView(Overlay):
         """The position the chosen row leads to, where it can be known: an edge's own state (what chance
         drew, as the agent saw it), or the rules' step of a move where nothing is drawn after it (the move
         alone, before chance, where the rules can say: after_move); None where neither can."""
+        return self.positions()[-1]
+
+    def positions(self) -> list:
+        """The positions from the root to the one the chosen row leads to (None where one cannot be known): a
+        painter reads from them who made each move and which move led to the last (it marks it)."""
         rules, state = self.under.rules, self.root_state
+        out = [state]
         kids = self.children()
         edges = self.path + ([kids[self.selected]] if 0 <= self.selected < len(kids) else [])
         for e in edges:  # (an edge that carries its state is known even where the edge above it was not)
@@ -86,7 +92,8 @@ class TreeView(Overlay):
                 state = rules.after_move(state, e["action"])
             else:
                 state = None
-        return state
+            out.append(state)
+        return out
 
     def open_child(self, index: int) -> None:
         kids = self.children()
@@ -172,11 +179,13 @@ class TreeView(Overlay):
         y += 6
         keys = "up/down: choose  right or Enter: open  left: back  Home: root  another key: close"
         bottom = box.bottom - (size + 14)
-        at = self.position() if self.children() or self.path else None
+        line = self.positions() if self.children() or self.path else [None]
+        at = line[-1]
         if at is not None:  # the chosen row's position, small, at the right: the rows keep the rest
             side = min(200 if not small else 120, (bottom - y) // 2)
             board = pygame.Rect(box.right - 22 - side, y, side, side)
-            paint_state(surface, board, self.under.info.id, self.under.rules, at)
+            before = line[:-1] if all(s is not None for s in line[:-1]) else []  # (the move that led there marked)
+            paint_state(surface, board, self.under.info.id, self.under.rules, at, before)
             caption = "the chosen row's position"
             text.draw(surface, caption, (board.x, board.bottom + 4), size - 4, palette.MUTED, max_width=side)
             drawn.append(caption)

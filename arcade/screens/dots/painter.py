@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from arcade.games.dots import owners
+from arcade.games.dots import column_label, owners, row_label
 from arcade.ui import palette, text
 
 
@@ -21,9 +21,11 @@ def dots_widths(gap: int) -> tuple[int, int, int]:
 
 
 def draw_dots(surface, area: pygame.Rect, state, line_owner: dict, box_owner: dict, names=("first", "second"),
-              hover: int | None = None) -> None:
+              hover: int | None = None, marked: int | None = None) -> None:
     """A dots board: taken boxes in their taker's colour with its name, drawn lines in the colour of who drew
-    them (the first seat's where unknown), free lines faint (`hover` highlighted), then the dots."""
+    them (the first seat's where unknown), free lines faint (`hover` highlighted), the dots, and the labels
+    along the top and left edges that a move's name uses ("a1-b1": arcade.games.dots.line_name); `marked`: a
+    line ringed at its middle (the move that led to the position)."""
     board = state.board
     ox, oy, gap = dots_geometry(area, board.rows, board.cols)
 
@@ -51,10 +53,24 @@ def draw_dots(surface, area: pygame.Rect, state, line_owner: dict, box_owner: di
     for r in range(board.rows + 1):
         for c in range(board.cols + 1):
             pygame.draw.circle(surface, palette.TEXT, dot(r, c), radius)
+    if marked is not None:
+        (r1, c1), (r2, c2) = board.line_ends(marked)
+        (ax, ay), (zx, zy) = dot(r1, c1), dot(r2, c2)
+        pygame.draw.circle(surface, palette.ACCENT, ((ax + zx) // 2, (ay + zy) // 2), max(6, gap // 7), 3)
+    size = max(11, min(18, gap // 4))
+    if gap >= 24:  # (a thumbnail's board has no room for them)
+        for c in range(board.cols + 1):
+            x, y = dot(0, c)
+            text.draw(surface, column_label(c), (x, y - radius - 3), size, palette.MUTED, anchor="midbottom")
+        for r in range(board.rows + 1):
+            x, y = dot(r, 0)
+            text.draw(surface, row_label(r), (x - radius - 5, y), size, palette.MUTED, anchor="midright")
 
 
 def paint(surface, area: pygame.Rect, rules, state, history=()) -> None:
     """The board of `state` in `area`, with who drew each line and closed each box, read off the states before
     it (`history`, the session's: the state holds the lines, not their owners)."""
     line_owner, box_owner = owners([*history, state])
-    draw_dots(surface, area.inflate(-40, -40), state, line_owner, box_owner, rules.seat_names)
+    last = history[-1].lines ^ state.lines if history else 0
+    marked = last.bit_length() - 1 if last and last & (last - 1) == 0 else None  # (one line: the last move)
+    draw_dots(surface, area.inflate(-40, -40), state, line_owner, box_owner, rules.seat_names, marked=marked)

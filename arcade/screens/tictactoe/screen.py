@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import pygame
 
-from arcade.games.tictactoe import GAME, O, X, tables
+from arcade.games.tictactoe import CELL_KEYS, GAME, O, X, tables
 from arcade.screens.base import GameScreen
 from arcade.seats import Seats
 from arcade.ui import hud, palette, text
 from arcade.screens.tictactoe import painter
 
-NUMPAD = {pygame.K_7: 0, pygame.K_8: 1, pygame.K_9: 2, pygame.K_4: 3, pygame.K_5: 4, pygame.K_6: 5,
-          pygame.K_1: 6, pygame.K_2: 7, pygame.K_3: 8, pygame.K_KP7: 0, pygame.K_KP8: 1, pygame.K_KP9: 2,
-          pygame.K_KP4: 3, pygame.K_KP5: 4, pygame.K_KP6: 5, pygame.K_KP1: 6, pygame.K_KP2: 7, pygame.K_KP3: 8}
+NUMPAD = {**{getattr(pygame, f"K_{k}"): cell for cell, k in enumerate(CELL_KEYS)},  # (the rules name the keys)
+          **{getattr(pygame, f"K_KP{k}"): cell for cell, k in enumerate(CELL_KEYS)}}
 AUTO_RESTART_MS = 1200  # agent-vs-agent: the next game starts by itself after this pause
 MARK_NAMES = {X: "X", O: "O"}
 
