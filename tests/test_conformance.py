@@ -91,6 +91,29 @@ def test_format_action_names_every_legal_action_differently(game_id):
     state = rules.new_state(np.random.default_rng(1))
     names = [rules.format_action(a) for a in rules.legal_actions(state)]
     assert len(set(names)) == len(names) and all(isinstance(n, str) and n for n in names)
+    assert not any(n.replace(",", "").replace("-", "").isdigit() for n in names)  # (never a bare index: a name)
+
+
+@pytest.mark.parametrize("game_id", PLAYABLE)
+def test_decide_names_its_move_in_the_games_notation(game_id, capsys):
+    """Issue 74: `decide` printed dots lines as "3", match-3 swaps as "0,2-0,3" and tic-tac-toe cells as "1,1".
+    Its text names the move as the rules do (the window's replay and tree use the same function), its JSON the
+    action and that name."""
+    import json
+
+    from arcade.cli import main
+
+    rules = make_rules(game_id, Settings())
+    state = rules.new_state(np.random.default_rng(1))
+    argv = ["decide", game_id, "--agent", "random", "--state", rules.format_state(state)]
+    if game_id == "blackjack":  # (blackjack's agents: no random one)
+        argv[3] = "value-iteration"
+    assert main(argv + ["--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    action = tuple(out["action"]) if isinstance(out["action"], list) else out["action"]
+    assert out["move"] == rules.format_action(action) and action in rules.legal_actions(state)
+    assert main(argv) == 0
+    assert f"plays {out['move']}" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("game_id", PLAYABLE)

@@ -248,8 +248,10 @@ class DotsRules:
         return [b for b in range(state.board.n_lines) if not (lines >> b) & 1]
 
     def step(self, state: DotsState, action: int, rng=None) -> DotsState:
-        if not 0 <= action < state.board.n_lines or (state.lines >> action) & 1:
-            raise ValueError(f"line {action} is already drawn or not on the board")
+        if not 0 <= action < state.board.n_lines:
+            raise ValueError(f"line {action} is not on the board (lines 0-{state.board.n_lines - 1})")
+        if (state.lines >> action) & 1:
+            raise ValueError(f"line {line_name(state.board, action)} is already drawn")
         gained = gain(state.board, state.lines, action)
         scores = list(state.scores)
         scores[state.mover] += gained

@@ -134,9 +134,11 @@ class TicTacToeRules:
         return [int(k) for k in np.flatnonzero(succ >= 0)]
 
     def step(self, state: int, action: int, rng=None) -> int:
+        if not 0 <= int(action) < 9:
+            raise ValueError(f"cell {action} is not on the board (cells 0-8, top left first)")
         nxt = int(tables().successor[state, action])
         if nxt < 0:
-            raise ValueError(f"cell {action} is not a legal move in {format_board(state)}")
+            raise ValueError(f"{self.format_action(action)} is not a legal move in {format_board(state)}")
         return nxt
 
     def is_terminal(self, state: int) -> bool:
