@@ -18,6 +18,7 @@ from arcade.games import GAMES, UnknownGame, VariantError, format_variant, game_
 from arcade.games.declare import checked_parameters, describe_parameters, split_variant
 from arcade.cli_common import UserError, _agent, _rules, _spec
 from arcade.games.base import FitsState
+from arcade.numbers import numbers_for
 from arcade.progress import Progress, ms_text
 from arcade.setting_fields import describe_fields
 from arcade.settings import DEFAULT_SETTINGS, SettingsError, load_settings
@@ -354,8 +355,9 @@ def cmd_decide(args, settings) -> int:
         print(f"{agent.name} plays {out['move']}   ({figures})")
         if values is not None:
             print(f"  {decision.legend}")
+        number = numbers_for((out.get("values") or {}).values())  # (the window's format for a move's values)
         for a, v in (out.get("values") or {}).items():
-            print(f"  {a:<12} {v:.4f}")
+            print(f"  {a:<18} {number(v)}")
         if args.tree:
             from arcade.tree_text import tree_lines
 

@@ -263,14 +263,18 @@ def test_the_solvers_tree_is_its_table_and_its_principal_variation_takes_the_mar
     assert taken == tree["value"] == agent.value(state)
 
 
-def test_the_tree_view_prints_sibling_values_finer_where_its_short_numbers_would_print_them_alike():
-    from arcade.screens.tree_view import _finer_where_needed
+def test_sibling_values_are_written_in_one_format_finer_where_short_numbers_would_print_them_alike():
+    """Issue 74 item 2: the 2048 tree said "1,551,839" where the board's arrows said "1.552M" (three arrows alike,
+    only the colour told the best). The board, the tree and the replay write a set of values alike, short, with
+    the digits that tell values that differ apart."""
     from arcade.ui import text
 
     close = [1_605_974.2, 1_606_416.0, 1_607_402.9]  # a strong 2048 search's values: 1.606M, 1.606M, 1.607M
-    number = _finer_where_needed(close)
-    assert [number(v) for v in close] == ["1,605,974", "1,606,416", "1,607,403"]
-    assert _finer_where_needed([1.5, 2.25, 16_100.0]) is text.number  # distinct already: the short ones
+    number = text.numbers_for(close)
+    assert [number(v) for v in close] == ["1.6060M", "1.6064M", "1.6074M"]
+    apart = text.numbers_for([1.5, 2.25, 16_100.0])  # distinct already: the short ones
+    assert [apart(v) for v in (1.5, 2.25, 16_100.0)] == [text.number(v) for v in (1.5, 2.25, 16_100.0)]
+    assert [text.numbers_for([608.7, 609.2])(v) for v in (608.7, 609.2)] == ["608.7", "609.2"]
 
 
 @pytest.mark.parametrize("rows, cols, drawn", [(2, 2, 3), (3, 3, 6)])

@@ -255,12 +255,13 @@ class ReplayView(Overlay):
             actions = self.record["actions"]
             played = as_action(actions[self.move]) if self.move < len(actions) else None
             ranked = sorted(got["values"].items(), key=lambda kv: -kv[1])
+            number = text.numbers_for(got["values"].values())  # (as the board writes them)
             lines = [(f"{got['agent']}'s values here:", palette.INFO)]
             for action, value in ranked[: max(1, (bottom - y) // (size + 2) - 2)]:
                 marks = (["played"] if action == played else []) + ([f"{got['agent']}'s move"]
                                                                      if action == got["choice"] else [])
                 mark = f"  <- {', '.join(marks)}" if marks else ""
-                lines.append((f"{self.rules.format_action(action)}:  {text.number(value)}{mark}",
+                lines.append((f"{self.rules.format_action(action)}:  {number(value)}{mark}",
                               palette.ACCENT if mark else palette.TEXT))
             if len(ranked) > len(lines) - 1:
                 lines.append((f"({len(ranked) - len(lines) + 1} more)", palette.MUTED))

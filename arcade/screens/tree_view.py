@@ -202,7 +202,7 @@ class TreeView(Overlay):
         first = min(max(0, self.selected - fits + 1), max(0, len(kids) - fits))
         values = [e["node"]["value"] for e in kids]
         lo, hi = (min(values), max(values)) if values else (0.0, 0.0)
-        number = _finer_where_needed(values)
+        number = text.numbers_for(values)  # (one format for siblings, as the board writes a decision's values)
         for i in range(first, min(len(kids), first + fits)):
             e = kids[i]
             rect = pygame.Rect(x - 6, y, width + 12, row - 4)
@@ -229,12 +229,3 @@ class TreeView(Overlay):
         text.draw(surface, keys, (x, bottom + 4), size - 2, palette.MUTED, max_width=width)
         drawn.append(keys)
         return drawn
-
-
-def _finer_where_needed(values: list[float]):
-    """The screen's short numbers (text.number), or whole numbers with thousands separated where the short
-    ones would print two different sibling values alike (1.608M three times: a search's values that differ
-    in the thousands)."""
-    if len({text.number(v) for v in values}) == len(set(values)):
-        return text.number
-    return lambda v: f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"

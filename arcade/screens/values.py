@@ -17,7 +17,7 @@ from agents.base import best_action
 from arcade.control import Question, same_state
 from arcade.progress import ms_text
 from arcade.seeds import make_rng
-from arcade.ui.text import number
+from arcade.ui.text import number, numbers_for
 
 
 class ValueView:
@@ -71,6 +71,11 @@ class ValueView:
         if not self.values:
             return None
         return self.action if self.action in self.values else best_action(self.values)
+
+    def number(self, v: float) -> str:
+        """A value of the decision shown, in the one format of its set (arcade.ui.text.numbers_for): the board,
+        the tree and the replay write a value alike, to the digits that tell the moves apart."""
+        return numbers_for((self.values or {}).values())(v)
 
     def current(self, state) -> dict | None:
         """The values if they are of `state` and of the selected agent, else None."""

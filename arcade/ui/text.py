@@ -10,6 +10,7 @@ import re
 
 import pygame
 
+from arcade.numbers import number, numbers_for  # noqa: F401 (the screens write numbers as text.number)
 from arcade.ui import palette
 
 
@@ -128,23 +129,3 @@ def block(paragraphs: list[str], width: int, height: int, sizes: tuple[int, ...]
     if len(lines) > room:  # as wrap does: the last line holds the rest, shortened by fit()
         lines = lines[:room - 1] + [fit(" ".join(lines[room - 1:]), size, width)]
     return size, step, lines
-
-
-def number(v: float) -> str:
-    """A value in a few characters a player reads: 1.610M, 16.1k, 512, 3.25, 0.007, and "~0" for a value
-    nearer 0 than 0.001 but not 0 (noise: no scientific notation on screen, no "-0.00"). Values of one size
-    have one number of decimals, so two side by side line up (1.590M next to 1.598M, not 1.59M)."""
-    a = abs(v)
-    if a == 0:
-        return "0"  # (-0.0 too)
-    if a < 1e-3:
-        return "~0"
-    if a >= 1e9:
-        return f"{v / 1e9:.3f}G"
-    if a >= 1e6:
-        return f"{v / 1e6:.3f}M"
-    if a >= 1e4:
-        return f"{v / 1e3:.1f}k"
-    if a >= 100 or v == int(v):
-        return f"{v:.0f}"
-    return f"{v:.3g}" if a < 1 else f"{v:.2f}"

@@ -324,13 +324,13 @@ class BlackjackScreen(GameScreen):
                       palette.TEXT if enabled else palette.MUTED, anchor="midleft", bold=enabled)
             if action in values:
                 q, pays = values[action], self.round.mdp_state.total
-                if action == QUIT and text.number(q) != text.number(pays):  # a learnt Q off the exact payoff
-                    text.draw(surface, f"Q {text.number(q)}", (rect.right - 12, rect.centery - 9), 18, palette.GOOD,
+                if action == QUIT and self.values.number(q) != self.values.number(pays):  # a learnt Q off the payoff
+                    text.draw(surface, f"Q {self.values.number(q)}", (rect.right - 12, rect.centery - 9), 18, palette.GOOD,
                               anchor="midright")
                     text.draw(surface, f"quitting pays {pays}", (rect.right - 12, rect.centery + 11), 14,
                               palette.MUTED, anchor="midright")
                 else:
-                    text.draw(surface, f"Q {text.number(q)}", (rect.right - 12, rect.centery), 20, palette.GOOD,
+                    text.draw(surface, f"Q {self.values.number(q)}", (rect.right - 12, rect.centery), 20, palette.GOOD,
                               anchor="midright")
         y = self._buttons()["next"].bottom + 20
         x = self._buttons()["next"].x

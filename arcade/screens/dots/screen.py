@@ -373,7 +373,7 @@ class DotsScreen(GameScreen):
                 pygame.draw.line(surface, colour, a, z, drawn_w + 1 if bit in best else max(drawn_w - 3, 2))
                 if bit in best or bit == self.hover:
                     mx, my = self._midpoint(bit)
-                    shown = text.number(v)  # (a tiny value is 8 or 9 characters: the label grows to fit it)
+                    shown = self.values.number(v)  # (a tiny value is 8 or 9 characters: the label grows to fit it)
                     label = pygame.Rect(0, 0, max(58, text.width(shown, 20, True) + 12), 26)
                     label.center = (int(mx), int(my))
                     pygame.draw.rect(surface, palette.PANEL, label, border_radius=6)
@@ -384,7 +384,7 @@ class DotsScreen(GameScreen):
             return
         # under the side panel's scores, down to the board's bottom: smaller type before anything is left out
         top = getattr(self, "_panel_bottom", panel.y) + 16
-        tie = [f"every line is worth {text.number(next(iter(values.values())))} to the side to move"] \
+        tie = [f"every line is worth {self.values.number(next(iter(values.values())))} to the side to move"] \
             if values and not self.marked_lines(values) else []  # (no line is marked on the board then)
         size, step, lines = text.block([self.values.status(self.shown_state())] + tie
                                        + ([self.values.legend] if values else []), panel.w, panel.bottom - top)

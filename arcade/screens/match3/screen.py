@@ -157,7 +157,7 @@ class Match3Screen(GameScreen):
         placed: list[pygame.Rect] = []
         out = set()
         for swap, v in ranked:
-            box = self._label_box(swap, text.number(v))[0].inflate(4, 4)
+            box = self._label_box(swap, self.values.number(v))[0].inflate(4, 4)
             if box.collidelist(placed) < 0:
                 placed.append(box)
                 out.add(swap)
@@ -182,7 +182,7 @@ class Match3Screen(GameScreen):
             for swap, v in reversed(ranked):  # the best drawn last, on top
                 chosen = swap in best
                 self._swap_arrow(surface, swap, palette.GOOD if chosen else palette.INFO, 6 if chosen else 3,
-                                 text.number(v) if swap in labelled else None)
+                                 self.values.number(v) if swap in labelled else None)
         if self.trainer.running:  # the training has the panel under the figures; the arrows stay
             return
         panel = self._panel_rect(rect)

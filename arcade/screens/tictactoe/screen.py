@@ -214,7 +214,7 @@ class TicTacToeScreen(GameScreen):
         best = self.values.best()
         for k, v in values.items():
             centre = (board.x + (k % 3 + 0.5) * cell, board.y + (k // 3 + 0.5) * cell)
-            text.draw(surface, text.number(v), centre, 30, palette.GOOD if k in best else palette.MUTED,
+            text.draw(surface, self.values.number(v), centre, 30, palette.GOOD if k in best else palette.MUTED,
                       anchor="center", bold=k in best)
         panel = self._panel_rect(rect, board)
         caption = self.values.legend if values else self.values.status(self.shown_state())

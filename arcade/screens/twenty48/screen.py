@@ -363,7 +363,7 @@ class Screen2048(GameScreen):
             pygame.draw.line(surface, colour, (centre[0] - dx * 14, centre[1] - dy * 14), tip, 5 if chosen else 3)
             pygame.draw.polygon(surface, colour, (tip, (tip[0] - dx * 10 - dy * 8, tip[1] - dy * 10 - dx * 8),
                                                   (tip[0] - dx * 10 + dy * 8, tip[1] - dy * 10 + dx * 8)))
-            label = text.number(values[d]) if values and d in values else "..."
+            label = self.values.number(values[d]) if values and d in values else "..."
             text.draw(surface, label, label_pos, 26 if chosen else 22, palette.TEXT if chosen else palette.MUTED,
                       anchor=anchor, bold=chosen)
         panel = pygame.Rect(side.x, side.bottom - 64, side.w, 64)
