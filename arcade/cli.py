@@ -501,6 +501,11 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
     # SDL's own SIGINT / SIGTERM handlers (installed as it starts) would replace the arcade's and turn a signal
     # into a quit event that waits for the frame loop: a SIGTERM sent while it starts was then lost
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
+    # A SIGTERM while the window starts is noted, and ends its frame loop once there is one (below): one way
+    # out, the window's. Raised as an exception in the middle of starting the agent process, it cut that start
+    # short (the half-started process printed a traceback) and once in a while left the arcade running
+    noted: list[str] = []
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: noted.append("terminated (SIGTERM)"))
     try:
         import pygame
     except ModuleNotFoundError:
@@ -509,15 +514,7 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
 
     from arcade import agent_process
 
-    # SIGTERM while it starts: the arcade's own line (SDL, left to itself, turns SIGTERM into a silent quit)
-    signal.signal(signal.SIGTERM, _raise_terminated)
-    # (first: it loads while the window opens). A SIGTERM that came while the process was being started cut its
-    # start-up message short, and the half-started process printed a traceback: it waits until the start is sent
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
-    try:
-        agent_process.start_early(settings)
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+    agent_process.start_early(settings)  # (first: it loads while the window opens)
     from arcade.app import App
     from arcade.screens import open_game
     from arcade.screens.launcher import LauncherScreen
@@ -532,6 +529,8 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
     signals = {signal.SIGTERM: "terminated (SIGTERM)", signal.SIGINT: "interrupted (Ctrl-C)"}
     for signum, because in signals.items():  # once open, a signal ends the loop after its frame (data saved)
         signal.signal(signum, lambda _signum, _frame, because=because: app.stop(because))
+    for because in noted:  # (one sent while it started)
+        app.stop(because)
     app.run()
     print(f"arcade: closed: {app.closed_because or 'the main loop ended'}", file=sys.stderr)
     return 143 if app.closed_because == signals[signal.SIGTERM] else 0

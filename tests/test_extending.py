@@ -58,7 +58,7 @@ def test_the_new_game_and_agent_are_known_everywhere(nim, capsys):
     assert main(["bench", "nim", "--agent", "take-one", "--games", "4"]) == 0
     assert "4 games" in capsys.readouterr().out
     assert main(["decide", "nim", "--agent", "take-one", "--state", "5", "--json"]) == 0
-    assert '"action": "take 1"' in capsys.readouterr().out
+    assert '"move": "take 1"' in capsys.readouterr().out
 
 
 def test_the_launcher_opens_the_new_game_and_its_agent_plays(nim, settings):
