@@ -162,15 +162,17 @@ class TreeView(Overlay):
             text.draw(surface, line, (x, y), size + 2, palette.BAD if self.problem else palette.TEXT, max_width=width)
             return drawn + [line]
         where = f"root ({self.where})" + "".join(f" > {edge_label(e, text.number, self.under.rules.format_action)}" for e in self.path)
+        # the node's value and its children's in one format (the node's is one of theirs, or their mean)
+        number = text.numbers_for([self.at()["value"]] + [e["node"]["value"] for e in self.children()])
         for line, colour in ((where, palette.MUTED),
-                             (f"{KIND_WORDS[self.at()['kind']]}; {node_figures(self.at(), text.number)}", palette.TEXT)):
+                             (f"{KIND_WORDS[self.at()['kind']]}; {node_figures(self.at(), number)}", palette.TEXT)):
             for part in text.wrap(line, size, width, max_lines=2):
                 text.draw(surface, part, (x, y), size, colour)
                 drawn.append(part)
                 y += size + 5
         chosen = self.children()[self.selected] if self.children() else None
-        detail = chosen and node_figures(chosen["node"], text.number)
-        if detail and detail != node_figures(chosen["node"], text.number, brief=True):  # its own figures, in full
+        detail = chosen and node_figures(chosen["node"], number)
+        if detail and detail != node_figures(chosen["node"], number, brief=True):  # its own figures, in full
             label = edge_label(chosen, text.number, self.under.rules.format_action)
             for part in text.wrap(f"{label}: {detail}", size - 2, width, max_lines=2):
                 text.draw(surface, part, (x, y), size - 2, palette.INFO)
@@ -202,7 +204,6 @@ class TreeView(Overlay):
         first = min(max(0, self.selected - fits + 1), max(0, len(kids) - fits))
         values = [e["node"]["value"] for e in kids]
         lo, hi = (min(values), max(values)) if values else (0.0, 0.0)
-        number = text.numbers_for(values)  # (one format for siblings, as the board writes a decision's values)
         for i in range(first, min(len(kids), first + fits)):
             e = kids[i]
             rect = pygame.Rect(x - 6, y, width + 12, row - 4)

@@ -57,7 +57,7 @@ def draw_dots(surface, area: pygame.Rect, state, line_owner: dict, box_owner: di
         (r1, c1), (r2, c2) = board.line_ends(marked)
         (ax, ay), (zx, zy) = dot(r1, c1), dot(r2, c2)
         pygame.draw.circle(surface, palette.ACCENT, ((ax + zx) // 2, (ay + zy) // 2), max(6, gap // 7), 3)
-    size = max(11, min(18, gap // 4))
+    size = max(13, min(22, gap // 5))
     if gap >= 24:  # (a thumbnail's board has no room for them)
         for c in range(board.cols + 1):
             x, y = dot(0, c)
