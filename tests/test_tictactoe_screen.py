@@ -213,3 +213,21 @@ def test_the_hud_says_the_agent_plays_o_while_you_play_x(app):
     assert screen.controller.status(screen.opponent_seat()).startswith("plays O")
     screen.controller.set_enabled(True)  # (Enter: it plays both sides, yours too)
     assert not screen.controller.status(screen.opponent_seat()).startswith("plays")
+
+
+def test_a_painted_position_rings_the_cell_of_the_move_that_led_to_it():
+    """Issue 74: the tree's small board and the replay mark the move (dots ring the line; tic-tac-toe the cell)."""
+    import pygame
+
+    from arcade.games.tictactoe import TicTacToeRules, parse_board
+    from arcade.screens.tictactoe.painter import paint
+    from arcade.ui import palette
+
+    rules = TicTacToeRules()
+    before, after = parse_board(".../.X./..."), parse_board("O../.X./...")
+    plain, marked = pygame.Surface((300, 300)), pygame.Surface((300, 300))
+    paint(plain, plain.get_rect(), rules, after)
+    paint(marked, marked.get_rect(), rules, after, [before])
+    ringed = {(x, y) for x in range(0, 100) for y in range(0, 100) if marked.get_at((x, y))[:3] == palette.ACCENT[:3]}
+    assert ringed and not any(plain.get_at(p)[:3] == palette.ACCENT[:3] for p in ringed)  # top left only
+    assert not any(marked.get_at((x, y))[:3] == palette.ACCENT[:3] for x in range(200, 300) for y in range(200, 300))

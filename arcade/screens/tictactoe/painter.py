@@ -37,5 +37,16 @@ def draw_tictactoe(surface, board: pygame.Rect, state: int) -> None:
 
 
 def paint(surface, area: pygame.Rect, rules, state, history=()) -> None:
-    """The board of `state` in `area` (square, centred at its top): an environment's frame, a training game."""
-    draw_tictactoe(surface, top_square(area), int(state))
+    """The board of `state` in `area` (square, centred at its top): an environment's frame, a training game;
+    with the position before it (`history`), the cell of the move that led to it ringed."""
+    from arcade.games.tictactoe import decode
+
+    board = top_square(area)
+    draw_tictactoe(surface, board, int(state))
+    if history:
+        new = [k for k, (a, b) in enumerate(zip(decode(int(history[-1])), decode(int(state)), strict=True)) if a != b]
+        if len(new) == 1:
+            cell = board.w / 3
+            k = new[0]
+            centre = (board.x + (k % 3 + 0.5) * cell, board.y + (k // 3 + 0.5) * cell)
+            pygame.draw.circle(surface, palette.ACCENT, centre, cell * 0.46, 3)
