@@ -29,7 +29,7 @@ class Greedy2048:
 
     def tree(self, state, rng=None) -> dict:
         """Its one ply: each move a leaf worth the score right after it (explain's)."""
-        return one_ply(self.explain(state), learnt="the score right after the move")
+        return one_ply(self.explain(state), meaning="the score right after the move")
 
     def value_legend(self, mover: str) -> str:
         return "The numbers: the score right after each move (what greedy maximises)."
@@ -59,7 +59,7 @@ class GreedyDots:
 
     def tree(self, state, rng=None) -> dict:
         """Its one ply: each line a leaf worth greedy's own score of it (explain's)."""
-        return one_ply(self.explain(state), learnt="boxes it completes; 0 safe; -1 gives a box away")
+        return one_ply(self.explain(state), meaning="boxes it completes; 0 safe; -1 gives a box away")
 
     def value_legend(self, mover: str) -> str:
         return ("The numbers: greedy's own score: boxes the line completes; 0 a safe line; -1 a line that "
@@ -97,7 +97,7 @@ class _Match3Greedy:
 
     def tree(self, state, rng=None) -> dict:
         """Its one ply: each swap a leaf worth the points it credits the swap with (explain's)."""
-        return one_ply(self.explain(state), learnt=f"points this turn, as {self.name} counts them")
+        return one_ply(self.explain(state), meaning=f"points this turn, as {self.name} counts them")
 
     def value_legend(self, mover: str) -> str:
         return f"The numbers: the points each swap scores this turn, as {self.name} counts them."

@@ -123,7 +123,7 @@ class MonteCarlo:
         rollouts, with how many rollouts and how deep they went."""
         values = self.explain(state)
         rollouts = self._figures.get("rollouts per swap") if self._last and self._last[0] == state.key() else None
-        return one_ply(values, learnt="mean points of its rollouts", depth=self.depth,
+        return one_ply(values, meaning="mean points of its rollouts", depth=self.depth,
                        **({"rollouts": rollouts} if rollouts else {}))
 
     def value_legend(self, mover: str) -> str:

@@ -211,12 +211,12 @@ class PolicyIterationAgent:
             after = int(nxt[state.lines, a])
             if gains[state.lines, a] > 0:
                 child = node("leaf", value, boxes=int(gains[state.lines, a]),
-                             learnt="boxes now + V: it moves again")
+                             meaning="boxes now + V: it moves again")
             else:
                 replies = np.flatnonzero(free[after])
                 moved = self.rules.step(state, a, None)
                 outcomes = [edge(node("leaf", float(sol.W[nxt[after, b]] if gains[after, b] > 0 else sol.V[nxt[after, b]]),
-                                      learnt="W: it replies again" if gains[after, b] > 0 else "V: its turn"),
+                                      meaning="W: it replies again" if gains[after, b] > 0 else "V: its turn"),
                                  outcome=f"opponent draws {self.rules.format_action(int(b))}", p=1 / len(replies),
                                  state=self.rules.step(moved, int(b), None))
                             for b in replies]

@@ -35,8 +35,9 @@ def edge(child: dict, action=None, outcome=None, p: float | None = None, state=N
 
 
 def one_ply(values: dict, **figures) -> dict:
-    """A learnt agent's one ply as a tree: a max node over its moves, each a leaf worth explain's value (with
-    `figures`, what the value is: "V of the afterstate"); a leaf where there is no move."""
+    """An agent's one ply as a tree: a max node over its moves, each a leaf worth explain's value (with
+    `figures`, what the value is: learnt="V of the afterstate" for what learns, meaning="the score right after
+    the move" for what computes it); a leaf where there is no move."""
     if not values:
         return node("leaf", 0.0)
     return node("max", max(values.values()), [edge(node("leaf", v, **figures), action=a) for a, v in values.items()])
