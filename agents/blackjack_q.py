@@ -143,14 +143,13 @@ class QLearningAgent:
         a share of the optimum's. A set `stop` ends it after the current stretch.
         A run of N rounds resumes where a saved unfinished run of N rounds stopped (its checkpoint: the same
         command goes on), counting from there."""
-        resuming = not from_scratch and self.resumed_at(episodes) > 0
+        done = 0 if from_scratch else self.resumed_at(episodes)  # (a stopped run of as many goes on from there)
         if from_scratch:
             self.ql = QLearningAlgorithm(self.rules.mdp.actions, self.rules.mdp.discount(),
                                          blackjack_feature_extractor, self.epsilon, is_end=blackjack_is_end)
         self.ql.epsilon = self.epsilon
         self.ql.use_rng(rng)
         every = max(100, episodes // CHECKPOINTS)
-        done = self.run[1] if resuming else 0
         self.run = (episodes, done)
         if progress and done:
             progress(done)

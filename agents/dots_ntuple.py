@@ -429,7 +429,7 @@ class DotsNTuple:
         position of a greedy game of the network as it is. A run of N games resumes where a saved unfinished
         run of N games stopped (its checkpoint: the same command goes on)."""
         rows, cols = self.rules.rows, self.rules.cols
-        resuming = not from_scratch and self.resumed_at(episodes) > 0
+        done = 0 if from_scratch else self.resumed_at(episodes)  # (a stopped run of as many goes on from there)
         net, meta, _ = self._net(rows, cols)
         net = Network(rows, cols, None if from_scratch else np.array(net.weights))
         meta = {"games": 0, "moves": 0} if from_scratch else dict(meta)
@@ -445,7 +445,6 @@ class DotsNTuple:
                                    lay.line_boxes, r, self.openings, self.sparring))
 
         try:
-            done = meta["run"][1] if resuming else 0  # (a stopped run of as many games goes on from there)
             meta["run"] = (episodes, done)
             if progress is not None and done:
                 progress(done)

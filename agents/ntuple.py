@@ -414,12 +414,11 @@ class NTupleAgent:
             self.net, self.meta = NTupleNetwork(self.tuple_set), {"games": 0, "moves": 0}
         else:
             self.net = NTupleNetwork(self.net.tuple_set, np.array(self.net.weights))  # a copy to learn in
-        resuming = self.resumed_at(episodes) > 0
-        done = int(self.meta["run_done"]) if resuming else 0
+        done = self.resumed_at(episodes)  # (a stopped run of as many games goes on from there)
         before = {k: int(self.meta.get(k, 0)) for k in ("games", "moves")}  # this run's games are added
         self.meta.update(p_four=self.p_four, tuples=self.net.tuple_set, run_games=episodes, run_done=done,
                          rate=self.rate)
-        self.source = "training" if not resuming else "training (resumed)"
+        self.source = "training (resumed)" if done else "training"
         coherence = Coherence(self.net.size) if self.coherent else None
         fine_from = int(episodes * (1 - FINE_TUNE_SHARE))
         schedule = Schedule(self.rate, fine_from, self.rate * FINE_TUNE_FACTOR)

@@ -90,12 +90,18 @@ def parse_entrants(game: str, text: str) -> list[Entrant]:
     """`a,b,a:param=value` as entrants; ValueError (one line) for an unknown agent or parameter, a value out of
     its range, fewer than two entrants or one named twice."""
     entrants = [parse_entrant(game, part) for part in (p.strip() for p in text.split(",") if p.strip())]
-    labels = [e.label for e in entrants]
     if len(entrants) < 2:
         raise ValueError("--agents: an arena needs two entrants or more, e.g. --agents alpha-beta,greedy")
-    if len(set(labels)) != len(labels):
-        raise ValueError(f"--agents: {sorted(lb for lb in labels if labels.count(lb) > 1)[0]} is named twice")
+    twice = entered_twice(entrants)
+    if twice:
+        raise ValueError(f"--agents: {twice} is named twice")
     return entrants
+
+
+def entered_twice(entrants: list[Entrant]) -> str | None:
+    """The first label (in sorted order) that two entrants share, or None."""
+    labels = [e.label for e in entrants]
+    return next(iter(sorted(lb for lb in labels if labels.count(lb) > 1)), None)
 
 
 @dataclass

@@ -245,10 +245,10 @@ def cmd_arena(args, settings) -> int:
         raise UserError(str(exc)) from None
     if args.kept:  # each entrant named with what it plays with: "alpha-beta:position_budget=50", as the window
         entrants = [arena.with_kept(settings, game, e) for e in entrants]
-        labels = [e.label for e in entrants]
-        if len(set(labels)) < len(labels):
-            raise UserError(f"--kept: {next(lb for lb in labels if labels.count(lb) > 1)} is then entered twice "
-                            "(the kept parameters make two entrants the same)")
+        twice = arena.entered_twice(entrants)
+        if twice:
+            raise UserError(f"--kept: {twice} is then entered twice (the kept parameters make two entrants the "
+                            "same)")
     # no clock: every entrant stops on its counted work, so a seed gives the same table on any machine and
     # with any number of jobs (alpha-beta counts 20,000 positions a move unless its position_budget says)
     settings = settings.with_table("agents", budget_clock="none")

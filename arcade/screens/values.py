@@ -17,7 +17,7 @@ from agents.base import best_action
 from arcade.control import Question, same_state
 from arcade.progress import ms_text
 from arcade.seeds import make_rng
-from arcade.ui.text import number, numbers_for
+from arcade.numbers import number, numbers_for
 
 
 class ValueView:
@@ -37,6 +37,7 @@ class ValueView:
         self._answer = None  # the Answer they came from
         self._question = Question(controller)
         self._rules = None  # the rules the values were worked out for
+        self._format = number  # how a value of them is written (numbers_for: their set's one format)
         self._seed = controller.settings.seeds.agent  # the decisions asked here draw as `decide` does (no move
         #                                               follows them: looking changes no game)
 
@@ -75,7 +76,7 @@ class ValueView:
     def number(self, v: float) -> str:
         """A value of the decision shown, in the one format of its set (arcade.ui.text.numbers_for): the board,
         the tree and the replay write a value alike, to the digits that tell the moves apart."""
-        return numbers_for((self.values or {}).values())(v)
+        return self._format(v)
 
     def current(self, state) -> dict | None:
         """The values if they are of `state` and of the selected agent, else None."""
@@ -111,6 +112,7 @@ class ValueView:
         self._answer = answer
         decision = answer.value
         self.values, self.action = decision.values, decision.action
+        self._format = numbers_for((self.values or {}).values())  # (once a decision, not once a value a frame)
         self.figures, self.ms, self.legend = answer.figures, answer.ms, answer.legend
         self.state, self.agent, self.error = state, agent, None
         self._rules = self.controller.rules

@@ -9,8 +9,9 @@ from arcade.ui import palette
 from arcade.ui.geometry import top_square
 
 
-def draw_tictactoe(surface, board: pygame.Rect, state: int) -> None:
-    """The 3x3 grid in `board`, its marks, and the winning line once there is one."""
+def draw_tictactoe(surface, board: pygame.Rect, state: int, marked: int | None = None) -> None:
+    """The 3x3 grid in `board`, its marks, and the winning line once there is one; `marked`: a cell ringed (the
+    move that led to the position)."""
     from arcade.games.tictactoe import LINES, O, X, decode, tables
 
     cell = board.w / 3
@@ -30,6 +31,8 @@ def draw_tictactoe(surface, board: pygame.Rect, state: int) -> None:
             pygame.draw.line(surface, colour, (cx - m, cy + m), (cx + m, cy - m), 12)
         elif mark == O:
             pygame.draw.circle(surface, palette.SEAT_COLOURS[1], (cx, cy), m + 4, 10)
+    if marked is not None:
+        pygame.draw.circle(surface, palette.ACCENT, centres[marked], cell * 0.46, 3)
     line = int(tables().winning_line[state])
     if line >= 0:
         a, b = centres[LINES[line][0]], centres[LINES[line][2]]
@@ -41,12 +44,6 @@ def paint(surface, area: pygame.Rect, rules, state, history=()) -> None:
     with the position before it (`history`), the cell of the move that led to it ringed."""
     from arcade.games.tictactoe import decode
 
-    board = top_square(area)
-    draw_tictactoe(surface, board, int(state))
-    if history:
-        new = [k for k, (a, b) in enumerate(zip(decode(int(history[-1])), decode(int(state)), strict=True)) if a != b]
-        if len(new) == 1:
-            cell = board.w / 3
-            k = new[0]
-            centre = (board.x + (k % 3 + 0.5) * cell, board.y + (k // 3 + 0.5) * cell)
-            pygame.draw.circle(surface, palette.ACCENT, centre, cell * 0.46, 3)
+    new = [k for k, (a, b) in enumerate(zip(decode(int(history[-1])), decode(int(state)), strict=True)) if a != b] \
+        if history else []
+    draw_tictactoe(surface, top_square(area), int(state), new[0] if len(new) == 1 else None)
