@@ -299,3 +299,31 @@ def test_a_first_visit_shows_a_how_to_play_card_once_and_any_key_closes_it(app, 
     again = open_game(app, game_id, seed=1, welcome=True)
     assert again.welcome is None  # once
     again.close()
+
+
+@pytest.mark.parametrize("game_id", PLAYABLE)
+def test_the_help_lists_every_key_of_the_screen_scrolling_where_the_window_is_small(settings, game_id):
+    """Issue 74: 2048's help at 640x480 said "5 more in a larger window" and did not scroll. Down scrolls until
+    the last key is listed; every key of the screen is listed on the way; another key closes the help."""
+    from arcade.app import App
+    from arcade.screens.launcher import LauncherScreen
+
+    app = App(settings, size=(640, 380))  # (smaller than any screen's help: it must scroll)
+    app.push(LauncherScreen(app))
+    try:
+        screen = open_game(app, game_id, seed=1)
+        app.push(screen)
+        key(app, pygame.K_h, unicode="h")
+        help_view = app.top
+        assert isinstance(help_view, KeyHelp)
+        every = [k[0] for k in screen.all_keys()]
+        seen = set(help_view.draw_over(app.surface))
+        assert help_view.scrolls and len(seen) < len(every)
+        for _ in range(len(every)):
+            key(app, pygame.K_DOWN)
+            seen |= set(help_view.draw_over(app.surface))
+        assert seen == set(every) and app.top is help_view
+        key(app, pygame.K_x, unicode="x")
+        assert app.top is screen
+    finally:
+        app.close()

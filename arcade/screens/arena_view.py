@@ -18,6 +18,7 @@ from arcade import arena, kept_params, runner
 from arcade.numbers import estimate
 from arcade.screens.overlays import Overlay
 from arcade.ui import palette, text
+from arcade.ui.geometry import overlay_scale
 from arcade.ui.panels import panel_box
 
 GAMES = (4, 10, 20, 40, 100)  # games a pairing to choose from
@@ -164,12 +165,14 @@ class ArenaView(Overlay):
 
     # --- drawing ---------------------------------------------------------------------------------------------
     def draw_over(self, surface) -> list[str]:
-        box = panel_box(surface, 900, 620)
+        k = overlay_scale(surface)
+        box = panel_box(surface, round(900 * k), round(620 * k))
         x, width = box.x + 22, box.w - 44
         small = surface.get_width() < 800
-        size = 15 if small else 18
+        size = 15 if small else round(18 * k)
         title = f"Arena: {self.under.info.title}"
-        text.draw(surface, title, (x, box.y + 14), 24 if small else 30, palette.ACCENT, bold=True, max_width=width)
+        text.draw(surface, title, (x, box.y + 14), 24 if small else round(30 * k), palette.ACCENT, bold=True,
+                  max_width=width)
         y = box.y + (48 if small else 58)
         drawn = [title]
         if self.thread is None and not self.finished and self.table is None:

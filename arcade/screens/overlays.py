@@ -49,10 +49,28 @@ class Overlay(Screen):
 
 
 class KeyHelp(Overlay):
-    """`h` or `?`: every key of the screen and what it does."""
+    """`h` or `?`: every key of the screen and what it does; where the window is too small for all of them,
+    up / down (and PgUp / PgDn) scroll them, any other key closes it."""
+
+    SCROLL_KEYS = {pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -5, pygame.K_PAGEDOWN: 5}
+
+    def __init__(self, app, under):
+        super().__init__(app, under)
+        self.first = 0  # the first key listed
+        self.scrolls = False  # the last frame could not list every key
+
+    def handle_event(self, event) -> bool:
+        if event.type == pygame.KEYDOWN and self.scrolls and event.key in self.SCROLL_KEYS:
+            keys = len(self.under.all_keys())
+            self.first = min(max(0, self.first + self.SCROLL_KEYS[event.key]), keys - 1)
+            return True
+        return super().handle_event(event)
 
     def draw_over(self, surface):
-        return hud.draw_help_overlay(surface, self.under.info.title, [k[:2] for k in self.under.all_keys()])
+        keys = [k[:2] for k in self.under.all_keys()]
+        listed = hud.draw_help_overlay(surface, self.under.info.title, keys, self.first)
+        self.scrolls = self.first > 0 or len(listed) < len(keys)
+        return listed
 
 
 class AgentPanel(Overlay):

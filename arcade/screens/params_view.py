@@ -17,6 +17,7 @@ import pygame
 from arcade import kept_params
 from arcade.screens.overlays import Overlay
 from arcade.ui import palette, text
+from arcade.ui.geometry import overlay_scale
 from arcade.ui.panels import panel_box
 
 
@@ -123,9 +124,10 @@ class ParamsView(Overlay):
         self.set(value)
 
     def draw_over(self, surface) -> list[str]:
-        box = panel_box(surface, 860, 560)
+        k = overlay_scale(surface)
+        box = panel_box(surface, round(860 * k), round(560 * k))
         small = surface.get_width() < 800
-        size, row = (15, 24) if small else (19, 32)
+        size, row = (15, 24) if small else (round(19 * k), round(32 * k))
         x, width = box.x + 22, box.w - 44
         drawn = [f"Parameters: {self.spec.name}"]
         text.draw(surface, drawn[0], (x, box.y + 14), 26 if small else 30, palette.ACCENT, bold=True, max_width=width)

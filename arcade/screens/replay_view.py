@@ -17,6 +17,7 @@ from arcade.screens.overlays import Overlay
 from arcade.seeds import make_rng
 from arcade.session import GameSession, as_action
 from arcade.ui import palette, text
+from arcade.ui.geometry import overlay_scale
 from arcade.ui.panels import panel_box
 
 LISTED = 200  # the newest kept games the list reads
@@ -168,12 +169,14 @@ class ReplayView(Overlay):
 
     # --- drawing ---------------------------------------------------------------------------------------------
     def draw_over(self, surface) -> list[str]:
-        box = panel_box(surface, 900, 620)
+        k = overlay_scale(surface)
+        box = panel_box(surface, round(900 * k), round(620 * k))
         x, width = box.x + 22, box.w - 44
         small = surface.get_width() < 800
-        size = 15 if small else 18
+        size = 15 if small else round(18 * k)
         title = f"Finished games: {self.under.info.title}" if self.states is None else self._title()
-        text.draw(surface, title, (x, box.y + 14), 24 if small else 30, palette.ACCENT, bold=True, max_width=width)
+        text.draw(surface, title, (x, box.y + 14), 24 if small else round(30 * k), palette.ACCENT, bold=True,
+                  max_width=width)
         top = box.y + (48 if small else 58)
         keys_y = box.bottom - (size + 12)
         drawn = [title]

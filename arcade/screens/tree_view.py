@@ -19,6 +19,7 @@ from arcade.tree_text import edge_label, node_figures
 from arcade.ui import palette, text
 from arcade.games.base import has_chance
 from arcade.screens import paint_state
+from arcade.ui.geometry import overlay_scale
 from arcade.ui.panels import panel_box
 
 ROW = 30  # a child's row, px at 1024x720 (less on a small window)
@@ -150,13 +151,15 @@ class TreeView(Overlay):
 
     # --- drawing ---------------------------------------------------------------------------------------------
     def draw_over(self, surface) -> list[str]:
-        box = panel_box(surface, 900, 620)
+        k = overlay_scale(surface)
+        box = panel_box(surface, round(900 * k), round(620 * k))
         x, width = box.x + 22, box.w - 44
         small = surface.get_width() < 800
-        size, row = (15, 24) if small else (18, ROW)
+        size, row = (15, 24) if small else (round(18 * k), round(ROW * k))
         drawn = [f"Search tree: {self.agent}"]
-        text.draw(surface, drawn[0], (x, box.y + 14), 26 if small else 30, palette.ACCENT, bold=True, max_width=width)
-        y = box.y + (46 if small else 54)
+        text.draw(surface, drawn[0], (x, box.y + 14), 26 if small else round(30 * k), palette.ACCENT, bold=True,
+                  max_width=width)
+        y = box.y + (46 if small else round(54 * k))
         if self.tree is None:
             line = self.problem or f"{self.agent} is searching the position on the board..."
             text.draw(surface, line, (x, y), size + 2, palette.BAD if self.problem else palette.TEXT, max_width=width)
@@ -184,7 +187,7 @@ class TreeView(Overlay):
         line = self.positions() if self.children() or self.path else [None]
         at = line[-1]
         if at is not None:  # the chosen row's position, small, at the right: the rows keep the rest
-            side = min(200 if not small else 120, (bottom - y) // 2)
+            side = min(round(200 * k) if not small else 120, (bottom - y) // 2)
             board = pygame.Rect(box.right - 22 - side, y, side, side)
             before = line[:-1] if all(s is not None for s in line[:-1]) else []  # (the move that led there marked)
             paint_state(surface, board, self.under.info.id, self.under.rules, at, before)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import pygame
 
 from arcade.ui import palette, text
+from arcade.ui.geometry import overlay_scale
 
 TOP = 70
 BOTTOM = 34
@@ -67,15 +68,17 @@ def draw_frame(surface: pygame.Surface, info: HudInfo) -> None:
               max_width=w - 28, min_size=13)
 
 
-def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str, str]]) -> list[str]:
-    """The key help over the screen; returns the keys it listed (all of them unless the window is tiny)."""
+def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str, str]], first: int = 0) -> list[str]:
+    """The key help over the screen, from the key `first` on (the help scrolls where the window cannot hold
+    them all); returns the keys it listed."""
     w, h = surface.get_size()
     shade = pygame.Surface((w, h), pygame.SRCALPHA)
     shade.fill(palette.OVERLAY)
     surface.blit(shade, (0, 0))
-    box_w = min(760, w - 40)
+    k = overlay_scale(surface)
+    box_w = min(round(760 * k), w - 40)
     # the descriptions wrap (never cut); the text gets smaller, and its lines closer, until every key fits
-    for size in (24, 22, 20, 18, 16, 15, 14):
+    for size in sorted({round(24 * k), round(22 * k), 22, 20, 18, 16, 15, 14}, reverse=True):
         line_h, key_w = size + (4 if size > 16 else 3), int(size * 7.5)
         rows = [(key, text.wrap(desc, size, box_w - key_w - 44, max_lines=4)) for key, desc in keys]
         box_h = 100 + sum(line_h * len(lines) for _, lines in rows)
@@ -87,7 +90,7 @@ def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str,
     pygame.draw.rect(surface, palette.ACCENT, box, 2, border_radius=12)
     text.draw(surface, f"{title}: keys", (box.x + 24, box.y + 18), 34, palette.ACCENT, bold=True)
     y, listed = box.y + 62, []
-    for key, lines in rows:
+    for key, lines in rows[first:]:
         if y + line_h * len(lines) > box.bottom - 30:
             break
         text.draw(surface, key, (box.x + 24, y), size, palette.TEXT, bold=True, max_width=key_w - 10)
@@ -95,8 +98,10 @@ def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str,
         for line in lines:
             text.draw(surface, line, (box.x + 24 + key_w, y), size, palette.MUTED)
             y += line_h
+    after = len(keys) - first - len(listed)
     closing = "any key closes this help" if len(listed) == len(keys) else \
-        f"{len(keys) - len(listed)} more in a larger window; any key closes this help"
+        f"keys {first + 1}-{first + len(listed)} of {len(keys)}: up/down scroll ({after} below, {first} above); any " \
+        "other key closes this help"
     text.draw(surface, closing, (box.centerx, box.bottom - 10), 20, palette.MUTED, anchor="midbottom",
               max_width=box.w - 24, min_size=14)
     return listed
