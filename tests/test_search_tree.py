@@ -546,3 +546,32 @@ def test_a_tree_for_the_window_keeps_its_top_levels_within_a_node_budget():
     tiny = prune(whole, 1)
     assert len(tiny["children"]) == len(whole["children"]) and all(e["node"]["children"] == [] for e in tiny["children"])
     assert cut_short or depth_of(shown) > 2
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1024, 720), (1600, 900)])
+def test_the_tree_view_cuts_no_text_when_its_rows_scroll(settings, monkeypatch, size):
+    """Issue 74 item 5: at 640x480 the tree's keys line ran under the small board's width and was cut ("... left:
+    back Home: r..."); with more rows than fit, the count of rows has a line of its own."""
+    import pygame
+
+    from arcade.app import App
+    from arcade.screens import open_game
+    from arcade.screens.launcher import LauncherScreen
+    from arcade.screens.tree_view import TreeView
+    from tests.helpers import key, record_cuts, wait_for
+
+    app = App(settings.with_table("dots", rows=3, cols=3), size=size)
+    app.push(LauncherScreen(app))
+    try:
+        screen = open_game(app, "dots", agent="greedy", seed=1)
+        app.push(screen)
+        cut = record_cuts(monkeypatch)
+        key(app, pygame.K_v, mod=pygame.KMOD_SHIFT)
+        view = app.top
+        assert isinstance(view, TreeView) and wait_for(app, lambda: view.tree is not None, 60)
+        drawn = " ".join(view.draw_over(app.surface))
+        assert "another key: close" in drawn and "a1-b1" in drawn
+        assert size[1] > 800 or "24 children" in drawn  # (24 lines: more rows than a small window holds)
+        assert cut == []
+    finally:
+        app.close()

@@ -183,7 +183,7 @@ class TreeView(Overlay):
                 y += size + 3
         y += 6
         keys = "up/down: choose  right or Enter: open  left: back  Home: root  another key: close"
-        bottom = box.bottom - (size + 14)
+        bottom, full = box.bottom - (size + 14), width  # (the keys' line runs under the small board too)
         line = self.positions() if self.children() or self.path else [None]
         at = line[-1]
         if at is not None:  # the chosen row's position, small, at the right: the rows keep the rest
@@ -204,6 +204,8 @@ class TreeView(Overlay):
             text.draw(surface, line, (x, y), size, palette.MUTED, max_width=width)
             drawn.append(line)
         fits = max(1, (bottom - y - 8) // row)
+        if len(kids) > fits:  # a line above the keys says how many rows there are
+            fits = max(1, (bottom - size - 2 - y - 8) // row)
         first = min(max(0, self.selected - fits + 1), max(0, len(kids) - fits))
         values = [e["node"]["value"] for e in kids]
         lo, hi = (min(values), max(values)) if values else (0.0, 0.0)
@@ -227,9 +229,10 @@ class TreeView(Overlay):
             drawn.append(f"{label} | {figures}")
             self.rows.append((rect, i))
             y += row
-        hidden = len(kids) - fits
-        if hidden > 0:
-            keys = f"{len(kids)} children, {fits} shown (up/down scrolls)   " + keys
-        text.draw(surface, keys, (x, bottom + 4), size - 2, palette.MUTED, max_width=width)
+        if len(kids) > fits:
+            count = f"{len(kids)} children, {fits} shown from {first + 1} (up/down scrolls)"
+            text.draw(surface, count, (x, bottom + 2 - size), size - 2, palette.MUTED, max_width=width)
+            drawn.append(count)
+        text.draw(surface, keys, (x, bottom + 4), size - 2, palette.MUTED, max_width=full)
         drawn.append(keys)
         return drawn
