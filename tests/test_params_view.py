@@ -184,3 +184,10 @@ def test_bench_and_arena_with_kept_name_each_agent_with_what_it_plays_with_and_r
              "--jobs", "1", "--log-dir", str(tmp_path / "arena"), "--json"]
     assert main(arena + ["--kept"]) == 0
     assert "mcts:compiled_simulations=40" in capsys.readouterr().out
+
+
+def test_a_time_budget_of_0_reads_as_the_shared_one_with_its_value(app):
+    """Issue 74 item 3: the editor showed "time_budget_ms 0" where 0 means the [agents] setting, not said."""
+    screen, view = _editor(app, "tictactoe", "mcts")
+    row = next(line for line in view.draw_over(app.surface) if line.startswith("time_budget_ms |"))
+    assert f"0: the [agents] one, {screen.settings.agents.time_budget_ms} ms" in row

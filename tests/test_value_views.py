@@ -108,7 +108,7 @@ def test_agent_panel_and_statistics_view_draw(window):
     screen.controller.select("monte-carlo")  # a timed agent: its own time a move, or the shared one's
     assert ("time_budget_ms", "300", False) in agent_panel_lines(screen)[2]
     screen.controller.select("mcts")
-    shared = f"{screen.settings.agents.time_budget_ms} (the [agents] one)"
+    shared = f"0: the [agents] one, {screen.settings.agents.time_budget_ms} ms"  # (its 0 said, with its value)
     assert ("time_budget_ms", shared, False) in agent_panel_lines(screen)[2]
     ticks(window, 2)
     key(window, pygame.K_SPACE)  # any key closes it

@@ -106,11 +106,15 @@ def agent_parameters(settings, game, name: str, rules) -> tuple[list[tuple[str, 
     params = []
     for f in find(game.id, name).params_here(rules, values):
         value = getattr(values, f.name)
-        shown = f"{value:g}" if isinstance(value, float) else str(value)
-        if f.name == "time_budget_ms" and not value:
-            shown = f"{settings.agents.time_budget_ms} (the [agents] one)"
-        params.append((f.name, shown, course_value(type(values), f.name) == value))
+        params.append((f.name, parameter_text(settings, f.name, value), course_value(type(values), f.name) == value))
     return params, f"[{game.table}.{name}]"
+
+
+def parameter_text(settings, name: str, value) -> str:
+    """A parameter's value as a person reads it: a time budget of 0 is the [agents] one, said with its value."""
+    if name == "time_budget_ms" and not value:
+        return f"0: the [agents] one, {settings.agents.time_budget_ms} ms"
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def agent_panel_lines(screen):

@@ -15,7 +15,7 @@ import dataclasses
 import pygame
 
 from arcade import kept_params
-from arcade.screens.overlays import Overlay
+from arcade.screens.overlays import Overlay, parameter_text
 from arcade.ui import palette, text
 from arcade.ui.geometry import overlay_scale
 from arcade.ui.panels import panel_box
@@ -130,8 +130,9 @@ class ParamsView(Overlay):
         size, row = (15, 24) if small else (round(19 * k), round(32 * k))
         x, width = box.x + 22, box.w - 44
         drawn = [f"Parameters: {self.spec.name}"]
-        text.draw(surface, drawn[0], (x, box.y + 14), 26 if small else 30, palette.ACCENT, bold=True, max_width=width)
-        y = box.y + (50 if small else 58)
+        text.draw(surface, drawn[0], (x, box.y + 14), 26 if small else round(30 * k), palette.ACCENT, bold=True,
+                  max_width=width)
+        y = box.y + (50 if small else round(58 * k))
         values, changed = self.values(), self.changed()
         columns = (x, x + int(width * 0.30), x + int(width * 0.50), x + int(width * 0.80))
         for label, cx in zip(("parameter", "value", "allowed", "course / default"), columns, strict=True):
@@ -146,7 +147,8 @@ class ParamsView(Overlay):
             if i == self.selected:
                 pygame.draw.rect(surface, palette.PANEL_HI, rect, border_radius=6)
             value = getattr(values, f.name)
-            shown = self.typed + "_" if i == self.selected and self.typed else str(value)
+            shown = self.typed + "_" if i == self.selected and self.typed else \
+                parameter_text(self.under.settings, f.name, value)
             mark = "  (changed here)" if f.name in changed else ""
             meta = f.metadata
             allowed = " | ".join(map(str, meta["choices"])) if "choices" in meta else f"{meta['min']} .. {meta['max']}"

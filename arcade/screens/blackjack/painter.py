@@ -36,13 +36,21 @@ def card_size(table: pygame.Rect) -> tuple[int, int]:
 
 
 def deck_title(rules) -> str:
-    """The line naming the deck at the top of the table."""
-    from arcade.games.blackjack import PRESETS
-
+    """The line naming the deck at the top of the table, as a card game says it: "cards 1, 3, 5, 8, 10, three
+    of each; over 40 busts; a peek costs 1" (the course's names for its decks are `i`'s and the docs')."""
     mdp = rules.mdp
-    name = PRESETS[rules.preset][0] if rules.preset in PRESETS else f"a {rules.preset} deck"
-    return (f"{name}: values {mdp.card_values} x{mdp.multiplicity}, threshold {mdp.threshold}, "
-            f"peek costs {mdp.peek_cost}")
+    counts: dict[int, int] = {}
+    for value in mdp.card_values:
+        counts[value] = counts.get(value, 0) + mdp.multiplicity
+    if len(set(counts.values())) == 1:
+        n = next(iter(counts.values()))
+        cards = f"cards {', '.join(map(str, counts))}" + ("" if n == 1 else f", {NUMBER_WORDS.get(n, n)} of each")
+    else:
+        cards = "cards " + ", ".join(str(v) if c == 1 else f"{NUMBER_WORDS.get(c, c)} {v}s" for v, c in counts.items())
+    return f"{cards}; over {mdp.threshold} busts; a peek costs {mdp.peek_cost}"
+
+
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 def _wraps(table: pygame.Rect, title: str) -> bool:
@@ -105,7 +113,7 @@ def draw_blackjack(surface, table: pygame.Rect, rules, state, hand: list[int], r
     text.draw(surface, f"total {total} / {mdp.threshold}{verdict}", (table.x + 24, y), 34,
               palette.BAD if bust else palette.TEXT, bold=True)
     y += 48
-    text.draw(surface, "THE DECK (cards left of each value)", (table.x + 24, y), 22, (200, 230, 210), bold=True)
+    text.draw(surface, "THE DECK: cards left", (table.x + 24, y), 22, (200, 230, 210), bold=True)
     room = table.bottom - (y + 30) - 30 - reserve  # height left for the stacks and their counts
     # equal values are one stack (the standard-like deck has four 10s): value -> cards left, in order
     stacks: dict[int, int] = {}

@@ -88,8 +88,7 @@ class BlackjackScreen(GameScreen):
         self.reset_totals()
         self.open_session()
         self.new_round()
-        self.say(f"deck: {PRESETS[name][0]} - {self.rules.mdp.card_values} x{self.rules.mdp.multiplicity}, "
-                 f"threshold {self.rules.mdp.threshold}", 4000)
+        self.say(f"another deck: {painter.deck_title(self.rules)}", 4000)
 
     def do(self, action: str, by_agent: bool = False) -> bool:
         if not self.session.play(action, self.seats.mover_name(by_agent)):

@@ -386,7 +386,10 @@ class DotsScreen(GameScreen):
         top = getattr(self, "_panel_bottom", panel.y) + 16
         tie = [f"every line is worth {self.values.number(next(iter(values.values())))} to the side to move"] \
             if values and not self.marked_lines(values) else []  # (no line is marked on the board then)
-        size, step, lines = text.block([self.values.status(self.shown_state())] + tie
+        colours = [f"line colours: yellow the best for the side to move ({self.values.number(max(values.values()))}),"
+                   f" purple the worst ({self.values.number(min(values.values()))})"] \
+            if values and not tie else []  # (the map the values paint the free lines with, said)
+        size, step, lines = text.block([self.values.status(self.shown_state())] + tie + colours
                                        + ([self.values.legend] if values else []), panel.w, panel.bottom - top)
         y = max(top, panel.bottom - step * len(lines))
         for part in lines:

@@ -330,7 +330,7 @@ class Screen2048(GameScreen):
                     text.draw(surface, msg, (box.right - 12, top), size, colour, anchor="topright", bold=True)
             y += box_h + 10
         p4 = self.rules.spawn_four_probability
-        spawns = "spawns: 2" + (f" (4 with p={p4:g})" if p4 else " only (the course's rules)")
+        spawns = f"new tiles: 2, or 4 {p4:.0%} of the time" if p4 else "new tiles: always 2"
         for k, line in enumerate(text.wrap(spawns, 19, panel.w)):
             text.draw(surface, line, (panel.x, y + 4 + 20 * k), 19, palette.MUTED)
 
