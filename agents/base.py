@@ -220,6 +220,13 @@ class AgentSpec:
     # (old key, its parameter): where the previous round's settings kept them (arcade.settings_moves)
     moved: tuple[tuple[str, str], ...] = ()
     group: str = BASELINE  # one of GROUPS: what Tab says it is beside its name
+    title: str = ""  # what a newcomer reads where the window names it ("Expectimax search (strong)"); the id
+    #                  (`name`) is the command line's and the settings'
+
+    @property
+    def shown(self) -> str:
+        """The name the window shows: its title, its id where it has none."""
+        return self.title or self.name
 
     def create(self, rules, settings) -> Agent:
         """A new agent for these rules. `settings` is required: agents read their parameters only from it."""
@@ -292,10 +299,11 @@ _discovered = False
 
 def register(name: str, games: tuple[str, ...] | list[str] | str, summary: str, order: int = 50,
              process: bool = False, about: str = "", params: type | None = None, moved: dict | None = None,
-             group: str = BASELINE):
+             group: str = BASELINE, title: str = ""):
     """Decorator for an agent class taking (rules, settings). `games`: game ids, or ANY_GAME.
 
     group: one of GROUPS (the course's, among the strongest, learnt, a search for every game, a baseline).
+    title: the name a newcomer reads in the window ("Expectimax search (strong)"); `name` stays the id.
     about: two or three plain sentences on the algorithm, for the agent panel (`i`).
     params: the agent's parameters, a frozen dataclass whose fields are settings fields (arcade.setting_fields:
         ranges, the course's values): read with settings.agent_params(game id, name), set in settings.toml's [GAME.NAME] tables (or
@@ -320,7 +328,7 @@ def register(name: str, games: tuple[str, ...] | list[str] | str, summary: str, 
             raise ValueError(f"agent '{name}': a process agent's instance is out of the screen's reach, so it "
                              "cannot learn while playing or describe itself there")
         _REGISTRY.append(AgentSpec(name, games, summary, factory, order, process, about or summary, params,
-                                   tuple((moved or {}).items()), group))
+                                   tuple((moved or {}).items()), group, title))
         return factory
 
     return wrap

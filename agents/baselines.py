@@ -6,7 +6,7 @@ from agents.base import ANY_GAME, register
 
 @register("random", ANY_GAME, "a uniformly random legal move (the baseline)", order=90,
           about="It picks one of the legal moves at random, each as likely as the others. It knows nothing and "
-                "plans nothing: any agent worth the name should beat it.")
+                "plans nothing: any agent worth the name should beat it.", title="Random moves")
 class RandomAgent:
     """A uniformly random legal action, drawn from the Generator it is given: plays every game."""
 

@@ -136,7 +136,7 @@ class NetworkMCTSParams(MCTSParams):
           about="The mcts agent's tree search, each new position played out at random (near the end solved "
                 "exactly), with the ntuple agent's learnt value of it backed up as a minimax to help choose "
                 "which move to look at next. Compare it with mcts by Tab.",
-          params=NetworkMCTSParams, group=STRONGEST)
+          params=NetworkMCTSParams, group=STRONGEST, title="Tree search + learnt network")
 class NetworkMCTS(MCTS):
     """MCTS with NetworkLeaves, on the compiled tree (the kernels value its leaves: NetworkLeaves.compiled_leaf);
     its own [dots.mcts-ntuple] table (mcts's parameters, the exact endgame's, the network's weight)."""
@@ -181,7 +181,7 @@ class NetworkMCTS(MCTS):
           about="The alpha-beta search (chain analysis, exact endgames, timed deepening), but where it stops "
                 "looking a position is worth what the ntuple agent's learnt network expects of it, not the "
                 "parity of the safe lines left. Compare it with alpha-beta by Tab at the same time a move.",
-          params=AlphaBetaParams, group=STRONGEST)
+          params=AlphaBetaParams, group=STRONGEST, title="Alpha-beta + learnt network")
 class NetworkAlphaBeta(AlphaBetaDots):
     """AlphaBetaDots whose horizon is the network's value; its own [dots.alpha-beta-ntuple] table."""
 

@@ -293,7 +293,7 @@ def wins_against(net: Network, games: int, seed: int, settings, opponent: str = 
                 "at each rotation and reflection (up to 3x3, one weight for every position and its mirror "
                 "images). Learnt by playing itself: a position's value moves toward the best its moves seem "
                 "worth. It plays the line worth most; t trains it on this board.",
-          params=DotsNTupleParams, group=LEARNT)
+          params=DotsNTupleParams, group=LEARNT, title="Learnt n-tuple network")
 class DotsNTuple:
     """Greedy on the learnt network of each board; trains by TD(0) self-play (`t`, `python main.py train`)."""
 

@@ -124,7 +124,7 @@ def _solved_tree(rules, state, margin: np.ndarray, root_mover: int, taken: int, 
           about="Retrograde analysis: starting from the full board and working back one line at a time, it "
                 "computes for every one of the 2^L line states the box margin the player to move can force. "
                 "Then every move is perfect play for both sides. On 3x3 that is 16 million states; that table "
-                "ships with the arcade.", group=STRONGEST)
+                "ships with the arcade.", group=STRONGEST, title="Exact solver (perfect play)")
 class DotsSolver:
     """Perfect play on boards up to 3x3 from the retrograde table (built once, cached in the data folder)."""
 

@@ -110,7 +110,7 @@ def placement_text(before: np.ndarray, after: np.ndarray) -> str:
           order=20, process=True,
           about="A depth-3 game tree: its move (max), the computer's tile on every empty cell (chance, each "
                 "equally likely), its best next move (max), and the game score at the leaves. Each move "
-                "takes the largest expected score.", group=COURSE)
+                "takes the largest expected score.", group=COURSE, title="Expectimax, 3 plies (the course's)")
 class Expectimax3:
     """The course's depth-3 expectimax, exactly: act(state) -> the direction (0-3) of the best expected
     score; explain(state) -> {direction: expected score}. Deterministic (ties: up, down, left, right)."""

@@ -10,7 +10,7 @@ from arcade.games.twenty48 import move_all
 
 @register("greedy", ("2048",), "the move with the largest immediate score gain (ties: up, down, left, right)",
           order=60, about="It looks one move ahead and no further: the move that merges the most right now. It "
-                          "never considers where the new tile will land.")
+                          "never considers where the new tile will land.", title="Greedy: best next score")
 class Greedy2048:
     """The direction with the largest immediate score (explain: the score after each direction)."""
 
@@ -38,7 +38,8 @@ class Greedy2048:
 @register("greedy", ("dots",), "complete a box when it can, else avoid giving a box's third side, else random",
           order=60, about="It takes every box it can. Otherwise it draws a line that does not give the opponent "
                           "a box (no box's third side), and only when none is left a random one. It never gives "
-                          "boxes away on purpose, so it loses the long-chain endgame.")
+                          "boxes away on purpose, so it loses the long-chain endgame.",
+                          title="Greedy: take boxes, give none")
 class GreedyDots:
     """Takes a box when it can; else a line that gives no box away; else any line (at random)."""
 
@@ -105,7 +106,7 @@ class _Match3Greedy:
 
 @register("greedy", ("match3",), "the swap whose own lines clear the most gems (no cascades)", order=60,
           about="It scores each legal swap by the gems its own lines clear and takes the best, ties at random. "
-                "It ignores the cascades that follow.")
+                "It ignores the cascades that follow.", title="Greedy: biggest clear")
 class GreedyMatch3(_Match3Greedy):
     """The swap whose own lines clear the most gems (explain: those points per swap)."""
 
@@ -118,7 +119,8 @@ class GreedyMatch3(_Match3Greedy):
 @register("greedy-cascade", ("match3",),
           "the swap with the largest turn score counting the cascades the known gems make", order=30, process=True,
           about="It plays out each legal swap with the gems it can see, cascades included, and takes the one "
-                "with the largest turn score. New gems falling in are unknown to it, so it counts none.")
+                "with the largest turn score. New gems falling in are unknown to it, so it counts none.",
+                title="Greedy with cascades")
 class GreedyCascade(_Match3Greedy):
     """The swap with the largest turn score, cascades of the known gems included."""
 

@@ -73,7 +73,8 @@ def _table(data_dir: Path | None, mdp, preset: str):
 @register("gym-q", ("blackjack",), "tabular Q-learning trained through Gymnasium (examples/train_blackjack_q.py)",
           order=40, about="A Q table learnt outside the arcade, by a plain tabular Q-learning loop over the "
                           "arcade/PeekingBlackjack-v0 Gymnasium environment. Here it plays the legal action of "
-                          "largest Q for what the environment would show it.", group=LEARNT)
+                          "largest Q for what the environment would show it.", group=LEARNT,
+                          title="Q-learning through Gymnasium")
 class GymBlackjackQ:
     """Plays a TabularQ trained on PeekingBlackjack-v0 (the data folder's, else the shipped one)."""
 

@@ -81,7 +81,7 @@ def board_values(weights: np.ndarray, boards: np.ndarray, turns_left, mask: np.n
                 "make lines, the best turn greedy-cascade sees, pairs of equal gems), learnt by TD(0) over "
                 "many training games. It tries each swap on a few futures of new gems and takes the one "
                 "whose points plus the value of the board after are largest. t trains it.",
-          params=Match3TDParams, group=LEARNT)
+          params=Match3TDParams, group=LEARNT, title="TD learning of board values")
 class Match3TD:
     """Greedy at 1 ply on points + discounted learnt value; trains by TD(0) on batches of boards."""
 

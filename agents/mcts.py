@@ -134,7 +134,8 @@ class Node:
                 "The move it tried most is its move. One algorithm for every game: it knows only the rules.",
           params=MCTSParams,
           moved={"search.mcts_simulations": "simulations", "search.mcts_exploration": "exploration",
-                 "search.mcts_batch": "batch", "search.rollout_moves": "rollout_moves"}, group=ANY_GAME_SEARCH)
+                 "search.mcts_batch": "batch", "search.rollout_moves": "rollout_moves"}, group=ANY_GAME_SEARCH,
+                 title="Monte Carlo tree search")
 class MCTS:
     """UCT on the Rules contract; explain gives each move's mean result for the side to move."""
 

@@ -65,7 +65,7 @@ def _minimax_tree(state: int, sign: float, depth: int) -> dict:
 @register("minimax", ("tictactoe",), "perfect play: retrograde minimax, fastest win and slowest loss", order=20,
           about="Minimax over every reachable board, solved backwards from the finished ones: a win is worth "
                 "more the sooner it comes, a loss less the later. It never loses; against it, a draw is the "
-                "best there is.", group=STRONGEST)
+                "best there is.", group=STRONGEST, title="Minimax (perfect play)")
 class Minimax:
     """Perfect tic-tac-toe from the solved table: fastest win, slowest loss, ties at random."""
 

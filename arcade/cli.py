@@ -207,7 +207,7 @@ def cmd_agents(args, settings) -> int:
         if game.parameters:
             print(f"  rules parameters: {'; '.join(describe_parameters(game))}")
         for spec in agents_for(game.id):
-            print(f"  {spec.name:<18} {spec.summary} [{spec.group}]")
+            print(f"  {spec.name:<18} {spec.shown}: {spec.summary} [{spec.group}]")
             if spec.params is not None:
                 table = f"agents.{spec.name}] or [{game.table}" if ANY_GAME in spec.games else game.table
                 print(f"  {'':<18} [{table}.{spec.name}]: {'; '.join(describe_fields(spec.params))}")

@@ -71,3 +71,17 @@ def test_no_shared_module_names_a_game():
     named = {str(p.relative_to(root)): _code_words(p, words) for p in shared}
     assert len(named) > 40 and not {p: hits for p, hits in named.items() if hits}
     assert _code_words(root / "arcade/games/twenty48.py", words)  # (the check finds what is there)
+
+
+def test_every_agent_has_a_title_a_newcomer_reads_and_the_command_line_lists_it_beside_its_id(capsys):
+    """Issue 74 item 3: names a newcomer cannot read ("alpha-beta-ntuple", "mcts-ntuple", "greedy-cascade"). The
+    window names an agent by its title; the command line keeps the id and lists both."""
+    from agents import agents_for
+    from arcade.cli import main
+    from arcade.games import game_ids
+
+    specs = [s for g in game_ids() for s in agents_for(g)]
+    assert all(s.title and s.title != s.name and s.shown == s.title for s in specs)
+    assert main(["agents"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"{s.name:<18} {s.title}: " in out for s in specs)

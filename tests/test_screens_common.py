@@ -270,7 +270,7 @@ def test_tab_says_which_group_an_agent_is_in_and_what_it_does_in_plain_words(app
     key(app, pygame.K_TAB)
     spec = screen.controller.spec
     said = screen.toast[0]
-    assert said.startswith(f"agent {screen.controller.index + 1} of {len(specs)}: {spec.name}, {spec.group}.")
+    assert said.startswith(f"agent {screen.controller.index + 1} of {len(specs)}: {spec.shown}, {spec.group}.")  # (its title)
     assert spec.plain() in said and spec.plain().endswith(".") and spec.plain().count(". ") == 0
 
 

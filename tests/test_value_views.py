@@ -103,7 +103,7 @@ def test_agent_panel_and_statistics_view_draw(window):
     key(window, pygame.K_i)
     assert isinstance(window.top, AgentPanel) and window.top.under is screen
     name, about, params, _, _, table = agent_panel_lines(screen)
-    assert name == "q-rollouts" and "rollouts" in about and table == "[match3.q-rollouts]"
+    assert name == "Q-learning from rollouts (the course's) - q-rollouts" and "rollouts" in about and table == "[match3.q-rollouts]"
     assert ("rollouts", "25", True) in params  # the course's value, marked as such
     screen.controller.select("monte-carlo")  # a timed agent: its own time a move, or the shared one's
     assert ("time_budget_ms", "300", False) in agent_panel_lines(screen)[2]

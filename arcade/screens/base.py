@@ -193,7 +193,7 @@ class GameScreen(GameView):
             panels.draw_welcome(surface, board, f"{self.info.title}: how to play", self.welcome)
         hud.draw_frame(surface, hud.HudInfo(
             title=self.info.title, status=self.status_text(), control=self.control_label(),
-            agent_state=self.controller.status(self.opponent_seat()), agent_name=self.controller.name,
+            agent_state=self.controller.status(self.opponent_seat()), agent_name=self.controller.spec.shown,
             delay_ms=self.controller.delay_ms, help_line=help_line_of(self.all_keys(), surface.get_width() - 28),
             seed=str(self.seed)))
         progress = next((p for p in (c.progress() for c in self.seats.controllers()) if p is not None), None)

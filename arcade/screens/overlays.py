@@ -118,7 +118,7 @@ def parameter_text(settings, name: str, value) -> str:
 
 
 def agent_panel_lines(screen):
-    """The agent panel's content for a game screen's selected agent: (name, about, parameters as
+    """The agent panel's content for a game screen's selected agent: (its title and id, about, parameters as
     (key, value, whether it is the course's value), its last decision's figures, what it says of itself,
     the settings.toml table of its parameters)."""
     spec = screen.controller.spec
@@ -132,4 +132,5 @@ def agent_panel_lines(screen):
                       for k, v in figures.items())
     agent = screen.controller.cached_agent()
     described = agent.describe() if isinstance(agent, Describes) else []
-    return spec.name, spec.about, params, shown, described, table
+    name = spec.shown if spec.shown == spec.name else f"{spec.shown} - {spec.name}"  # (its title, and its id)
+    return name, spec.about, params, shown, described, table

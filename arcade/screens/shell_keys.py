@@ -71,7 +71,7 @@ def select_playable(screen, step: int) -> None:
     spec = controller.spec
     note = f"  (skipped: {'; '.join(skipped)})" if skipped else ""
     place = f"{controller.index + 1} of {len(controller.specs)}"
-    screen.say(f"agent {place}: {spec.name}, {spec.group}. {spec.plain()}{note}", 5000 if skipped else 3500)
+    screen.say(f"agent {place}: {spec.shown}, {spec.group}. {spec.plain()}{note}", 5000 if skipped else 3500)
     screen.controller.warm_up_if_heavy()
 
 

@@ -47,8 +47,8 @@ def draw_agent_panel(surface: pygame.Surface, name: str, about: str, params: lis
     # closing line in the 90 px the parameter rows leave free (more where the decision takes more lines)
     table_h = 164 + 26 * about_lines + 24 * len(described) + 26 * max(1, len(params)) + 26 * (decision_lines - 1)
     compact = table_h > box.h
-    drawn = [f"Agent: {name}"]
-    text.draw(surface, drawn[0], (x, y), 34, palette.ACCENT, bold=True, max_width=width)
+    drawn = [name]  # (its title and id: "Expectimax search (strong) - expectimax")
+    text.draw(surface, drawn[0], (x, y), 34, palette.ACCENT, bold=True, max_width=width, min_size=16)
     size, step = (20, 22) if compact else (22, 26)
     y = _paragraph(surface, about, x, y + 46, width, size, palette.TEXT, max_lines=5, drawn=drawn, step=step)
     for line in described:
