@@ -179,8 +179,9 @@ def test_after_tab_no_figures_of_the_previous_agent_are_shown(window):
     assert screen.controller.name == "expectiminimax"
     assert screen.controller.last_ms is None and screen.controller.last_figures == {}
     status = screen.values.status(screen.shown_state())
-    assert status.startswith("expectiminimax") and "greedy" not in status
-    assert status == "expectiminimax is working out its values..." or screen.values.agent == "expectiminimax"
+    shown = screen.controller.spec.shown  # (the window names an agent by its title)
+    assert status.startswith(shown) and "reedy" not in status
+    assert status == f"{shown} is working out its values..." or screen.values.agent == "expectiminimax"
     assert wait_for(window, lambda: screen.values.agent == "expectiminimax")
     assert "depth" in screen.values.status(screen.shown_state())  # now its own figures
 

@@ -140,14 +140,14 @@ class ValueView:
     def status(self, shown_state) -> str:
         """One line about the values shown for `shown_state` (None: nothing is left to decide): their figures,
         or why there are none."""
-        name = self.controller.name
+        name = self.controller.spec.shown  # (its title, as the HUD names it)
         if not self.explains:
             return f"{name} has no values to show (it does not explain its moves)"
         if self.error:
             return self.error
         if shown_state is None:
             return f"{name}: no values, nothing is left to decide (the game or round is over)"
-        if self.values is None or self.agent != name:
+        if self.values is None or self.agent != self.controller.name:
             return f"{name} is working out its values..."  # never the previous agent's figures
         return f"{name}: {self.caption()}"
 

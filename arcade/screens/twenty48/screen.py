@@ -369,8 +369,11 @@ class Screen2048(GameScreen):
         panel = pygame.Rect(side.x, side.bottom - 64, side.w, 64)
         if self.trainer.running:  # (the training's panel is there)
             return
-        for k, line in enumerate(text.wrap(self.values.status(self.shown_state()), 18, panel.w, max_lines=3)):
-            text.draw(surface, line, (panel.x, panel.y + 20 * k), 18, palette.MUTED)
+        # smaller type before a word is cut (an agent's figures under its title take four lines at 640x480)
+        size, step, lines = text.block([self.values.status(self.shown_state())], panel.w, panel.h,
+                                       sizes=(18, 16, 15, 14, 13, 12))
+        for k, line in enumerate(lines):
+            text.draw(surface, line, (panel.x, panel.y + step * k), size, palette.MUTED)
 
     def _draw_game_over(self, surface, board: pygame.Rect) -> None:
         hud.draw_game_over(surface, board, "Game over", f"score {self.game.state.score}",
