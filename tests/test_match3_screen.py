@@ -159,3 +159,37 @@ def test_points_of_a_top_row_clear_rise_no_higher_than_the_board(app):
         ((_, y, text_size),) = screen.float_places
         assert y - text_size // 2 >= oy, size
         app.pop()
+
+
+def test_the_score_grows_stage_by_stage_as_the_cascade_is_shown(app):
+    """Issue 74 item 6: SCORE jumped to the whole turn's points at the first clear, before the cascade's
+    "+60 x 2" showed. The score shown counts each stage as its clear starts; its "+N" comes with it."""
+    import copy
+
+    import numpy as np
+
+    screen = open_m3(app)
+    screen.controller.set_enabled(False)
+    for seed in range(200):  # a swap whose turn cascades (two stages or more) with the gems this seed drops
+        trial = np.random.default_rng(seed)
+        swap = next((a for a in screen.rules.legal_actions(screen.state)
+                     if len(screen.rules.step_with_details(screen.state, a, copy.deepcopy(trial))[1].stages) > 1),
+                    None)
+        if swap is not None:
+            break
+    assert swap is not None
+    screen.session.rng = trial
+    before = screen.state.score
+    screen.play(swap)
+    stages = screen.session.details.stages
+    assert screen.shown_score() == before and not screen.popups  # the swap is still moving
+    seen = []
+    deadline = time.monotonic() + 30
+    while screen.phases and time.monotonic() < deadline:
+        ticks(app, 1)
+        seen.append((screen.shown_score(), len(screen.popups)))
+    totals = [before + sum(st.points for st in stages[:k]) for k in range(len(stages) + 1)]
+    shown = [score for k, (score, _) in enumerate(seen) if k == 0 or score != seen[k - 1][0]]
+    assert shown in (totals, totals[1:])  # each stage's points added as its clear starts, in order
+    assert all(n <= totals.index(score) for score, n in seen)  # a stage's "+N" no sooner than its points
+    assert screen.shown_score() == screen.state.score == totals[-1]

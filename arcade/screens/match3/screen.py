@@ -71,8 +71,6 @@ class Match3Screen(GameScreen):
         self.phases = turn_phases(before.board, swap, result.stages)
         self.sound("cascade" if len(result.stages) > 1 else "clear")
         self.phase_ms = 0.0
-        for st in result.stages:
-            self.popups.append([f"+{st.points}" + (f"  x{st.level}" if st.level > 1 else ""), POPUP_MS])
         if result.reshuffled:
             self.say("no swap left: the board was reshuffled (not scored)", 3000)
         if self.best.after_move(self.game_id, self.state.score, self.rules.is_terminal(self.state)):
@@ -285,6 +283,12 @@ class Match3Screen(GameScreen):
             rows, cols = np.nonzero(stage.cleared)
             label = f"+{stage.points}" + (f" x{stage.level}" if stage.level > 1 else "")
             self.floats.append([label, float(rows.mean()), float(cols.mean()), FLOAT_MS])
+            self.popups.append([label.replace(" x", "  x"), POPUP_MS])  # (and the side panel's, with the score)
+
+    def shown_score(self) -> int:
+        """The score as the animation has got: the turn's stages whose clear has not started yet are not in it
+        (the SCORE jumped to the whole turn's points at the first clear, before the cascade's "+60 x 2")."""
+        return self.state.score - sum(p.stage.points for p in self.phases[1:] if isinstance(p, Clear))
 
     # --- drawing -------------------------------------------------------------
     def _geometry(self):
@@ -370,7 +374,7 @@ class Match3Screen(GameScreen):
 
     def _draw_panel(self, surface, panel) -> None:
         s = self.state
-        rows = [("SCORE", str(s.score)), ("TURNS LEFT", str(s.turns_left)),
+        rows = [("SCORE", str(self.shown_score())), ("TURNS LEFT", str(s.turns_left)),
                 ("BEST", str(int(self.best.get(self.game_id)))), ("RESHUFFLES", str(s.shuffles))]
         y = panel.y
         columns = self._figure_columns(panel)
