@@ -165,8 +165,8 @@ class Match3Screen(GameScreen):
         """Where a swap's value label goes (between its two gems) and its type size (smaller on small cells)."""
         ox, oy, cell = self._geometry()
         r1, c1, r2, c2 = swap
-        size = 20 if cell >= 50 else 16
-        box = pygame.Rect(0, 0, max(36, text.width(label, size, True) + 10), size + 4)
+        size = 20 if cell >= 50 else 16 if cell >= 42 else 13  # (small cells: a label covers less of a gem)
+        box = pygame.Rect(0, 0, max(min(36, cell), text.width(label, size, True) + 8), size + 4)
         box.center = (int(ox + ((c1 + c2) / 2 + 0.5) * cell), int(oy + ((r1 + r2) / 2 + 0.5) * cell))
         return box, size
 
