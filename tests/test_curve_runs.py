@@ -127,3 +127,16 @@ def test_blackjack_keeps_its_training_curve_after_y_stops_until_tab(app, setting
     assert not screen.trainer.running and screen.trainer.shows(board)
     key(app, pygame.K_TAB)
     assert not screen.trainer.shows(board)
+
+
+def test_runs_drawn_together_are_drawn_on_one_series(monkeypatch):
+    """Seen in the window (issue 73 item 7 again): the legend read "run 1: drawn v minimax 100%" beside "run 2:
+    won v random 92%": each run drew its own first series. Every run is drawn on the newest run's."""
+    from arcade.ui import panels
+
+    got = []
+    monkeypatch.setattr(panels, "draw_lines", lambda surface, rect, lines, *a, **k: got.extend(lines))
+    old = [(100, {"drawn v minimax": 0.9, "won v random": 0.7}), (200, {"drawn v minimax": 1.0, "won v random": 0.8})]
+    new = [(100, {"won v random": 0.85, "drawn v minimax": 0.95})]
+    panels.draw_runs(pygame.Surface((400, 300)), pygame.Rect(0, 0, 400, 300), [("run 1", old), ("run 2", new)])
+    assert [line[0] for line in got] == ["run 1: won v random 80%", "run 2: won v random 85%"]

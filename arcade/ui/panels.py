@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 
 from arcade.ui import palette, text
-from arcade.ui.curve_series import curve_series
+from arcade.ui.curve_series import Series, curve_series
 
 
 def panel_box(surface: pygame.Surface, w: int, h: int) -> pygame.Rect:
@@ -218,12 +218,17 @@ CURVE_COLOURS = (palette.GOOD, palette.BAD, palette.INFO, palette.ACCENT)
 
 
 def draw_runs(surface, rect: pygame.Rect, runs: list[tuple[str, list[tuple[int, dict]]]]) -> None:
-    """Trainings side by side: each run's first series (the one its curve leads with) against the games it
-    had played, the runs on one scale (shares 0-100%, scores 0 to the largest), the legend naming each run
+    """Trainings side by side: one series in every run (the newest run's first, the one its curve leads with)
+    against the games each had played, the runs on one scale (shares 0-100%, scores 0 to the largest), the legend naming each run
     (what set it apart) with its last value. The newest run last, in the first colour."""
-    firsts = [(label, curve_series(points)[0], points) for label, points in runs if points]
-    if not firsts:
+    newest = next((points for _, points in reversed(runs) if points), None)
+    if newest is None:
         return
+    # one measure for every run: the newest run's first series, read by its name from each run (each run's
+    # own first series could be another: "drawn v minimax" beside "won v random")
+    lead = curve_series(newest)[0]
+    firsts = [(label, Series(lead.label, [p[1].get(lead.label, 0.0) for p in points], lead.share), points)
+              for label, points in runs if points and lead.label in points[-1][1]]
     share = all(s.share for _, s, _ in firsts)
     top = 1.0 if share else max(max(max(s.values) for _, s, _ in firsts), 1e-9)
     last = max(points[-1][0] for _, _, points in firsts) or 1

@@ -203,7 +203,8 @@ class TicTacToeScreen(GameScreen):
     def _training_place(self, board) -> pygame.Rect:
         """The training panel's place here: the foot of the side panel (the curve stays after it ends)."""
         panel = self._panel_rect(board, self._layout(board)[0])
-        return pygame.Rect(panel.x, panel.bottom - 250, panel.w, 250)
+        tall = min(250, max(150, panel.h // 2))  # (at 640x480 the half under the results table: it stays)
+        return pygame.Rect(panel.x, panel.bottom - tall, panel.w, tall)
 
     def draw_values(self, surface, rect) -> None:
         """The agent's value of each empty cell (the best ones highlighted), and what they mean."""
