@@ -3,6 +3,8 @@ no agent, no files. The screen draws its board with these (adding what is its ow
 values), and the environments and the training view draw a frame with `paint`."""
 from __future__ import annotations
 
+from collections import Counter
+
 import pygame
 
 from arcade.games.blackjack import hand
@@ -35,22 +37,20 @@ def card_size(table: pygame.Rect) -> tuple[int, int]:
     return int(ch * 0.71), ch
 
 
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}  # (how many of a card, in words)
+
+
 def deck_title(rules) -> str:
     """The line naming the deck at the top of the table, as a card game says it: "cards 1, 3, 5, 8, 10, three
     of each; over 40 busts; a peek costs 1" (the course's names for its decks are `i`'s and the docs')."""
     mdp = rules.mdp
-    counts: dict[int, int] = {}
-    for value in mdp.card_values:
-        counts[value] = counts.get(value, 0) + mdp.multiplicity
+    counts = Counter({v: n * mdp.multiplicity for v, n in Counter(mdp.card_values).items()})
     if len(set(counts.values())) == 1:
         n = next(iter(counts.values()))
         cards = f"cards {', '.join(map(str, counts))}" + ("" if n == 1 else f", {NUMBER_WORDS.get(n, n)} of each")
     else:
         cards = "cards " + ", ".join(str(v) if c == 1 else f"{NUMBER_WORDS.get(c, c)} {v}s" for v, c in counts.items())
     return f"{cards}; over {mdp.threshold} busts; a peek costs {mdp.peek_cost}"
-
-
-NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 def _wraps(table: pygame.Rect, title: str) -> bool:

@@ -283,7 +283,7 @@ class Match3Screen(GameScreen):
             rows, cols = np.nonzero(stage.cleared)
             label = f"+{stage.points}" + (f" x{stage.level}" if stage.level > 1 else "")
             self.floats.append([label, float(rows.mean()), float(cols.mean()), FLOAT_MS])
-            self.popups.append([label.replace(" x", "  x"), POPUP_MS])  # (and the side panel's, with the score)
+            self.popups.append([label, POPUP_MS])  # (and the side panel's, as the score takes it in)
 
     def shown_score(self) -> int:
         """The score as the animation has got: the turn's stages whose clear has not started yet are not in it
