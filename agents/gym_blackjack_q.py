@@ -3,7 +3,7 @@
 examples/train_blackjack_q.py trains it on arcade/PeekingBlackjack-v0 and saves
 the table to the data folder, one file per deck (`gym_blackjack_q_<preset>.npz`);
 a table for the small deck ships in assets/. The agent sees the game as
-the environment does (arcade.envs.adapter) and plays the legal action of largest
+the environment does (agents.tabular_q's table) and plays the legal action of largest
 Q. It plays every deck it has a table for (a table records its deck). It reads
 the table and the observation (the rules' own) without importing the environments.
 """

@@ -27,7 +27,7 @@ import gymnasium as gym  # noqa: E402
 
 import arcade.envs  # noqa: E402,F401  (registers the arcade's environments)
 from agents.gym_blackjack_q import table_name  # noqa: E402
-from arcade.envs.adapter import TabularQ  # noqa: E402
+from agents.tabular_q import TabularQ  # noqa: E402  (the table the agent gym-q plays)
 from arcade.settings import load_settings  # noqa: E402
 
 

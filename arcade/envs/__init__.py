@@ -14,8 +14,8 @@ vectorization_mode="vector_entry_point")`). The package also
 offers PettingZoo AEC environments for the two-player games:
 `arcade.envs.tictactoe_v0.env()` and `arcade.envs.dots_and_boxes_v0.env()`.
 They use the same rules modules as the window and numpy only; pygame is
-imported only by render(). `arcade.envs.adapter` turns a policy trained here
-back into an arcade agent. The arcade itself never imports this package.
+imported only by render(). A policy trained here becomes an arcade agent through
+agents/tabular_q.py (agents/gym_blackjack_q.py does it). The arcade itself never imports this package.
 """
 from __future__ import annotations
 
