@@ -121,8 +121,26 @@ def test_the_key_line_is_readable_at_640(app, game_id):
     screen = open_game(app, game_id, seed=1)
     line = help_line_of(screen.all_keys(), 640 - 28)
     assert text.font(HELP_LINE_SIZE).size(line)[0] <= 640 - 28
-    assert "h or ?: help" in line and "Esc: back" in line
-    assert len(line) < len(help_line_of(screen.all_keys()))  # something was left out to fit
+    assert "h/?: help, lab" in line and "Esc: back" in line
+    assert len(line) <= len(help_line_of(screen.all_keys()))
+    screen.close()
+
+
+@pytest.mark.parametrize("game_id", PLAYABLE)
+def test_the_player_line_names_no_lab_key_and_the_help_lists_them_under_a_heading(app, game_id):
+    """Issue 74: a player's footer has the game's keys and Enter / Tab / v / h; the lab's keys (tree,
+    parameters, statistics, replays, arena, training) are one key away, in the help under its heading."""
+    from arcade.screens.shell_keys import LAB_HEADING, LAB_KEYS
+
+    screen = open_game(app, game_id, seed=1)
+    line = help_line_of(screen.all_keys())
+    for word in ("Enter: agent", "Tab: next agent", "v: values", "h/?: help, lab"):
+        assert word in line
+    for word in ("train", "tree", "arena", "statistics", "shipped", "learning", "Shift+"):
+        assert word not in line, word
+    rows = screen.help_entries()
+    lab = [k[0] for k in rows[rows.index(LAB_HEADING) + 1:]]
+    assert [k[0] for k in LAB_KEYS] == lab[:len(LAB_KEYS)] and len(rows) == len(screen.all_keys()) + 1
     screen.close()
 
 

@@ -17,7 +17,7 @@ from arcade.games import game_info, make_rules
 from arcade.finished_games import keep
 from arcade.kept_games import KeptGames, variant_of
 from arcade.screens.game_view import GameView
-from arcade.screens.shell_keys import SHELL_KEYS, handle_shell_key, help_line_of
+from arcade.screens.shell_keys import LAB_HEADING, LAB_KEYS, PLAY_KEYS, handle_shell_key, help_line_of
 from arcade.screens.training_keys import TrainingKeys
 from arcade.screens.values import ValueView
 from arcade.kept_params import with_kept
@@ -60,10 +60,13 @@ class GameScreen(GameView):
             self.controller.set_enabled(True)
 
     def all_keys(self) -> list[tuple]:
-        """Every key of the screen: its own, then the shared ones (t and l where an agent trains or learns)."""
-        shared = list(SHELL_KEYS)
-        shared[4:4] = self.trainer.keys()
-        return self.game_keys() + shared
+        """Every key of the screen: its own and the shared player's keys, then the lab's (with t and l where an
+        agent trains or learns)."""
+        return self.game_keys() + PLAY_KEYS + LAB_KEYS + self.trainer.keys()
+
+    def help_entries(self) -> list[tuple]:
+        """The help's rows: the keys to play, then a heading and the lab's keys."""
+        return self.game_keys() + PLAY_KEYS + [LAB_HEADING] + LAB_KEYS + self.trainer.keys()
 
     # --- the game session ----------------------------------------------------
     def open_session(self, seed: int | None = None, rules=None) -> GameSession:

@@ -61,15 +61,15 @@ class KeyHelp(Overlay):
 
     def handle_event(self, event) -> bool:
         if event.type == pygame.KEYDOWN and self.scrolls and event.key in self.SCROLL_KEYS:
-            keys = len(self.under.all_keys())
+            keys = len(self.under.help_entries())
             self.first = min(max(0, self.first + self.SCROLL_KEYS[event.key]), keys - 1)
             return True
         return super().handle_event(event)
 
     def draw_over(self, surface):
-        keys = [k[:2] for k in self.under.all_keys()]
+        keys = [k[:2] for k in self.under.help_entries()]
         listed = hud.draw_help_overlay(surface, self.under.info.title, keys, self.first)
-        self.scrolls = self.first > 0 or len(listed) < len(keys)
+        self.scrolls = self.first > 0 or len(listed) < sum(1 for key, _ in keys if key)
         return listed
 
 

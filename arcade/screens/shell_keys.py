@@ -1,6 +1,7 @@
-"""The keys every game screen shares and what they do: Enter (agent on/off), Tab (next agent), +/- (delay),
-v (values), Shift+v (the search tree), . (one agent move), i (agent panel), Shift+i (its parameters),
-k (statistics), Shift+k (the finished games, replayed), Shift+a (an arena), m (sound), h/? (help); and the footer's key line. The game screen hands each key press here
+"""The keys every game screen shares and what they do. A player's: Enter (agent on/off), Tab (next agent),
++/- (delay), v (values), . (one agent move), m (sound), h/? (help), F11, Esc. The lab's, in the help only:
+Shift+v (the search tree), i (agent panel), Shift+i (its parameters), k (statistics), Shift+k (the finished
+games, replayed), Shift+a (an arena). Also the footer's key line. The game screen hands each key press here
 before its own keys (arcade.screens.base)."""
 from __future__ import annotations
 
@@ -17,23 +18,26 @@ from arcade.ui import text
 ENTER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
 PLUS_KEYS = (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS)
 MINUS_KEYS = (pygame.K_MINUS, pygame.K_KP_MINUS)
-SHELL_KEYS = [  # (keys, what they do, the word on the help line or "" for the overlay only)
+PLAY_KEYS = [  # (keys, what they do, the word on the help line or "" for the help only): a player's keys
     ("Enter", "hand control to the agent / take it back", "agent"),
     ("Tab", "next agent (Shift+Tab: previous)", "next agent"),
     ("+ / -", "agent move delay longer / shorter", ""),
     ("v", "values: what the selected agent thinks of each move (also on your turn; while they show, the agent "
           f"waits {VALUES_READ_S:g} s a move at least, so they can be read)", "values"),
-    ("Shift+v", "the search tree behind the values, node by node (agents that search)", ""),
     (".", "the agent plays exactly one move, then hands control back", ""),
+    ("m", "sound effects off / on", ""),
+    ("h or ?", "this help: the keys to play, then the lab's", "help, lab"),
+    ("F11", "full screen on / off (the window can also be resized)", ""),
+    ("Esc", "back to the launcher", "back"),
+]
+LAB_HEADING = ("", "The lab: how the agents decide and learn")  # a heading in the help, not a key
+LAB_KEYS = [  # a student's keys, listed in the help under the heading, none on the player's line
+    ("Shift+v", "the search tree behind the values, node by node (agents that search)", ""),
     ("i", "about the agent: its algorithm, parameters and last decision", ""),
     ("Shift+i", "change the agent's parameters here (kept for this game; c: the course's value)", ""),
     ("k", "statistics of this game, kept across runs", ""),
     ("Shift+k", "the games finished here: replay one move by move, play on from any move", ""),
     ("Shift+a", "an arena of this game's agents: ratings (or scores) with intervals, filling in as it plays", ""),
-    ("m", "sound effects off / on", ""),
-    ("h or ?", "show this help", "help"),
-    ("F11", "full screen on / off (the window can also be resized)", ""),
-    ("Esc", "back to the launcher", "back"),
 ]
 HELP_LINE_SIZE = 17  # the footer's key line is never drawn smaller than this: entries go first
 ALWAYS_SHOWN = ("h or ?", "Esc")  # what the shortest help line still says
@@ -42,7 +46,7 @@ ALWAYS_SHOWN = ("h or ?", "Esc")  # what the shortest help line still says
 def help_line_of(keys: list[tuple], max_width: int | None = None) -> str:
     """The bottom help line from key entries (keys, does[, short]): those with a short word, in order. Given
     a width, entries are left out from the end (the help and back keys stay) until it fits at a readable size."""
-    entries = [(k[0], f"{k[0].replace(' / ', '/')}: {k[2]}") for k in keys if len(k) > 2 and k[2]]
+    entries = [(k[0], f"{k[0].replace(' / ', '/').replace(' or ', '/')}: {k[2]}") for k in keys if len(k) > 2 and k[2]]
     line = "  ".join(e for _, e in entries)
     if max_width is None:
         return line

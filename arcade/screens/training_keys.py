@@ -60,16 +60,15 @@ class TrainingKeys:
         keys = []
         if self._any(LearnsWhilePlaying):
             keys.append((pygame.key.name(self.learn_key), "learning on / off (an agent that learns while it "
-                                                           "plays)", "learning"))
+                                                           "plays)", ""))
         if self._any(Trains):
             name = pygame.key.name(self.train_key)
             keys.append((f"{name} / Shift+{name}", "train the learning agent in the background (again: stop "
-                                                   "and save) / from scratch", "train"))
+                                                   "and save) / from scratch", ""))
             keys.append(("Delete", "forget the kept learning curves (each training's is drawn beside the "
                                    "earlier ones, the legend naming what differed)", ""))
         if self._any(ShipsTable):
-            keys.append((pygame.key.name(self.shipped_key), "play the shipped table again (after a training)",
-                         "shipped"))
+            keys.append((pygame.key.name(self.shipped_key), "play the shipped table again (after a training)", ""))
         return keys
 
     def handle(self, event) -> bool:

@@ -69,8 +69,8 @@ def draw_frame(surface: pygame.Surface, info: HudInfo) -> None:
 
 
 def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str, str]], first: int = 0) -> list[str]:
-    """The key help over the screen, from the key `first` on (the help scrolls where the window cannot hold
-    them all); returns the keys it listed."""
+    """The key help over the screen, from the row `first` on (the help scrolls where the window cannot hold
+    them all); a row with no key ("", words) is a heading. Returns the keys it listed."""
     w, h = surface.get_size()
     shade = pygame.Surface((w, h), pygame.SRCALPHA)
     shade.fill(palette.OVERLAY)
@@ -80,8 +80,9 @@ def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str,
     # the descriptions wrap (never cut); the text gets smaller, and its lines closer, until every key fits
     for size in sorted({round(24 * k), round(22 * k), 22, 20, 18, 16, 15, 14}, reverse=True):
         line_h, key_w = size + (4 if size > 16 else 3), int(size * 7.5)
-        rows = [(key, text.wrap(desc, size, box_w - key_w - 44, max_lines=4)) for key, desc in keys]
-        box_h = 100 + sum(line_h * len(lines) for _, lines in rows)
+        rows = [(key, [desc] if not key else text.wrap(desc, size, box_w - key_w - 44, max_lines=4))
+                for key, desc in keys]
+        box_h = 100 + sum(line_h * len(lines) + (line_h // 2 if not key else 0) for key, lines in rows)
         if box_h <= h - 40:
             break
     box = pygame.Rect(0, 0, box_w, min(box_h, h - 40))
@@ -89,18 +90,24 @@ def draw_help_overlay(surface: pygame.Surface, title: str, keys: list[tuple[str,
     pygame.draw.rect(surface, palette.PANEL, box, border_radius=12)
     pygame.draw.rect(surface, palette.ACCENT, box, 2, border_radius=12)
     text.draw(surface, f"{title}: keys", (box.x + 24, box.y + 18), 34, palette.ACCENT, bold=True)
-    y, listed = box.y + 62, []
+    y, listed, shown = box.y + 62, [], 0
     for key, lines in rows[first:]:
         if y + line_h * len(lines) > box.bottom - 30:
             break
+        shown += 1
+        if not key:  # a heading: a little space above it, in the accent colour
+            y += line_h // 2
+            text.draw(surface, lines[0], (box.x + 24, y), size, palette.ACCENT, bold=True, max_width=box.w - 48)
+            y += line_h
+            continue
         text.draw(surface, key, (box.x + 24, y), size, palette.TEXT, bold=True, max_width=key_w - 10)
         listed.append(key)
         for line in lines:
             text.draw(surface, line, (box.x + 24 + key_w, y), size, palette.MUTED)
             y += line_h
-    after = len(keys) - first - len(listed)
-    closing = "any key closes this help" if len(listed) == len(keys) else \
-        f"keys {first + 1}-{first + len(listed)} of {len(keys)}: up/down scroll ({after} below, {first} above); any " \
+    after = len(keys) - first - shown
+    closing = "any key closes this help" if shown == len(keys) else \
+        f"rows {first + 1}-{first + shown} of {len(keys)}: up/down scroll ({after} below, {first} above); any " \
         "other key closes this help"
     text.draw(surface, closing, (box.centerx, box.bottom - 10), 20, palette.MUTED, anchor="midbottom",
               max_width=box.w - 24, min_size=14)
