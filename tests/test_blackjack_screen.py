@@ -218,11 +218,11 @@ def test_a_taken_card_flies_from_the_pile_and_turns_face_up(app):
 
 
 def test_cards_grow_on_a_wide_table():
-    """At 1600x900 the 118 px cards left the felt empty: a wide table's cards are larger; 1024x720's stay."""
+    """At 1600x900 the 118 px cards left the felt empty: a wide table's cards are larger (and the deck under them); 1024x720's stay."""
     from arcade.screens.blackjack import painter
 
     assert painter.card_size(pygame.Rect(0, 0, 742, 590)) == (83, 118)
-    assert painter.card_size(pygame.Rect(0, 0, 1318, 780)) == (110, 156)
+    assert painter.card_size(pygame.Rect(0, 0, 1318, 780)) == (132, 187)
 
 
 def test_a_nine_card_hand_at_640x480_shows_every_value(app, monkeypatch):

@@ -32,8 +32,8 @@ def draw_card(surface, rect: pygame.Rect, value=None, face_down: bool = False) -
 def card_size(table: pygame.Rect) -> tuple[int, int]:
     """(width, height) of a card in the hand and on the pile: following the table's height, larger on a wide
     table (1600x900 and full screen) where a 118 px card left the felt empty."""
-    cap = 118 + max(0, min(52, (table.w - 900) // 6))
-    ch = int(min(cap, table.h * (0.2 if table.h >= 420 else 0.16)))
+    cap = 118 + max(0, min(70, (table.w - 900) // 6))
+    ch = int(min(cap, table.h * (0.24 if table.h >= 700 else 0.2 if table.h >= 420 else 0.16)))
     return int(ch * 0.71), ch
 
 

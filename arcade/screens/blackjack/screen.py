@@ -16,6 +16,7 @@ from arcade.screens.training_keys import card_over
 from arcade.seats import Seats
 from arcade.seeds import make_rng
 from arcade.ui import hud, palette, panels, text
+from arcade.ui.geometry import overlay_scale
 
 ACTION_KEYS = {pygame.K_t: TAKE, pygame.K_p: PEEK, pygame.K_q: QUIT}
 PRESET_KEYS = {pygame.K_1: "small", pygame.K_2: "large", pygame.K_3: "standard", pygame.K_4: "peeking"}
@@ -251,15 +252,17 @@ class BlackjackScreen(GameScreen):
 
     def _table(self) -> pygame.Rect:
         area = hud.board_rect(self.app.surface)
-        return pygame.Rect(area.x, area.y, area.w - 250, area.h)
+        return pygame.Rect(area.x, area.y, area.w - round(250 * self._k()), area.h)
+
+    def _k(self) -> float:
+        """How much the side column (buttons, the agent's lines) grows with the window."""
+        return overlay_scale(self.app.surface)
 
     def _buttons(self) -> dict[str, pygame.Rect]:
-        table = self._table()
+        table, k = self._table(), self._k()
         x, y = table.right + 20, table.y + 10
-        out = {}
-        for k, action in enumerate(ACTIONS + ("next",)):
-            out[action] = pygame.Rect(x, y + k * 66, 220, 54)
-        return out
+        return {action: pygame.Rect(x, y + round(n * 66 * k), round(220 * k), round(54 * k))
+                for n, action in enumerate(ACTIONS + ("next",))}
 
     def draw_game(self, surface, rect) -> None:
         table = self._table()
@@ -305,7 +308,7 @@ class BlackjackScreen(GameScreen):
         below = self._buttons()["next"].bottom + 16
         if board.bottom - below < 200:
             return card_over(board)
-        return pygame.Rect(self._buttons()["next"].x, below, 230, board.bottom - below)
+        return pygame.Rect(self._buttons()["next"].x, below, round(230 * self._k()), board.bottom - below)
 
     def _draw_buttons(self, surface) -> None:
         legal = set(self.rules.legal_actions(self.round))
@@ -313,34 +316,36 @@ class BlackjackScreen(GameScreen):
         values = (self.values.shown(self.round) or {}) if not self.round.over else {}
         best = self.values.best() if values else set()
         keys = {TAKE: "t", PEEK: "p", QUIT: "q", "next": "space"}
+        k = self._k()
         for action, rect in self._buttons().items():
             enabled = (action in legal) if action != "next" else self.round.over
             pygame.draw.rect(surface, palette.PANEL_HI if enabled else palette.PANEL, rect, border_radius=10)
             edge = palette.GOOD if action in best else palette.ACCENT if enabled else palette.BORDER
             pygame.draw.rect(surface, edge, rect, 4 if action in best else 2, border_radius=10)
             label = "Next round" if action == "next" else action
-            text.draw(surface, f"{label} ({keys[action]})", (rect.x + 14, rect.centery), 26,
+            text.draw(surface, f"{label} ({keys[action]})", (rect.x + 14, rect.centery), round(26 * k),
                       palette.TEXT if enabled else palette.MUTED, anchor="midleft", bold=enabled)
             if action in values:
                 q, pays = values[action], self.round.mdp_state.total
                 if action == QUIT and self.values.number(q) != self.values.number(pays):  # a learnt Q off the payoff
-                    text.draw(surface, f"Q {self.values.number(q)}", (rect.right - 12, rect.centery - 9), 18, palette.GOOD,
-                              anchor="midright")
-                    text.draw(surface, f"quitting pays {pays}", (rect.right - 12, rect.centery + 11), 14,
-                              palette.MUTED, anchor="midright")
+                    text.draw(surface, f"Q {self.values.number(q)}", (rect.right - 12, rect.centery - round(9 * k)),
+                              round(18 * k), palette.GOOD, anchor="midright")
+                    text.draw(surface, f"quitting pays {pays}", (rect.right - 12, rect.centery + round(11 * k)),
+                              round(14 * k), palette.MUTED, anchor="midright")
                 else:
-                    text.draw(surface, f"Q {self.values.number(q)}", (rect.right - 12, rect.centery), 20, palette.GOOD,
-                              anchor="midright")
+                    text.draw(surface, f"Q {self.values.number(q)}", (rect.right - 12, rect.centery), round(20 * k),
+                              palette.GOOD, anchor="midright")
         y = self._buttons()["next"].bottom + 20
         x = self._buttons()["next"].x
         board = hud.board_rect(surface)
         if self.trainer.shows(board) and self._training_place(board).x == x:
             return  # the training's panel has this place (its curve stays after it, until Tab)
+        size, width = round(20 * k), round(230 * k)
         for line in self._agent_lines(agent):
-            for part in text.wrap(line, 20, 230, max_lines=3):
-                text.draw(surface, part, (x, y), 20, palette.MUTED)
-                y += 22
-        self._draw_curve(surface, pygame.Rect(x, y + 10, 230, 150), agent)
+            for part in text.wrap(line, size, width, max_lines=3):
+                text.draw(surface, part, (x, y), size, palette.MUTED)
+                y += size + 2
+        self._draw_curve(surface, pygame.Rect(x, y + 10, width, round(150 * k)), agent)
 
     def _draw_curve(self, surface, rect: pygame.Rect, agent) -> None:
         """While an agent learns as it plays: its mean reward per round (moving average) against the optimum

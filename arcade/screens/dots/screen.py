@@ -15,6 +15,7 @@ from arcade.games.dots import GAME, SIZES, Board, completed_by, owners
 from arcade.screens.base import GameScreen
 from arcade.seats import Seats
 from arcade.ui import hud, palette, text
+from arcade.ui.geometry import overlay_scale
 from arcade.screens.dots import painter
 
 SIZE_KEYS = dict(zip((pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5), SIZES, strict=True))
@@ -204,8 +205,12 @@ class DotsScreen(GameScreen):
 
     # --- geometry --------------------------------------------------------------
     def _usable(self) -> pygame.Rect:
-        area = hud.board_rect(self.app.surface)
-        return pygame.Rect(area.x + 36, area.y + 24, area.w - 372, area.h - 48)  # room for the value labels
+        """The board's area: left of the side panel (and the value labels' room), as wide as the board, the
+        board and the panel together centred in a wide window."""
+        area, k = hud.board_rect(self.app.surface), overlay_scale(self.app.surface)
+        full = pygame.Rect(area.x + 36, area.y + 24, area.w - 36 - round(326 * k) - 10, area.h - 48)
+        board_w = min(full.w // self.board.cols, full.h // self.board.rows) * self.board.cols
+        return pygame.Rect(full.x + (full.w - board_w) // 2, full.y, board_w, full.h)
 
     def _geometry(self):
         return painter.dots_geometry(self._usable(), self.board.rows, self.board.cols)
@@ -290,15 +295,17 @@ class DotsScreen(GameScreen):
                                f"{self.seat_label(self.human_seat)} {you} - {them} {self.seat_label(1 - self.human_seat)}",
                                "r: again    f: side    o: opponent", shade_alpha=110)
 
-    @staticmethod
-    def _side_panel(rect) -> pygame.Rect:
-        return pygame.Rect(rect.right - 280, rect.y + 10, 270, rect.h - 20)
+    def _side_panel(self, rect) -> pygame.Rect:
+        """Right of the board, past the room its value labels take; wider, with larger type, in a larger
+        window."""
+        k = overlay_scale(self.app.surface)
+        return pygame.Rect(self._usable().right + round(56 * k), rect.y + 10, round(270 * k), rect.h - 20)
 
     def _training_place(self, rect) -> pygame.Rect:
         """A training's place here: the side panel under the scores (the values' caption makes way for it),
         off the board."""
         panel = self._side_panel(rect)
-        top = panel.y + PANEL_SCORES_H
+        top = panel.y + round(PANEL_SCORES_H * overlay_scale(self.app.surface))
         return pygame.Rect(panel.x, top, panel.w, panel.bottom - top)
 
     def _widths(self) -> tuple[int, int, int]:
@@ -311,22 +318,26 @@ class DotsScreen(GameScreen):
                 pygame.draw.circle(surface, palette.TEXT, self._dot(r, c), radius)
 
     def _draw_panel(self, surface, panel) -> None:
+        k = overlay_scale(self.app.surface)
+        big, small = round(28 * k), round(20 * k)
         y = panel.y
         seats = ((self.human_seat, self.seat_label(self.human_seat)), (1 - self.human_seat, self.seat_label(1 - self.human_seat)))
         for seat, name in seats:
             colour = palette.SEAT_COLOURS[seat]
-            pygame.draw.rect(surface, colour, (panel.x, y + 4, 18, 18), border_radius=4)
+            pygame.draw.rect(surface, colour, (panel.x, y + round(4 * k), round(18 * k), round(18 * k)),
+                             border_radius=4)
             marker = "  <- to move" if self.state.mover == seat and not self.over else ""
-            text.draw(surface, f"{name}: {self.state.scores[seat]}{marker}", (panel.x + 28, y), 28, palette.TEXT,
-                      bold=True, max_width=panel.w - 28, min_size=18)
-            y += 36
-        y += 10
-        for k, line in enumerate(text.wrap(f"opponent {self.opponent.name}: {self.opponent.status()}", 20, panel.w)):
-            text.draw(surface, line, (panel.x, y + 22 * k), 20, palette.MUTED)
-        y += 48
+            text.draw(surface, f"{name}: {self.state.scores[seat]}{marker}", (panel.x + round(28 * k), y), big,
+                      palette.TEXT, bold=True, max_width=panel.w - round(28 * k), min_size=18)
+            y += round(36 * k)
+        y += round(10 * k)
+        for n, line in enumerate(text.wrap(f"opponent {self.opponent.name}: {self.opponent.status()}", small,
+                                           panel.w)):
+            text.draw(surface, line, (panel.x, y + (small + 2) * n), small, palette.MUTED)
+        y += round(48 * k)
         left = self.board.n_boxes - sum(self.state.scores)
-        text.draw(surface, f"boxes left: {left}", (panel.x, y), 20, palette.MUTED)
-        self._panel_bottom = y + 22  # the values' caption goes below
+        text.draw(surface, f"boxes left: {left}", (panel.x, y), small, palette.MUTED)
+        self._panel_bottom = y + small + 2  # the values' caption goes below
 
     # --- values ------------------------------------------------------------
     def shown_state(self):
@@ -390,7 +401,8 @@ class DotsScreen(GameScreen):
                    f" purple the worst ({self.values.number(min(values.values()))})"] \
             if values and not tie else []  # (the map the values paint the free lines with, said)
         size, step, lines = text.block([self.values.status(self.shown_state())] + tie + colours
-                                       + ([self.values.legend] if values else []), panel.w, panel.bottom - top)
+                                       + ([self.values.legend] if values else []), panel.w, panel.bottom - top,
+                                       _caption_sizes(overlay_scale(self.app.surface)))
         y = max(top, panel.bottom - step * len(lines))
         for part in lines:
             text.draw(surface, part, (panel.x, y), size, palette.MUTED)
@@ -402,3 +414,8 @@ class DotsScreen(GameScreen):
 
 
 SCREEN = DotsScreen
+
+
+def _caption_sizes(k: float) -> tuple[int, ...]:
+    """The side panel's caption sizes, largest first: grown with the window, down to the smallest readable."""
+    return tuple(sorted({round(18 * k), round(16 * k), 16, 15, 14}, reverse=True))
