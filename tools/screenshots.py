@@ -38,8 +38,10 @@ SHOW_KEYS = {"2048": [pygame.K_v],
              "blackjack": [pygame.K_2, pygame.K_t]}  # its values are on from the start
 
 
-def press(app: App, k: int, unicode: str = "") -> None:
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=unicode, scancode=0))
+def press(app: App, k: int, unicode: str = "", mod: int = 0) -> None:
+    """A key pressed and released (a key held down is not pressed again: the app skips its repeats)."""
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=unicode, scancode=0))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode=unicode, scancode=0))
     run_frames(app, 0.15)
 
 
@@ -105,8 +107,74 @@ def save(app: App, path: Path) -> None:
     print(path)
 
 
+def press_shift(app: App, k: int, unicode: str = "") -> None:
+    press(app, k, unicode, pygame.KMOD_LSHIFT)
+
+
+def wait_until(app: App, done, seconds: float) -> None:
+    """Frames until `done()` or a wall-clock deadline, then a few more to draw what came."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end and app.running and not done():
+        run_frames(app, 0.1)
+    run_frames(app, 0.5)
+
+
+def lab(app: App, out: Path) -> None:
+    """The lab's views: 2048's search tree and parameter editor, a finished dots game replayed with the
+    agent's values, a tic-tac-toe arena filling in."""
+    screen = open_game(app, "2048", seed=7)
+    app.push(screen)
+    screen.controller.select("expectimax")
+    screen.controller.delay_ms = 0
+    screen.controller.set_enabled(True)  # a few moves first: the opening's four moves are worth the same
+    run_frames(app, 3.0)
+    screen.controller.set_enabled(False)
+    if not screen.values.on:
+        press(app, pygame.K_v)
+    settle(app, screen)
+    press_shift(app, pygame.K_v, "V")
+    wait_until(app, lambda: getattr(app.top, "tree", None) is not None, 60)
+    save(app, out / "tree_view.png")
+    press(app, pygame.K_ESCAPE)
+    press_shift(app, pygame.K_i, "I")
+    press(app, pygame.K_RIGHT)  # a value changed here
+    save(app, out / "parameters.png")
+    press(app, pygame.K_u)  # (undone: the screenshot's change is not kept)
+    press(app, pygame.K_ESCAPE)
+    app.pop()
+    board = open_game(app, "dots", seed=7)  # a 2x2 game played to its end by two agents, then replayed
+    app.push(board)
+    press(app, pygame.K_2)
+    board.controller.delay_ms = board.opponent.delay_ms = 0
+    board.controller.set_enabled(True)
+    wait_until(app, lambda: board.over, 60)
+    board.controller.set_enabled(False)
+    press_shift(app, pygame.K_k, "K")
+    press(app, pygame.K_RETURN)
+    for _ in range(4):
+        press(app, pygame.K_RIGHT)
+    press(app, pygame.K_v)
+    wait_until(app, lambda: False, 3)
+    save(app, out / "replay.png")
+    press(app, pygame.K_ESCAPE)
+    press(app, pygame.K_ESCAPE)
+    app.pop()
+    grid = open_game(app, "tictactoe", seed=7)
+    app.push(grid)
+    press_shift(app, pygame.K_a, "A")
+    for k in (pygame.K_DOWN, pygame.K_DOWN, pygame.K_SPACE, pygame.K_DOWN, pygame.K_DOWN, pygame.K_SPACE):
+        press(app, k)  # mcts and random join the first two
+    press(app, pygame.K_RETURN)
+    wait_until(app, lambda: False, 15)
+    save(app, out / "arena.png")
+    press(app, pygame.K_ESCAPE)
+    app.pop()
+
+
 def extras(app: App, out: Path) -> None:
-    """The statistics view, a learning curve while tic-tac-toe trains, the agent panel, dots on 5x5."""
+    """The statistics view, a learning curve while tic-tac-toe trains, the agent panel, dots on 5x5, and the
+    lab's views."""
+    lab(app, out)
     table = open_game(app, "blackjack", seed=7)
     app.push(table)
     press(app, pygame.K_2)  # the course's large deck: rewards spread out
