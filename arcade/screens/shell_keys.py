@@ -40,12 +40,13 @@ LAB_KEYS = [  # a student's keys, listed in the help under the heading, none on 
     ("Shift+a", "an arena of this game's agents: ratings (or scores) with intervals, filling in as it plays", ""),
 ]
 HELP_LINE_SIZE = 17  # the footer's key line is never drawn smaller than this: entries go first
-ALWAYS_SHOWN = ("h or ?", "Esc")  # what the shortest help line still says
+ALWAYS_SHOWN = ("Enter", "Tab", "v", "h or ?", "Esc")  # what the shortest help line still says: a player's keys
 
 
 def help_line_of(keys: list[tuple], max_width: int | None = None) -> str:
     """The bottom help line from key entries (keys, does[, short]): those with a short word, in order. Given
-    a width, entries are left out from the end (the help and back keys stay) until it fits at a readable size."""
+    a width, entries are left out from the end (a player's shared keys stay: the game's own go first) until it
+    fits at a readable size."""
     entries = [(k[0], f"{k[0].replace(' / ', '/').replace(' or ', '/')}: {k[2]}") for k in keys if len(k) > 2 and k[2]]
     line = "  ".join(e for _, e in entries)
     if max_width is None:
