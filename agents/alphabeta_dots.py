@@ -41,8 +41,10 @@ PARITY_WEIGHT = 2  # a horizon's value: + for the side that should draw the last
 
 
 def kernels():
-    """agents/engines/dots/search_kernels.py, numba's cache placed first."""
-    return compiled.kernels("agents.engines.dots.search_kernels")
+    """agents/engines/dots/search_kernels.py (imported at first use: numba loads with it)."""
+    from agents.engines.dots import search_kernels
+
+    return search_kernels
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:

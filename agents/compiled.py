@@ -2,19 +2,19 @@
 
 numba compiles a kernel the first time it is called and, with cache=True, keeps the machine code beside
 its source (`__pycache__`), so every later process loads it in a fraction of a second. When the package
-folder cannot be written (an installed, read-only copy), the cache goes to the data folder instead
-(`numba-cache` in it), or to the user's cache folder when no data folder is known yet. `kernels(data_dir)`
-decides that once per process, before the kernels module is imported (numba reads the place then).
+folder cannot be written (an installed, read-only copy), the cache goes to the user's cache folder instead:
+decided once, as this module is imported, and every kernel module imports it first. A kernel module's last
+line, `keep_cache_fresh`, drops its cache where a kernel module it imports has changed since.
 `warm(steps)` runs a few tiny calls so the compiling or loading happens while the screen says "getting
 ready", with a bar, and never inside an agent's timed decision.
 """
 from __future__ import annotations
 
 import os
-import re
+import sys
 import threading
 from pathlib import Path
-
+from types import ModuleType
 
 from agents.base import report_progress
 
@@ -22,96 +22,98 @@ _AGENTS = Path(__file__).resolve().parent  # (numba keeps a kernel's cache besid
 TASK = "compiling the search kernels"  # what the progress bar says while it happens
 
 
-def cache_folder(data_dir: Path | None) -> Path | None:
+def cache_folder() -> Path | None:
     """Where numba should keep its cache: None for its own place beside the source (the package folder can
-    be written), else the data folder's numba-cache, else the user's cache folder."""
+    be written), else the user's cache folder."""
     pycache = _AGENTS / "__pycache__"
     if os.access(pycache if pycache.exists() else _AGENTS, os.W_OK):
         return None
-    if data_dir is not None:
-        return Path(data_dir) / "numba-cache"
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "arcade" / "numba"
 
 
-def kernels(module: str, data_dir: Path | None = None):
-    """The kernels module `module` (a dotted path below agents, e.g. an engine's "agents.engines.<game>.kernels"),
-    numba's cache placed first where it can be written and cleared where a kernel it calls has changed."""
-    import importlib
-    import sys
-
-    with _PREPARING:  # (threads of one process ask at once: the agent process's, the values' and a screen's)
-        if module not in sys.modules:
-            if "NUMBA_CACHE_DIR" not in os.environ:
-                folder = cache_folder(data_dir)
-                if folder is not None:
-                    import numba
-
-                    os.environ["NUMBA_CACHE_DIR"] = str(folder)
-                    numba.config.CACHE_DIR = str(folder)
-            for kernel in _with_depends(module):
-                drop_stale_cache(kernel)
-    return importlib.import_module(module)
+def _place_cache() -> None:
+    """Fix numba's cache folder for this process, before any kernel module is imported (every kernel module
+    imports this one first; numba reads the folder as a kernel is decorated)."""
+    folder = cache_folder()
+    if folder is None or "NUMBA_CACHE_DIR" in os.environ:
+        return
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    if "numba" in sys.modules:  # (imported already: its config was read)
+        sys.modules["numba"].config.CACHE_DIR = str(folder)
 
 
-def source_of(module: str) -> Path:
-    """The file of a kernels module below agents, found without importing it."""
-    return _AGENTS.parent.joinpath(*module.split(".")).with_suffix(".py")
+_place_cache()
 
 
-def _with_depends(module: str) -> list[str]:
-    """MODULE and the kernel modules it calls, directly or through another (their DEPENDS lines)."""
-    found = [module]
-    for kernel in found:
-        found += [d for d in _declared_depends(kernel) if d not in found]
-    return found
+def kernel_imports(module: ModuleType) -> list[ModuleType]:
+    """The kernel modules `module` imports, directly or through one another: modules of the agents package or
+    of `module`'s own top package that use numba, found from its globals (modules, and the modules of the
+    compiled and plain functions it imported), not from its text."""
+    top = module.__name__.split(".")[0]
+    found: dict[str, ModuleType] = {}
+    todo = [module]
+    while todo:
+        for value in list(vars(todo.pop()).values()):
+            name = value.__name__ if isinstance(value, ModuleType) else \
+                getattr(getattr(value, "py_func", value), "__module__", None)
+            if not isinstance(name, str) or name in found or name == module.__name__:
+                continue
+            other = sys.modules.get(name)
+            path = getattr(other, "__file__", None)
+            if path and (name.split(".")[0] == top or Path(path).resolve().is_relative_to(_AGENTS)) \
+                    and _uses_numba(other):
+                found[name] = other
+                todo.append(other)
+    return list(found.values())
 
 
-def _declared_depends(module: str) -> tuple[str, ...]:
-    """The kernel modules MODULE's kernels call (its DEPENDS line: a tuple of their dotted paths), read from its
-    source without importing it. (Read as text: CPython 3.11's ast.parse can fail with "AST constructor
-    recursion depth mismatch" while another thread parses, cpython#106905, and a test process met it.)"""
-    line = _DEPENDS_LINE.search(source_of(module).read_text())
-    return tuple(re.findall(r"[\"']([\w.]+)[\"']", line.group(1))) if line else ()
+def _uses_numba(module: ModuleType) -> bool:
+    """Whether `module` holds kernels: a global of it comes from numba (njit, a compiled function)."""
+    return any(str(getattr(v, "__module__", None) or "").startswith("numba") or type(v).__module__.startswith("numba")
+               or (isinstance(v, ModuleType) and v.__name__.startswith("numba")) for v in vars(module).values())
 
 
-_DEPENDS_LINE = re.compile(r"^DEPENDS\s*=\s*\(([^)]*)\)", re.MULTILINE)
-_PREPARING = threading.Lock()
-
-
-def cache_folders(module: str) -> list[Path]:
-    """Where numba keeps the cache of MODULE's kernels: beside its source, and under numba's CACHE_DIR when one
-    is set (in the folder numba's locator names after the source's folder)."""
+def cache_folders(module: ModuleType) -> list[Path]:
+    """Where numba keeps the cache of `module`'s kernels: beside its source, and under numba's CACHE_DIR when
+    one is set (in the folder numba's locator names after the source's folder)."""
     import numba
     from numba.core.caching import _CacheLocator
 
-    source = source_of(module)
+    source = Path(module.__file__).resolve()
     folders = [source.parent / "__pycache__"]
     if numba.config.CACHE_DIR:
         folders.append(Path(numba.config.CACHE_DIR) / _CacheLocator.get_suitable_cache_subpath(str(source)))
     return folders
 
 
-def drop_stale_cache(module: str) -> list[Path]:
+def keep_cache_fresh(name: str, also: tuple[ModuleType, ...] = ()) -> list[Path]:
     """numba reuses a cached kernel while its own file is unchanged, even when a kernel it calls in another
-    file has changed since (its old machine code is inside). A kernel module that calls others declares them
-    (DEPENDS); its cache files older than one of those files are removed here, before it is imported, so
-    numba compiles it again. Returns the files removed."""
-    depends = _declared_depends(module)
-    if not depends:
-        return []
-    newest = max(source_of(d).stat().st_mtime for d in depends)
-    stem = source_of(module).stem
-    removed = []
-    for folder in cache_folders(module):
-        if not folder.is_dir():
-            continue
-        for index in folder.glob(f"{stem}.*.nbi"):
-            if index.stat().st_mtime < newest:
-                name = index.name[:-len(".nbi")]
-                for stale in [index, *folder.glob(f"{name}.*.nbc")]:
-                    stale.unlink(missing_ok=True)
-                    removed.append(stale)
-    return removed
+    file has changed since (the old machine code is inside). A kernel module (`name`) calls this as its last line
+    (before any kernel of it runs: numba reads its cache at a kernel's first call): its cache files older
+    than a module it imports (kernel_imports), or than one of `also` (modules it calls otherwise) and
+    theirs, are removed, so numba compiles again. Returns the files removed."""
+    module = sys.modules[name]
+    with _PREPARING:  # (threads of one process import at once: the agent process's, the values', a screen's)
+        depends = kernel_imports(module) + [m for extra in also for m in (extra, *kernel_imports(extra))]
+        depends = [m for m in depends if m is not module]
+        if not depends:
+            return []
+        newest = max(Path(m.__file__).stat().st_mtime for m in depends)
+        stem = Path(module.__file__).stem
+        removed = []
+        for folder in cache_folders(module):
+            if not folder.is_dir():
+                continue
+            for index in folder.glob(f"{stem}.*.nbi"):
+                if index.stat().st_mtime < newest:
+                    name = index.name[:-len(".nbi")]
+                    for stale in [index, *folder.glob(f"{name}.*.nbc")]:
+                        stale.unlink(missing_ok=True)
+                        removed.append(stale)
+        return removed
+
+
+_PREPARING = threading.RLock()
 
 
 def warm(steps, first: int = 0, total: int | None = None) -> None:

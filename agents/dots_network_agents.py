@@ -18,12 +18,9 @@ from arcade.games.dots import DotsState, board_of
 from arcade.setting_fields import ranged
 
 
-EVALUATOR_LEAF = 1  # (agents/engines/tree_kernels_template.py's EVALUATOR)
-
-
 def network_leaf(net: Network, exact_lines: int, exact_positions: int, search, playout_share: float = 0.0,
                  minimax: float = 0.0) -> tuple:
-    """The compiled tree's leaf argument (agents/engines/tree_kernels_template.py: kind, args, share, minimax)
+    """The compiled tree's leaf argument (agents/engines/tree_kernels.py: kind, args, share, minimax)
     that values leaves by `net` (the dots engine's evaluate), solving those of exact_lines free lines or fewer
     with `search` (an agents/alphabeta_dots.Search; None: none solved), the network's guess mixed with a random
     playout's result by playout_share; with minimax > 0 the leaves are played out and the network's values
@@ -33,7 +30,9 @@ def network_leaf(net: Network, exact_lines: int, exact_positions: int, search, p
     else:
         solver = (search.arrays, search.table, search.stats, search.scratch, search.sides)
     args = (net.args(), int(exact_lines), int(exact_positions), solver)
-    return EVALUATOR_LEAF, args, float(playout_share), float(minimax)
+    from agents.engines.tree_kernels import EVALUATOR
+
+    return EVALUATOR, args, float(playout_share), float(minimax)
 
 
 class NetworkLeaves:

@@ -55,8 +55,11 @@ _FILES = ReadOnce(keep=2)
 
 
 def kernels():
-    """agents/engines/dots/kernels.py (the network and its self-play), numba's cache placed first."""
-    return compiled.kernels("agents.engines.dots.kernels")
+    """agents/engines/dots/kernels.py (the network and its self-play; imported at first use: numba loads
+    with it)."""
+    from agents.engines.dots import kernels as dots_kernels
+
+    return dots_kernels
 
 
 @dataclass(frozen=True)

@@ -104,7 +104,8 @@ def score_tables() -> np.ndarray:
 
 def heuristic_values(boards: np.ndarray) -> np.ndarray:
     """The heuristic of each uint64 board (float64), as the compiled search values its leaves."""
-    k = twenty48.load()
+    from agents.engines.twenty48 import kernels as k
+
     scores = score_tables()
     return np.array([k.heuristic(np.uint64(x), scores) for x in np.asarray(boards, dtype=np.uint64).ravel()])
 
@@ -118,7 +119,9 @@ class Search:
     search's (positions counted as the C++ program counts them: every move tried at a player node)."""
 
     def __init__(self, p_four: float, min_probability: float, network=None, data_dir=None):
-        k = self.kernels = twenty48.load(data_dir=data_dir)
+        from agents.engines.twenty48 import kernels as k
+
+        self.kernels = k
         self.scores = score_tables()
         self.moves, self.gains = twenty48.move_tables()
         if network is None:

@@ -18,7 +18,7 @@ simulation replays them with fresh chance from the Generator, and only the actio
 sampled state are followed). In a game without chance each node keeps its state. A game with a
 fast engine (agents/engines) plays its random playouts, not a copy of this. A two-player game without
 chance whose playouts are cheaper than this walk in Python may have its engine declare the whole search
-compiled (its `compiled_tree`): agents/engines/tree_kernels_template.py runs this algorithm, one simulation
+compiled (its `compiled_tree`): agents/engines/tree_kernels.py runs this algorithm, one simulation
 at a time, and tests/test_uct_tree.py holds it to this tree and to the exact solver.
 
 What values a leaf is an Evaluator (OpenSpiel's seam): RandomRollouts by default; one that the compiled
@@ -48,7 +48,7 @@ class MCTSParams:
     """settings.toml's [agents.mcts] (every game) and [GAME.mcts] (one game's own)."""
 
     simulations: int = ranged(1, 1_000_000, 1000)  # a move (fewer if its time runs out first)
-    # a move where the game's whole tree is compiled (agents/engines/tree_kernels_template.py), whose
+    # a move where the game's whole tree is compiled (agents/engines/tree_kernels.py), whose
     # simulations cost about a microsecond, not tens: the same search goes that much further in the same time
     compiled_simulations: int = ranged(1, 1_000_000_000, 20_000)
     # the compiled tree's walks between backups: 1, plain UCT (its playouts do not batch, so a virtual loss
@@ -71,7 +71,7 @@ class Evaluator(Protocol):
 @runtime_checkable
 class CompiledEvaluator(Evaluator, Protocol):
     """An Evaluator the compiled tree runs too: compiled_leaf(state) -> the kernels' leaf argument for the
-    board of `state` (agents/engines/tree_kernels_template.py: KIND, ARGS, SHARE, MINIMAX)."""
+    board of `state` (agents/engines/tree_kernels.py: KIND, ARGS, SHARE, MINIMAX)."""
 
     def compiled_leaf(self, state) -> tuple: ...
 
@@ -271,7 +271,7 @@ class MCTS:
         tree = self._trees.get(key)
         if tree is None:
             tree = self._trees[key] = fast_playouts(self.rules).compiled_tree(key)
-        tree.leaf = tree.k.PLAYOUT_LEAF if self._default_leaves else self.evaluator.compiled_leaf(state)
+        tree.leaf = tree.k.playout_leaf(tree.pos) if self._default_leaves else self.evaluator.compiled_leaf(state)
         return tree
 
     def _compiled_search(self, state, key, rng) -> Node:

@@ -23,7 +23,6 @@ from pathlib import Path
 import numpy as np
 
 from agents import compiled
-from agents.engines import twenty48
 from agents.base import TrainingDiverged, best_action, register, report_progress, LEARNT
 from agents.ntuple_net import Coherence, NTupleNetwork, parse_tuple_set
 from agents.ntuple_td import Report, Restart, Schedule, train as td_train
@@ -295,7 +294,7 @@ class NTupleAgent:
         self.coherent = p.rates == "coherent"
         self.data_path = Path(settings.data_dir) / filename(self.p_four)
         self.net, self.meta, self.source = self._load()
-        twenty48.load(data_dir=settings.data_dir)
+        from agents.engines.twenty48 import kernels  # noqa: F401  (numba loads with them, as the agent is made)
         compiled.warm([lambda: self.net.value(np.zeros(1, np.uint64))])  # compiled now, not in its first move
 
     @classmethod

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.engines import twenty48
 from agents.engines.twenty48.board64 import transpose
 
 # tuple sets by name: cells in reading order (cell 4r + c is row r, column c)
@@ -179,7 +178,8 @@ class NTupleNetwork:
     def features(self, x: np.ndarray) -> np.ndarray:
         """The weight indexes each board reads: F x N int64 (tuple-major, then symmetry; a late board's in
         the late tables)."""
-        k = twenty48.load()
+        from agents.engines.twenty48 import kernels as k
+
         _, runs, stage, late = self.kernel_spec()
         x = np.asarray(x, dtype=np.uint64).ravel()
         out = np.empty((x.size, self.n_features), dtype=np.int64)
@@ -192,7 +192,9 @@ class NTupleNetwork:
         x = np.ascontiguousarray(x, dtype=np.uint64).ravel()
         out = np.empty(x.size)
         weights, runs, stage, late = self.kernel_spec()
-        twenty48.load().ntuple_values(x, weights, runs, stage, late, out)
+        from agents.engines.twenty48 import kernels
+
+        kernels.ntuple_values(x, weights, runs, stage, late, out)
         return out
 
     def nonzero(self) -> int:

@@ -1,7 +1,7 @@
-"""The compiled UCT tree (an engine's copy of agents/engines/tree_kernels_template.py) driven under a decision's
-budget, for mcts where a game's engine declares one (its `compiled_tree`): the same search as the Python
-tree of agents/mcts.py, one simulation at a time, with no Python in the walk. An engine's tree is a subclass
-of CompiledTree naming its kernels and saying how a state becomes the kernels' position.
+"""The compiled UCT tree (agents/engines/tree_kernels.py, on an engine's positions module) driven under a
+decision's budget, for mcts where a game's engine declares one (its `compiled_tree`): the same search as the
+Python tree of agents/mcts.py, one simulation at a time, with no Python in the walk. An engine's tree is a
+subclass of CompiledTree naming its positions module and saying how a state becomes the kernels' position.
 
 The compiled code cannot read the clock, so the simulations run in slices of about SLICE seconds (the
 first slice small, the next sized by the rate measured so far, the last to what is left of the budget) and
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.compiled import kernels
 
 SLICE = 0.01  # seconds of simulations between two looks at the clock
 FIRST_SLICE = 64  # simulations in the first slice, before any rate is known
@@ -24,15 +23,16 @@ _NO_BOARD.flags.writeable = False
 
 
 class CompiledTree:
-    """One engine's compiled tree and its arrays. The engine's subclass names its copy of the kernels (KERNELS,
-    a module path) and gives its moves' count (moves are bits 0 to n_moves - 1) and bits (full), the longest
+    """One engine's compiled tree and its arrays. The engine's subclass gives its positions module (`positions()`,
+    imported there: the kernels' operations on its positions) and its moves' count (moves are bits 0 to n_moves - 1) and bits (full), the longest
     game in moves (max_length: the walks' scratch; default n_moves, a game where every move uses one up),
     its board arrays and `position(state)`: the state as the kernels' (a, b, c)."""
 
-    KERNELS = ""
-
     def __init__(self, n_moves: int, full: int, board_a=_NO_BOARD, board_b=_NO_BOARD, max_length: int | None = None):
-        self.k = kernels(self.KERNELS)
+        from agents.engines import tree_kernels
+
+        self.k = tree_kernels
+        self.pos = tree_kernels.positions(self.positions())
         self.n_moves, self.full = n_moves, np.int64(full)
         self.max_length = n_moves if max_length is None else max_length
         self.board_a, self.board_b = board_a, board_b
@@ -43,8 +43,12 @@ class CompiledTree:
         self._scratch(1)
         self.root = (np.int64(0), np.int64(0), np.int64(0))
         self.used = 0
-        self.leaf = self.k.PLAYOUT_LEAF  # how new leaves are valued (a random playout, or an EVALUATOR leaf)
+        self.leaf = self.k.playout_leaf(self.pos)  # how new leaves are valued (a random playout, or an EVALUATOR leaf)
         self.work = np.zeros(2, np.int64)  # positions its leaves' solves searched in a slice, and the slice's cap
+
+    def positions(self):
+        """The engine's positions module (agents/engines/tree_kernels.py says what it gives)."""
+        raise NotImplementedError
 
     def position(self, state) -> tuple[int, int, int]:
         raise NotImplementedError
@@ -59,7 +63,7 @@ class CompiledTree:
     def reset(self, state) -> None:
         """A new root: the state given (the tree before it is dropped)."""
         self.root = tuple(np.int64(x) for x in self.position(state))
-        self.used = self.k.reset(self.nodes, self.total, self.minimax, *self.root, self.full)
+        self.used = self.k.reset(self.pos, self.nodes, self.total, self.minimax, *self.root, self.full)
 
     def room(self, simulations: int) -> None:
         """Make room for `simulations` more walks (each adds at most one node)."""
@@ -76,7 +80,7 @@ class CompiledTree:
         if batch != self.batch:
             self._scratch(batch)
         self.room(simulations + batch)
-        done, self.used = self.k.simulate(self.nodes, self.total, self.minimax, self.used, *self.root,
+        done, self.used = self.k.simulate(self.pos, self.nodes, self.total, self.minimax, self.used, *self.root,
                                           simulations, batch, float(c), self.full, self.board_a, self.board_b, rng,
                                           self.paths, self.depths, self.waiting, self.results, self.order,
                                           self.leaf, self.work)
@@ -121,8 +125,8 @@ class CompiledTree:
 
     def playout(self, state, rng: np.random.Generator) -> int:
         """Seat 0's result of one uniformly random playout from `state` to the end (the tree's own)."""
-        return int(self.k.playout(*(np.int64(x) for x in self.position(state)), self.full, self.order,
-                                  self.board_a, self.board_b, rng))
+        return int(self.positions().playout(*(np.int64(x) for x in self.position(state)), self.full, self.order,
+                                            self.board_a, self.board_b, rng))
 
     def warm(self, state) -> None:
         """Compile (or load) the kernels on a tiny search from `state`."""

@@ -10,14 +10,25 @@ from agents.engines import twenty48
 
 def test_the_cache_stays_beside_the_source_where_the_package_folder_can_be_written(monkeypatch):
     monkeypatch.setattr(compiled.os, "access", lambda path, mode: True)
-    assert compiled.cache_folder(Path("/some/data")) is None
+    assert compiled.cache_folder() is None
 
 
-def test_a_read_only_package_keeps_its_cache_in_the_data_folder_or_the_users_cache(monkeypatch, tmp_path):
+def test_a_read_only_package_keeps_its_cache_in_the_users_cache_folder(monkeypatch, tmp_path):
     monkeypatch.setattr(compiled.os, "access", lambda path, mode: False)
-    assert compiled.cache_folder(tmp_path) == tmp_path / "numba-cache"
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    assert compiled.cache_folder(None) == tmp_path / "cache" / "arcade" / "numba"
+    assert compiled.cache_folder() == tmp_path / "cache" / "arcade" / "numba"
+
+
+def test_every_kernel_module_imports_the_cache_place_before_numba_reads_it_and_keeps_its_cache_fresh():
+    """numba reads its cache folder as a kernel is decorated: every module under agents/engines that compiles
+    imports agents.compiled (which fixes the folder) and ends with keep_cache_fresh(__name__)."""
+    root = Path(compiled.__file__).resolve().parent
+    kernel_files = [p for p in root.glob("engines/**/*.py") if "@njit" in p.read_text()]
+    assert len(kernel_files) >= 10
+    for path in kernel_files:
+        text = path.read_text()
+        assert "from agents.compiled import keep_cache_fresh" in text, path
+        assert text.rstrip().splitlines()[-1].startswith("keep_cache_fresh(__name__)"), path
 
 
 def test_warming_reports_its_progress_to_the_host(monkeypatch):
@@ -144,28 +155,16 @@ def test_a_long_step_keeps_reporting_so_the_bar_stays(monkeypatch):
     assert seen[-1][0] == 1
 
 
-def test_every_kernels_depends_line_reads_as_python_reads_it_from_many_threads_at_once():
-    """DEPENDS is read as text (ast.parse in two threads at once can fail on CPython 3.11, and a test process
-    met it): for every kernel module the names equal the tuple Python's own parser reads, and 8 threads asking
-    together all get them."""
-    import ast
-    from concurrent.futures import ThreadPoolExecutor
+def test_a_kernel_modules_imports_are_found_from_its_globals_through_one_another():
+    """What keep_cache_fresh compares a module's cache with: the kernel modules it imports, directly or
+    through another, found from what it imported (not from its text); modules without kernels are not."""
+    from agents.engines import bits, tree_kernels
+    from agents.engines.dots import kernels, search_kernels, tree_positions
 
-    from agents import compiled
-
-    expected = {}
-    agents = Path(compiled.__file__).resolve().parent
-    for path in sorted(agents.glob("engines/**/*.py")):
-        names = ()
-        for node in ast.parse(path.read_text()).body:
-            if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "DEPENDS" for t in node.targets):
-                names = tuple(ast.literal_eval(node.value))
-        expected[".".join(path.relative_to(agents.parent).with_suffix("").parts)] = names
-    assert sum(bool(v) for v in expected.values()) >= 5  # (the trees' kernels and positions, dots', 2048's playouts)
-    with ThreadPoolExecutor(8) as pool:
-        for _ in range(20):
-            got = list(pool.map(compiled._declared_depends, expected))
-            assert dict(zip(expected, got, strict=True)) == expected
+    assert set(compiled.kernel_imports(tree_positions)) == {bits, kernels, search_kernels}
+    assert set(compiled.kernel_imports(search_kernels)) == {kernels, bits}
+    assert compiled.kernel_imports(tree_kernels) == [bits]  # (the engines' positions come through positions())
+    assert compiled.kernel_imports(bits) == []
 
 
 def test_compiling_kernels_says_so_in_the_terminal_at_least_every_ten_seconds_and_a_warm_run_says_nothing():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -85,7 +86,7 @@ def tree_mismatches(rules, games: int = 20, seed: int = 0) -> int:
     for g in range(games):
         states = _random_game(rules, seed + g)
         tree = api.compiled_tree(api.tree_board(states[0], 10**6))
-        k = tree.k
+        k = tree.positions()
         for state, after in zip(states, states[1:] + [None], strict=True):
             a, b, c = (np.int64(x) for x in tree.position(state))
             legal = [] if rules.is_terminal(state) else rules.legal_actions(state)
@@ -140,12 +141,26 @@ def test_the_engine_equals_its_rules_draw_for_draw(game):
     assert checked  # every engine is held to its rules one way at least
 
 
-def test_each_tree_kernels_copy_is_what_the_template_writes():
-    packages = tree_kernels.with_tree() + ["tests.extra_game.nim_engine"]
-    assert {"agents.engines.dots", "agents.engines.tictactoe"} <= set(packages)
-    for package in packages:
-        assert tree_kernels.path_for(package).read_text() == tree_kernels.source_for(package), \
-            f"{package}: run python -m agents.engines.tree_kernels"
+def test_the_tree_kernels_are_one_source_with_no_copies_and_each_engine_its_own_machine_code():
+    """mcts's compiled tree is one module (agents/engines/tree_kernels.py) specialised per engine by numba
+    overloads on a type a positions module: no file copies it, and two engines' trees compile apart."""
+    import ast
+
+    from agents.engines.dots.tree import DotsTree
+    from agents.engines.tictactoe.tree import TicTacToeTree
+
+    root = Path(tree_kernels.__file__).resolve().parent.parent.parent
+    defs = {n.name for n in ast.parse(Path(tree_kernels.__file__).read_text()).body if isinstance(n, ast.FunctionDef)}
+    for path in [*root.glob("agents/**/*.py"), *root.glob("tests/extra_game/**/*.py")]:
+        if path.resolve() != Path(tree_kernels.__file__).resolve():
+            found = {n.name for n in ast.parse(path.read_text()).body if isinstance(n, ast.FunctionDef)}
+            assert not {"simulate", "_prove", "_back_minimax"} & found, path
+    assert {"simulate", "reset", "_prove", "root_children"} <= defs
+    dots, ttt = DotsTree(2, 2), TicTacToeTree()
+    assert tree_kernels.positions(dots.positions()) is dots.pos and dots.pos is not ttt.pos
+    from numba import typeof
+
+    assert typeof(dots.pos) != typeof(ttt.pos)
 
 
 # --- 2048's tile spawn: one rule (arcade/games/twenty48.py), its copies in the engine ---------------------------
@@ -158,12 +173,11 @@ def _boards(count: int, seed: int, size: int = 4) -> list[np.ndarray]:
 def spawn_mismatches(p_four: float = 0.1) -> dict[str, int]:
     """Per copy of the spawn in 2048's engine, on boards of random games: how often it differs from the
     rules (Rules2048.spawn drawing from a twin Generator; spawn_children's placements and probabilities)."""
-    from agents.engines.twenty48 import board64, load
+    from agents.engines.twenty48 import board64, kernels as k
     from agents.expectimax_strong import Search, game_over_value, heuristic_values
     from arcade.games import twenty48 as rules_module
 
     rules = rules_module.Rules2048(spawn_four_probability=p_four)
-    k = load("kernels")
     wrong = dict.fromkeys(("board64.spawn", "board64.spawn_children", "kernels.spawn_tile",
                            "kernels._spawn_probability"), 0)
     for n, board in enumerate(b for b in _boards(8, 3) if (b == 0).any()):

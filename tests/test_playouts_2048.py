@@ -3,13 +3,13 @@ random_playouts_cells) against the rules they copy (arcade/games/twenty48.py), d
 import numpy as np
 import pytest
 
-from agents.compiled import kernels
+from agents.engines.twenty48 import playout_kernels
 from agents.engines.twenty48.playouts import playout_returns
 from arcade.games.twenty48 import Rules2048, State2048
 
 
 def _k():
-    return kernels("agents.engines.twenty48.playout_kernels")
+    return playout_kernels
 
 
 def _boards(size, count, seed):

@@ -168,10 +168,9 @@ def test_the_compiled_dots_playouts_score_as_the_rules_play_the_same_lines(size)
     """The compiled tree's playout (its step on line bits: a box to the mover who completes it, who moves again)
     against the rules stepping the same free lines in the same order, from positions part-way through games;
     and its random orders are permutations of the free lines."""
-    from agents.compiled import kernels
+    from agents.engines.dots import tree_positions as k
     from agents.engines.dots.board import board_arrays
 
-    k = kernels("agents.engines.dots.tree_positions")
     box_lines, line_boxes = board_arrays(*size)
     rules = DotsRules(*size)
     rng = np.random.default_rng(sum(size))

@@ -1,7 +1,8 @@
-"""mcts's compiled tree (agents/engines/tree_kernels_template.py, agents/uct_tree.py) on dots: the tree's counts add up, it grows
+"""mcts's compiled tree (agents/engines/tree_kernels.py, agents/uct_tree.py) on dots: the tree's counts add up, it grows
 past its first arrays, the clock stops it between slices, it agrees with the exact solver and with the
 Python tree it replaces, and its kernels' cache is dropped when a kernel it calls changes."""
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -125,23 +126,21 @@ def test_the_compiled_tree_and_the_python_tree_value_moves_alike():
 
 
 def test_a_kernel_modules_cache_is_dropped_when_a_kernel_it_calls_is_newer(tmp_path, monkeypatch):
-    """numba checks only a kernel's own file: dots' tree kernels call its tree positions, which call dots'
-    kernels and search kernels (DEPENDS), so their cache files older than one of those are removed before they
-    load; newer ones stay, and so do another module's of the same file name. Loading a module checks the modules
-    it calls through others too."""
-    tree, positions = "agents.engines.dots.tree_kernels", "agents.engines.dots.tree_positions"
-    kernels, search, bits = "agents.engines.dots.kernels", "agents.engines.dots.search_kernels", "agents.engines.bits"
-    assert compiled._declared_depends(tree) == (positions,)
-    assert compiled._with_depends(tree) == [tree, positions, bits, kernels, search]
-    assert compiled._with_depends(search) == [search, kernels, bits]
+    """numba checks only a kernel's own file: the tree kernels call an engine's positions (dots': which call
+    dots' kernels and search kernels), so their cache files older than one of those are removed before they
+    load; newer ones stay, and so do another module's of the same file name."""
     import numba
 
+    from agents.engines import tree_kernels
+    from agents.engines.dots import tree_positions
+    from agents.engines.twenty48 import kernels as twenty48_kernels
+
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
-    folder = compiled.cache_folders(tree)[1]
-    other = compiled.cache_folders("agents.engines.tictactoe.tree_kernels")[1]
+    folder = compiled.cache_folders(tree_kernels)[1]
+    other = compiled.cache_folders(tree_positions)[1]
     folder.mkdir(parents=True)
     other.mkdir(parents=True)
-    newest = compiled.source_of(positions).stat().st_mtime
+    newest = Path(tree_positions.__file__).stat().st_mtime
     old = [folder / "tree_kernels.simulate-80.py311.nbi", folder / "tree_kernels.simulate-80.py311.1.nbc"]
     new = [folder / "tree_kernels.reset-70.py311.nbi", folder / "tree_kernels.reset-70.py311.1.nbc"]
     elsewhere = [other / "tree_kernels.simulate-80.py311.nbi"]
@@ -151,9 +150,9 @@ def test_a_kernel_modules_cache_is_dropped_when_a_kernel_it_calls_is_newer(tmp_p
         os.utime(f, (newest - 60, newest - 60))
     for f in new:
         os.utime(f, (newest + 60, newest + 60))
-    removed = compiled.drop_stale_cache(tree)
+    removed = compiled.keep_cache_fresh(tree_kernels.__name__, also=(tree_positions,))
     assert set(removed) == set(old) and all(f.exists() for f in new + elsewhere) and not any(f.exists() for f in old)
-    assert compiled.drop_stale_cache("agents.engines.twenty48.kernels") == []  # calls no other kernel file
+    assert compiled.keep_cache_fresh(twenty48_kernels.__name__) == []  # calls no other kernel file
 
 
 def test_tictactoe_random_playouts_end_as_random_play_is_known_to():
@@ -163,7 +162,7 @@ def test_tictactoe_random_playouts_end_as_random_play_is_known_to():
 
     tree = TicTacToeTree()
     rng = np.random.default_rng(7)
-    k, args = tree.k, (np.int64(0), np.int64(0), np.int64(0), tree.full, tree.order, tree.board_a, tree.board_b, rng)
+    k, args = tree.positions(), (np.int64(0), np.int64(0), np.int64(0), tree.full, tree.order, tree.board_a, tree.board_b, rng)
     assert tree.playout(0, rng) in (-1, 0, 1)
     results = np.array([k.playout(*args) for _ in range(20_000)])
     assert abs((results == 1).mean() - 0.585) < 0.015
@@ -205,7 +204,7 @@ def test_the_compiled_network_leaves_value_as_the_python_evaluator(exact_lines):
     exact = 0
     for state, (want, _) in zip(states, leaves.evaluate(states, np.random.default_rng(0)), strict=True):
         a, b, c = (np.int64(x) for x in tree.position(state))
-        got = tree.k.evaluated_leaf(a, b, c, tree.full, leaves.compiled_leaf(state), tree.work, tree.order,
+        got = tree.k.evaluated_leaf(tree.pos, a, b, c, tree.full, leaves.compiled_leaf(state), tree.work, tree.order,
                                   tree.board_a, tree.board_b, np.random.default_rng(0))
         assert got == pytest.approx(want, abs=1e-9)
         exact += 24 - state.lines.bit_count() <= exact_lines
@@ -234,10 +233,10 @@ def test_a_network_leaf_with_a_playout_share_mixes_the_guess_with_a_random_playo
     python = mixed.evaluate(states, np.random.default_rng(0))
     for state, (guess, _), (got_python, _) in zip(states, plain, python, strict=True):
         a, b, c = (np.int64(x) for x in tree.position(state))
-        kernel = [tree.k.evaluated_leaf(a, b, c, tree.full, leaves.compiled_leaf(state), tree.work, tree.order,
+        kernel = [tree.k.evaluated_leaf(tree.pos, a, b, c, tree.full, leaves.compiled_leaf(state), tree.work, tree.order,
                                       tree.board_a, tree.board_b, np.random.default_rng(3))
                   for leaves in (mixed, solved)]
-        played = tree.k.playout(a, b, c, tree.full, tree.order, tree.board_a, tree.board_b,
+        played = tree.positions().playout(a, b, c, tree.full, tree.order, tree.board_a, tree.board_b,
                                      np.random.default_rng(3))
         assert kernel[0] == pytest.approx((1 - share) * guess + share * played, abs=1e-9)
         assert min(abs(got_python - (1 - share) * guess - share * z) for z in (-1, 0, 1)) < 1e-9

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.compiled import keep_cache_fresh
+
 
 @njit(cache=True, inline="always")
 def popcount(x):
@@ -30,3 +32,6 @@ def random_bit(mask, rng):
     for _ in range(min(np.int64(rng.random() * count), count - 1)):
         mask &= mask - 1
     return mask & -mask
+
+
+keep_cache_fresh(__name__)  # (last: its kernels' cache dropped where a kernel module it imports changed)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.compiled import keep_cache_fresh
+
 TAKE, PEEK, QUIT = 0, 1, 2
 
 
@@ -59,3 +61,6 @@ def random_playouts(totals, peeked, decks, rewards, values, threshold, peek_cost
                 reward += total
                 break
         out[i] = reward
+
+
+keep_cache_fresh(__name__)  # (last: its kernels' cache dropped where a kernel module it imports changed)

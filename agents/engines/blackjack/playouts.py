@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.compiled import kernels as load
-
 
 def kernels():
-    return load("agents.engines.blackjack.kernels")
+    """The engine's kernels (imported at first use: numba loads with them)."""
+    from agents.engines.blackjack import kernels
+
+    return kernels
 
 
 def warm() -> None:
     """Compile (or load) the playout kernel now, not inside a timed decision."""
     out = np.zeros(1)
-    kernels().random_playouts(np.zeros(1, np.int64), np.full(1, -1, np.int64),
-                                             np.ones((1, 2), np.int64), np.zeros(1), np.array([1, 5], np.int64),
-                                             10, 1.0, 10, np.random.default_rng(0), out)
+    kernels().random_playouts(np.zeros(1, np.int64), np.full(1, -1, np.int64), np.ones((1, 2), np.int64),
+                              np.zeros(1), np.array([1, 5], np.int64), 10, 1.0, 10, np.random.default_rng(0), out)
 
 
 def warm_steps(data_dir, playing_only: bool) -> list:

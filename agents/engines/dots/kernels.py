@@ -32,9 +32,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.compiled import keep_cache_fresh
 from agents.engines.bits import popcount, bit_index, random_bit  # noqa: F401  (the kernels below and their callers)
 
-DEPENDS = ("agents.engines.bits",)
 
 
 @njit(cache=True)
@@ -274,3 +274,6 @@ def values(positions, net, out):
     """The network's value of each of `positions` (line sets), into out."""
     for i in range(positions.size):
         out[i] = value(positions[i], net)
+
+
+keep_cache_fresh(__name__)  # (last: its kernels' cache dropped where a kernel module it imports changed)

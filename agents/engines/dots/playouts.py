@@ -66,9 +66,9 @@ def warm_steps(data_dir, playing_only: bool) -> list:
              lambda: net.values(np.zeros(1, np.int64)), lambda: Search(2, 2).root_values(0, 2, True),
              lambda: Search(2, 2, net.args()).root_values(0, 2, True), warm, network_tree]
     if not playing_only:
-        from agents.compiled import kernels
+        from agents.engines.dots import kernels
 
-        steps.append(lambda: kernels("agents.engines.dots.kernels", data_dir).self_play(
+        steps.append(lambda: kernels.self_play(
             net.args(), 1, 0.1, 0.1, net.layout.n_lines, net.layout.box_lines, net.layout.line_boxes,
             np.random.default_rng(0), 0, 0.5))
     return steps

@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.compiled import keep_cache_fresh
 from agents.engines.dots.kernels import popcount, value
 
-DEPENDS = ("agents.engines.dots.kernels",)  # (its horizon is the learner's network value: agents/compiled.kernels keeps its cache fresh)
 
 EXACT, LOWER, UPPER = 0, 1, 2
 NODES, CAP, STOPPED, HITS, FILLED = 0, 1, 2, 3, 4
@@ -409,3 +409,6 @@ def root_moves(lines, first, every, geo, scratch, sides, out):
         if n:
             return n
     return ordered_moves(lines, sides, first, geo[1], geo[2], out)
+
+
+keep_cache_fresh(__name__)  # (last: its kernels' cache dropped where a kernel module it imports changed)

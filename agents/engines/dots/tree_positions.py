@@ -1,4 +1,4 @@
-"""Dots' position operations for the compiled UCT tree (agents/engines/tree_kernels_template.py says what they are):
+"""Dots' position operations for the compiled UCT tree (agents/engines/tree_kernels.py says what they are):
 a position is (drawn lines as bits, the box margin of seat 0 over seat 1, the seat to move); a move is a line, and
 a line that completes a box keeps the turn (kernels.gain says which do). The evaluator is the learnt network
 of agents/dots_ntuple.py, the small leaves solved by the alpha-beta kernels (search_kernels.position_value).
@@ -13,12 +13,12 @@ import math
 import numpy as np
 from numba import njit
 
+from agents.compiled import keep_cache_fresh
 from agents.engines.bits import bit_index, popcount, random_bit  # noqa: F401  (bit_index, random_bit: the tree's)
 from agents.engines.dots.kernels import gain
 from agents.engines.dots.kernels import value as network_value
 from agents.engines.dots.search_kernels import CAP, NODES, STOPPED, position_value
 
-DEPENDS = ("agents.engines.bits", "agents.engines.dots.kernels", "agents.engines.dots.search_kernels")
 
 _one, _wide = np.zeros(1, np.int64), np.zeros((1, 1), np.int64)
 _NO_NETWORK = (_wide, _one, _wide, _one, _one, np.zeros(1), 0, _wide, _wide, 1)
@@ -100,3 +100,6 @@ def evaluate(a, b, mover, full, args, work):
             return float((margin > 0) - (margin < 0)), True
     v = network_value(a, net)
     return math.tanh((b + (v if mover == 0 else -v)) / 2.0), False
+
+
+keep_cache_fresh(__name__)  # (last: its kernels' cache dropped where a kernel module it imports changed)

@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.compiled import keep_cache_fresh
+
 EMPTY = -1
 POINTS_PER_GEM = 10
 MAX_LEVELS = 1000  # as arcade.games.match3.resolve
@@ -269,3 +271,6 @@ def greedy_rollouts(board, candidates, tapes, depth, turns_left, rng, totals, fi
             totals[a, j] = total
             finals[a, j] = b
     return reshuffles
+
+
+keep_cache_fresh(__name__)  # (last: its kernels' cache dropped where a kernel module it imports changed)

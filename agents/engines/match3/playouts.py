@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.compiled import kernels, warm as warm_kernels
+from agents.compiled import warm as warm_kernels
 from arcade.games.match3 import Match3State, swap_index
 
 
 def _kernel():
-    return kernels("agents.engines.match3.kernels")
+    """The engine's kernels (imported at first use: numba loads with them)."""
+    from agents.engines.match3 import kernels
+
+    return kernels
 
 
 def warm_step() -> None:

@@ -1,4 +1,4 @@
-"""Tic-tac-toe's compiled UCT tree (agents/uct_tree.CompiledTree on this engine's tree_kernels)."""
+"""Tic-tac-toe's compiled UCT tree (agents/uct_tree.CompiledTree on this engine's tree_positions)."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,10 +9,13 @@ from agents.uct_tree import CompiledTree
 class TicTacToeTree(CompiledTree):
     """Tic-tac-toe: (X's cells as bits, O's cells, the mover: X is seat 0)."""
 
-    KERNELS = "agents.engines.tictactoe.tree_kernels"
-
     def __init__(self):
         super().__init__(9, (1 << 9) - 1)
+
+    def positions(self):
+        from agents.engines.tictactoe import tree_positions
+
+        return tree_positions
 
     def position(self, state) -> tuple[int, int, int]:
         from arcade.games.tictactoe import O, X, decode, tables

@@ -1,4 +1,4 @@
-"""Tic-tac-toe's position operations for the compiled UCT tree (agents/engines/tree_kernels_template.py says what
+"""Tic-tac-toe's position operations for the compiled UCT tree (agents/engines/tree_kernels.py says what
 they are): a position is (X's cells as bits, O's cells as bits, the seat to move: X is seat 0); a move is a
 cell 3 * row + col. No evaluator: every leaf is played out.
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.compiled import keep_cache_fresh
 from agents.engines.bits import bit_index, random_bit
 
-DEPENDS = ("agents.engines.bits",)
 
 LINES = (0o7, 0o70, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124)  # the eight lines of three as cell bits
 NO_EVALUATOR = (0,)  # evaluate's args: none read
@@ -63,3 +63,6 @@ def playout(x, o, mover, full, order, board_a, board_b, rng):
 def evaluate(x, o, mover, full, args, work):
     """No evaluator: never called by a tree that plays out its leaves (it is compiled all the same)."""
     return 0.0, False
+
+
+keep_cache_fresh(__name__)  # (last: its kernels' cache dropped where a kernel module it imports changed)

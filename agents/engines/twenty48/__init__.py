@@ -24,14 +24,6 @@ ENGINE = declare(Engine(game="2048", package=__name__, order=10, copies=(
     "arcade.games.twenty48.Rules2048.step", "arcade.games.twenty48.Rules2048.legal_actions")))
 
 
-def load(module: str = "kernels", data_dir=None):
-    """This engine's kernels module `module` ("kernels": the search and learner; "playout_kernels"), numba's
-    cache placed first (agents/compiled.kernels)."""
-    from agents.compiled import kernels
-
-    return kernels(f"{__name__}.{module}", data_dir)
-
-
 @functools.lru_cache(maxsize=1)
 def move_tables() -> tuple[np.ndarray, np.ndarray]:
     """The 2048 kernels' row tables: (2 x 65,536 uint16, each row code slid left and right; 2 x 65,536

@@ -4,8 +4,8 @@
 Everything here works on uint64 boards as agents/engines/twenty48/board64.py packs them (cell i is nibble i, row r
 the 16 bits from 16r) and on that module's row tables, handed in as plain arrays (agents/compiled.move_tables,
 agents/expectimax_strong.score_tables). numba's cache is keyed by the file that defines a kernel and does
-not see edits to the kernels it calls in another file: a kernel file that calls these declares them
-(DEPENDS) and agents/compiled.kernels keeps its cache fresh.
+not see edits to the kernels it calls in another file: a kernel module that imports these drops its cache
+when this file changes (agents/compiled.keep_cache_fresh, its last line).
 
 - `search(...)`: depth-first expectimax of one root. A chance node (an afterstate) averages the player's
   best reply over every placement of a 2 or a 4; a node less likely than the cut-off, or at depth 0, is
@@ -27,6 +27,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
+
+from agents.compiled import keep_cache_fresh
 
 U = np.uint64
 TT_BITS = 21  # transposition table entries: 2M of 32 bytes (64 MB)
@@ -546,3 +548,6 @@ def td_run(game, prev_feats, moves, rate, p_four, rng, weights, runs, stage_size
                 counters[0] += 1
     counters[1] += played
     return n_ended
+
+
+keep_cache_fresh(__name__)  # (last: its kernels' cache dropped where a kernel module it imports changed)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.compiled import keep_cache_fresh
 from agents.engines.twenty48.kernels import U, count_bits, empty_cells, move, spawn_tile, transpose
 
-DEPENDS = ("agents.engines.twenty48.kernels",)
 
 
 @njit(cache=True, nogil=True)
@@ -185,3 +185,6 @@ def random_playouts_cells(boards, scores, rng, p_four, max_moves, out):
             u_cell = rng.random()
             spawn_cells(x, u_cell, rng.random(), p_four)
         out[i] = np.float64(score)
+
+
+keep_cache_fresh(__name__)  # (last: its kernels' cache dropped where a kernel module it imports changed)

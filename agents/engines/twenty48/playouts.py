@@ -16,13 +16,15 @@ import functools
 import numpy as np
 
 from agents.compiled import warm as warm_kernels
-from agents.engines.twenty48 import board64, load, move_tables
+from agents.engines.twenty48 import board64, move_tables
 from arcade.games.twenty48 import State2048
 
 
 @functools.lru_cache(maxsize=1)
 def _kernels():
-    return load("playout_kernels")
+    from agents.engines.twenty48 import playout_kernels
+
+    return playout_kernels
 
 
 def warm_step() -> None:
@@ -56,7 +58,8 @@ def warm_steps(data_dir, playing_only: bool) -> list:
     from agents.ntuple_net import NTupleNetwork
     from agents.ntuple_td import TDGames
 
-    k = load("kernels", data_dir)
+    from agents.engines.twenty48 import kernels as k
+
     board = np.zeros((4, 4), np.uint8)
     board[0, :2] = 1
     net = NTupleNetwork("3x4")

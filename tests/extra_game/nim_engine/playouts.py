@@ -11,10 +11,13 @@ KEY = ("tree",)
 
 
 class NimTree(CompiledTree):
-    KERNELS = "tests.extra_game.nim_engine.tree_kernels"
-
     def __init__(self):
         super().__init__(4, 0b1110, max_length=99)  # (moves: bits 1 to 3; a game: a move a stone at most)
+
+    def positions(self):
+        from tests.extra_game.nim_engine import tree_positions
+
+        return tree_positions
 
     def position(self, state) -> tuple[int, int, int]:
         return state.stones, state.last, state.mover

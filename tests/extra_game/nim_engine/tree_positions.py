@@ -1,4 +1,4 @@
-"""Nim's position operations for the compiled UCT tree (agents/engines/tree_kernels_template.py says what they
+"""Nim's position operations for the compiled UCT tree (agents/engines/tree_kernels.py says what they
 are): (stones left, the seat that took the last stones or -1, the seat to move); a move is a number of stones,
 1 to 3, as its bit. No evaluator: every leaf is played out."""
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.compiled import keep_cache_fresh
 from agents.engines.bits import bit_index, random_bit
 
-DEPENDS = ("agents.engines.bits",)
 
 NO_EVALUATOR = (0,)
 
@@ -40,3 +40,6 @@ def playout(stones, last, mover, full, order, board_a, board_b, rng):
 @njit(cache=True)
 def evaluate(stones, last, mover, full, args, work):
     return 0.0, False
+
+
+keep_cache_fresh(__name__)  # (last: its kernels' cache dropped where a kernel module it imports changed)
