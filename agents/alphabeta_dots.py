@@ -26,8 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents import compiled
-from agents.base import Deadline, Decision, OutOfTime, budget_clock, register, time_budget, STRONGEST
+from agents.engines import compiled
+from agents.base import (Deadline, Decision, OutOfTime, budget_clock, declare_warm_up, register, time_budget,
+                         STRONGEST)
 from agents.engines.dots.board import board_arrays, geometry
 from arcade.games.dots import line_symmetries, map_lines
 from arcade.setting_fields import own_time_budget, ranged
@@ -306,3 +307,14 @@ def _line_tree(search: Search, rules, state, values: dict, root_mover: int, take
         child["value"] = float(value)
         edges.append(edge(child, action=line))
     return node("max" if sign > 0 else "min", taken + sign * values[best], edges)
+
+
+def _warm_up(first_move: bool) -> list:
+    """The search's kernels, alone and with a network valuing its horizon."""
+    from agents.dots_ntuple import Network
+
+    return [lambda: Search(2, 2).root_values(0, 2, True),
+            lambda: Search(2, 2, Network(2, 2).args()).root_values(0, 2, True)]
+
+
+declare_warm_up("dots", _warm_up, order=20)

@@ -273,21 +273,29 @@ class UnknownAgent(ValueError):
     pass
 
 
-_progress_sink: Callable[[str, float, float, str], None] | None = None
+@dataclass(frozen=True)
+class WarmUp:
+    """Tiny kernel calls an agent module declares for its game (agents/warm_kernels.py runs them before
+    anything is timed): steps(first_move) -> callables, with first_move only those a first move needs;
+    order: where they come in the game's warm-up (lower first; the engine's own steps come at 50)."""
+
+    game: str
+    steps: Callable[[bool], list]
+    order: int = 50
 
 
-def set_progress_sink(sink: Callable[[str, float, float, str], None] | None) -> None:
-    """Where report_progress goes in this process (the agent process's queue, the CLI's stderr bar)."""
-    global _progress_sink
-    _progress_sink = sink
+_WARM_UPS: list[WarmUp] = []
 
 
-def report_progress(task: str, done: float, total: float, detail: str = "") -> None:
-    """Long work inside an agent (building a table) says how far it is: `done` of `total` units of `task`,
-    and where it is (`detail`, e.g. "layer 5 of 24"). The host shows it: a bar on the screen, a line on the
-    CLI's stderr. A no-op where nobody listens."""
-    if _progress_sink is not None:
-        _progress_sink(task, done, total, detail)
+def declare_warm_up(game: str, steps: Callable[[bool], list], order: int = 50) -> None:
+    """An agent module's warm-up for `game` (the kernel calls it makes, declared beside them)."""
+    _WARM_UPS.append(WarmUp(game, steps, order))
+
+
+def warm_ups(game: str) -> list[WarmUp]:
+    """The warm-ups the agent modules declare for `game`, in order."""
+    discover()
+    return sorted((w for w in _WARM_UPS if w.game == game), key=lambda w: w.order)
 
 
 ANY_GAME = "*"  # register(name, ANY_GAME, ...): plays every game of the catalogue through the rules protocol

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents import compiled
+from agents.engines import compiled
 from agents.alphabeta_dots import AlphaBetaDots, AlphaBetaParams
-from agents.base import register, STRONGEST
+from agents.base import declare_warm_up, register, STRONGEST
 from agents.dots_ntuple import DotsNTuple, Network
 from agents.game_search import playout_returns, terminal_returns
 from agents.mcts import MCTS, MCTSParams
@@ -196,3 +196,19 @@ class NetworkAlphaBeta(AlphaBetaDots):
     def value_legend(self, mover: str) -> str:
         return (f"The numbers: the box margin {mover} can force after that line, as far as alpha-beta looks "
                 f"ahead (beyond: what the learnt network expects from there).")
+
+
+def _warm_up(first_move: bool) -> list:
+    """mcts-ntuple's compiled tree with the network's leaves (solved by the alpha-beta near the end)."""
+    from agents.alphabeta_dots import Search
+    from agents.engines.dots.tree import DotsTree
+
+    def network_tree() -> None:
+        tree = DotsTree(2, 2)
+        tree.leaf = network_leaf(Network(2, 2), 16, 1000, Search(2, 2))
+        tree.warm(DotsState(2, 2))
+
+    return [network_tree]
+
+
+declare_warm_up("dots", _warm_up, order=60)

@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import compiled
-from agents.base import TrainingDiverged, best_action, register, LEARNT
+from agents.engines import compiled
+from agents.base import TrainingDiverged, best_action, declare_warm_up, register, LEARNT
 from agents.dots_solver import MAX_LINES, margins, move_values as solved_values
 from arcade.games.dots import GAME, DotsRules, DotsState, board_of, line_symmetries
 from arcade.notices import notice
@@ -504,3 +504,18 @@ class DotsNTuple:
         if ok:
             self._nets[(self.rules.rows, self.rules.cols)] = (net, meta, f"trained ({path.name})")
         return ok
+
+
+def _warm_up(first_move: bool) -> list:
+    """The network's kernels (its values, a move's, a batch's choices) first; then the learner's self-play."""
+    net = Network(2, 2)
+    steps = [lambda: net.move_values(0), lambda: net.choices(np.zeros(1, np.int64)),
+             lambda: net.values(np.zeros(1, np.int64))]
+    if not first_move:
+        lay = net.layout
+        steps.append(lambda: kernels().self_play(net.args(), 1, 0.1, 0.1, lay.n_lines, lay.box_lines,
+                                                 lay.line_boxes, np.random.default_rng(0), 0, 0.5))
+    return steps
+
+
+declare_warm_up("dots", _warm_up, order=10)

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.base import best_action, register, report_progress, STRONGEST
+from agents.base import best_action, register, STRONGEST
+from agents.engines.progress import report_progress
 from agents.search_tree import edge, node
 from arcade.games.dots import Board, box_counts, line_gains
 from arcade.storage import ASSETS, load_npz, save_npz, set_aside

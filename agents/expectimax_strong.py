@@ -25,9 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents import compiled
+from agents.engines import compiled
 from agents.engines import twenty48
-from agents.base import Deadline, Decision, best_action, budget_clock, no_clock, register, time_budget, STRONGEST
+from agents.base import (Deadline, Decision, best_action, budget_clock, declare_warm_up, no_clock, register, time_budget,
+                         STRONGEST)
 from agents.expectimax import placement_text
 from agents.search_tree import edge, node
 from agents.ntuple import best_network
@@ -386,3 +387,26 @@ class LearnedExpectimax(StrongExpectimax):
 
     name = "expectimax-ntuple"
     evaluation = "ntuple"
+
+
+def _warm_up(first_move: bool) -> list:
+    """The search's kernels, with the heuristic and a network read from a file (numba compiles read-only
+    arrays apart) first, what a first move needs; then a network being learnt and the heuristic alone."""
+    from agents.engines.twenty48 import kernels
+    from agents.ntuple_net import NTupleNetwork
+
+    board = np.zeros((4, 4), np.uint8)
+    board[0, :2] = 1
+    read_only = NTupleNetwork("3x4")
+    read_only.weights.flags.writeable = False
+    steps = [lambda: Search(0.1, 1e-4).root(board, 2), lambda: Search(0.1, 1e-4, read_only).root(board, 2),
+             lambda: read_only.value(np.zeros(1, np.uint64))]
+    if not first_move:
+        net = NTupleNetwork("3x4")
+        steps += [lambda: Search(0.1, 1e-4, net).root(board, 2), lambda: net.value(np.zeros(1, np.uint64)),
+                  lambda: net.features(np.zeros(1, np.uint64)),
+                  lambda: kernels.heuristic(np.uint64(0), np.zeros((3, 1 << 16), np.float32))]
+    return steps
+
+
+declare_warm_up("2048", _warm_up, order=10)

@@ -34,7 +34,7 @@ import numpy as np
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from agents import uct_tree
+from agents.engines import uct_tree
 from agents.base import ANY_GAME, Deadline, Decision, budget_clock, register, time_budget, ANY_GAME_SEARCH
 from agents.search_tree import edge, node
 from agents.game_search import (decision_rng, fast_playouts, plain_playout_returns, playout_returns,
@@ -275,7 +275,7 @@ class MCTS:
         return tree
 
     def _compiled_search(self, state, key, rng) -> Node:
-        """The same search by the game's compiled tree (agents/uct_tree.py), in batches of compiled_batch; its
+        """The same search by the game's compiled tree (agents/engines/uct_tree.py), in batches of compiled_batch; its
         root's children come back as Nodes, so act and explain read them as they read the Python tree's."""
         tree = self._tree(state, key)
         tree.reset(state)

@@ -22,8 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import compiled
-from agents.base import TrainingDiverged, best_action, register, report_progress, LEARNT
+from agents.engines import compiled
+from agents.base import TrainingDiverged, best_action, register, LEARNT
+from agents.engines.progress import report_progress
 from agents.ntuple_net import Coherence, NTupleNetwork, parse_tuple_set
 from agents.ntuple_td import Report, Restart, Schedule, train as td_train
 from agents.engines.twenty48 import board64

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from agents.engines import twenty48
-from agents.base import TrainingDiverged
+from agents.base import TrainingDiverged, declare_warm_up
 from agents.ntuple_net import Coherence, NTupleNetwork
 
 TILE_2048 = 11  # exponent of the 2048 tile
@@ -66,7 +66,9 @@ class TDGames:
 
     def __init__(self, net, p_four: float, rate: float, rng: np.random.Generator, restart: Restart = Restart(),
                  coherence: Coherence | None = None, ended_rows: int = ENDED_ROWS):
-        self.kernels = twenty48.load()
+        from agents.engines.twenty48 import kernels
+
+        self.kernels = kernels
         self.net, self.p_four, self.rate, self.rng, self.restart = net, float(p_four), float(rate), rng, restart
         self.coherence = coherence  # temporal coherence's sums (None: every weight steps at `rate`)
         self.game = np.zeros(7, dtype=np.uint64)  # (agents/engines/twenty48/kernels's G_* fields; an empty board: none yet)
@@ -281,3 +283,11 @@ def _train_threads(net, jobs, p_four, state, rng, post, stop, watch, restart, co
             t.join()
     if failed:
         raise failed[0]
+
+
+def _warm_up(first_move: bool) -> list:
+    """The learner's kernels (a training's, never a first move's)."""
+    return [] if first_move else [lambda: TDGames(NTupleNetwork("3x4"), 0.1, 0.1, np.random.default_rng(0)).step(10)]
+
+
+declare_warm_up("2048", _warm_up, order=60)

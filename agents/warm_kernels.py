@@ -1,18 +1,18 @@
 """Every engine's kernels compiled (or loaded from numba's cache) before anything needs it: `python -m
 agents.warm_kernels`, run by `make run` and `make test`, and the arcade's agent process as it starts (what
 first moves need). The steps are what the engines declare (agents/engines: each engine's warm_steps), in
-their order. Apart from agents/compiled.py, which the searches and learners import: this module imports
+their order. Apart from agents/engines/compiled.py, which the searches and learners import: this module imports
 the engines.
 """
 from __future__ import annotations
 
 import functools
 import time
-from pathlib import Path
 
-from agents.base import set_progress_sink
-from agents.compiled import warm
+from agents.base import warm_ups
 from agents.engines import engines
+from agents.engines.compiled import warm
+from agents.engines.progress import set_progress_sink
 
 
 SLOW_STEP_S = 2.0  # a step that has run this long is compiling (one loaded from the cache takes milliseconds)
@@ -47,30 +47,35 @@ class StepLines:
               f"{now - self.start:.0f} s", file=self.out, flush=True)
 
 
-def prepare_all(data_dir: Path | None = None, playing_only: bool = False, jobs: int = 1, say: bool = False) -> float:
+def prepare_all(playing_only: bool = False, jobs: int = 1, say: bool = False) -> float:
     """Compile (or load from the cache) every kernel with the argument types the agents use (with `playing_only`,
     those first moves use, not the learners' or the playouts' that their agents load as they are made);
-    returns the seconds it took. With jobs > 1, the engines (which share no kernels) are dealt to two
-    processes in their order, alternately, and compile at once.
+    returns the seconds it took. With jobs > 1, the games (which share no kernel of their own) are dealt to
+    two processes in their order, alternately, and compile at once; then a fresh process loads them all, so
+    what two processes wrote to one cache index at once (the shared tree kernels' index: the last writer's
+    entries stay) is compiled again now, not at the next start.
     `python -m agents.warm_kernels` runs it: the Makefile does before the arcade or the tests start, so the
     first window and every test process find the kernels compiled."""
     start = time.perf_counter()
     if jobs <= 1:
         if say:
             set_progress_sink(StepLines(_names(range(len(engines())))))
-        warm([step for _, step in _steps(data_dir, playing_only)])
+        warm([step for _, step in _steps(playing_only)])
     else:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-            other = pool.submit(_prepare_family, data_dir, playing_only, 1, say)
-            _prepare_family(data_dir, playing_only, 0, say)  # (here, while the other process starts)
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
+            other = pool.submit(_prepare_family, playing_only, 1, say)
+            _prepare_family(playing_only, 0, say)  # (here, while the other process starts)
             other.result()
+        with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
+            pool.submit(prepare_all, playing_only, 1, say).result()
     return time.perf_counter() - start
 
 
-FAMILIES = 2  # the processes prepare_all deals the engines to
+FAMILIES = 2  # the processes prepare_all deals the games to
 
 
 def _names(indices) -> str:
@@ -79,28 +84,36 @@ def _names(indices) -> str:
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
 
 
-def _prepare_family(data_dir: Path | None, playing_only: bool, family: int, say: bool = False) -> None:
-    """The steps of the engines dealt to `family` (every FAMILIES-th from it)."""
+def _prepare_family(playing_only: bool, family: int, say: bool = False) -> None:
+    """The steps of the games dealt to `family` (every FAMILIES-th from it)."""
     if say:
         set_progress_sink(StepLines(_names(range(family, len(engines()), FAMILIES))))
-    warm([step for of, step in _steps(data_dir, playing_only) if of % FAMILIES == family])
+    warm([step for of, step in _steps(playing_only) if of % FAMILIES == family])
 
 
-def prepare_part(data_dir: Path | None, part: int) -> bool:
-    """Step `part` of prepare_all(playing_only=True) (the engines in their order); whether steps are left. The
+def prepare_part(part: int) -> bool:
+    """Step `part` of prepare_all(playing_only=True) (the games in their order); whether steps are left. The
     arcade's agent process runs the steps one call each as the arcade opens, so a first move asked for
     meanwhile waits for the step loading, not for every kernel."""
-    steps = [step for _, step in _steps(data_dir, True)]
+    steps = [step for _, step in _steps(True)]
     warm(steps[part:part + 1], part, len(steps))
     return part + 1 < len(steps)
 
 
+ENGINE_ORDER = 50  # where an engine's own steps come among its game's declared warm-ups
+
+
 @functools.lru_cache(maxsize=2)
-def _steps(data_dir: Path | None, playing_only: bool) -> list:
-    """prepare_all's steps, engine by engine in their order: (the engine's place, a callable that makes tiny
-    kernel calls)."""
-    return [(place, step) for place, engine in enumerate(engines())
-            for step in engine.api().warm_steps(data_dir, playing_only)]
+def _steps(playing_only: bool) -> list:
+    """prepare_all's steps, game by game in the engines' order: (the game's place, a callable that makes tiny
+    kernel calls); within a game, the agents' declared warm-ups and the engine's own by their order."""
+    out = []
+    for place, engine in enumerate(engines()):
+        parts = [(w.order, w.steps) for w in warm_ups(engine.game)]
+        parts.append((ENGINE_ORDER, engine.api().warm_steps))
+        for _, steps in sorted(parts, key=lambda p: p[0]):
+            out += [(place, step) for step in steps(playing_only)]
+    return out
 
 
 if __name__ == "__main__":

@@ -101,12 +101,12 @@ def _run(key: tuple, game_id: str, name: str, rules, settings, method: str, stat
         workers.working_for = None
 
 
-def _prepare(data_dir, part: int) -> bool:
+def _prepare(part: int) -> bool:
     """Runs in the worker process: one part of the kernels the first moves use loaded (compiled the first
     time), with progress; whether parts are left."""
     from agents.warm_kernels import prepare_part
 
-    return prepare_part(data_dir, part)
+    return prepare_part(part)
 
 
 def start_early(settings) -> None:
@@ -114,19 +114,18 @@ def start_early(settings) -> None:
     while the player is on the launcher), so an agent's first move does not wait for the process and them.
     The kernels load a part a call, the next part asked for when one is done (by a thread here), so a
     decision asked for meanwhile waits for one part (the 2048 searches come first), not for all."""
-    first = _submit(_prepare, settings.data_dir, 0)
-    threading.Thread(target=_prepare_the_rest, args=(_pool, first, settings.data_dir), daemon=True,
-                     name="prepare-kernels").start()
+    first = _submit(_prepare, 0)
+    threading.Thread(target=_prepare_the_rest, args=(_pool, first), daemon=True, name="prepare-kernels").start()
 
 
-def _prepare_the_rest(pool: ProcessPoolExecutor, future: Future, data_dir) -> None:
+def _prepare_the_rest(pool: ProcessPoolExecutor, future: Future) -> None:
     part = 0
     try:
         while future.result():
             if pool is not _pool:  # (shut down, or broken and replaced: the next agent loads its own)
                 return
             part += 1
-            future = _tracked(pool.submit(_prepare, data_dir, part))
+            future = _tracked(pool.submit(_prepare, part))
     except Exception:  # (the process died or was shut down: a decision's own call reports that)
         return
 

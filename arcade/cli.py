@@ -561,7 +561,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGINT, signal.default_int_handler)
         # and `kill` (SIGTERM) stops it as Ctrl-C does: what finished is said, with how to continue
         signal.signal(signal.SIGTERM, _raise_terminated)
-        from agents.base import set_progress_sink
+        from agents.engines.progress import set_progress_sink
         from arcade.progress import TaskBars
 
         set_progress_sink(TaskBars())  # long work inside an agent (a table built) shows on stderr

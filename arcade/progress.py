@@ -43,7 +43,7 @@ class Progress:
 
 
 class TaskBars:
-    """A progress sink (agents.base.set_progress_sink) for the CLI: a Progress bar per long task on stderr."""
+    """A progress sink (agents.engines.progress.set_progress_sink) for the CLI: a Progress bar per long task on stderr."""
 
     QUIET_S = 0.5  # a task done sooner than this shows nothing
 

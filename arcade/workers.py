@@ -77,7 +77,7 @@ def start(parent: int | None = None, channel=None, priority: bool = True, backgr
     elif priority:
         lower_priority()
     if channel is not None:
-        from agents.base import set_progress_sink
+        from agents.engines.progress import set_progress_sink
 
         set_progress_sink(lambda task, done, total, detail: post(
             channel, "progress", (task, float(done), float(total), detail, working_for), wait=False))

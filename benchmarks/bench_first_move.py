@@ -161,10 +161,11 @@ import numpy as np
 marks.append(time.perf_counter())
 import numba
 marks.append(time.perf_counter())
-from agents import compiled, expectimax_strong
+from agents import expectimax_strong
+from agents.engines import compiled
 from agents.engines import twenty48
 marks.append(time.perf_counter())
-twenty48.load()
+from agents.engines.twenty48 import kernels  # noqa: F401  (numba loads with them)
 marks.append(time.perf_counter())
 expectimax_strong.score_tables(); twenty48.move_tables()
 marks.append(time.perf_counter())

@@ -2,6 +2,7 @@
 import numpy as np
 
 from agents.engines import twenty48
+from agents.engines.twenty48 import kernels as twenty48_kernels
 from agents.expectimax_strong import Search, StrongExpectimax
 from agents.engines.twenty48 import board64
 from arcade.games.twenty48 import LEFT, Rules2048, from_values, move_all
@@ -33,7 +34,7 @@ def test_moves_equal_the_array_engine():
 
 
 def test_compiled_moves_equal_the_numpy_moves_and_their_points():
-    k = twenty48.load()
+    k = twenty48_kernels
     moves, gains = twenty48.move_tables()
     boards = random_boards(2000, 6, top=16)  # BIG nibbles included
     x = board64.pack(boards)
@@ -47,7 +48,7 @@ def test_compiled_moves_equal_the_numpy_moves_and_their_points():
 
 
 def test_compiled_spawns_place_the_tile_board64_spawn_places_from_the_same_draws():
-    k = twenty48.load()
+    k = twenty48_kernels
     boards = board64.pack(random_boards(300, 7))
     boards = boards[board64.empty_mask(boards) != 0]
     for i, x in enumerate(boards):

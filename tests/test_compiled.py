@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents import compiled
+from agents.engines import compiled
 from agents.engines import twenty48
 
 
@@ -21,21 +21,21 @@ def test_a_read_only_package_keeps_its_cache_in_the_users_cache_folder(monkeypat
 
 def test_every_kernel_module_imports_the_cache_place_before_numba_reads_it_and_keeps_its_cache_fresh():
     """numba reads its cache folder as a kernel is decorated: every module under agents/engines that compiles
-    imports agents.compiled (which fixes the folder) and ends with keep_cache_fresh(__name__)."""
+    imports agents.engines.compiled (which fixes the folder) and ends with keep_cache_fresh(__name__)."""
     root = Path(compiled.__file__).resolve().parent
-    kernel_files = [p for p in root.glob("engines/**/*.py") if "@njit" in p.read_text()]
+    kernel_files = [p for p in root.glob("**/*.py") if "@njit" in p.read_text()]
     assert len(kernel_files) >= 10
     for path in kernel_files:
         text = path.read_text()
-        assert "from agents.compiled import keep_cache_fresh" in text, path
+        assert "from agents.engines.compiled import keep_cache_fresh" in text, path
         assert text.rstrip().splitlines()[-1].startswith("keep_cache_fresh(__name__)"), path
 
 
 def test_warming_reports_its_progress_to_the_host(monkeypatch):
-    from agents import base
+    from agents.engines import progress
 
     seen = []
-    monkeypatch.setattr(base, "_progress_sink", lambda task, done, total, detail: seen.append((task, done, total)))
+    monkeypatch.setattr(progress, "_progress_sink", lambda task, done, total, detail: seen.append((task, done, total)))
     ran = []
     compiled.warm([lambda: ran.append(1), lambda: ran.append(2)])
     assert ran == [1, 2]
@@ -43,10 +43,10 @@ def test_warming_reports_its_progress_to_the_host(monkeypatch):
 
 
 def test_steps_warmed_in_parts_report_where_they_are_in_the_whole(monkeypatch):
-    from agents import base
+    from agents.engines import progress
 
     seen = []
-    monkeypatch.setattr(base, "_progress_sink", lambda task, done, total, detail: seen.append((done, total)))
+    monkeypatch.setattr(progress, "_progress_sink", lambda task, done, total, detail: seen.append((done, total)))
     compiled.warm([lambda: None], 3, 5)
     assert seen == [(3, 5), (4, 5)]
 
@@ -63,10 +63,10 @@ def test_the_first_moves_kernels_load_a_part_a_call_the_2048_search_first(monkey
         return real(self, *args)
 
     monkeypatch.setattr(Search, "root", root)
-    more = [warm_kernels.prepare_part(None, 0)]
+    more = [warm_kernels.prepare_part(0)]
     assert searched == [True]  # (the heuristic search: the strongest agent's, which Enter hands the game)
-    n = len(warm_kernels._steps(None, True))
-    more += [warm_kernels.prepare_part(None, part) for part in range(1, n)]
+    n = len(warm_kernels._steps(True))
+    more += [warm_kernels.prepare_part(part) for part in range(1, n)]
     assert more == [True] * (n - 1) + [False]
 
 
@@ -93,7 +93,7 @@ def test_the_agent_process_asks_for_the_next_part_only_when_one_is_done(monkeypa
         def __init__(self, parts):
             self.parts, self.asked, self.last = parts, [], None
 
-        def submit(self, fn, data_dir, part):
+        def submit(self, fn, part):
             assert fn is agent_process._prepare and (self.last is None or self.last.done())
             self.asked.append(part)
             self.last = Part(part + 1 < self.parts)
@@ -103,15 +103,15 @@ def test_the_agent_process_asks_for_the_next_part_only_when_one_is_done(monkeypa
     first.set_result(True)
     pool = Pool(4)
     monkeypatch.setattr(agent_process, "_pool", pool)
-    agent_process._prepare_the_rest(pool, first, None)
+    agent_process._prepare_the_rest(pool, first)
     assert pool.asked == [1, 2, 3]
     replaced = Pool(4)
     monkeypatch.setattr(agent_process, "_pool", None)
-    agent_process._prepare_the_rest(replaced, first, None)
+    agent_process._prepare_the_rest(replaced, first)
     assert replaced.asked == []
     broken = Future()
     broken.set_exception(RuntimeError("the process died"))
-    agent_process._prepare_the_rest(pool, broken, None)  # (returns: the decision's own call reports it)
+    agent_process._prepare_the_rest(pool, broken)  # (returns: the decision's own call reports it)
 
 
 def test_the_move_tables_are_the_board64_tables_read_only():
@@ -145,10 +145,10 @@ def test_agents_compile_when_they_are_made_not_in_their_first_decision(settings,
 def test_a_long_step_keeps_reporting_so_the_bar_stays(monkeypatch):
     import time
 
-    from agents import base
+    from agents.engines import progress
 
     seen = []
-    monkeypatch.setattr(base, "_progress_sink", lambda task, done, total, detail: seen.append((done, detail)))
+    monkeypatch.setattr(progress, "_progress_sink", lambda task, done, total, detail: seen.append((done, detail)))
     compiled.warm([lambda: time.sleep(2.5)])
     beats = [d for done, d in seen if done == 0 and d.split(" ")[0].isdigit()]
     assert len(beats) >= 2 and beats[-1].startswith(("2 s", "3 s"))

@@ -118,7 +118,7 @@ def test_the_engine_is_declared_for_a_game_and_the_rules_it_copies_exist(game):
         else:
             pytest.fail(f"{copied}: no such module")
     api = engine.api()
-    assert callable(api.playout_returns) and callable(api.warm) and api.warm_steps(None, True) is not None
+    assert callable(api.playout_returns) and callable(api.warm) and api.warm_steps(True) is not None
 
 
 @pytest.mark.parametrize("game", ENGINES)

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from agents.engines import twenty48
+from agents.engines.twenty48 import kernels as twenty48_kernels
 from agents.ntuple import FORMAT_VERSION, decode, encode, file_arrays, read
 from agents.ntuple_net import (SYMMETRIES, TUPLE_SETS, Coherence, NTupleNetwork, holds_tile, parse_tuple_set,
                                symmetries)
@@ -68,7 +69,7 @@ def test_a_network_values_no_boards_as_nothing():
 
 def _step(net, board, error, rate, coherence=None):
     """One compiled TD step of `board`'s features (agents/engines/twenty48/kernels._learn)."""
-    k = twenty48.load()
+    k = twenty48_kernels
     feats = net.features(board64.pack(board[None]))[:, 0].copy()
     none = np.zeros(1, np.float32)
     signed, absolute = (coherence.signed, coherence.absolute) if coherence else (none, none)
@@ -203,7 +204,7 @@ def test_coherence_is_1_while_errors_agree_and_falls_as_they_cancel():
 
 
 def test_greedy_is_the_plain_argmax_of_reward_plus_value():
-    k = twenty48.load()
+    k = twenty48_kernels
     moves, gains = twenty48.move_tables()
     rng = np.random.default_rng(8)
     net = NTupleNetwork("3x4", rng.normal(0, 50, NTupleNetwork.size_of("3x4")).astype(np.float32))
@@ -389,7 +390,7 @@ def test_a_staged_training_leaves_the_first_tables_to_boards_before_the_late_til
     start[0, 0], start[3, 3] = 13, 1
     for _ in range(16):  # one game after another from a board holding 8192
         td.game[:] = 0
-        td.game[twenty48.load().G_BOARD] = board64.pack(start)
+        td.game[twenty48_kernels.G_BOARD] = board64.pack(start)
         td.step(30)
     assert np.count_nonzero(net.weights[:net.stage_size]) == 0
     assert np.count_nonzero(net.weights[net.stage_size:]) > 100

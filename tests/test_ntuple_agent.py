@@ -101,7 +101,7 @@ def test_a_network_file_is_read_once_and_shared_read_only(settings, tmp_path):
 
 
 def test_reading_a_network_file_reports_its_progress_and_a_cached_one_does_not(settings, tmp_path):
-    from agents.base import set_progress_sink
+    from agents.engines.progress import set_progress_sink
 
     settings = small(settings)
     agent = NTupleAgent(Rules2048(spawn_four_probability=0.1), settings)

@@ -202,9 +202,9 @@ def test_expectimax_ntuple_plays_with_the_network_it_finds(settings):
 def test_a_weights_coherence_never_steps_it_past_the_learning_rate():
     """|E| <= A holds for sums made in order, but threads learning without locks lose updates (and float32
     rounds): a weight whose |E| came out above A must still step at most at the rate."""
-    from agents.engines import twenty48
+    from agents.engines.twenty48 import kernels as twenty48_kernels
 
-    k = twenty48.load()
+    k = twenty48_kernels
     feats = np.arange(8, dtype=np.int64)
     weights = np.zeros(8, dtype=np.float32)
     signed, absolute = np.full(8, 5.0, np.float32), np.ones(8, np.float32)  # |E| = 5 A: lost updates

@@ -1,4 +1,4 @@
-"""mcts's compiled tree (agents/engines/tree_kernels.py, agents/uct_tree.py) on dots: the tree's counts add up, it grows
+"""mcts's compiled tree (agents/engines/tree_kernels.py, agents/engines/uct_tree.py) on dots: the tree's counts add up, it grows
 past its first arrays, the clock stops it between slices, it agrees with the exact solver and with the
 Python tree it replaces, and its kernels' cache is dropped when a kernel it calls changes."""
 import os
@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents import compiled, uct_tree
+from agents.engines import compiled, uct_tree
 from agents.engines.dots.tree import DotsTree
 from agents.base import Deadline
 from agents.game_search import random_positions

@@ -24,7 +24,7 @@ def test_a_worker_whose_parent_is_already_gone_ends_at_once():
 
 def _report_in_a_worker(channel):
     """Runs in a spawned worker: started the one way, an agent's long work reports, then the job's own."""
-    from agents.base import report_progress
+    from agents.engines.progress import report_progress
     from arcade import workers
 
     workers.start(None, channel, priority=False)

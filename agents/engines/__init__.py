@@ -28,18 +28,19 @@ class EngineMembers(Protocol):
     playout_returns(rules, states, rng, max_moves) -> [per-seat results] for each state after a uniformly
         random playout of at most max_moves moves, or None where it cannot (the caller plays by the rules);
         warm() compiles (or loads) them now, not in a timed decision.
-    warm_steps(data_dir, playing_only) -> [callable]: tiny calls that compile (or load) its kernels, with
-        playing_only those a first move needs (the agents it serves load the rest as they are made).
+    warm_steps(playing_only) -> [callable]: tiny calls that compile (or load) the engine's own kernels, with
+        playing_only those a first move needs (the agents that call kernels declare theirs:
+        agents.base.declare_warm_up).
     Optional: step(rules, state, action, rng) and legal_actions(rules, state), equal to the rules' own draw
     for draw (a search's walk uses them); tree_board(state, max_moves) and compiled_tree(key): mcts's whole
-    tree compiled (agents/uct_tree.CompiledTree), for a two-player game without chance.
+    tree compiled (agents/engines/uct_tree.CompiledTree), for a two-player game without chance.
     """
 
     def playout_returns(self, rules, states: list, rng, max_moves: int) -> list | None: ...
 
     def warm(self) -> None: ...
 
-    def warm_steps(self, data_dir, playing_only: bool) -> list[Callable[[], None]]: ...
+    def warm_steps(self, playing_only: bool) -> list[Callable[[], None]]: ...
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from types import ModuleType
 from numba import njit, types
 from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
-from agents.compiled import keep_cache_fresh
+from agents.engines.compiled import keep_cache_fresh
 from agents.engines.bits import bit_index, random_bit
 
 

@@ -21,7 +21,7 @@ def warm() -> None:
                               np.zeros(1), np.array([1, 5], np.int64), 10, 1.0, 10, np.random.default_rng(0), out)
 
 
-def warm_steps(data_dir, playing_only: bool) -> list:
+def warm_steps(playing_only: bool) -> list:
     return [warm]
 
 

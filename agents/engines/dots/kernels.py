@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.compiled import keep_cache_fresh
+from agents.engines.compiled import keep_cache_fresh
 from agents.engines.bits import popcount, bit_index, random_bit  # noqa: F401  (the kernels below and their callers)
 
 

@@ -16,7 +16,7 @@ def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: in
     those by the rules)."""
     if any(s.board.n_lines - s.lines.bit_count() > max_moves for s in states):
         return None
-    from agents.uct_tree import playout_returns as on_trees
+    from agents.engines.uct_tree import playout_returns as on_trees
 
     return on_trees(lambda s: _playout_tree((s.rows, s.cols)), states, rng)
 
@@ -46,29 +46,6 @@ def warm() -> None:
     compiled_tree((1, 1)).warm(DotsState(1, 1))
 
 
-def warm_steps(data_dir, playing_only: bool) -> list:
-    """The learnt network's, the alpha-beta's and the compiled tree's kernels (with a network's leaves too);
-    then the learner's self-play."""
-    from agents.alphabeta_dots import Search
-    from agents.dots_network_agents import network_leaf
-    from agents.dots_ntuple import Network
-    from agents.engines.dots.tree import DotsTree
-    from arcade.games.dots import DotsState
-
-    net = Network(2, 2)
-
-    def network_tree() -> None:
-        tree = DotsTree(2, 2)
-        tree.leaf = network_leaf(net, 16, 1000, Search(2, 2))
-        tree.warm(DotsState(2, 2))
-
-    steps = [lambda: net.move_values(0), lambda: net.choices(np.zeros(1, np.int64)),
-             lambda: net.values(np.zeros(1, np.int64)), lambda: Search(2, 2).root_values(0, 2, True),
-             lambda: Search(2, 2, net.args()).root_values(0, 2, True), warm, network_tree]
-    if not playing_only:
-        from agents.engines.dots import kernels
-
-        steps.append(lambda: kernels.self_play(
-            net.args(), 1, 0.1, 0.1, net.layout.n_lines, net.layout.box_lines, net.layout.line_boxes,
-            np.random.default_rng(0), 0, 0.5))
-    return steps
+def warm_steps(playing_only: bool) -> list:
+    """The compiled tree's kernels (the network, the alpha-beta and the learner declare theirs)."""
+    return [warm]

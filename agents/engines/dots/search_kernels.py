@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.compiled import keep_cache_fresh
+from agents.engines.compiled import keep_cache_fresh
 from agents.engines.dots.kernels import popcount, value
 
 

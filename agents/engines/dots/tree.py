@@ -1,8 +1,8 @@
-"""Dots' compiled UCT tree (agents/uct_tree.CompiledTree on this engine's tree_positions): one board size a tree."""
+"""Dots' compiled UCT tree (agents/engines/uct_tree.CompiledTree on this engine's tree_positions): one board size a tree."""
 from __future__ import annotations
 
 from agents.engines.dots.board import board_arrays
-from agents.uct_tree import CompiledTree
+from agents.engines.uct_tree import CompiledTree
 
 
 class DotsTree(CompiledTree):

@@ -13,7 +13,7 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.compiled import keep_cache_fresh
+from agents.engines.compiled import keep_cache_fresh
 from agents.engines.bits import bit_index, popcount, random_bit  # noqa: F401  (bit_index, random_bit: the tree's)
 from agents.engines.dots.kernels import gain
 from agents.engines.dots.kernels import value as network_value

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.compiled import keep_cache_fresh
+from agents.engines.compiled import keep_cache_fresh
 
 EMPTY = -1
 POINTS_PER_GEM = 10

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.compiled import warm as warm_kernels
+from agents.engines.compiled import warm as warm_kernels
 from arcade.games.match3 import Match3State, swap_index
 
 
@@ -42,7 +42,7 @@ def warm() -> None:
     warm_kernels([warm_step])  # a progress bar says so while it compiles (the first time only)
 
 
-def warm_steps(data_dir, playing_only: bool) -> list:
+def warm_steps(playing_only: bool) -> list:
     """The playouts', a turn's and the rollouts' kernels (monte-carlo loads them as it is made)."""
     return [] if playing_only else [warm_step]
 

@@ -20,7 +20,7 @@ def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: in
     max_moves could stop one early (fewer than 9: the caller plays those by the rules)."""
     if max_moves < 9:
         return None
-    from agents.uct_tree import playout_returns as on_trees
+    from agents.engines.uct_tree import playout_returns as on_trees
 
     return on_trees(lambda s: _playout_tree(), states, rng)
 
@@ -43,5 +43,5 @@ def warm() -> None:
     compiled_tree(KEY).warm(0)
 
 
-def warm_steps(data_dir, playing_only: bool) -> list:
+def warm_steps(playing_only: bool) -> list:
     return [warm]

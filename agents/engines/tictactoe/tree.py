@@ -1,9 +1,9 @@
-"""Tic-tac-toe's compiled UCT tree (agents/uct_tree.CompiledTree on this engine's tree_positions)."""
+"""Tic-tac-toe's compiled UCT tree (agents/engines/uct_tree.CompiledTree on this engine's tree_positions)."""
 from __future__ import annotations
 
 import numpy as np
 
-from agents.uct_tree import CompiledTree
+from agents.engines.uct_tree import CompiledTree
 
 
 class TicTacToeTree(CompiledTree):

@@ -2,10 +2,10 @@
 (mcts's playouts and steps, which call the moves here, are agents/engines/twenty48/playout_kernels.py).
 
 Everything here works on uint64 boards as agents/engines/twenty48/board64.py packs them (cell i is nibble i, row r
-the 16 bits from 16r) and on that module's row tables, handed in as plain arrays (agents/compiled.move_tables,
+the 16 bits from 16r) and on that module's row tables, handed in as plain arrays (agents/engines/compiled.move_tables,
 agents/expectimax_strong.score_tables). numba's cache is keyed by the file that defines a kernel and does
 not see edits to the kernels it calls in another file: a kernel module that imports these drops its cache
-when this file changes (agents/compiled.keep_cache_fresh, its last line).
+when this file changes (agents/engines/compiled.keep_cache_fresh, its last line).
 
 - `search(...)`: depth-first expectimax of one root. A chance node (an afterstate) averages the player's
   best reply over every placement of a 2 or a 4; a node less likely than the cut-off, or at depth 0, is
@@ -28,7 +28,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
-from agents.compiled import keep_cache_fresh
+from agents.engines.compiled import keep_cache_fresh
 
 U = np.uint64
 TT_BITS = 21  # transposition table entries: 2M of 32 bytes (64 MB)

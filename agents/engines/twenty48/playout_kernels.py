@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.compiled import keep_cache_fresh
+from agents.engines.compiled import keep_cache_fresh
 from agents.engines.twenty48.kernels import U, count_bits, empty_cells, move, spawn_tile, transpose
 
 

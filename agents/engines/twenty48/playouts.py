@@ -15,7 +15,7 @@ import functools
 
 import numpy as np
 
-from agents.compiled import warm as warm_kernels
+from agents.engines.compiled import warm as warm_kernels
 from agents.engines.twenty48 import board64, move_tables
 from arcade.games.twenty48 import State2048
 
@@ -52,27 +52,9 @@ def warm() -> None:
     warm_kernels([warm_step])  # a progress bar says so while it compiles (the first time only)
 
 
-def warm_steps(data_dir, playing_only: bool) -> list:
-    """The 4x4 searches' first (what a first move needs), then the playouts' and the learner's."""
-    from agents.expectimax_strong import Search
-    from agents.ntuple_net import NTupleNetwork
-    from agents.ntuple_td import TDGames
-
-    from agents.engines.twenty48 import kernels as k
-
-    board = np.zeros((4, 4), np.uint8)
-    board[0, :2] = 1
-    net = NTupleNetwork("3x4")
-    read_only = NTupleNetwork("3x4")  # (a network read from a file: numba compiles read-only arrays apart)
-    read_only.weights.flags.writeable = False
-    steps = [lambda: Search(0.1, 1e-4).root(board, 2), lambda: Search(0.1, 1e-4, read_only).root(board, 2),
-             lambda: read_only.value(np.zeros(1, np.uint64))]
-    if not playing_only:
-        steps += [warm_step, lambda: Search(0.1, 1e-4, net).root(board, 2),
-                  lambda: net.value(np.zeros(1, np.uint64)), lambda: net.features(np.zeros(1, np.uint64)),
-                  lambda: TDGames(net, 0.1, 0.1, np.random.default_rng(0)).step(10),
-                  lambda: k.heuristic(np.uint64(0), np.zeros((3, 1 << 16), np.float32))]
-    return steps
+def warm_steps(playing_only: bool) -> list:
+    """The playouts' kernels (the searches and the learner, which call the engine's kernels, declare theirs)."""
+    return [] if playing_only else [warm_step]
 
 
 def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: int) -> list | None:

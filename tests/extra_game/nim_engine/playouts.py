@@ -5,7 +5,7 @@ import functools
 
 import numpy as np
 
-from agents.uct_tree import CompiledTree, playout_returns as on_trees
+from agents.engines.uct_tree import CompiledTree, playout_returns as on_trees
 
 KEY = ("tree",)
 
@@ -46,5 +46,5 @@ def warm() -> None:
     _tree().warm(NimState(5))
 
 
-def warm_steps(data_dir, playing_only: bool) -> list:
+def warm_steps(playing_only: bool) -> list:
     return [warm]

@@ -16,17 +16,17 @@ import threading
 from pathlib import Path
 from types import ModuleType
 
-from agents.base import report_progress
+from agents.engines.progress import report_progress
 
-_AGENTS = Path(__file__).resolve().parent  # (numba keeps a kernel's cache beside its source)
+_ENGINES = Path(__file__).resolve().parent  # (the kernels' package: numba keeps a kernel's cache beside its source)
 TASK = "compiling the search kernels"  # what the progress bar says while it happens
 
 
 def cache_folder() -> Path | None:
     """Where numba should keep its cache: None for its own place beside the source (the package folder can
     be written), else the user's cache folder."""
-    pycache = _AGENTS / "__pycache__"
-    if os.access(pycache if pycache.exists() else _AGENTS, os.W_OK):
+    pycache = _ENGINES / "__pycache__"
+    if os.access(pycache if pycache.exists() else _ENGINES, os.W_OK):
         return None
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "arcade" / "numba"
 
@@ -46,7 +46,7 @@ _place_cache()
 
 
 def kernel_imports(module: ModuleType) -> list[ModuleType]:
-    """The kernel modules `module` imports, directly or through one another: modules of the agents package or
+    """The kernel modules `module` imports, directly or through one another: modules of the engines package or
     of `module`'s own top package that use numba, found from its globals (modules, and the modules of the
     compiled and plain functions it imported), not from its text."""
     top = module.__name__.split(".")[0]
@@ -60,7 +60,7 @@ def kernel_imports(module: ModuleType) -> list[ModuleType]:
                 continue
             other = sys.modules.get(name)
             path = getattr(other, "__file__", None)
-            if path and (name.split(".")[0] == top or Path(path).resolve().is_relative_to(_AGENTS)) \
+            if path and (name.split(".")[0] == top or Path(path).resolve().is_relative_to(_ENGINES)) \
                     and _uses_numba(other):
                 found[name] = other
                 todo.append(other)
