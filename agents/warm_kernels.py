@@ -50,10 +50,9 @@ class StepLines:
 def prepare_all(playing_only: bool = False, jobs: int = 1, say: bool = False) -> float:
     """Compile (or load from the cache) every kernel with the argument types the agents use (with `playing_only`,
     those first moves use, not the learners' or the playouts' that their agents load as they are made);
-    returns the seconds it took. With jobs > 1, the games (which share no kernel of their own) are dealt to
-    two processes in their order, alternately, and compile at once; then a fresh process loads them all, so
-    what two processes wrote to one cache index at once (the shared tree kernels' index: the last writer's
-    entries stay) is compiled again now, not at the next start.
+    returns the seconds it took. With jobs > 1, the games are dealt to two processes (family_of: those that
+    share kernels together) and compile at once; then a fresh process loads them all, and compiles now, not
+    at the next start, anything the first two left out.
     `python -m agents.warm_kernels` runs it: the Makefile does before the arcade or the tests start, so the
     first window and every test process find the kernels compiled."""
     start = time.perf_counter()
@@ -84,11 +83,26 @@ def _names(indices) -> str:
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
 
 
+def family_of() -> list[int]:
+    """The process each game's place is dealt to: games whose engines have a compiled tree share its kernels
+    (one cache index a kernel, which two processes writing at once would lose entries of), so they go
+    together; the groups are dealt alternately in the engines' order."""
+    groups: dict = {}
+    for place, engine in enumerate(engines()):
+        groups.setdefault("tree" if hasattr(engine.api(), "compiled_tree") else engine.game, []).append(place)
+    out = [0] * len(engines())
+    for n, places in enumerate(groups.values()):
+        for place in places:
+            out[place] = n % FAMILIES
+    return out
+
+
 def _prepare_family(playing_only: bool, family: int, say: bool = False) -> None:
-    """The steps of the games dealt to `family` (every FAMILIES-th from it)."""
+    """The steps of the games dealt to `family` (family_of)."""
+    mine = [place for place, f in enumerate(family_of()) if f == family]
     if say:
-        set_progress_sink(StepLines(_names(range(family, len(engines()), FAMILIES))))
-    warm([step for of, step in _steps(playing_only) if of % FAMILIES == family])
+        set_progress_sink(StepLines(_names(mine)))
+    warm([step for of, step in _steps(playing_only) if of in mine])
 
 
 def prepare_part(part: int) -> bool:
