@@ -155,7 +155,7 @@ class AlphaBetaParams:
                 "Safe boxes are taken at once; at the end of a chain it weighs taking all against handing the "
                 "last two back to keep control; when only long chains and loops are left it counts them. It "
                 "remembers positions and deepens until its time is up.",
-          params=AlphaBetaParams, moved={"time_budget_ms": "time_budget_ms", "position_budget": "position_budget"}, group=STRONGEST,
+          params=AlphaBetaParams, group=STRONGEST,
           title="Alpha-beta search (strong)")
 class AlphaBetaDots:
     """Timed iterative deepening alpha-beta; explain gives every free line's margin at the depth reached."""

@@ -217,8 +217,6 @@ class AgentSpec:
     process: bool = False  # decides in the agent process (long pure-Python work would stall the frames)
     about: str = ""  # plain sentences for the agent panel
     params: type | None = None  # its parameters: a frozen dataclass of setting fields (see agent_params)
-    # (old key, its parameter): where the previous round's settings kept them (arcade.settings_moves)
-    moved: tuple[tuple[str, str], ...] = ()
     group: str = BASELINE  # one of GROUPS: what Tab says it is beside its name
     title: str = ""  # what a newcomer reads where the window names it ("Expectimax search (strong)"); the id
     #                  (`name`) is the command line's and the settings'
@@ -306,8 +304,8 @@ _discovered = False
 
 
 def register(name: str, games: tuple[str, ...] | list[str] | str, summary: str, order: int = 50,
-             process: bool = False, about: str = "", params: type | None = None, moved: dict | None = None,
-             group: str = BASELINE, title: str = ""):
+             process: bool = False, about: str = "", params: type | None = None, group: str = BASELINE,
+             title: str = ""):
     """Decorator for an agent class taking (rules, settings). `games`: game ids, or ANY_GAME.
 
     group: one of GROUPS (the course's, among the strongest, learnt, a search for every game, a baseline).
@@ -317,8 +315,6 @@ def register(name: str, games: tuple[str, ...] | list[str] | str, summary: str, 
         ranges, the course's values): read with settings.agent_params(game id, name), set in settings.toml's [GAME.NAME] tables (or
         [agents.NAME] for every game it plays), shown in the agent panel. A timed agent has a time_budget_ms
         field whose 0 means the one [agents] time_budget_ms (see time_budget).
-    moved: {old key: parameter} for parameters the previous round's settings.toml kept in the game's table
-        (or "search.key" for an agent of every game): an old file still reads, with a warning.
 
     process=True: the game screens run its decisions (and its values) in the agent process, where
     its one instance lives; for agents that compute for long stretches in Python.
@@ -335,8 +331,8 @@ def register(name: str, games: tuple[str, ...] | list[str] | str, summary: str, 
         if process and isinstance(factory, type) and issubclass(factory, (LearnsWhilePlaying, Describes)):
             raise ValueError(f"agent '{name}': a process agent's instance is out of the screen's reach, so it "
                              "cannot learn while playing or describe itself there")
-        _REGISTRY.append(AgentSpec(name, games, summary, factory, order, process, about or summary, params,
-                                   tuple((moved or {}).items()), group, title))
+        _REGISTRY.append(AgentSpec(name, games, summary, factory, order, process, about or summary, params, group,
+                                   title))
         return factory
 
     return wrap

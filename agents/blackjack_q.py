@@ -85,7 +85,7 @@ class QLearningParams:
           about="Q(s, a) is a weighted sum of features of the hand and the deck. Each step moves the weights "
                 "toward reward + the best Q of the next state (step size 1/sqrt(steps)), exploring with "
                 "probability epsilon. Training plays many rounds of this deck.",
-          params=QLearningParams, moved={"epsilon": "epsilon", "trials": "trials"}, group=COURSE,
+          params=QLearningParams, group=COURSE,
           title="Q-learning (the course's)")
 class QLearningAgent:
     """Q-learning on the blackjack features ([blackjack.q-learning] epsilon): online while it plays, and offline
@@ -269,7 +269,7 @@ class QLearningAgent:
           "the optimal policy of the same deck with the threshold 5 lower (the course's transfer experiment)", order=30,
           about="The course's transfer experiment: it solves the same deck with a threshold 5 lower by value "
                 "iteration and plays that policy here. It stops taking cards too early for this table.",
-          params=ValueIterationParams, moved={"tolerance": "tolerance"}, group=COURSE, title="Fixed threshold")
+          params=ValueIterationParams, group=COURSE, title="Fixed threshold")
 class FixedThresholdAgent:
     """The course's transfer experiment: pi* of the same deck with a threshold 5 lower, played here."""
 

@@ -173,7 +173,6 @@ class StrongParams:
 
 
 # where the previous round's [2048] table kept them
-MOVED = {"strong_max_depth": "max_depth", "strong_min_probability": "min_probability", "time_budget_ms": "time_budget_ms"}
 
 
 @dataclass(frozen=True)
@@ -188,7 +187,7 @@ class ExpectimaxParams(StrongParams):
                 "cells, monotone rows and columns, merges ready. It looks further ahead while the board holds "
                 "many different tiles, skips placements too unlikely to matter, and deepens until its time "
                 "per move is spent (compiled, on 4x4 boards as 64-bit numbers).",
-          params=ExpectimaxParams, moved=dict(MOVED, strong_evaluation="evaluation"), group=STRONGEST,
+          params=ExpectimaxParams, group=STRONGEST,
           title="Expectimax search (strong)")
 class StrongExpectimax:
     """Expectimax on a heuristic evaluation; act / explain as Expectimax3. See the module docstring."""
@@ -381,7 +380,7 @@ class StrongExpectimax:
           about="The strong expectimax search, its leaves valued by the ntuple agent's learnt network (the "
                 "points expected from a board on) instead of the hand-tuned heuristic, and the points merges "
                 "gain along the way counted. Compare it with expectimax by Tab at the same time a move.",
-          params=StrongParams, moved=MOVED, group=STRONGEST, title="Expectimax + learnt network")
+          params=StrongParams, group=STRONGEST, title="Expectimax + learnt network")
 class LearnedExpectimax(StrongExpectimax):
     """StrongExpectimax valued by the n-tuple network (as [2048.expectimax] evaluation = "ntuple")."""
 

@@ -37,7 +37,7 @@ class ExpectiminimaxParams:
                 "they are too many). At its horizon a position is worth its score so far. It deepens while "
                 "its time lasts. One algorithm for every game, knowing only the rules.",
           params=ExpectiminimaxParams,
-          moved={"search.max_depth": "max_depth", "search.chance_samples": "chance_samples"}, group=ANY_GAME_SEARCH,
+          group=ANY_GAME_SEARCH,
           title="Depth-limited lookahead")
 class Expectiminimax:
     """Iterative deepening over decisions; explain gives each move's value for the side to move."""

@@ -132,10 +132,7 @@ class Node:
           about="It plays many imagined games from the position, a few at a time: down the moves that have done "
                 "well so far (and some it has tried less), then at random to the end, and counts how they ended. "
                 "The move it tried most is its move. One algorithm for every game: it knows only the rules.",
-          params=MCTSParams,
-          moved={"search.mcts_simulations": "simulations", "search.mcts_exploration": "exploration",
-                 "search.mcts_batch": "batch", "search.rollout_moves": "rollout_moves"}, group=ANY_GAME_SEARCH,
-                 title="Monte Carlo tree search")
+          params=MCTSParams, group=ANY_GAME_SEARCH, title="Monte Carlo tree search")
 class MCTS:
     """UCT on the Rules contract; explain gives each move's mean result for the side to move."""
 

@@ -45,7 +45,7 @@ class MonteCarloParams:
                 "comparison is fair with few samples. It plays the swap with the best mean points, thinking "
                 "as long as its time budget allows.",
           params=MonteCarloParams,
-          moved={"mc_rollouts": "rollouts", "mc_depth": "depth", "time_budget_ms": "time_budget_ms"}, group=STRONGEST,
+          group=STRONGEST,
           title="Monte Carlo rollouts")
 class MonteCarlo:
     """act(state, rng) -> the swap of best mean points over rollouts; explain gives those means."""

@@ -278,7 +278,7 @@ def playing_shipped(p_four: float, data_dir: Path) -> Path | None:
                 "after each move the last afterstate's value moves toward the next reward plus the next "
                 "afterstate's value. It plays the largest reward + value, with no search.",
           params=NTupleParams,
-          moved={f"ntuple_{f}": f for f in ("tuples", "learning_rate", "games", "restart_tile", "restart_share", "rates")}, group=LEARNT,
+          group=LEARNT,
           title="Learnt n-tuple network")
 class NTupleAgent:
     """Greedy on reward + V(afterstate) from an n-tuple network ([2048.ntuple]); trains by batched TD(0)."""

@@ -163,7 +163,7 @@ class PolicyIterationParams:
           about="Policy iteration over all 2^L line states, against an opponent who draws random lines: "
                 "evaluate the current policy (the boxes it expects from each state), improve it greedily, "
                 "repeat until it no longer changes. It plays best against random, not against a strong player.",
-          params=PolicyIterationParams, moved={"tolerance": "tolerance"}, group=COURSE,
+          params=PolicyIterationParams, group=COURSE,
           title="Policy iteration (the course's)")
 class PolicyIterationAgent:
     """Plays the policy iteration solution of its board (2x2, 2x3); explain gives Q per free line."""

@@ -56,7 +56,7 @@ class QRolloutsParams:
                 "with probability epsilon), updates Q(s, a) <- (1 - eta) Q + eta (r + gamma max Q(s', .)) "
                 "after each, then swaps by the largest Q at the root.",
           params=QRolloutsParams,
-          moved={"epsilon": "epsilon", "step_size": "step_size", "discount": "discount", "rollouts": "rollouts"}, group=COURSE,
+          group=COURSE,
           title="Q-learning from rollouts (the course's)")
 class QRollouts:
     """The course's algorithm with its epsilon, step_size, discount and rollouts. act(state, rng)

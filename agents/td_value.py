@@ -126,7 +126,7 @@ class TDValueParams:
                           "playing itself (exploring with probability epsilon) and moving each state's value "
                           "toward the next one's: V(s) <- V(s) + alpha (V(s') - V(s)). It plays the move to "
                           "the board it values most.", params=TDValueParams,
-                      moved={"alpha": "alpha", "epsilon": "epsilon", "episodes": "episodes", "draw_value": "draw_value"}, group=COURSE,
+                      group=COURSE,
                       title="TD learning (the course's)")
 class TDValueAgent:
     """Plays greedily from the TD tables ([tictactoe.td-value]); trains by

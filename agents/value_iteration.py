@@ -134,7 +134,7 @@ class ValueIterationParams:
           about="Value iteration: sweep over every state of the MDP, setting V(s) to the best expected reward "
                 "plus V of what follows, until nothing moves more than the tolerance. The policy then takes "
                 "the action of largest Q(s, a). It is the optimum the learners are measured against.",
-          params=ValueIterationParams, moved={"tolerance": "tolerance"}, group=COURSE,
+          params=ValueIterationParams, group=COURSE,
           title="Value iteration (optimal)")
 class ValueIterationAgent:
     """Plays pi* of the table's MDP, solved once when built (tolerance: [blackjack.value-iteration])."""

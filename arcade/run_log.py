@@ -40,8 +40,7 @@ class RunSpec:
     variant: str | None = None
     # how the agents counted their time a move ("wall" or "cpu"), so --resume restores it; None in older logs
     budget_clock: str | None = None
-    # what earlier runners fingerprinted the same settings as: every agent of the game, the previous round's
-    # tables (not written to a log)
+    # what earlier runners fingerprinted the same settings as: every agent of the game (not written to a log)
     earlier_keys: tuple[str, ...] = field(default=(), compare=False)
 
     @classmethod
@@ -54,7 +53,7 @@ class RunSpec:
 
         return cls(game, agent, opponent, games, seed, settings.seeds.agent if agent_seed is None else agent_seed,
                    settings_key(settings, game, (agent, opponent)), variant or settings_variant(game, settings),
-                   settings.agents.budget_clock, (settings_key(settings, game), earlier_settings_key(settings, game)))
+                   settings.agents.budget_clock, (settings_key(settings, game),))
 
     def header(self) -> dict:
         run = asdict(self)
@@ -127,29 +126,6 @@ def settings_key(settings, game: str, agents: tuple[str | None, ...] | None = No
     kept["game"] = _played_fields(settings.for_game(game))  # (its defaults when the settings do not set it)
     kept["params"] = {s.name: _played_fields(settings.agent_params(game, s.name))
                       for s in agents_for(game) if s.params is not None and (agents is None or s.name in agents)}
-    return _fingerprint(kept)
-
-
-def earlier_settings_key(settings, game: str) -> str:
-    """The fingerprint the previous round's runner gave these settings (their agents' parameters were then in
-    the games' tables and [search]), so a run it logged continues: see arcade.settings_moves."""
-    from arcade.games import game_info
-    from arcade.settings_moves import TRAINS_ONLY, moved
-
-    def value(places):
-        scope, agent, key = places[0]
-        if agent is None:
-            return getattr(settings.agents, key)
-        got = getattr(settings.agent_params(game, agent), key)
-        return got or settings.agents.time_budget_ms if key == "time_budget_ms" else got  # (0: the shared one)
-
-    table = game_info(game).table
-    old_game = _played_fields(settings.for_game(game)) or {}
-    old_game.update({key: value(places) for (t, key), places in moved().items()
-                     if t == table and key not in TRAINS_ONLY})
-    kept = {k: asdict(getattr(settings, k)) for k in ("seeds", "data")}
-    kept["search"] = {key: value(places) for (t, key), places in moved().items() if t == "search"}
-    kept["game"] = old_game or None
     return _fingerprint(kept)
 
 

@@ -23,7 +23,6 @@ from typing import Any
 from agents.base import ANY_GAME as ANY, all_specs, find as find_agent  # (ANY: an [agents.NAME] table's scope)
 from arcade.games import GAMES, game_info
 from arcade.setting_fields import course_value, one_of, ranged  # noqa: F401  (the fields' helpers, used here too)
-from arcade.settings_moves import moved, moved_keys, moved_tables
 
 
 ARCADE_SETTINGS = Path(__file__).resolve().parent.parent / "settings.toml"  # a checkout's own settings file
@@ -335,33 +334,6 @@ def _agent_table(name: str, scope: str, agent: str, raw: dict, warnings: list[st
     return scope, agent, tuple(values.items())
 
 
-def _apply_moved(reading: "_Reading", table: str, keys: dict) -> list:
-    """The previous round's keys of `table` read at their new places, each said in one warning; what
-    settings.toml also sets at the new place wins. Returns the agent-table entries they make."""
-    entries, agents = [], reading.parts.get("agents", AgentSettings())
-    for key, value in keys.items():
-        places = moved().get((table, key))
-        if places is None:
-            reading.warnings.append(f"{reading.name}: unknown key [{table}] {key} ignored")
-            continue
-        shown = [f"[agents] {new}" if agent is None else
-                 f"[{'agents' if scope == ANY else game_info(scope).table}.{agent}] {new}"
-                 for scope, agent, new in places]
-        reading.warnings.append(f"{reading.name}: [{table}] {key} is now {' and '.join(shown)}: read from there "
-                                "this time; move it (the old place is read this round only)")
-        for scope, agent, new in places:
-            if agent is None:
-                if new not in reading.explicit_agents:
-                    checked = _table_values(reading.name, "agents", AgentSettings, {new: value}, reading.warnings,
-                                            reading.strict)
-                    agents = dataclasses.replace(agents, **checked)
-            else:
-                found = _agent_table(reading.name, scope, agent, {new: value}, reading.warnings, reading.strict)
-                entries += [found] if found is not None else []
-    reading.parts["agents"] = agents
-    return entries
-
-
 class _Reading:
     """What parse_settings gathers while it walks the file's tables."""
 
@@ -370,7 +342,6 @@ class _Reading:
         self.warnings: list[str] = []
         self.parts: dict[str, Any] = {}
         self.agents: list = []
-        self.moved: dict[str, dict[str, Any]] = {}  # keys of the previous round's places, by their table
         self.explicit_agents: set[str] = set()  # the [agents] keys the file sets itself
 
     def agent_tables_of(self, scope: str, raw: dict) -> dict:
@@ -387,9 +358,6 @@ class _Reading:
 
     def game_table(self, game, raw: dict) -> None:
         keys = self.agent_tables_of(game.id, raw)
-        known = {f.name for f in dataclasses.fields(game.settings)} if game.settings is not None else set()
-        self.moved[game.table] = {k: v for k, v in keys.items() if k not in known and k in moved_keys(game.table)}
-        keys = {k: v for k, v in keys.items() if k not in self.moved[game.table]}
         values = _table_values(self.name, game.table, game.settings, keys, self.warnings, self.strict,
                                "; and its agents' tables [" + game.table + ".NAME]")
         if game.settings is not None:
@@ -408,8 +376,6 @@ class _Reading:
             return
         if table in _SHELL_TABLES:
             self.shell_table(table, _SHELL_TABLES[table], raw)
-        elif table in moved_tables():
-            self.moved[table] = dict(raw)
         else:
             game = next((g for g in _catalogue() if g.table == table), None)
             if game is None:
@@ -419,10 +385,7 @@ class _Reading:
                 self.game_table(game, raw)
 
     def settings(self, source: str, base_dir: str) -> Settings:
-        moved = []
-        for table, keys in self.moved.items():
-            moved += _apply_moved(self, table, keys)
-        return Settings(**self.parts, agent_tables=tuple(moved) + tuple(self.agents), source=source,
+        return Settings(**self.parts, agent_tables=tuple(self.agents), source=source,
                         base_dir=base_dir, warnings=tuple(self.warnings))
 
 

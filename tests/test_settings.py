@@ -85,38 +85,15 @@ def test_agent_tables_that_do_not_fit_are_one_warning_each():
         Settings().with_agent("mcts", depth=3)
 
 
-def test_a_settings_file_of_the_previous_round_still_reads_each_moved_key_said():
-    """Agents' parameters left [search] and the games' tables: an old file reads, one warning a key naming
-    its new place, and what the file also sets at the new place wins."""
-    s = parse_settings("[search]\nmcts_simulations = 50\ntime_budget_ms = 400\nbudget_clock = \"cpu\"\n"
-                       "[2048]\nstrong_max_depth = 5\nntuple_games = 9\n[match3]\nmc_depth = 4\n"
-                       "[blackjack]\ntolerance = 0.01\n[agents]\nbudget_clock = \"wall\"\n", strict=True)
-    assert s.agent_params("dots", "mcts").simulations == 50
-    assert s.agents.time_budget_ms == 400 and s.agents.budget_clock == "wall"  # [agents] itself wins
-    assert s.agent_params("2048", "expectimax").max_depth == 5 == s.agent_params("2048", "expectimax-ntuple").max_depth
-    assert s.agent_params("2048", "ntuple").games == 9 and s.agent_params("match3", "monte-carlo").depth == 4
-    assert s.agent_params("blackjack", "fixed-threshold").tolerance == 0.01
-    assert len(s.warnings) == 7 and all("is now [" in w and "\n" not in w for w in s.warnings)
-    assert "[2048] strong_max_depth is now [2048.expectimax] max_depth and [2048.expectimax-ntuple] max_depth" \
-        in s.warnings[3]
-
-
-def test_a_run_logged_by_the_previous_round_keeps_its_fingerprint():
-    """Fingerprints the previous round's runner wrote for these settings (read off its logs in
-    docs/benchmarks and computed by it): the same settings give them again, so those runs continue."""
-    from arcade.run_log import earlier_settings_key
-
-    s = Settings()
-    cpu = s.with_table("agents", budget_clock="cpu")
-    strength = cpu.with_table("game2048", spawn_four_probability=0.1).with_agent("expectimax", game="2048",
-                                                                                 time_budget_ms=100)
-    assert earlier_settings_key(strength, "2048") == "020bd49d69c2"
-    assert earlier_settings_key(s, "2048") == "fe203f736e2e"
-    for game, idle, busy in (("match3", "f3225006510b", "2944a1415fbb"), ("blackjack", "f615103a20dc", "fda87e516104"),
-                             ("dots", "6756c4a5cdad", "574079963eb9")):
-        assert (earlier_settings_key(s, game), earlier_settings_key(cpu, game)) == (idle, busy), game
-    assert earlier_settings_key(s, "tictactoe") == "ea2580109829"
-    assert earlier_settings_key(s.with_agent("mcts", simulations=7), "dots") != "6756c4a5cdad"
+def test_a_key_in_a_table_it_left_is_one_warning_and_not_read():
+    """The previous round's places of agents' parameters ([search], the games' tables) are read no more
+    (issue 75 asked the migration layer away): each such key or table is one warning naming what is known,
+    and the agent keeps its default."""
+    s = parse_settings("[search]\nmcts_simulations = 50\n[2048]\nstrong_max_depth = 5\n")
+    assert s.agent_params("dots", "mcts").simulations == 1000
+    assert s.agent_params("2048", "expectimax").max_depth == 8
+    assert len(s.warnings) == 2 and all("\n" not in w for w in s.warnings)
+    assert "unknown table [search] ignored" in s.warnings[0] and "unknown key [2048] strong_max_depth" in s.warnings[1]
 
 
 def test_a_runs_fingerprint_covers_its_own_agents_and_still_knows_the_every_agent_one():
