@@ -26,18 +26,11 @@ bytecode: $(STAMP)
 kernels: bytecode
 	@$(BIN)/python -m agents.warm_kernels
 
-# The window opens at once. The kernels get ready beside it in a session of their own at low priority, a line in
-# the terminal every few seconds while they compile (a first run); an agent's first move waits for the ones it
-# needs, with a bar on screen. The arcade ending (a key, Ctrl-C, a signal) stops them (numba writes its cache
-# by rename: a stop loses no file); exit code 2 is the
-# arcade's own refusal (no display, a bad option), already said in one line: make adds no "Error 2" after it.
-# Linux schedules a session as a group of its own (autogroup), in which nice counts only against the group's
-# own processes: the group is given the same low priority, or the compiling takes half of each core from the
-# window whatever its nice (measured: frame p99 43-63 ms beside two such sessions, 16.7 ms with theirs set).
+# The window opens at once; it starts the kernels' warm-up beside it (arcade/kernel_warmup.py: low priority, a
+# line in the terminal every few seconds while a first start compiles) and stops it when it closes. Exit code 2
+# is the arcade's own refusal (no display, a bad option), already said in one line: make adds no "Error 2".
 run: bytecode
-	@setsid sh -c '{ echo 10 > /proc/self/autogroup; } 2>/dev/null; exec nice -n 10 $(BIN)/python -m agents.warm_kernels' & warm=$$!; \
-	trap 'kill -9 -$$warm $$warm 2>/dev/null' EXIT INT TERM; \
-	$(BIN)/python main.py; status=$$?; [ $$status -eq 0 ] || [ $$status -eq 2 ]
+	@$(BIN)/python main.py; status=$$?; [ $$status -eq 0 ] || [ $$status -eq 2 ]
 
 $(RAY_STAMP): $(STAMP) requirements-ray.txt
 	$(BIN)/python -m pip install --quiet -r requirements-ray.txt

@@ -35,6 +35,7 @@ class StepLines:
 
     def __call__(self, task: str, done: float, total: float, detail: str = "") -> None:
         now = self.clock()
+        done = int(done)  # (the bar creeps within a step; a step is a whole number)
         if done != self.step:
             self.step, self.step_at = done, now
         finished = done >= total
@@ -132,6 +133,11 @@ def _steps(playing_only: bool) -> list:
 
 if __name__ == "__main__":
     import os
+    import sys
 
-    print("getting the agents' compiled kernels ready (numba keeps them: only a first run compiles)", flush=True)
-    print(f"the compiled kernels are ready ({prepare_all(jobs=os.cpu_count() or 1, say=True):.1f} s)")
+    quiet = "--quiet" in sys.argv[1:]  # (beside the window: lines only while something compiles)
+    if not quiet:
+        print("getting the agents' compiled kernels ready (numba keeps them: only a first run compiles)", flush=True)
+    took = prepare_all(jobs=os.cpu_count() or 1, say=True)
+    if not quiet or took > SLOW_STEP_S:
+        print(f"the compiled kernels are ready ({took:.1f} s)", flush=True)

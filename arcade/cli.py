@@ -17,6 +17,7 @@ from agents.base import ANY_GAME
 from arcade.games import GAMES, UnknownGame, VariantError, format_variant, game_ids, game_info
 from arcade.games.declare import checked_parameters, describe_parameters, split_variant
 from arcade.cli_common import UserError, _agent, _rules, _spec
+from arcade.invocation import command, installed, prog, ray_install
 from arcade.games.base import FitsState
 from arcade.numbers import numbers_for
 from arcade.progress import Progress, ms_text
@@ -69,13 +70,13 @@ def _ray_option(parser) -> None:
     """--ray [ADDRESS], as bench and arena take it."""
     parser.add_argument("--ray", metavar="ADDRESS", nargs="?", const="auto",
                         help="play the games as Ray tasks: 'auto' (the default) joins a running cluster or starts "
-                             "one here; or a cluster's address (needs: pip install -r requirements-ray.txt)")
+                             "one here; or a cluster's address (needs Ray: " + ray_install() + ")")
 
 
 def _name(option: str):
     def parse(text: str) -> str:
         if not text.strip():
-            raise argparse.ArgumentTypeError(f"{option} is empty; give a name (python main.py agents lists them)")
+            raise argparse.ArgumentTypeError(f"{option} is empty; give a name ({command()} agents lists them)")
         return text.strip()
 
     return parse
@@ -88,14 +89,14 @@ def _game_help() -> str:
         table = example.settings()
         shown = ", e.g. " + format_variant(example.id, {p: getattr(table, p) for p in example.parameters})
     return (f"one of {', '.join(game_ids())}; a variant names its rules parameters, "
-            f"id(name=value,...){shown} (python main.py agents lists them)")
+            f"id(name=value,...){shown} ({command()} agents lists them)")
 
 
 GAME_HELP = _game_help()
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="main.py", description="Arcade: five games, classic AI agents. With no command, opens the window.")
+    p = _Parser(prog=prog(), description="Arcade: five games, classic AI agents. With no command, opens the window.")
     p.add_argument("--settings", default=str(DEFAULT_SETTINGS), help="settings file (default: settings.toml)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
@@ -138,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     decide.add_argument("--kept", action="store_true", help="with the agents' parameters changed on screen "
                         "(Shift+i, kept in the data folder)")
     decide.add_argument("--tree", action="store_true", help="the search tree behind the values too (agents that "
-                        "search: python main.py agents lists them); with --json as {\"tree\": NODE}")
+                        f"search: {command()} agents lists them); with --json as {{\"tree\": NODE}}")
     decide.add_argument("--depth", type=_int_in("--depth", 1, 100), help="with --tree: cut the tree this many "
                         "moves and outcomes below the root (default: as the agent shows it)")
 
@@ -422,7 +423,7 @@ def cmd_train(args, settings) -> int:
         bar.close()
         what = str(exc) if isinstance(exc, CheckpointFailed) else \
             f"training stopped: {exc}; nothing of it is saved{_kept(path, last_save[1])}"
-        print(f"main.py: error: {what}", file=sys.stderr)
+        print(f"{prog()}: error: {what}", file=sys.stderr)
         return 1
     except KeyboardInterrupt as exc:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the save short
@@ -496,7 +497,7 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
     reason = no_display_reason()
     if reason:
         raise UserError(f"{reason}; the window cannot open here. Headless commands work: "
-                        "python main.py bench GAME --agent A, or decide GAME --agent A --state S")
+                        f"{command()} bench GAME --agent A, or {command()} decide GAME --agent A --state S")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     # SDL's own SIGINT / SIGTERM handlers (installed as it starts) would replace the arcade's and turn a signal
     # into a quit event that waits for the frame loop: a SIGTERM sent while it starts was then lost
@@ -510,10 +511,20 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
         import pygame
     except ModuleNotFoundError:
         raise UserError(f"pygame is not installed for this Python ({sys.executable}): the arcade's packages are "
-                        "in its own environment; run `make run`, or .venv/bin/python main.py") from None
+                        "in its own environment; run `make run`, or .venv/bin/python main.py" if not installed() else
+                        "in the environment it was installed in; run `arcade` from there") from None
 
-    from arcade import agent_process
+    from arcade import agent_process, kernel_warmup
 
+    warming = kernel_warmup.start()  # every kernel, beside the window (a first start compiles them)
+    try:
+        return _run_window(settings, game, agent, seed, given, noted, pygame, agent_process)
+    finally:
+        kernel_warmup.stop(warming)
+
+
+def _run_window(settings, game, agent, seed, given, noted: list[str], pygame, agent_process) -> int:
+    """open_window's window, from the agent process's start to the frame loop's end; returns the exit code."""
     agent_process.start_early(settings)  # (first: it loads while the window opens)
     from arcade.app import App
     from arcade.screens import open_game
@@ -522,7 +533,7 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
     try:
         app = App(settings)
     except pygame.error as exc:
-        raise UserError(f"the window cannot open ({exc}); headless commands work: python main.py bench ...") from None
+        raise UserError(f"the window cannot open ({exc}); headless commands work: {command()} bench ...") from None
     app.push(LauncherScreen(app))
     if game:
         app.push(open_game(app, game, agent=agent, seed=seed, given=given, welcome=True))
@@ -545,7 +556,7 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         for key, value in vars(args).items():  # argparse turns an option's value '--' into an empty list
             if isinstance(value, list):
-                raise UserError(f"--{key.replace('_', '-')}: '--' is not a value (see: python main.py --help)")
+                raise UserError(f"--{key.replace('_', '-')}: '--' is not a value (see: {command()} --help)")
         if args.settings != str(DEFAULT_SETTINGS) and not os.path.exists(args.settings):
             raise UserError(f"--settings {args.settings}: no such file; give an existing settings file or leave "
                             "--settings out for the arcade's own")
@@ -568,14 +579,14 @@ def main(argv: list[str] | None = None) -> int:
         settings = _variant(args, settings)
         return COMMANDS[args.command](args, settings)
     except (UserError, SettingsError) as exc:
-        print(f"main.py: error: {exc}", file=sys.stderr)
+        print(f"{prog()}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:
         if isinstance(exc, Terminated):
             when = " before the window opened" if args_command(argv) is None else ""
-            print(f"main.py: terminated (SIGTERM){when}", file=sys.stderr)
+            print(f"{prog()}: terminated (SIGTERM){when}", file=sys.stderr)
             return 143
-        print("main.py: interrupted", file=sys.stderr)
+        print(f"{prog()}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -8,6 +8,7 @@ import json
 import sys
 
 from arcade.cli_common import UserError, _agent, _rules, _spec
+from arcade.invocation import command
 from arcade.games import UnknownGame, VariantError, format_variant, game_ids, game_info, parse_variant, variant_label
 from arcade.games.base import Summarizes
 from arcade.progress import Progress
@@ -138,7 +139,7 @@ def cmd_bench(args, settings) -> int:
         backend.shutdown()
     if not result.complete:
         print(f"stopped: {len(result.records)} of {args.games} games finished; continue with "
-              f"python main.py bench --resume {log.path}", file=sys.stderr)
+              f"{command()} bench --resume {log.path}", file=sys.stderr)
     if not result.records:
         return 130
     records = [runner.as_record(r) for r in result.records]

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from arcade.games.base import is_real_number
+from arcade.invocation import command
 from arcade.setting_fields import trains_only_fields
 from arcade.storage import atomic_write_bytes
 
@@ -197,7 +198,7 @@ class GameLog:
         except OSError as exc:
             raise RunError(f"the log {self.path} cannot be written ({exc.strerror or exc}): the run stopped with "
                            f"{len(self.records)} games in it; free space, then continue it with "
-                           f"python main.py bench --resume {self.path}") from None
+                           f"{command()} bench --resume {self.path}") from None
         self.records.append(record)
 
     def _append(self, record: dict) -> None:

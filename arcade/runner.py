@@ -36,12 +36,12 @@ from typing import Callable, Iterator
 import numpy as np
 
 from arcade.headless import GameRecord, play_game
+from arcade.invocation import ray_install
 from arcade.storage import json_default
 from arcade import workers
 from arcade.run_log import (LOG_VERSION, GameJob, GameLog, RunError, RunSpec, default_log_path,  # noqa: F401
                              jobs_of, settings_key)
 
-RAY_REQUIREMENTS = "requirements-ray.txt"
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -257,7 +257,7 @@ def import_ray():
     try:
         import ray
     except ImportError:
-        raise RunError(f"Ray is not installed; install it with: .venv/bin/pip install -r {RAY_REQUIREMENTS}") from None
+        raise RunError(f"Ray is not installed; install it with: {ray_install()}") from None
     return ray
 
 

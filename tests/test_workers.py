@@ -60,15 +60,20 @@ def test_a_worker_speaks_to_its_parent_in_one_kind_of_message():
 
 
 @pytest.mark.skipif(not os.access("/proc/self/autogroup", os.W_OK), reason="Linux's autogroup scheduling only")
-def test_make_runs_kernel_compiling_in_a_session_whose_group_gives_way_to_the_window():
-    """`make run` compiles kernels in a session of its own beside the window. Linux schedules a session as one
-    group, inside which nice alone counts: the group itself must be niced, or it takes half of each core from
-    the window whatever its processes' nice (frames stalled to 63 ms beside two such sessions)."""
-    recipe = (ROOT / "Makefile").read_text(encoding="utf-8").split("\nrun:", 1)[1].split("\n\n", 1)[0]
-    start = recipe.index("setsid sh -c '") + len("setsid sh -c '")
-    script = recipe[start:recipe.index("'", start)]
-    assert "$(BIN)/python -m agents.warm_kernels" in script
-    probe = script.replace("$(BIN)/python -m agents.warm_kernels", "sh -c 'cat /proc/self/autogroup; nice'")
-    done = subprocess.run(["setsid", "sh", "-c", probe], capture_output=True, text=True, timeout=60)
-    group, own = done.stdout.split("\n")[:2]
-    assert group.endswith("nice 10") and own.strip() == "10", done.stdout
+def test_the_windows_kernel_warmup_runs_in_a_session_whose_group_gives_way_to_the_window(monkeypatch):
+    """The window (make run, the installed arcade) compiles kernels in a session of its own beside it. Linux
+    schedules a session as one group, inside which nice alone counts: the group itself must be niced, or it
+    takes half of each core from the window whatever its processes' nice (frames stalled to 63 ms beside two
+    such sessions). Stopping it ends its session's processes."""
+    from arcade import kernel_warmup
+
+    real = subprocess.Popen
+    probe = "cat /proc/self/autogroup; nice; sleep 60"
+    monkeypatch.setattr(kernel_warmup.subprocess, "Popen",
+                        lambda args, **kw: real(["sh", "-c", probe], stdout=subprocess.PIPE, text=True, **kw))
+    process = kernel_warmup.start()
+    group, own = process.stdout.readline(), process.stdout.readline()
+    assert os.getsid(process.pid) == process.pid  # (a session of its own)
+    kernel_warmup.stop(process)
+    assert process.returncode == -9
+    assert group.strip().endswith("nice 10") and own.strip() == "10", (group, own)

@@ -20,6 +20,7 @@ from agents.engines.progress import report_progress
 
 _ENGINES = Path(__file__).resolve().parent  # (the kernels' package: numba keeps a kernel's cache beside its source)
 TASK = "compiling the search kernels"  # what the progress bar says while it happens
+STEP_S = 15.0  # about how long a step that compiles takes (idle, one core): how fast the bar creeps through it
 
 
 def cache_folder() -> Path | None:
@@ -120,6 +121,7 @@ def warm(steps, first: int = 0, total: int | None = None) -> None:
     """Run each of `steps` (callables that make tiny kernel calls), reporting progress as TASK: a step that
     compiles is one long call, so a thread says how long it has been going once a second (a host drops a
     bar that goes quiet for long). `steps` may be steps first, first + 1, ... of `total` run in parts."""
+    import math
     import threading
     import time
 
@@ -131,7 +133,10 @@ def warm(steps, first: int = 0, total: int | None = None) -> None:
     def heartbeat() -> None:
         while not done.wait(1.0):
             k, started = at
-            report_progress(TASK, k, total, f"{time.monotonic() - started:.0f} s (the first time only)")
+            spent = time.monotonic() - started
+            # (the bar creeps through the step, never past 90% of it: a compile's length is not known)
+            report_progress(TASK, k + 0.9 * (1 - math.exp(-spent / STEP_S)), total,
+                            f"{spent:.0f} s (the first time only)")
 
     beat = threading.Thread(target=heartbeat, name="compile-progress", daemon=True)
     beat.start()
