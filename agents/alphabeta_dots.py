@@ -31,7 +31,7 @@ from agents.base import (Deadline, Decision, OutOfTime, budget_clock, declare_wa
                          STRONGEST)
 from agents.engines.dots.board import board_arrays, geometry
 from arcade.games.dots import line_symmetries, map_lines
-from arcade.setting_fields import own_time_budget, ranged
+from arcade.foundation.setting_fields import own_time_budget, ranged
 
 TABLE_BITS = 21  # transposition-table entries: 2^21 (about 38 MB; pages are given as they are first written)
 MEMO_BITS = 16  # loony values remembered by component multiset

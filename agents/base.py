@@ -311,7 +311,7 @@ def register(name: str, games: tuple[str, ...] | list[str] | str, summary: str, 
     group: one of GROUPS (the course's, among the strongest, learnt, a search for every game, a baseline).
     title: the name a newcomer reads in the window ("Expectimax search (strong)"); `name` stays the id.
     about: two or three plain sentences on the algorithm, for the agent panel (`i`).
-    params: the agent's parameters, a frozen dataclass whose fields are settings fields (arcade.setting_fields:
+    params: the agent's parameters, a frozen dataclass whose fields are settings fields (arcade.foundation.setting_fields:
         ranges, the course's values): read with settings.agent_params(game id, name), set in settings.toml's [GAME.NAME] tables (or
         [agents.NAME] for every game it plays), shown in the agent panel. A timed agent has a time_budget_ms
         field whose 0 means the one [agents] time_budget_ms (see time_budget).

@@ -14,8 +14,8 @@ from agents.qlearning import QLearningAlgorithm, identity_feature_extractor  # n
 from agents.value_iteration import ValueIterationParams, policy_value, solved
 from arcade.games.blackjack import ACTIONS, GAME, QUIT, BlackjackMDP
 from arcade.games.mdp import simulate
-from arcade.setting_fields import ranged
-from arcade.storage import load_json, save_json, set_aside
+from arcade.foundation.setting_fields import ranged
+from arcade.foundation.storage import load_json, save_json, set_aside
 
 
 def blackjack_feature_extractor(state, action):

@@ -15,7 +15,7 @@ from agents.dots_ntuple import DotsNTuple, Network
 from agents.game_search import playout_returns, terminal_returns
 from agents.mcts import MCTS, MCTSParams
 from arcade.games.dots import DotsState, board_of
-from arcade.setting_fields import ranged
+from arcade.foundation.setting_fields import ranged
 
 
 def network_leaf(net: Network, exact_lines: int, exact_positions: int, search, playout_share: float = 0.0,

@@ -32,9 +32,9 @@ from agents.engines import compiled
 from agents.base import TrainingDiverged, best_action, declare_warm_up, register, LEARNT
 from agents.dots_solver import MAX_LINES, margins, move_values as solved_values
 from arcade.games.dots import GAME, DotsRules, DotsState, board_of, line_symmetries
-from arcade.notices import notice
-from arcade.setting_fields import ranged
-from arcade.storage import ASSETS, ReadOnce, load_npz, save_npz, set_aside
+from arcade.foundation.notices import notice
+from arcade.foundation.setting_fields import ranged
+from arcade.foundation.storage import ASSETS, ReadOnce, load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
 WINDOW = (2, 3)  # boxes of a line tuple's window (and its turn, 3x2)

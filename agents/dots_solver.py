@@ -19,7 +19,7 @@ from agents.base import best_action, register, STRONGEST
 from agents.engines.progress import report_progress
 from agents.search_tree import edge, node
 from arcade.games.dots import Board, box_counts, line_gains
-from arcade.storage import ASSETS, load_npz, save_npz, set_aside
+from arcade.foundation.storage import ASSETS, load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
 CHUNK = 1 << 19  # states per batch: bounds memory on 3x3

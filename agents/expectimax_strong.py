@@ -34,7 +34,7 @@ from agents.search_tree import edge, node
 from agents.ntuple import best_network
 from agents.engines.twenty48 import board64
 from arcade.games.twenty48 import State2048
-from arcade.setting_fields import one_of, own_time_budget, ranged
+from arcade.foundation.setting_fields import one_of, own_time_budget, ranged
 
 LOST_PENALTY = 200000.0
 MONOTONICITY_POWER = 4.0

@@ -20,7 +20,7 @@ from agents.base import ANY_GAME, Deadline, Decision, OutOfTime, best_action, bu
 from agents.game_search import decision_rng, leaf_values, terminal_returns
 from agents.search_tree import edge, node
 from arcade.games.base import ListsChance, has_chance
-from arcade.setting_fields import own_time_budget, ranged
+from arcade.foundation.setting_fields import own_time_budget, ranged
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 from agents.base import best_action, register, LEARNT
 from agents.search_tree import one_ply
 from agents.tabular_q import TabularQ
-from arcade.storage import ASSETS
+from arcade.foundation.storage import ASSETS, default_data_dir
 from arcade.games.blackjack import ACTIONS
 
 FILENAME = "gym_blackjack_q.npz"
@@ -82,9 +82,7 @@ class GymBlackjackQ:
     def cannot_play(cls, rules) -> str | None:
         """Why no table it could read was trained on this deck (Tab skips it there), or None. It looks at the
         shipped table and those in the arcade's default data folder (a screen asks before it has settings)."""
-        from arcade.settings import Settings
-
-        q, why = _table(Settings().data_dir, rules.mdp, rules.preset)
+        q, why = _table(default_data_dir(), rules.mdp, rules.preset)
         return None if q is not None else f"gym-q: {why}"
 
     def __init__(self, rules, settings):

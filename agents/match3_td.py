@@ -24,8 +24,8 @@ from agents.base import Decision, TrainingDiverged, best_action, register, LEARN
 from agents.search_tree import edge, node
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import GAME, Match3State, legal_mask
-from arcade.setting_fields import ranged
-from arcade.storage import ASSETS, load_npz, save_npz, set_aside
+from arcade.foundation.setting_fields import ranged
+from arcade.foundation.storage import ASSETS, load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
 FILENAME = "td_value_match3.npz"

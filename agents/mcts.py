@@ -40,7 +40,7 @@ from agents.search_tree import edge, node
 from agents.game_search import (decision_rng, fast_playouts, plain_playout_returns, playout_returns,
                                 terminal_returns, walk_moves)
 from arcade.games.base import has_chance
-from arcade.setting_fields import own_time_budget, ranged
+from arcade.foundation.setting_fields import own_time_budget, ranged
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from agents.search_tree import one_ply
 from agents.base import Deadline, Decision, best_action, budget_clock, no_clock, register, time_budget, STRONGEST
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State
-from arcade.setting_fields import one_of, own_time_budget, ranged
+from arcade.foundation.setting_fields import one_of, own_time_budget, ranged
 
 EXPLAIN_BATCHES = 4  # asked for its values of a state it has not decided in: this many batches, not a time
 TAPE_TURNS = 4  # new gems a tape holds, in full boards per turn played (it wraps around if a cascade is longer)

@@ -29,9 +29,9 @@ from agents.ntuple_net import Coherence, NTupleNetwork, parse_tuple_set
 from agents.ntuple_td import Report, Restart, Schedule, train as td_train
 from agents.engines.twenty48 import board64
 from arcade.games.twenty48 import GAME, State2048
-from arcade.notices import notice
-from arcade.setting_fields import one_of, ranged
-from arcade.storage import ASSETS, ReadOnce, atomic_write_bytes, load_npz, save_npz, set_aside
+from arcade.foundation.notices import notice
+from arcade.foundation.setting_fields import one_of, ranged
+from arcade.foundation.storage import ASSETS, ReadOnce, atomic_write_bytes, load_npz, save_npz, set_aside
 
 
 

@@ -28,9 +28,9 @@ import numpy as np
 
 from agents.base import register, COURSE
 from agents.search_tree import edge, node
-from arcade.setting_fields import ranged
+from arcade.foundation.setting_fields import ranged
 from arcade.games.dots import Board, transition_tables
-from arcade.storage import load_npz, save_npz
+from arcade.foundation.storage import load_npz, save_npz
 
 MAX_LINES = 17  # 2x3; 3x3 (2**24 states x 24 lines) does not fit these tables
 

@@ -37,7 +37,7 @@ from agents.base import Decision, register, COURSE
 from agents.search_tree import one_ply
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3State, all_swaps
-from arcade.setting_fields import ranged
+from arcade.foundation.setting_fields import ranged
 
 
 @dataclass(frozen=True)

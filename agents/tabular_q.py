@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from arcade.storage import load_npz, save_npz
+from arcade.foundation.storage import load_npz, save_npz
 
 FORMAT_VERSION = 1
 

@@ -24,8 +24,8 @@ import numpy as np
 from agents.search_tree import one_ply
 from agents.base import best_action, register, COURSE
 from arcade.games.tictactoe import GAME, N_STATES, X, O, reachable_states, tables
-from arcade.setting_fields import ranged
-from arcade.storage import ASSETS, load_npz, save_npz, set_aside
+from arcade.foundation.setting_fields import ranged
+from arcade.foundation.storage import ASSETS, load_npz, save_npz, set_aside
 
 FORMAT_VERSION = 1
 CHECKPOINTS = 40  # points of a training run where the learning curve is measured

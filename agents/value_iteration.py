@@ -16,7 +16,7 @@ import numpy as np
 
 from agents.base import best_action, register, COURSE
 from agents.search_tree import edge, node
-from arcade.setting_fields import ranged
+from arcade.foundation.setting_fields import ranged
 
 
 class ValueIteration:

@@ -11,7 +11,8 @@ import time
 
 import pygame
 
-from arcade import agent_process, notices
+from arcade import agent_process
+from arcade.foundation import notices
 from arcade.pacing import FramePacer
 from arcade.sound import Sounds
 from arcade.screens.stacked import Screen
@@ -194,3 +195,35 @@ class App:
         text.forget()  # fonts die with pygame.quit(); a later App must load new ones
         pygame.mixer.quit()
         pygame.quit()
+
+
+class WindowCannotOpen(Exception):
+    """The display would not give the arcade a window (SDL's reason is the message)."""
+
+
+def run_window(settings, game: str | None, agent: str | None, seed: int | None, given: tuple[str, ...],
+               noted: list[str]) -> int:
+    """The arcade's window, from the agent process's start to the frame loop's end (the launcher, or `game`
+    opened on it); `noted`: signals that came while it started. Returns the exit code (143 after SIGTERM)."""
+    import signal
+    import sys
+
+    from arcade.screens import open_game
+    from arcade.screens.launcher import LauncherScreen
+
+    agent_process.start_early(settings)  # (first: it loads while the window opens)
+    try:
+        app = App(settings)
+    except pygame.error as exc:
+        raise WindowCannotOpen(str(exc)) from None
+    app.push(LauncherScreen(app))
+    if game:
+        app.push(open_game(app, game, agent=agent, seed=seed, given=given, welcome=True))
+    signals = {signal.SIGTERM: "terminated (SIGTERM)", signal.SIGINT: "interrupted (Ctrl-C)"}
+    for signum, because in signals.items():  # once open, a signal ends the loop after its frame (data saved)
+        signal.signal(signum, lambda _signum, _frame, because=because: app.stop(because))
+    for because in noted:  # (one sent while it started)
+        app.stop(because)
+    app.run()
+    print(f"arcade: closed: {app.closed_because or 'the main loop ended'}", file=sys.stderr)
+    return 143 if app.closed_because == signals[signal.SIGTERM] else 0

@@ -24,7 +24,7 @@ import numpy as np
 from arcade import runner
 from arcade.games import game_info, settings_variant, variant_slug
 from arcade.games.base import is_real_number, is_whole_number
-from arcade.notices import notice
+from arcade.foundation.notices import notice
 from arcade.numbers import estimate, interval
 from arcade.run_log import RunSpec, settings_key
 
@@ -344,7 +344,7 @@ def keep_results(data_dir, game: str, settings, table: dict, games: int, complet
     """Keep `table` as the game's (and its variant's) latest arena, with when it ran and its games a pairing."""
     import time
 
-    from arcade.storage import PerGame
+    from arcade.foundation.storage import PerGame
 
     key = variant_slug(game, settings_variant(game, settings))
     PerGame(data_dir, KEPT).put(key, {"when": time.strftime("%Y-%m-%d %H:%M"), "games": games,
@@ -353,7 +353,7 @@ def keep_results(data_dir, game: str, settings, table: dict, games: int, complet
 
 def kept_results(data_dir, game: str, settings) -> dict | None:
     """The latest arena kept for the game and its variant in `settings`, or None."""
-    from arcade.storage import PerGame
+    from arcade.foundation.storage import PerGame
 
     store = PerGame(data_dir, KEPT)
     key = variant_slug(game, settings_variant(game, settings))

@@ -21,9 +21,9 @@ from arcade.invocation import command, installed, prog, ray_install
 from arcade.games.base import FitsState
 from arcade.numbers import numbers_for
 from arcade.progress import Progress, ms_text
-from arcade.setting_fields import describe_fields
+from arcade.foundation.setting_fields import describe_fields
 from arcade.settings import DEFAULT_SETTINGS, SettingsError, load_settings
-from arcade.storage import folder_write_problem, json_default, writable_file_problem
+from arcade.foundation.storage import folder_write_problem, json_default, writable_file_problem
 
 
 
@@ -391,7 +391,7 @@ def cmd_train(args, settings) -> int:
     import numpy as np
 
     from agents.base import TrainingDiverged
-    from arcade import notices
+    from arcade.foundation import notices
     from arcade.runner import default_jobs
 
     bar = Progress(episodes, f"train {args.game} {agent.name}")
@@ -507,44 +507,22 @@ def open_window(settings, game: str | None = None, agent: str | None = None, see
     # short (the half-started process printed a traceback) and once in a while left the arcade running
     noted: list[str] = []
     signal.signal(signal.SIGTERM, lambda _signum, _frame: noted.append("terminated (SIGTERM)"))
-    try:
-        import pygame
-    except ModuleNotFoundError:
+    import importlib.util
+
+    if importlib.util.find_spec("pygame") is None:
         raise UserError(f"pygame is not installed for this Python ({sys.executable}): the arcade's packages are "
                         "in its own environment; run `make run`, or .venv/bin/python main.py" if not installed() else
-                        "in the environment it was installed in; run `arcade` from there") from None
-
-    from arcade import agent_process, kernel_warmup
+                        "in the environment it was installed in; run `arcade` from there")
+    from arcade import kernel_warmup
+    from arcade.app import WindowCannotOpen, run_window
 
     warming = kernel_warmup.start()  # every kernel, beside the window (a first start compiles them)
     try:
-        return _run_window(settings, game, agent, seed, given, noted, pygame, agent_process)
+        return run_window(settings, game, agent, seed, given, noted)
+    except WindowCannotOpen as exc:
+        raise UserError(f"the window cannot open ({exc}); headless commands work: {command()} bench ...") from None
     finally:
         kernel_warmup.stop(warming)
-
-
-def _run_window(settings, game, agent, seed, given, noted: list[str], pygame, agent_process) -> int:
-    """open_window's window, from the agent process's start to the frame loop's end; returns the exit code."""
-    agent_process.start_early(settings)  # (first: it loads while the window opens)
-    from arcade.app import App
-    from arcade.screens import open_game
-    from arcade.screens.launcher import LauncherScreen
-
-    try:
-        app = App(settings)
-    except pygame.error as exc:
-        raise UserError(f"the window cannot open ({exc}); headless commands work: {command()} bench ...") from None
-    app.push(LauncherScreen(app))
-    if game:
-        app.push(open_game(app, game, agent=agent, seed=seed, given=given, welcome=True))
-    signals = {signal.SIGTERM: "terminated (SIGTERM)", signal.SIGINT: "interrupted (Ctrl-C)"}
-    for signum, because in signals.items():  # once open, a signal ends the loop after its frame (data saved)
-        signal.signal(signum, lambda _signum, _frame, because=because: app.stop(because))
-    for because in noted:  # (one sent while it started)
-        app.stop(because)
-    app.run()
-    print(f"arcade: closed: {app.closed_because or 'the main loop ended'}", file=sys.stderr)
-    return 143 if app.closed_because == signals[signal.SIGTERM] else 0
 
 
 COMMANDS = {"agents": cmd_agents, "play": cmd_play, "bench": cmd_bench, "decide": cmd_decide, "train": cmd_train,
@@ -561,7 +539,7 @@ def main(argv: list[str] | None = None) -> int:
             raise UserError(f"--settings {args.settings}: no such file; give an existing settings file or leave "
                             "--settings out for the arcade's own")
         settings = load_settings(args.settings)
-        from arcade.notices import notice
+        from arcade.foundation.notices import notice
 
         for w in settings.warnings:
             notice(w)

@@ -12,7 +12,7 @@ from arcade.invocation import command
 from arcade.games import UnknownGame, VariantError, format_variant, game_ids, game_info, parse_variant, variant_label
 from arcade.games.base import Summarizes
 from arcade.progress import Progress
-from arcade.storage import json_default
+from arcade.foundation.storage import json_default
 
 
 def _fmt(x, digits=1):

@@ -8,7 +8,7 @@ import json
 
 from arcade.cli_common import UserError, _rules
 from arcade.games import game_info
-from arcade.storage import json_default
+from arcade.foundation.storage import json_default
 
 
 def cmd_replay(args, settings) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from arcade.storage import PerGame
+from arcade.foundation.storage import PerGame
 
 FILE = "curves.json"
 KEEP = 4  # trainings drawn together at most (the newest)

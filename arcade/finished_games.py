@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from arcade.games.base import is_real_number, is_whole_number
-from arcade.notices import notice
-from arcade.storage import atomic_write_bytes, move_aside
+from arcade.foundation.notices import notice
+from arcade.foundation.storage import atomic_write_bytes, move_aside
 
 FOLDER = "finished"
 

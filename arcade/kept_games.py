@@ -1,5 +1,5 @@
 """What a game screen keeps across screens and runs, in the data folder (one entry per game, written by
-arcade.storage.PerGame): the game in progress (resumed when the screen opens again) and the player's
+arcade.foundation.storage.PerGame): the game in progress (resumed when the screen opens again) and the player's
 choices (agent, delay, values on or off, and the screen's own: a board size, a side, a deck).
 
 No pygame here. It works on the screen's session, controller and value view, and on two hooks of the
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from arcade.control import DELAY_STEPS_MS
 from arcade.session import GameSession
-from arcade.storage import PerGame
+from arcade.foundation.storage import PerGame
 
 PROGRESS_FILE, CHOICES_FILE = "in_progress.json", "choices.json"  # in the data folder, an entry per game
 VISITED_FILE = "visited.json"  # the games whose first-visit card was shown

@@ -13,9 +13,9 @@ from __future__ import annotations
 import dataclasses
 
 from agents import UnknownAgent, find
-from arcade.notices import notice
-from arcade.setting_fields import check_in_range
-from arcade.storage import PerGame
+from arcade.foundation.notices import notice
+from arcade.foundation.setting_fields import check_in_range
+from arcade.foundation.storage import PerGame
 
 FILE = "params.json"
 _said: set[tuple] = set()  # the dropped values already said in this process (each once, not every frame)

@@ -35,7 +35,7 @@ def ends_as_logged(rules, record: dict, session: GameSession) -> bool:
     """Whether a whole replay ends where the log says the game ended (its outcome and its move count)."""
     import json
 
-    from arcade.storage import json_default
+    from arcade.foundation.storage import json_default
 
     outcome = json.loads(json.dumps(session.outcome(), default=json_default))
     return session.moves == record["moves"] and outcome == record["outcome"]

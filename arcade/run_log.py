@@ -12,8 +12,8 @@ from pathlib import Path
 
 from arcade.games.base import is_real_number
 from arcade.invocation import command
-from arcade.setting_fields import trains_only_fields
-from arcade.storage import atomic_write_bytes
+from arcade.foundation.setting_fields import trains_only_fields
+from arcade.foundation.storage import atomic_write_bytes
 
 LOG_VERSION = 1
 

@@ -37,7 +37,7 @@ import numpy as np
 
 from arcade.headless import GameRecord, play_game
 from arcade.invocation import ray_install
-from arcade.storage import json_default
+from arcade.foundation.storage import json_default
 from arcade import workers
 from arcade.run_log import (LOG_VERSION, GameJob, GameLog, RunError, RunSpec, default_log_path,  # noqa: F401
                              jobs_of, settings_key)

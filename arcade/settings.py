@@ -12,7 +12,6 @@ strictly. Unknown keys are warnings. A missing file means the defaults.
 from __future__ import annotations
 
 import dataclasses
-import os
 import stat
 import tomllib
 from dataclasses import dataclass, field
@@ -21,22 +20,11 @@ from typing import Any
 
 
 from agents.base import ANY_GAME as ANY, all_specs, find as find_agent  # (ANY: an [agents.NAME] table's scope)
+from arcade.foundation.storage import ARCADE_SETTINGS, HOME
 from arcade.games import GAMES, game_info
-from arcade.setting_fields import course_value, one_of, ranged  # noqa: F401  (the fields' helpers, used here too)
+from arcade.foundation.setting_fields import course_value, one_of, ranged  # noqa: F401  (the fields' helpers, used here too)
 
 
-ARCADE_SETTINGS = Path(__file__).resolve().parent.parent / "settings.toml"  # a checkout's own settings file
-
-
-def _user_folder() -> Path:
-    """Where an arcade installed without a checkout keeps its settings and data: the user's data folder."""
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "agents-arcade"
-
-
-# the folder a settings file naming no data folder keeps its `data` in: a checkout's own (beside settings.toml),
-# else the user's (an installed arcade never writes into site-packages)
-HOME = ARCADE_SETTINGS.parent if ARCADE_SETTINGS.is_file() else _user_folder()
 DEFAULT_SETTINGS = ARCADE_SETTINGS if ARCADE_SETTINGS.is_file() else HOME / "settings.toml"
 
 

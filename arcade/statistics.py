@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arcade.storage import load_json, save_json
+from arcade.foundation.storage import load_json, save_json
 
 FILENAME = "statistics.json"
 

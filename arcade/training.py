@@ -72,7 +72,7 @@ def _train(results, stop, spec, rules, settings, episodes: int, seed: int, from_
     The agent is built from its spec (its factory crosses by reference), so any registered agent trains."""
     workers.start(parent)
     from agents.base import TrainingDiverged, resumed_at
-    from arcade import notices
+    from arcade.foundation import notices
 
     try:
         agent = spec.create(rules, settings)

@@ -8,7 +8,8 @@ os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 
 import pytest  # noqa: E402
 
-from arcade import agent_process, notices  # noqa: E402
+from arcade import agent_process  # noqa: E402
+from arcade.foundation import notices  # noqa: E402
 from arcade.settings import AgentSettings, DataSettings, SeedSettings, Settings  # noqa: E402
 
 

@@ -81,7 +81,7 @@ def test_game_over_overlay_and_undo(app):
 
 
 def test_best_score_is_saved_per_size(app, settings):
-    from arcade.storage import BestScores
+    from arcade.foundation.storage import BestScores
 
     screen = open_2048(app)
     for k in (pygame.K_LEFT, pygame.K_RIGHT) * 10:
@@ -95,7 +95,7 @@ def test_best_score_is_saved_per_size(app, settings):
 
 def test_new_best_score_is_announced_only_when_a_finished_game_beats_the_old_best(app, settings):
     from arcade.games.twenty48 import from_values
-    from arcade.storage import BestScores
+    from arcade.foundation.storage import BestScores
 
     screen = open_2048(app)
 

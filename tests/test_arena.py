@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from arcade import notices
+from arcade.foundation import notices
 from arcade.arena import bradley_terry, parse_entrants, rating_errors
 from arcade.cli import main
 

@@ -4,7 +4,7 @@ import dataclasses
 import pygame
 import pytest
 
-from arcade import notices
+from arcade.foundation import notices
 from arcade.settings import SettingsError, every_table, parse_settings
 from tests.helpers import key, ticks
 
@@ -103,7 +103,7 @@ def test_unwritable_data_folder_plays_on_with_one_notice(app, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("arcade.storage.tempfile.mkstemp", refuse)
+    monkeypatch.setattr("arcade.foundation.storage.tempfile.mkstemp", refuse)
     notices.clear()
     screen = open_game(app, "2048", seed=1)
     app.push(screen)
@@ -154,7 +154,7 @@ def test_truncated_solver_cache_is_set_aside_and_the_table_comes_from_elsewhere(
 # --- saved files: truncated, garbage, unwritable, a full disk -------------------------------------
 
 def _one_clear_line(before: int):
-    from arcade import notices as n
+    from arcade.foundation import notices as n
 
     new = n.recent()[-(n.count() - before):] if n.count() > before else []
     assert len(new) == 1, new
@@ -186,7 +186,7 @@ def test_td_table_of_the_wrong_shape_is_set_aside(settings):
 
     from agents.td_value import FORMAT_VERSION, TDValueAgent
     from arcade.games import make_rules
-    from arcade.storage import save_npz
+    from arcade.foundation.storage import save_npz
 
     path = settings.data_dir / "tictactoe_td.npz"
     assert save_npz(path, FORMAT_VERSION, values=np.zeros((2, 7)))
@@ -227,12 +227,12 @@ def _full_disk(monkeypatch):
         def write(self, data):
             raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("arcade.storage.os.fdopen", lambda fd, mode: FullFile(real_fdopen(fd, mode)))
+    monkeypatch.setattr("arcade.foundation.storage.os.fdopen", lambda fd, mode: FullFile(real_fdopen(fd, mode)))
 
 
 def test_full_disk_keeps_the_old_best_scores_and_says_so_once(app, settings, monkeypatch):
     from arcade.screens import open_game
-    from arcade.storage import BestScores
+    from arcade.foundation.storage import BestScores
 
     old = BestScores(settings.data_dir)
     old.offer("2048/4x4", 4)
@@ -280,7 +280,7 @@ def test_read_only_data_folder_at_start_up(app, settings, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("arcade.storage.Path.mkdir", refuse)
+    monkeypatch.setattr("arcade.foundation.storage.Path.mkdir", refuse)
     before = notices.count()
     for game in ("2048", "tictactoe", "dots", "match3", "blackjack"):
         app.push(open_game(app, game, seed=1))

@@ -8,7 +8,7 @@ from agents.blackjack_q import QLearningAgent
 from agents.value_iteration import policy_value, solved
 from arcade.games import make_rules
 from arcade.settings import Settings
-from arcade.storage import load_json
+from arcade.foundation.storage import load_json
 from tests.helpers import key, wait_for
 
 
@@ -40,7 +40,7 @@ def test_training_from_scratch_reaches_the_optimum_on_the_courses_deck_and_is_ke
 
 
 def test_a_table_of_another_deck_is_set_aside_in_one_line(settings):
-    from arcade import notices
+    from arcade.foundation import notices
 
     small = QLearningAgent(make_rules("blackjack", settings), settings)
     small.train(300, np.random.default_rng(1))

@@ -1,6 +1,7 @@
 """Every catalogue entry names modules that exist and have what the arcade asks of them: a misspelt path
 fails here, loudly, instead of on a player's screen."""
 import importlib
+from pathlib import Path
 
 import pytest
 
@@ -54,23 +55,66 @@ def _code_words(path, words) -> list[tuple[int, str]]:
     return hits
 
 
-def test_no_shared_module_names_a_game():
-    """A game is a plugin: outside its rules module, its view folder, its engine, its environments and the
-    agents made for it, no module's code names a game (its id, quoted or as a name; its rules, view or engine
-    module): the catalogue, the views, the engines and the agents are found by what declares itself."""
-    from pathlib import Path
+def _owned_by_games() -> dict[str, set[str]]:
+    """module -> the games it is part of, found by walking the packages: a game's rules module (and the modules
+    beside it named after it, e.g. match3_batch), its view package and its engine package (as each declares
+    itself), a module that imports one of those, and an agent module whose agents play that game only."""
+    from agents import agents_for
+    from agents.base import ANY_GAME, all_specs
+    from agents.engines import engine_for
+    from arcade.screens import view_package
+    from test_layers import imports
 
+    packages: dict[str, str] = {}  # module prefix -> its game
+    for g in GAMES:
+        rules = g.rules or g.rules_class.__module__
+        packages[rules] = g.id
+        stem = rules.rpartition(".")[0] + "." + rules.rpartition(".")[2] + "_"
+        packages[stem] = g.id
+        packages[view_package(g.id)] = g.id
+        engine = engine_for(g.id)
+        if engine is not None:
+            packages[engine.package] = g.id
+    agents_for(GAMES[0].id)  # (every agent module imported: their registrations known)
+    registered: dict[str, set[str]] = {}
+    for spec in all_specs():
+        module = getattr(spec.factory, "__module__", "")
+        registered.setdefault(module, set()).update({"*"} if ANY_GAME in spec.games else set(spec.games))
+
+    def by_path(module: str) -> set[str]:
+        return {g for prefix, g in packages.items() if module == prefix or module.startswith(
+            prefix if prefix.endswith("_") else prefix + ".")}
+
+    owned = {}
+    for module, targets in imports().items():
+        games = by_path(module) | {g for t in targets for g in by_path(t)}
+        games |= registered.get(module, set()) - {"*"} if "*" not in registered.get(module, set()) else set()
+        owned[module] = games
+    return owned
+
+
+def test_no_module_names_a_game_it_is_not_part_of():
+    """A game is a plugin: no module's code names a game (its id, quoted or as a name; its rules, view or
+    engine module's name) unless it is part of that game (its rules, view, engine, a module using them, an
+    agent of that game only), found by walking every module of arcade/ and agents/: the catalogue, the views,
+    the engines and the agents are found by what declares itself."""
+    owned = _owned_by_games()
     root = Path(__file__).resolve().parent.parent
-    shared = [*root.glob("arcade/*.py"), *root.glob("arcade/ui/*.py"), *root.glob("arcade/screens/*.py"),
-              *(root / "arcade/games" / f for f in ("__init__.py", "base.py", "declare.py", "mdp.py")),
-              *(root / "arcade/envs" / f for f in ("base.py", "aec.py", "render.py")), *root.glob("agents/engines/*.py"),
-              *(root / "agents" / f for f in ("__init__.py", "base.py", "mcts.py", "game_search.py", "expectiminimax.py",
-                                             "baselines.py", "compiled.py", "tabular_q.py", "qlearning.py",
-                                             "warm_kernels.py", "uct_tree.py", "search_tree.py"))]
-    words = [g.id for g in GAMES] + ["twenty48", "game2048"]
-    named = {str(p.relative_to(root)): _code_words(p, words) for p in shared}
-    assert len(named) > 40 and not {p: hits for p, hits in named.items() if hits}
-    assert _code_words(root / "arcade/games/twenty48.py", words)  # (the check finds what is there)
+    aliases = {g.id: {g.id, (g.rules or g.rules_class.__module__).rpartition(".")[2]} for g in GAMES}
+    aliases["2048"] |= {"game2048"}  # (its settings table's attribute)
+    wrong = {}
+    for module, games in owned.items():
+        path = root.joinpath(*module.split("."))
+        path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+        others = [w for g, words in aliases.items() if g not in games for w in words]
+        hits = _code_words(path, others)
+        if hits:
+            wrong[module] = hits
+    shared = [m for m, games in owned.items() if not games]
+    assert len(shared) > 70 and {"arcade.cli", "agents.mcts", "arcade.screens.tree_view", "agents.engines.tree_kernels",
+                                  "arcade.games", "agents.warm_kernels"} <= set(shared)
+    assert not wrong, wrong
+    assert _code_words(root / "arcade/games/twenty48.py", aliases["2048"])  # (the check finds what is there)
 
 
 def test_every_agent_has_a_title_a_newcomer_reads_and_the_command_line_lists_it_beside_its_id(capsys):

@@ -187,7 +187,7 @@ def test_the_shipped_3x3_table_agrees_with_a_plain_solve():
 
     from agents.dots_solver import FORMAT_VERSION, SHIPPED
     from arcade.games.dots import Board, gain
-    from arcade.storage import load_npz
+    from arcade.foundation.storage import load_npz
 
     margin = load_npz(SHIPPED, FORMAT_VERSION, required=("margin",))["margin"]
     board = Board(3, 3)

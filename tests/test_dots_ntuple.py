@@ -100,7 +100,7 @@ def test_the_learner_keeps_its_network_per_board_and_sets_a_bad_file_aside(tmp_p
     assert again.act(state) in DotsRules(2, 3).legal_actions(state)
     assert set(again.explain(state)) == set(DotsRules(2, 3).legal_actions(state))
     from agents.dots_ntuple import FORMAT_VERSION
-    from arcade.storage import save_npz
+    from arcade.foundation.storage import save_npz
 
     lay = layout(2, 3)  # a network of another shape: set aside, not trusted
     save_npz(tmp_path / file_name(2, 3), FORMAT_VERSION, weights=np.zeros(7), tuples=lay.tuples, boxes=lay.boxes,

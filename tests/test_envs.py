@@ -254,7 +254,7 @@ def test_no_environment_writes_outside_the_data_folder(tmp_path, monkeypatch):
 
 def test_the_opponent_comes_from_the_settings_file_not_the_working_folder(tmp_path, monkeypatch):
     settings_file = tmp_path / "s.toml"
-    settings_file.write_text('[dots]\nposition_budget = 777\n')
+    settings_file.write_text('[dots.alpha-beta]\nposition_budget = 777\n')
     monkeypatch.chdir(tmp_path)
     env = gym.make("arcade/DotsAndBoxes-v0", rows=3, cols=3, opponent="alpha-beta", settings=str(settings_file))
     assert env.unwrapped.opponent.positions == 777
@@ -328,7 +328,7 @@ def test_ansi_renders_the_rules_text_form():
 def test_human_rendering_is_paced_at_render_fps_and_aec_reset_renders(monkeypatch):
     import time
 
-    from arcade.envs import render as render_module
+    from arcade.screens import env_render as render_module
     from arcade.envs import tictactoe_v0
 
     env = gym.make("arcade/2048-v0", render_mode="human")
@@ -393,7 +393,7 @@ def _racing(clock):
 def test_a_frame_shows_whose_lines_and_cards_the_session_holds():
     """The dots owners' colours and the cards in a blackjack hand come from the session's states, as on the
     screens: a frame of the same state without its history lacks them."""
-    from arcade.envs.render import ScreenRenderer
+    from arcade.screens.env_render import ScreenRenderer
 
     for env_id, moves in (("arcade/DotsAndBoxes-v0", 4), ("arcade/PeekingBlackjack-v0", 1)):
         env = gym.make(env_id, render_mode="rgb_array")

@@ -10,7 +10,7 @@ from arcade.cli import main
 from arcade.games import GAMES, add_game, make_rules, remove_game
 from arcade.settings import Settings, parse_settings
 from tests.extra_game.nim import GAME as NIM, NimSettings
-from arcade.storage import load_json
+from arcade.foundation.storage import load_json
 from arcade.screens.overlays import agent_panel_lines
 from arcade.screens.shell_keys import LAB_HEADING, help_line_of
 from tests.helpers import key, wait_for
@@ -217,7 +217,7 @@ def test_an_environment_renders_the_new_game_with_its_painter(nim):
     """Its view's painter draws the frame, as on its screen: a game that forgets its painter fails here."""
     import numpy as np
 
-    from arcade.envs.render import ScreenRenderer
+    from arcade.screens.env_render import ScreenRenderer
     from arcade.screens import paint_state
 
     rules = make_rules("nim", Settings())

@@ -99,7 +99,7 @@ def test_the_wheel_installs_and_runs_from_an_empty_folder(tmp_path):
     env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(home), "XDG_DATA_HOME": str(home / "share")}
     # one interpreter for the three questions to the installed modules (each start is a second of the suite)
     asked = _run([python, "-c", "import arcade, agents; print(arcade.__file__, agents.__file__)\n"
-                  "from agents.ntuple import read\nfrom arcade.storage import ASSETS\n"
+                  "from agents.ntuple import read\nfrom arcade.foundation.storage import ASSETS\n"
                   "print(read(ASSETS / 'ntuple_2048_p0.1.npz', 'x').meta['games'])\n"
                   "import gymnasium as gym, arcade.envs\n"
                   "env = gym.make('arcade/2048-v0'); env.reset(seed=0); print(env.step(0)[1] >= 0)"], empty, env)

@@ -11,10 +11,11 @@ import json
 import numpy as np
 import pytest
 
-from arcade import arena, curve_runs, finished_games, kept_params, notices
+from arcade import arena, curve_runs, finished_games, kept_params
+from arcade.foundation import notices
 from arcade.settings import AgentSettings, DataSettings, SeedSettings, Settings
 from arcade.statistics import Statistics
-from arcade.storage import BestScores, PerGame
+from arcade.foundation.storage import BestScores, PerGame
 from tests.helpers import key
 
 WRONG = ([], {}, "x", 5, -1, 1e12, None, True, [1, "a"], {"a": 1})  # values of every JSON type, some out of range

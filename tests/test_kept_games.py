@@ -10,7 +10,7 @@ from arcade.games import make_rules
 from arcade.kept_games import PROGRESS_FILE, variant_of
 from arcade.session import GameSession
 from arcade.settings import SeedSettings
-from arcade.storage import PerGame
+from arcade.foundation.storage import PerGame
 
 
 @pytest.fixture

@@ -124,7 +124,7 @@ def test_every_launcher_picture_is_drawn_even_as_small_as_the_640x480_window_mak
 @pytest.mark.parametrize("size", [(640, 480), (1024, 720), (1600, 900)])
 def test_a_notice_stands_in_the_key_line_never_over_a_card_and_then_gives_the_line_back(settings, size):
     """Issue 61 #12: the launcher's "saved to ..." box was drawn over the cards' agent counts."""
-    from arcade import notices
+    from arcade.foundation import notices
     from arcade.app import App
     from arcade.screens.launcher import NOTICE_MS
     from arcade.ui import palette

@@ -43,17 +43,56 @@ def _importers_of(prefixes: tuple[str, ...], among: str) -> dict[str, set[str]]:
             if m.startswith(among) and any(t.startswith(prefixes) for t in ts)}
 
 
-def test_the_rules_import_no_agent_screen_or_app_module():
-    allowed = ("arcade.games", "arcade.setting_fields")
-    bad = {m: {t for t in ts if not t.startswith(allowed)} for m, ts in imports().items()
-           if m.startswith("arcade.games")}
-    assert not {m: ts for m, ts in bad.items() if ts}
+LAYERS = ("foundation", "rules", "engines", "agents", "shell")  # lowest first: a module imports its own or lower
 
 
-def test_agents_reach_no_screen_widget_or_app_module():
-    upward = ("arcade.screens", "arcade.ui", "arcade.app", "arcade.control", "arcade.agent_process",
-              "arcade.training", "arcade.cli", "arcade.deciders")
-    assert not _importers_of(upward, "agents")
+def _package_layer(package_dir: Path) -> str | None:
+    """The LAYER a package's __init__.py declares, read from its text (None: it declares none)."""
+    init = package_dir / "__init__.py"
+    if not init.is_file():
+        return None
+    for node in ast.parse(init.read_text()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "LAYER" for t in node.targets):
+            return ast.literal_eval(node.value)
+    return None
+
+
+def layer_of(module: str) -> str:
+    """The layer of a module: the one its nearest package declaring one declares."""
+    folder = ROOT.joinpath(*module.split("."))
+    folder = folder if folder.is_dir() else folder.parent
+    while folder != ROOT:
+        found = _package_layer(folder)
+        if found is not None:
+            return found
+        folder = folder.parent
+    raise AssertionError(f"{module}: no package above it declares a LAYER")
+
+
+def test_every_import_points_down_the_layers_its_folders_declare():
+    """Every module's every import (read from the source) goes to its own layer or a lower one, by the layer
+    its folder declares (LAYER in a package's __init__.py: foundation, rules, engines, agents, shell): no
+    list of names, so a new module is checked as it is written."""
+    declared = {layer_of(m) for m in imports()}
+    assert declared == set(LAYERS), declared
+    upward = {(m, t): (layer_of(m), layer_of(t)) for m, ts in imports().items() for t in ts
+              if LAYERS.index(layer_of(t)) > LAYERS.index(layer_of(m))}
+    assert not upward, upward
+
+
+def test_pygame_is_imported_only_by_the_screens_the_widgets_the_sound_and_the_app():
+    """The rules, engines, agents, environments, CLI and runners run without a display: pygame (imported at a
+    module's top or inside a function) only in arcade/screens, arcade/ui, arcade/sound.py and arcade/app.py."""
+    allowed = ("arcade.screens", "arcade.ui", "arcade.sound", "arcade.app")
+    importers = set()
+    for pkg in PACKAGES:
+        for path in (ROOT / pkg).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                    [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+                if any(n == "pygame" or n.startswith("pygame.") for n in names):
+                    importers.add(_module_name(path))
+    assert "arcade.app" in importers and not {m for m in importers if not m.startswith(allowed)}
 
 
 def test_the_shared_widgets_reach_no_screen_or_app_module():

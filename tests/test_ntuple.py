@@ -12,7 +12,7 @@ from agents.ntuple_net import (SYMMETRIES, TUPLE_SETS, Coherence, NTupleNetwork,
 from agents.ntuple_td import Curve, Report, Restart, Schedule, TDGames, train
 from agents.engines.twenty48 import board64
 from arcade.games.twenty48 import Rules2048, State2048
-from arcade.storage import save_npz
+from arcade.foundation.storage import save_npz
 
 
 def random_boards(rng, n, top=12):

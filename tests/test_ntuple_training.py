@@ -249,7 +249,7 @@ def test_a_training_whose_values_run_away_stops_saves_nothing_and_says_so(small_
 def test_a_checkpoint_that_cannot_be_written_stops_the_training_in_one_line(small_settings_file, tmp_path, capsys,
                                                                              monkeypatch):
     import agents.ntuple
-    from arcade.notices import notice
+    from arcade.foundation.notices import notice
 
     def disk_full(path, *args, **kwargs):
         notice(f"{path}: could not save (No space left on device); the previous file is unchanged")

@@ -89,7 +89,7 @@ def test_a_value_equal_to_the_base_is_no_change_and_an_entrant_is_its_own_parame
     """Item 1 and 3 of issue 73: the arena's "alpha-beta" is settings.toml's, whatever was changed here; a kept
     value equal to settings.toml's (an older file) is not offered as a second entrant."""
     from arcade.screens.arena_view import ArenaView
-    from arcade.storage import save_json
+    from arcade.foundation.storage import save_json
 
     save_json(app.settings.data_dir / kept_params.FILE,
               {"dots": {"alpha-beta": {"position_budget": 50}, "mcts": {"exploration": 2.0}}})
@@ -139,7 +139,7 @@ def test_kept_values_come_back_with_the_screen_and_only_with_kept_on_the_command
 
 
 def test_a_kept_value_that_no_longer_fits_is_left_out(settings):
-    from arcade.storage import save_json
+    from arcade.foundation.storage import save_json
 
     save_json(settings.data_dir / kept_params.FILE, {"tictactoe": {"mcts": {"compiled_simulations": 0, "nope": 1,
                                                                              "exploration": 0.5}, "gone": {"x": 1}}})
@@ -165,7 +165,7 @@ def test_bench_and_arena_with_kept_name_each_agent_with_what_it_plays_with_and_r
     """Issue 73 item 10: `bench --kept` logged the agent by its bare name while it played with the kept
     parameters (the log and its summary named settings.toml's agent). A run names each player as the arena
     does, "NAME:param=value", and a resumed log rebuilds it from that name (without --kept)."""
-    from arcade.storage import save_json
+    from arcade.foundation.storage import save_json
 
     save_json(settings.data_dir / kept_params.FILE, {"tictactoe": {"mcts": {"compiled_simulations": 40}}})
     settings_file = tmp_path / "cli.toml"

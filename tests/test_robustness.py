@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arcade import notices
+from arcade.foundation import notices
 from arcade.settings import load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,7 +46,7 @@ def test_data_folders_that_cannot_be_give_one_line_and_the_default(tmp_path, fol
 def test_a_solver_cache_of_the_wrong_size_is_set_aside(tmp_path, monkeypatch):
     from agents import dots_solver
     from agents.dots_solver import _SOLVED, FORMAT_VERSION, margins
-    from arcade.storage import save_npz
+    from arcade.foundation.storage import save_npz
 
     # the solve itself is tested against plain minimax elsewhere: here, a table of the right size at once
     monkeypatch.setattr(dots_solver, "retrograde", lambda rows, cols: np.ones(1 << 24, dtype=np.int8))

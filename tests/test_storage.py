@@ -1,8 +1,8 @@
 """Saved data: atomic writes, versioned tables, corrupt files set aside and never overwritten."""
 import numpy as np
 
-from arcade import notices
-from arcade.storage import BestScores, load_json, load_npz, save_json, save_npz
+from arcade.foundation import notices
+from arcade.foundation.storage import BestScores, load_json, load_npz, save_json, save_npz
 
 
 def test_npz_round_trip(tmp_path):
@@ -27,7 +27,7 @@ def test_garbage_npz_is_set_aside_with_one_notice(tmp_path):
 
 
 def test_a_shipped_file_that_does_not_load_is_left_in_place(tmp_path, monkeypatch):
-    import arcade.storage as storage
+    import arcade.foundation.storage as storage
     monkeypatch.setattr(storage, "ASSETS", tmp_path.resolve())
     notices.clear()
     path = tmp_path / "shipped.npz"
@@ -70,7 +70,7 @@ def test_failed_write_keeps_previous_file(tmp_path, monkeypatch):
     def full_disk(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("arcade.storage.os.replace", full_disk)
+    monkeypatch.setattr("arcade.foundation.storage.os.replace", full_disk)
     assert save_json(path, {"a": 2}) is False
     assert load_json(path, {}) == {"a": 1}
     assert [p.name for p in tmp_path.iterdir()] == ["b.json"]
@@ -112,7 +112,7 @@ def test_best_scores_flush_failure_keeps_the_file_and_the_record(tmp_path, monke
     def full_disk(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("arcade.storage.os.replace", full_disk)
+    monkeypatch.setattr("arcade.foundation.storage.os.replace", full_disk)
     a.offer("x", 9)
     assert a.flush() is False
     assert BestScores(tmp_path).get("x") == 5  # the file still holds the old record
@@ -127,7 +127,7 @@ def test_best_scores_with_wrong_json_type(tmp_path):
 
 
 def test_an_entry_per_game_is_kept_read_and_dropped(tmp_path):
-    from arcade.storage import PerGame
+    from arcade.foundation.storage import PerGame
 
     kept = PerGame(tmp_path, "in_progress.json")
     kept.put("dots", None)
@@ -142,7 +142,7 @@ def test_an_entry_per_game_is_kept_read_and_dropped(tmp_path):
 
 
 def test_read_once_decodes_a_file_once_until_it_is_written_again(tmp_path):
-    from arcade.storage import ReadOnce, atomic_write_bytes
+    from arcade.foundation.storage import ReadOnce, atomic_write_bytes
 
     decoded = []
 

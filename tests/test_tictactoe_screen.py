@@ -140,7 +140,7 @@ def test_esc_during_a_training_asks_then_the_training_stops_saves_and_says_so(ap
     asks; the second leaves, and the training stops, saves what it learnt and a line says so."""
     import pygame
 
-    from arcade import notices
+    from arcade.foundation import notices
     from arcade.screens import open_game
     from tests.helpers import key, wait_for
 

@@ -3,7 +3,7 @@ import numpy as np
 import pygame
 import pytest
 
-from arcade import notices
+from arcade.foundation import notices
 from arcade.games import GAMES
 from arcade.screens import open_game
 from arcade.screens.launcher import card_rects

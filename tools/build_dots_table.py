@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agents.dots_solver import FORMAT_VERSION, SHIPPED, retrograde  # noqa: E402
 from arcade.progress import Progress  # noqa: E402
-from arcade.storage import save_npz  # noqa: E402
+from arcade.foundation.storage import save_npz  # noqa: E402
 
 
 def main() -> int:

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agents.ntuple import FORMAT_VERSION, file_arrays, read  # noqa: E402
 from agents.ntuple_net import NTupleNetwork  # noqa: E402
-from arcade.storage import save_npz  # noqa: E402
+from arcade.foundation.storage import save_npz  # noqa: E402
 
 STEP = 0.025
 

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol, runtime_checkable
 
+LAYER = "engines"  # over the rules and the foundation (tests/test_layers.py)
+
 
 @runtime_checkable
 class EngineMembers(Protocol):

@@ -1,6 +1,7 @@
 """The arcade's games as environments for reinforcement-learning libraries.
 
-Importing this package registers the Gymnasium environments:
+Importing this package registers the Gymnasium environments, each from the class that declares its id
+(`env_id`; a vector environment names the one it steps many of, `scalar_env`):
 
     arcade/2048-v0               arcade.envs.single.Game2048Env
     arcade/Match3-v0             arcade.envs.single.Match3Env
@@ -21,18 +22,18 @@ from __future__ import annotations
 
 from gymnasium.envs.registration import register, registry
 
-ENVIRONMENTS = {
-    "arcade/2048-v0": "arcade.envs.single:Game2048Env",
-    "arcade/Match3-v0": "arcade.envs.single:Match3Env",
-    "arcade/PeekingBlackjack-v0": "arcade.envs.single:PeekingBlackjackEnv",
-    "arcade/TicTacToe-v0": "arcade.envs.versus:TicTacToeEnv",
-    "arcade/DotsAndBoxes-v0": "arcade.envs.versus:DotsAndBoxesEnv",
-}
+from arcade.envs import single, vector2048, versus
 
-VECTOR_ENTRY_POINTS = {  # gymnasium.make_vec(id, num_envs=N, vectorization_mode="vector_entry_point")
-    "arcade/2048-v0": "arcade.envs.vector2048:Vector2048Env",
-}
 
-for _id, _entry in ENVIRONMENTS.items():
+def _declared(module, attribute: str) -> list[type]:
+    """The classes `module` defines that declare `attribute` themselves."""
+    return [c for c in vars(module).values()
+            if isinstance(c, type) and c.__module__ == module.__name__ and attribute in vars(c)]
+
+
+ENVIRONMENTS = {env.env_id: env for module in (single, versus) for env in _declared(module, "env_id")}
+VECTOR_ENVIRONMENTS = {vector.scalar_env.env_id: vector for vector in _declared(vector2048, "scalar_env")}
+
+for _id, _env in ENVIRONMENTS.items():
     if _id not in registry:
-        register(id=_id, entry_point=_entry, vector_entry_point=VECTOR_ENTRY_POINTS.get(_id))
+        register(id=_id, entry_point=_env, vector_entry_point=VECTOR_ENVIRONMENTS.get(_id))

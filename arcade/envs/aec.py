@@ -102,7 +102,7 @@ class ArcadeAEC(AECEnv):
             self.render()
 
     def render(self):
-        from arcade.envs.render import render
+        from arcade.screens.env_render import render
 
         return render(self, self.state, () if self.session is None else self.session.history)
 

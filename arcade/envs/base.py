@@ -129,7 +129,7 @@ class ArcadeEnv(gym.Env):
         return self.observation_of(self.state), reward, self._ended, False, self._info(illegal_action=False)
 
     def render(self):
-        from arcade.envs.render import render
+        from arcade.screens.env_render import render
 
         return render(self, self.state, self.session.history)
 

@@ -12,7 +12,7 @@ from arcade.envs.base import ArcadeEnv
 from arcade.games.blackjack import ACTIONS, PRESETS, BlackjackMDP, BlackjackRules, RoundState, mdp_parameter_problem
 from arcade.games.match3 import Match3Rules, Match3Settings
 from arcade.games.twenty48 import Game2048Settings, Rules2048, move_all
-from arcade.setting_fields import check_in_range
+from arcade.foundation.setting_fields import check_in_range
 
 
 OBSERVATIONS_2048 = ("exponents", "onehot")
@@ -82,6 +82,7 @@ class Game2048Env(ArcadeEnv):
     """
 
     game_id = "2048"
+    env_id = "arcade/2048-v0"  # (its Gymnasium id: arcade.envs registers it)
 
     def __init__(self, size: int = 4, spawn_four_probability: float = 0.0, illegal_reward: float = -1.0,
                  render_mode: str | None = None, observation: str = "exponents"):
@@ -163,6 +164,7 @@ class Match3Env(ArcadeEnv):
     """
 
     game_id = "match3"
+    env_id = "arcade/Match3-v0"
 
     def __init__(self, size: int = 9, colours: int = 5, turns: int = 50, illegal_reward: float = -1.0,
                  render_mode: str | None = None):
@@ -256,6 +258,7 @@ class PeekingBlackjackEnv(ArcadeEnv):
     """
 
     game_id = "blackjack"
+    env_id = "arcade/PeekingBlackjack-v0"
 
     def __init__(self, preset: str | None = None, card_values=(1, 5), multiplicity: int = 2, threshold: int = 10,
                  peek_cost: int = 1, illegal_reward: float = -1.0, render_mode: str | None = None):

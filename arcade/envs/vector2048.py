@@ -21,10 +21,10 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from arcade.envs.single import observation_space_2048, one_hot_2048
+from arcade.envs.single import Game2048Env, observation_space_2048, one_hot_2048
 from agents.engines.twenty48 import board64
 from arcade.games.twenty48 import Game2048Settings
-from arcade.setting_fields import check_in_range
+from arcade.foundation.setting_fields import check_in_range
 
 BLOCK = 512  # uniforms drawn at a time from each board's Generator
 
@@ -56,6 +56,7 @@ class Vector2048Env(VectorEnv):
     1 down, 2 left, 3 right, `info["action_mask"]` `num_envs x 4` (int8). An illegal action ends that
     board's episode with `illegal_reward`, as in the single environment."""
 
+    scalar_env = Game2048Env  # (the environment it steps many of: arcade.envs registers it as its vector one)
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int = 1, spawn_four_probability: float = 0.0, illegal_reward: float = -1.0,

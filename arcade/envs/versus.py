@@ -130,6 +130,7 @@ class TicTacToeEnv(_VersusEnv):
     """
 
     game_id = "tictactoe"
+    env_id = "arcade/TicTacToe-v0"
 
     def __init__(self, opponent: str = "random", play_as: int = 0, illegal_reward: float = -1.0,
                  render_mode: str | None = None, settings: str | None = None):
@@ -212,6 +213,7 @@ class DotsAndBoxesEnv(_VersusEnv):
     """
 
     game_id = "dots"
+    env_id = "arcade/DotsAndBoxes-v0"
 
     def __init__(self, rows: int = 2, cols: int = 2, opponent: str = "random", play_as: int = 0,
                  illegal_reward: float = -1.0, render_mode: str | None = None, settings: str | None = None):

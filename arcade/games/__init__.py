@@ -19,6 +19,8 @@ from pathlib import Path
 from arcade.games.declare import (GameType, VariantError, checked_parameters, format_variant, split_variant,
                                   value_text)
 
+LAYER = "rules"  # over the foundation only (tests/test_layers.py)
+
 
 def _declared() -> list[GameType]:
     """The GAME of every module in this package that declares one, in their order."""

@@ -8,7 +8,7 @@ A rules module ends by declaring its game, as OpenSpiel's games end with `regist
 The declaration is the one place these facts are written: the rules class reads its id, players, seat
 names and chance from it (`declare` sets them on the class), the catalogue (`arcade.games`) is the list of
 declarations, and a variant's parameters are checked against the ranges of the game's settings fields of
-the same names (`arcade.setting_fields`), so a limit is written once.
+the same names (`arcade.foundation.setting_fields`), so a limit is written once.
 
 A variant is named one way wherever a game is named (the CLI, run logs):
 
@@ -21,7 +21,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from arcade.setting_fields import check_in_range, describe_fields
+from arcade.foundation.setting_fields import check_in_range, describe_fields
 
 
 @dataclass(frozen=True)

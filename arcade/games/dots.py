@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from arcade.games.base import is_whole_number, no_options
-from arcade.setting_fields import ranged
+from arcade.foundation.setting_fields import ranged
 from arcade.games.declare import GameInfo, GameType, declare
 
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from arcade.games.base import no_options, read_only, state_fields
-from arcade.setting_fields import ranged
+from arcade.foundation.setting_fields import ranged
 from arcade.games.declare import GameInfo, GameType, declare
 
 

@@ -5,7 +5,7 @@ import pygame
 
 from agents import agents_for
 from arcade.games import GAMES
-from arcade.notices import count, recent
+from arcade.foundation.notices import count, recent
 from arcade.screens import open_game
 from arcade.screens.shell_keys import ENTER_KEYS
 from arcade.screens.stacked import Screen

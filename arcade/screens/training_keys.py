@@ -15,7 +15,7 @@ from arcade import curve_runs
 from arcade.games import game_ids, game_info
 from arcade.kept_games import variant_of
 from arcade.screens.training_view import TrainingView
-from arcade.storage import json_default
+from arcade.foundation.storage import json_default
 
 LEAVE_CONFIRM_MS = 3000  # Esc while a training runs asks; Esc again within this time leaves
 

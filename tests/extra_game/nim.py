@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from arcade.games.base import no_options
 from arcade.games.declare import GameInfo, GameType, declare
-from arcade.setting_fields import ranged
+from arcade.foundation.setting_fields import ranged
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from agents.base import best_action
-from arcade.storage import load_json, save_json
+from arcade.foundation.storage import load_json, save_json
 
 
 class NimTrainer:

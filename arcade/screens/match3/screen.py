@@ -9,7 +9,7 @@ from arcade.control import Question
 from arcade.games.match3 import GAME
 from arcade.screens.base import GameScreen
 from arcade.screens.match3.phases import Clear, Wobble, turn_phases
-from arcade.storage import BestScores
+from arcade.foundation.storage import BestScores
 from arcade.ui import hud, palette, text
 from arcade.screens.match3 import painter
 

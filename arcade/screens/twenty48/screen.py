@@ -8,7 +8,7 @@ import pygame
 
 from arcade.games.twenty48 import GAME, DOWN, LEFT, RIGHT, UP, slide_paths
 from arcade.screens.base import GameScreen
-from arcade.storage import BestScores
+from arcade.foundation.storage import BestScores
 from arcade.ui import hud, palette, text
 from arcade.screens.twenty48 import painter
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from arcade.notices import notice
+from arcade.foundation.notices import notice
 
 FORMAT_KEY = "__format_version__"
 
@@ -30,12 +30,30 @@ FORMAT_KEY = "__format_version__"
 def _assets_folder() -> Path:
     """The tables and networks that ship with the arcade: `assets/` at the top of the checkout, which the wheel
     maps into the installed package as arcade/assets/ (pyproject's package-dir), so both find the same files."""
-    here = Path(__file__).resolve().parent
-    installed = here / "assets"
-    return installed if installed.is_dir() else here.parent / "assets"
+    arcade = Path(__file__).resolve().parent.parent  # (the arcade package: this module is in arcade/foundation)
+    installed = arcade / "assets"
+    return installed if installed.is_dir() else arcade.parent / "assets"
 
 
 ASSETS = _assets_folder()
+
+ARCADE_SETTINGS = Path(__file__).resolve().parents[2] / "settings.toml"  # a checkout's own settings file
+
+
+def _user_folder() -> Path:
+    """Where an arcade installed without a checkout keeps its settings and data: the user's data folder."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "agents-arcade"
+
+
+# the folder a settings file naming no data folder keeps its `data` in: a checkout's own (beside settings.toml),
+# else the user's (an installed arcade never writes into site-packages)
+HOME = ARCADE_SETTINGS.parent if ARCADE_SETTINGS.is_file() else _user_folder()
+
+
+def default_data_dir() -> Path:
+    """The data folder of the default settings (what settings.toml names, or none: `data` in HOME)."""
+    return HOME / "data"
 
 
 class UnsafePath(OSError):

@@ -3,7 +3,7 @@ its board with (its view folder's painter.py), and nothing else: no game screen,
 
 `ScreenRenderer(game_id, rules, mode)` draws on an off-screen surface (render_mode "rgb_array") or in a
 window of its own ("human"), and `frame(state, **extra)` returns the picture as an H x W x 3 uint8 array
-(or shows it). pygame is imported here, on the first render, and nowhere else in arcade.envs.
+(or shows it). The environments (arcade.envs) import it on their first render: they import no pygame.
 """
 from __future__ import annotations
 
