@@ -68,10 +68,10 @@ def prepare_all(playing_only: bool = False, jobs: int = 1, say: bool = False) ->
         spawn = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
             other = pool.submit(_prepare_family, playing_only, 1, say)
-            _prepare_family(playing_only, 0, say)  # (here, while the other process starts)
-            other.result()
-        with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
-            pool.submit(prepare_all, playing_only, 1, say).result()
+            longest = max(_prepare_family(playing_only, 0, say), other.result())  # (here, while the other starts)
+        if longest > SLOW_STEP_S:  # something compiled: a fresh process checks every kernel loads
+            with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
+                pool.submit(prepare_all, playing_only, 1, say).result()
     return time.perf_counter() - start
 
 
@@ -98,12 +98,12 @@ def family_of() -> list[int]:
     return out
 
 
-def _prepare_family(playing_only: bool, family: int, say: bool = False) -> None:
-    """The steps of the games dealt to `family` (family_of)."""
+def _prepare_family(playing_only: bool, family: int, say: bool = False) -> float:
+    """The steps of the games dealt to `family` (family_of); returns the longest step's seconds."""
     mine = [place for place, f in enumerate(family_of()) if f == family]
     if say:
         set_progress_sink(StepLines(_names(mine)))
-    warm([step for of, step in _steps(playing_only) if of in mine])
+    return warm([step for of, step in _steps(playing_only) if of in mine])
 
 
 def prepare_part(part: int) -> bool:

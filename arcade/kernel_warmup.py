@@ -27,8 +27,11 @@ def _lower_priority() -> None:  # (in the child, before it runs Python)
 
 
 def start() -> subprocess.Popen | None:
-    """Start the warm-up; None where it cannot start (the window opens all the same: a first move compiles
-    what it needs, with a bar)."""
+    """Start the warm-up; None where it cannot start, or where ARCADE_KERNELS_WARMED says whoever started the
+    arcade warmed them already (the test suite: make test does first). The window opens all the same: a first
+    move compiles what it needs, with a bar."""
+    if os.environ.get("ARCADE_KERNELS_WARMED"):
+        return None
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(CHECKOUT), env.get("PYTHONPATH", "")) if p)
     try:

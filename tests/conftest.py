@@ -5,6 +5,7 @@ from pathlib import Path
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+os.environ.setdefault("ARCADE_KERNELS_WARMED", "1")  # (make test warms them first: a window a test opens starts no warm-up)
 
 import pytest  # noqa: E402
 

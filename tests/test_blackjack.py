@@ -197,7 +197,7 @@ def test_the_course_experiment_report(capsys, tmp_path):
     from examples.blackjack_report import main as report_main
 
     path = tmp_path / "s.toml"
-    path.write_text("[blackjack]\ntrials = 300\n")
+    path.write_text("[blackjack.q-learning]\ntrials = 300\n")
     assert report_main(["--settings", str(path)]) == 0
     out = capsys.readouterr().out
     assert "300 trials each" in out and "What it means" in out and "threshold 15" in out

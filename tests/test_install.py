@@ -113,6 +113,9 @@ def test_the_wheel_installs_and_runs_from_an_empty_folder(tmp_path):
     assert listed.returncode == 0 and "expectimax" in listed.stdout, listed.stderr
     window = _run([venv / "bin" / "arcade"], empty, env)
     assert window.returncode == 2 and "no display" in window.stderr and len(window.stderr.splitlines()) == 1
+    # its messages name the commands an installed user has, not a checkout's main.py or .venv
+    assert window.stderr.startswith("arcade: error:") and "arcade bench GAME" in window.stderr, window.stderr
+    assert "main.py" not in window.stderr
     played = _run([venv / "bin" / "arcade", "bench", "2048", "--agent", "greedy", "--games", "1", "--jobs", "1"],
                   empty, env)
     assert played.returncode == 0 and "2048: greedy, 1 games" in played.stdout, played.stderr

@@ -67,6 +67,7 @@ def test_the_windows_kernel_warmup_runs_in_a_session_whose_group_gives_way_to_th
     such sessions). Stopping it ends its session's processes."""
     from arcade import kernel_warmup
 
+    monkeypatch.delenv("ARCADE_KERNELS_WARMED", raising=False)  # (the suite's own: make test warmed them)
     real = subprocess.Popen
     probe = "cat /proc/self/autogroup; nice; sleep 60"
     monkeypatch.setattr(kernel_warmup.subprocess, "Popen",

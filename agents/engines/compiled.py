@@ -117,10 +117,11 @@ def keep_cache_fresh(name: str, also: tuple[ModuleType, ...] = ()) -> list[Path]
 _PREPARING = threading.RLock()
 
 
-def warm(steps, first: int = 0, total: int | None = None) -> None:
+def warm(steps, first: int = 0, total: int | None = None) -> float:
     """Run each of `steps` (callables that make tiny kernel calls), reporting progress as TASK: a step that
     compiles is one long call, so a thread says how long it has been going once a second (a host drops a
-    bar that goes quiet for long). `steps` may be steps first, first + 1, ... of `total` run in parts."""
+    bar that goes quiet for long). `steps` may be steps first, first + 1, ... of `total` run in parts.
+    Returns the longest step's seconds (one that loads from the cache takes milliseconds)."""
     import math
     import threading
     import time
@@ -140,12 +141,15 @@ def warm(steps, first: int = 0, total: int | None = None) -> None:
 
     beat = threading.Thread(target=heartbeat, name="compile-progress", daemon=True)
     beat.start()
+    longest = 0.0
     try:
         for k, step in enumerate(steps, start=first):
             at[:] = [k, time.monotonic()]
             report_progress(TASK, k, total, "the first time only")
             step()
+            longest = max(longest, time.monotonic() - at[1])
     finally:
         done.set()
         beat.join()
     report_progress(TASK, first + len(steps), total)
+    return longest
