@@ -4,6 +4,7 @@ line a game after a header naming the run), which a stopped run resumes from. No
 """
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -130,6 +131,16 @@ def settings_key(settings, game: str, agents: tuple[str | None, ...] | None = No
     return _fingerprint(kept)
 
 
+def kept_path(path: Path) -> Path | None:
+    """The log at `path`, or the same log kept compressed beside it (`path`.gz, as docs/benchmarks keeps the
+    runs its figures are read from); None when neither is there."""
+    path = Path(path)
+    if path.is_file():
+        return path
+    packed = path.with_name(path.name + ".gz")
+    return packed if path.suffix != ".gz" and packed.is_file() else None
+
+
 class GameLog:
     """A run's log: a header line, then one JSON line per finished game, appended as games finish."""
 
@@ -156,13 +167,13 @@ class GameLog:
         """A log to continue: its run and the games it holds. Lines that are not a game of this run (damaged,
         a record missing a field or with a wrong type, an index outside the run, a game logged twice) are
         left out and counted in `skipped`; a last line cut short by a kill is left out and not counted."""
-        path = Path(path)
+        path = kept_path(Path(path)) or Path(path)
         if not path.is_file():
             raise RunError(f"no log at {path}; start a run with --log {path} (or without --resume)")
         try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise RunError(f"{path} cannot be read ({exc.strerror or exc})") from None
+            raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+        except (OSError, EOFError, gzip.BadGzipFile) as exc:
+            raise RunError(f"{path} cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
         if not raw.strip():
             raise RunError(f"{path} is empty (a run stopped as it was created, before its first line): it holds "
                            "no games; delete it and start the run again")
@@ -191,8 +202,11 @@ class GameLog:
                 f"this run, or a game logged twice); {len(self.records)} games read")
 
     def append(self, record: dict) -> None:
-        """Add a finished game at the end; RunError (one line) when the file cannot take it (a full disk):
-        the games before it stay as they were."""
+        """Add a finished game at the end; RunError (one line) when the file cannot take it (a full disk, a
+        log kept compressed): the games before it stay as they were."""
+        if self.path.suffix == ".gz":
+            raise RunError(f"{self.path} is a finished run kept compressed (its figures are read from it); to play "
+                           f"more games into it: gunzip -k {self.path}, then the same command")
         try:
             self._append(record)
         except OSError as exc:
@@ -214,6 +228,8 @@ class GameLog:
         """Make this log the run `spec`, which its own run grows into or is under another fingerprint
         (RunSpec.stands_to): a new header, the games it holds kept. Written to a temp file and renamed, so
         a kill leaves the old log or the new one whole."""
+        if self.path.suffix == ".gz":
+            raise RunError(f"{self.path} is a finished run kept compressed; to change its run: gunzip -k {self.path}")
         try:
             lines = self.path.read_bytes().splitlines(keepends=True)
             atomic_write_bytes(self.path, (json.dumps(spec.header()) + "\n").encode() + b"".join(lines[1:]))

@@ -47,11 +47,12 @@ def run_logged(players, spec, path, backend, label: str, jobs=None):
     log's records, complete: False when Ctrl-C stopped it, said in one line), or None when the log holds
     another run or cannot be written (said in one line)."""
     from arcade import runner
+    from arcade.run_log import kept_path
     from arcade.progress import Progress
 
     path = Path(path)
     try:
-        log = runner.GameLog.open(path) if path.exists() else None
+        log = runner.GameLog.open(path) if kept_path(path) else None  # (a kept run may be compressed)
     except runner.RunError as exc:
         print(f"  {exc}; {label} left out")
         return None

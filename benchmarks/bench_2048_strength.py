@@ -33,6 +33,7 @@ from agents import find
 from cpp2048_program import CppPlayer
 from agents.expectimax_strong import PACES
 from arcade import runner
+from arcade.run_log import kept_path
 from arcade.games import make_rules
 from arcade.games.twenty48 import ReachesTile
 from arcade.settings import Settings
@@ -109,7 +110,7 @@ def paired_at_cpp_pace(log_dir) -> None:
     logs = {"heuristic (c++ pace)": log_path(0.1, 0, 0, "cpu", "expectimax", log_dir, "c++"),
             "learnt (c++-1 pace)": log_path(0.1, 0, 0, "cpu", "expectimax-ntuple", log_dir, "c++-1"),
             "the C++ program": log_path(0.1, 0, 0, "cpu", CPP, log_dir, "c++")}
-    games = {name: {r["seed"]: r for r in runner.GameLog.open(path).records} if path.exists() else {}
+    games = {name: {r["seed"]: r for r in runner.GameLog.open(path).records} if kept_path(path) else {}
              for name, path in logs.items()}
     seeds = sorted(set().union(*(g.keys() for g in games.values())))
     print(f"-- the C++-pace runs game by game (standard rules; {', '.join(f'{n}: {len(g)}' for n, g in games.items())}"
@@ -163,7 +164,7 @@ def main():
                                        args.cpp)
         path = log_path(p_four, args.stop_at, args.budget_ms, args.budget_clock, args.agent, args.log_dir, args.pace)
         spec = runner.RunSpec.of("2048", args.agent, None, args.games, SEED, settings)
-        log = runner.GameLog.open(path) if path.exists() else None
+        log = runner.GameLog.open(path) if kept_path(path) else None
         if log is not None and log.spec.stands_to(spec, 1) is None:
             print(f"  {path.name} holds another run ({log.spec.describe()}); its figures:")
             summarize(p_four, log.records, args.stop_at)

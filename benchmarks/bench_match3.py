@@ -31,6 +31,7 @@ from agents.greedy import GreedyCascade, GreedyMatch3
 from agents.monte_carlo import MonteCarlo
 from agents.qrollouts import QRollouts
 from arcade import runner
+from arcade.run_log import kept_path
 from arcade.games import match3_batch as mb
 from arcade.games.match3 import Match3Rules
 from arcade.settings import Settings
@@ -197,7 +198,7 @@ def main():
         players, spec = run_of(label, kind, params, games_for(label, params))
         path = Path(args.log_dir) / label_file(label, spec.games)
         if args.summary or not complete:
-            log = runner.GameLog.open(path) if path.exists() else None
+            log = runner.GameLog.open(path) if kept_path(path) else None
             records[label] = log.records if log is not None and log.spec.stands_to(spec, 1) else []
             continue
         ran = run_logged(players, spec, path, backend, label)

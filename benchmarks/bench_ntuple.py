@@ -20,6 +20,7 @@ benchmarks/bench_2048_strength.py's logs (games to the end, resumable):
 """
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import subprocess
@@ -33,6 +34,7 @@ from _common import ROOT, mean_ci, wilson
 
 from agents.ntuple import ASSETS, NTupleAgent, filename, read
 from agents.ntuple_net import NTupleNetwork
+from arcade.run_log import kept_path
 from agents.ntuple_td import Report, Restart, TDGames, train
 from arcade.games.twenty48 import Rules2048
 from arcade.settings import Settings
@@ -215,11 +217,11 @@ def late_game(paths: list[str], n: int, rounds: int) -> None:
 
 def records(name: str, folders=LOGS) -> dict[int, dict]:
     """The games of the first log called `name` in `folders`, by index."""
-    path = next((Path(folder) / name for folder in folders if (Path(folder) / name).exists()), None)
+    path = next((kept_path(Path(folder) / name) for folder in folders if kept_path(Path(folder) / name)), None)
     if path is None:
         return {}
     out = {}
-    with open(path, encoding="utf-8") as fh:
+    with (gzip.open if path.suffix == ".gz" else open)(path, "rt", encoding="utf-8") as fh:
         for line in fh:
             try:
                 row = json.loads(line)

@@ -189,6 +189,27 @@ def test_ctrl_c_stops_the_workers_and_keeps_what_finished(settings):
     assert [r["index"] for r in result.records] == [0, 1, 2]
 
 
+def test_a_log_kept_compressed_reads_by_its_plain_name_and_refuses_more_games(settings, tmp_path):
+    """docs/benchmarks keeps its runs as NAME.jsonl.gz: opened by the name a command quotes (NAME.jsonl), it
+    holds the same games; playing more into it says in one line how to (it is never half-written)."""
+    import gzip
+
+    settings, rules, players = _players(settings)
+    spec = _spec(settings, players)
+    path = tmp_path / "run.jsonl"
+    execute(players, jobs_of(spec, rules.players)[:3], Serial(), GameLog.create(path, spec))
+    plain = GameLog.open(path)
+    packed = tmp_path / "run.jsonl.gz"
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    path.unlink()
+    kept = GameLog.open(path)
+    assert kept.path == packed and kept.spec == spec and kept.records == plain.records
+    before = packed.read_bytes()
+    with pytest.raises(runner.RunError, match=r"gunzip -k .*run.jsonl.gz"):
+        kept.append(plain.records[0] | {"index": 3})
+    assert packed.read_bytes() == before
+
+
 def test_bench_writes_a_log_that_resume_continues(settings, tmp_path, capsys):
     path = tmp_path / "bench.jsonl"
     settings_file = tmp_path / "s.toml"
