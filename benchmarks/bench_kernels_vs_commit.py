@@ -1,7 +1,7 @@
 """Every compiled kernel's speed in this checkout against another commit's, side by side in one run: a
 change that moves or rewrites kernels (issue 62's engine packages) must leave each within a few percent.
 
-    .venv/bin/python benchmarks/bench_kernels_vs_commit.py --commit 7cd7d37 [--rounds 5]
+    .venv/bin/python benchmarks/bench_kernels_vs_commit.py --commit 7cd7d37 [--rounds 5] [--repeat 9]
     .venv/bin/python benchmarks/bench_kernels_vs_commit.py --commit 432ce8f --screens   # drawing, not kernels
 
 The other commit is checked out into a temporary git worktree (removed at the end); each side runs the same
@@ -93,21 +93,27 @@ def _screen_workloads() -> dict:
     return {f"draw {g}": draw(g) for g in SCREENS}
 
 
-def child(screens: bool) -> None:
-    """One side's round: each workload once to warm (compile or load), then once timed; JSON on stdout."""
+def child(screens: bool, repeat: int = 1) -> None:
+    """One side's round: each workload once to warm (compile or load), then `repeat` times timed, the median
+    kept (a workload of a tenth of a second varies by a third from one run to the next here); JSON on stdout."""
+    import statistics
+
     work = _screen_workloads() if screens else _workloads()
     for w in work.values():
         w()
     out = {}
     for name, w in work.items():
-        t0 = time.process_time()
-        w()
-        out[name] = time.process_time() - t0
+        spent = []
+        for _ in range(repeat):
+            t0 = time.process_time()
+            w()
+            spent.append(time.process_time() - t0)
+        out[name] = statistics.median(spent)
     print(json.dumps(out))
 
 
-def side(tree: Path, screens: bool) -> dict:
-    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child",
+def side(tree: Path, screens: bool, repeat: int = 1) -> dict:
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", f"--repeat={repeat}",
                            *(["--screens"] if screens else [])], cwd=tree, capture_output=True,
                           text=True, env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "HOME": str(Path.home())},
                           timeout=1800)
@@ -119,11 +125,13 @@ def side(tree: Path, screens: bool) -> dict:
 def main() -> None:
     if "--child" in sys.argv:
         sys.path.insert(0, str(Path.cwd()))
-        child("--screens" in sys.argv)
+        repeat = next((int(a.split("=", 1)[1]) for a in sys.argv if a.startswith("--repeat=")), 1)
+        child("--screens" in sys.argv, repeat)
         return
     ap = _common.Parser()
     ap.add_argument("--commit", required=True, help="the commit to compare with (e.g. the one before a change)")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=1, help="times each workload runs in a round (its median kept)")
     ap.add_argument("--screens", action="store_true", help="time drawing each game's screen instead of the kernels")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
@@ -132,12 +140,12 @@ def main() -> None:
                        capture_output=True)
         try:
             what = f"drawing each screen {FRAMES} frames at 1024x720" if args.screens else "the compiled kernels"
-            print(f"== {what}: this checkout against {args.commit}, {args.rounds} rounds alternated "
-                  "(process CPU time a workload)")
+            print(f"== {what}: this checkout against {args.commit}, {args.rounds} rounds alternated, each "
+                  f"workload the median of {args.repeat} runs a round (process CPU time)")
             times: dict[str, dict[str, list[float]]] = {"this": {}, "commit": {}}
             for r in range(args.rounds):
                 for who in (("this", "commit") if r % 2 == 0 else ("commit", "this")):
-                    got = side(ROOT if who == "this" else other, args.screens)
+                    got = side(ROOT if who == "this" else other, args.screens, args.repeat)
                     for name, seconds in got.items():
                         times[who].setdefault(name, []).append(seconds)
                 print(f"  round {r + 1} of {args.rounds} done", flush=True)
