@@ -107,32 +107,32 @@ def evaluate(pos, a, b, c, full, args, work):
     raise NotImplementedError("compiled only: the engine's evaluate")
 
 
-@overload(moves)
+@overload(moves, inline="always")
 def _moves(pos, a, b, c, full):
     fn = _of(pos, "moves")
     return None if fn is None else lambda pos, a, b, c, full: fn(a, b, c, full)
 
 
-@overload(step)
+@overload(step, inline="always")
 def _step(pos, a, b, c, move, board_a, board_b):
     fn = _of(pos, "step")
     return None if fn is None else lambda pos, a, b, c, move, board_a, board_b: fn(a, b, c, move, board_a, board_b)
 
 
-@overload(result_of)
+@overload(result_of, inline="always")
 def _result_of(pos, a, b, c):
     fn = _of(pos, "result_of")
     return None if fn is None else lambda pos, a, b, c: fn(a, b, c)
 
 
-@overload(playout)
+@overload(playout, inline="always")
 def _playout(pos, a, b, c, full, order, board_a, board_b, rng):
     fn = _of(pos, "playout")
     return None if fn is None else \
         lambda pos, a, b, c, full, order, board_a, board_b, rng: fn(a, b, c, full, order, board_a, board_b, rng)
 
 
-@overload(evaluate)
+@overload(evaluate, inline="always")
 def _evaluate(pos, a, b, c, full, args, work):
     fn = _of(pos, "evaluate")
     return None if fn is None else lambda pos, a, b, c, full, args, work: fn(a, b, c, full, args, work)
