@@ -130,7 +130,9 @@ class Search:
             self.weights = self.runs = self.scratch = None  # (the heuristic's search is compiled apart)
         else:
             lost = 0.0
-            self.weights, self.runs, stage, late = network.kernel_spec()
+            weights, self.runs, stage, late = network.kernel_spec()
+            self.weights = weights.view()  # (read-only here, a network in training too: one compiled search,
+            self.weights.flags.writeable = False  # not one for read-only and one for writable weights)
             self.scratch = (np.empty((4, self.runs.shape[0] * 8), np.int64), np.empty(4, np.uint64),
                             np.empty(4, np.int64))
         self.conf = np.zeros(5)
@@ -389,8 +391,8 @@ class LearnedExpectimax(StrongExpectimax):
 
 
 def _warm_up(first_move: bool) -> list:
-    """The search's kernels, with the heuristic and a network read from a file (numba compiles read-only
-    arrays apart) first, what a first move needs; then a network being learnt and the heuristic alone."""
+    """The search's kernels, with the heuristic and with a network (its weights always read-only to the search)
+    first, what a first move needs; then a network being learnt's values and the heuristic alone."""
     from agents.engines.twenty48 import kernels
     from agents.ntuple_net import NTupleNetwork
 
@@ -402,7 +404,7 @@ def _warm_up(first_move: bool) -> list:
              lambda: read_only.value(np.zeros(1, np.uint64))]
     if not first_move:
         net = NTupleNetwork("3x4")
-        steps += [lambda: Search(0.1, 1e-4, net).root(board, 2), lambda: net.value(np.zeros(1, np.uint64)),
+        steps += [lambda: net.value(np.zeros(1, np.uint64)),
                   lambda: net.features(np.zeros(1, np.uint64)),
                   lambda: kernels.heuristic(np.uint64(0), np.zeros((3, 1 << 16), np.float32))]
     return steps

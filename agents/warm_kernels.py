@@ -51,11 +51,12 @@ class StepLines:
 def prepare_all(playing_only: bool = False, jobs: int = 1, say: bool = False) -> float:
     """Compile (or load from the cache) every kernel with the argument types the agents use (with `playing_only`,
     those first moves use, not the learners' or the playouts' that their agents load as they are made);
-    returns the seconds it took. With jobs > 1, the games are dealt to two processes (family_of: those that
-    share kernels together) and compile at once; then a fresh process loads them all, and compiles now, not
-    at the next start, anything the first two left out.
-    `python -m agents.warm_kernels` runs it: the Makefile does before the arcade or the tests start, so the
-    first window and every test process find the kernels compiled."""
+    returns the seconds it took. With jobs > 1, `jobs` processes take the game groups (groups_of: games that
+    share kernels together) one after another as each finishes one, in the engines' order; then, where
+    something compiled, a fresh process loads them all and compiles now, not at the next start, anything
+    two processes writing one cache index at once left out.
+    `python -m agents.warm_kernels` runs it: the Makefile does before the tests start, the window beside it
+    as it opens, so the first window and every test process find the kernels compiled."""
     start = time.perf_counter()
     if jobs <= 1:
         if say:
@@ -66,16 +67,14 @@ def prepare_all(playing_only: bool = False, jobs: int = 1, say: bool = False) ->
         from concurrent.futures import ProcessPoolExecutor
 
         spawn = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
-            other = pool.submit(_prepare_family, playing_only, 1, say)
-            longest = max(_prepare_family(playing_only, 0, say), other.result())  # (here, while the other starts)
+        groups = groups_of()
+        with ProcessPoolExecutor(max_workers=min(jobs, len(groups)), mp_context=spawn) as pool:
+            parts = [pool.submit(_prepare_places, playing_only, places, say) for places in groups]
+            longest = max(part.result() for part in parts)
         if longest > SLOW_STEP_S:  # something compiled: a fresh process checks every kernel loads
             with ProcessPoolExecutor(max_workers=1, mp_context=spawn) as pool:
                 pool.submit(prepare_all, playing_only, 1, say).result()
     return time.perf_counter() - start
-
-
-FAMILIES = 2  # the processes prepare_all deals the games to
 
 
 def _names(indices) -> str:
@@ -84,26 +83,21 @@ def _names(indices) -> str:
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
 
 
-def family_of() -> list[int]:
-    """The process each game's place is dealt to: games whose engines have a compiled tree share its kernels
-    (one cache index a kernel, which two processes writing at once would lose entries of), so they go
-    together; the groups are dealt alternately in the engines' order."""
+def groups_of() -> list[list[int]]:
+    """The games' places in groups one process prepares, in the engines' order: games whose engines have a
+    compiled tree share its kernels (one cache index a kernel, which two processes writing at once would lose
+    entries of), so they form one group; every other game is a group of its own."""
     groups: dict = {}
     for place, engine in enumerate(engines()):
         groups.setdefault("tree" if hasattr(engine.api(), "compiled_tree") else engine.game, []).append(place)
-    out = [0] * len(engines())
-    for n, places in enumerate(groups.values()):
-        for place in places:
-            out[place] = n % FAMILIES
-    return out
+    return list(groups.values())
 
 
-def _prepare_family(playing_only: bool, family: int, say: bool = False) -> float:
-    """The steps of the games dealt to `family` (family_of); returns the longest step's seconds."""
-    mine = [place for place, f in enumerate(family_of()) if f == family]
+def _prepare_places(playing_only: bool, places: list[int], say: bool = False) -> float:
+    """The steps of the games at `places`; returns the longest step's seconds."""
     if say:
-        set_progress_sink(StepLines(_names(mine)))
-    return warm([step for of, step in _steps(playing_only) if of in mine])
+        set_progress_sink(StepLines(_names(places)))
+    return warm([step for of, step in _steps(playing_only) if of in places])
 
 
 def prepare_part(part: int) -> bool:
