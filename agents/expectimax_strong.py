@@ -26,7 +26,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.engines import compiled
-from agents.engines import twenty48
 from agents.base import (Deadline, Decision, best_action, budget_clock, declare_warm_up, no_clock, register, time_budget,
                          STRONGEST)
 from agents.expectimax import placement_text
@@ -124,7 +123,7 @@ class Search:
 
         self.kernels = k
         self.scores = score_tables()
-        self.moves, self.gains = twenty48.move_tables()
+        self.moves, self.gains = board64.move_tables()
         if network is None:
             lost, stage, late = game_over_value(4), 0, 0
             self.weights = self.runs = self.scratch = None  # (the heuristic's search is compiled apart)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from agents.engines import twenty48
+from agents.engines.twenty48 import board64
 from agents.base import TrainingDiverged, declare_warm_up
 from agents.ntuple_net import Coherence, NTupleNetwork
 
@@ -77,7 +77,7 @@ class TDGames:
         self.counters = np.zeros(3, dtype=np.int64)  # boards ever pooled, moves played, diverged
         self.ended = np.zeros((ended_rows, 4), dtype=np.int64)  # (1: a step returns as its game ends)
         self.scratch = (np.empty((4, net.n_features), np.int64), np.empty(4, np.uint64), np.empty(4, np.int64))
-        self.moves_t, self.gains_t = twenty48.move_tables()
+        self.moves_t, self.gains_t = board64.move_tables()
         self._none = np.zeros(1, dtype=np.float32)
         self._play_copy = None  # (read-only weights, a writable copy the loop reads)
 

@@ -167,7 +167,7 @@ from agents.engines import twenty48
 marks.append(time.perf_counter())
 from agents.engines.twenty48 import kernels  # noqa: F401  (numba loads with them)
 marks.append(time.perf_counter())
-expectimax_strong.score_tables(); twenty48.move_tables()
+expectimax_strong.score_tables(); board64.move_tables()
 marks.append(time.perf_counter())
 search = expectimax_strong.Search(0.1, 1e-4)
 board = np.zeros((4, 4), np.uint8); board[0, :2] = 1

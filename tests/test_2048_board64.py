@@ -1,7 +1,6 @@
 """2048 on uint64 boards: packing, moves, spawns, and the compiled kernels' moves agree with the array engine."""
 import numpy as np
 
-from agents.engines import twenty48
 from agents.engines.twenty48 import kernels as twenty48_kernels
 from agents.expectimax_strong import Search, StrongExpectimax
 from agents.engines.twenty48 import board64
@@ -35,7 +34,7 @@ def test_moves_equal_the_array_engine():
 
 def test_compiled_moves_equal_the_numpy_moves_and_their_points():
     k = twenty48_kernels
-    moves, gains = twenty48.move_tables()
+    moves, gains = board64.move_tables()
     boards = random_boards(2000, 6, top=16)  # BIG nibbles included
     x = board64.pack(boards)
     moved = board64.move_all(x)

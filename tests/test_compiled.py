@@ -5,7 +5,6 @@ from pathlib import Path
 import numpy as np
 
 from agents.engines import compiled
-from agents.engines import twenty48
 
 
 def test_the_cache_stays_beside_the_source_where_the_package_folder_can_be_written(monkeypatch):
@@ -117,7 +116,7 @@ def test_the_agent_process_asks_for_the_next_part_only_when_one_is_done(monkeypa
 def test_the_move_tables_are_the_board64_tables_read_only():
     from agents.engines.twenty48 import board64
 
-    moves, gains = twenty48.move_tables()
+    moves, gains = board64.move_tables()
     assert moves.dtype == np.uint16 and (moves[0] == board64.row_tables().left).all()
     assert (gains[1] == board64.gain_tables()[3]).all()
     assert not moves.flags.writeable and not gains.flags.writeable

@@ -4,7 +4,6 @@ version written here from the definitions (the `ntuple` agent and its files: tes
 import numpy as np
 import pytest
 
-from agents.engines import twenty48
 from agents.engines.twenty48 import kernels as twenty48_kernels
 from agents.ntuple import FORMAT_VERSION, decode, encode, file_arrays, read
 from agents.ntuple_net import (SYMMETRIES, TUPLE_SETS, Coherence, NTupleNetwork, holds_tile, parse_tuple_set,
@@ -205,7 +204,7 @@ def test_coherence_is_1_while_errors_agree_and_falls_as_they_cancel():
 
 def test_greedy_is_the_plain_argmax_of_reward_plus_value():
     k = twenty48_kernels
-    moves, gains = twenty48.move_tables()
+    moves, gains = board64.move_tables()
     rng = np.random.default_rng(8)
     net = NTupleNetwork("3x4", rng.normal(0, 50, NTupleNetwork.size_of("3x4")).astype(np.float32))
     weights, runs, stage, late = net.kernel_spec()

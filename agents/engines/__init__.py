@@ -4,9 +4,10 @@ imports this package as it finds the agents; an engine's kernels load when an ag
 
 An engine package declares itself for its game as it is imported:
 
-    ENGINE = declare(Engine(game="nim", package=__name__, copies=("arcade.games.nim.NimRules.step",)))
+    from tests.extra_game.nim_engine import playouts
+    ENGINE = declare(Engine(game="nim", package=__name__, members=playouts, copies=(...)))
 
-and its `members` module (default: its `playouts`) gives what the shared searches use (the EngineMembers
+and its members module (its `playouts`) gives what the shared searches use (the EngineMembers
 protocol below). `engine_for(game_id)` finds a game's engine (None: the searches play through the rules),
 `engines()` every declared one; the warm-up (agents/warm_kernels.py) and mcts (agents/game_search.py) loop
 over them and name no game. Each package's docstring lists the rules it copies; tests/test_engines.py holds
@@ -18,6 +19,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Callable, Protocol, runtime_checkable
 
 LAYER = "engines"  # over the rules and the foundation (tests/test_layers.py)
@@ -47,20 +49,20 @@ class EngineMembers(Protocol):
 
 @dataclass(frozen=True)
 class Engine:
-    """One game's engine. game: the game id. package: the engine's package (its __name__). copies: the rules
-    functions its kernels copy ("module.Class.function"), held equal by tests/test_engines.py. members: the
-    module in the package with the EngineMembers. order: where its warm-up steps come (lower first: what a
-    first move most likely needs)."""
+    """One game's engine. game: the game id. package: the engine's package (its __name__). members: its module
+    with the EngineMembers (imported by the package that declares it). copies: the rules functions its kernels
+    copy ("module.Class.function"), held equal by tests/test_engines.py. order: where its warm-up steps come
+    (lower first: what a first move most likely needs)."""
 
     game: str
     package: str
+    members: ModuleType
     copies: tuple[str, ...] = ()
-    members: str = "playouts"
     order: int = 50
 
     def api(self) -> EngineMembers:
-        """The members module (imported now)."""
-        return importlib.import_module(f"{self.package}.{self.members}")
+        """The members module."""
+        return self.members
 
 
 _ENGINES: dict[str, Engine] = {}

@@ -7,6 +7,7 @@ playouts' mean against the MDP's exact worth of random play).
 from __future__ import annotations
 
 from agents.engines import Engine, declare
+from agents.engines.blackjack import playouts
 
-ENGINE = declare(Engine(game="blackjack", package=__name__, order=40,
+ENGINE = declare(Engine(game="blackjack", package=__name__, members=playouts, order=40,
                         copies=("arcade.games.blackjack.BlackjackMDP.succ_and_prob_reward",)))

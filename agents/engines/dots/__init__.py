@@ -11,6 +11,7 @@ The rules it copies (arcade/games/dots.py), each copy held equal by tests/test_e
 from __future__ import annotations
 
 from agents.engines import Engine, declare
+from agents.engines.dots import playouts
 
-ENGINE = declare(Engine(game="dots", package=__name__, order=20, copies=(
+ENGINE = declare(Engine(game="dots", package=__name__, members=playouts, order=20, copies=(
     "arcade.games.dots.DotsRules.step", "arcade.games.dots.gain", "arcade.games.dots.DotsRules.outcome")))

@@ -7,6 +7,7 @@ with no swap), held equal draw for draw by tests/test_engines.py.
 from __future__ import annotations
 
 from agents.engines import Engine, declare
+from agents.engines.match3 import playouts
 
-ENGINE = declare(Engine(game="match3", package=__name__, order=50,
+ENGINE = declare(Engine(game="match3", package=__name__, members=playouts, order=50,
                         copies=("arcade.games.match3.Match3Rules.step", "arcade.games.match3.Match3Rules.legal_actions")))

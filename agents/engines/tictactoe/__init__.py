@@ -7,6 +7,7 @@ by tests/test_engines.py: tree_positions.moves, step and result_of.
 from __future__ import annotations
 
 from agents.engines import Engine, declare
+from agents.engines.tictactoe import playouts
 
-ENGINE = declare(Engine(game="tictactoe", package=__name__, order=30, copies=(
+ENGINE = declare(Engine(game="tictactoe", package=__name__, members=playouts, order=30, copies=(
     "arcade.games.tictactoe.TicTacToeRules.step", "arcade.games.tictactoe.TicTacToeRules.outcome")))

@@ -13,25 +13,9 @@ from board64.
 """
 from __future__ import annotations
 
-import functools
-
-import numpy as np
-
 from agents.engines import Engine, declare
+from agents.engines.twenty48 import playouts
 
-ENGINE = declare(Engine(game="2048", package=__name__, order=10, copies=(
+ENGINE = declare(Engine(game="2048", package=__name__, members=playouts, order=10, copies=(
     "arcade.games.twenty48.slide_rows_left", "arcade.games.twenty48.Rules2048.spawn",
     "arcade.games.twenty48.Rules2048.step", "arcade.games.twenty48.Rules2048.legal_actions")))
-
-
-@functools.lru_cache(maxsize=1)
-def move_tables() -> tuple[np.ndarray, np.ndarray]:
-    """The 2048 kernels' row tables: (2 x 65,536 uint16, each row code slid left and right; 2 x 65,536
-    int64, the points those slides score)."""
-    from agents.engines.twenty48 import board64
-
-    rows = board64.row_tables()
-    moves = np.stack([rows.left, rows.right]).astype(np.uint16)
-    gains = np.ascontiguousarray(board64.gain_tables()[2:4])
-    moves.flags.writeable = gains.flags.writeable = False
-    return moves, gains

@@ -243,3 +243,14 @@ def max_exponent(x: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
     are at hand (a table look-up per row: a quarter of the work of reading all 16 nibbles)."""
     rows = lines(np.asarray(x, dtype=np.uint64))[0] if rows is None else rows
     return np.take(_ROW_MAX, rows).max(axis=0)
+
+
+@functools.lru_cache(maxsize=1)
+def move_tables() -> tuple[np.ndarray, np.ndarray]:
+    """The 2048 kernels' row tables: (2 x 65,536 uint16, each row code slid left and right; 2 x 65,536
+    int64, the points those slides score)."""
+    rows = row_tables()
+    moves = np.stack([rows.left, rows.right]).astype(np.uint16)
+    gains = np.ascontiguousarray(gain_tables()[2:4])
+    moves.flags.writeable = gains.flags.writeable = False
+    return moves, gains

@@ -2,7 +2,7 @@
 (mcts's playouts and steps, which call the moves here, are agents/engines/twenty48/playout_kernels.py).
 
 Everything here works on uint64 boards as agents/engines/twenty48/board64.py packs them (cell i is nibble i, row r
-the 16 bits from 16r) and on that module's row tables, handed in as plain arrays (agents/engines/compiled.move_tables,
+the 16 bits from 16r) and on that module's row tables, handed in as plain arrays (agents/engines/twenty48/board64.move_tables,
 agents/expectimax_strong.score_tables). numba's cache is keyed by the file that defines a kernel and does
 not see edits to the kernels it calls in another file: a kernel module that imports these drops its cache
 when this file changes (agents/engines/compiled.keep_cache_fresh, its last line).

@@ -16,7 +16,7 @@ import functools
 import numpy as np
 
 from agents.engines.compiled import warm as warm_kernels
-from agents.engines.twenty48 import board64, move_tables
+from agents.engines.twenty48 import board64
 from arcade.games.twenty48 import State2048
 
 
@@ -29,7 +29,7 @@ def _kernels():
 
 def warm_step() -> None:
     """Tiny calls of the playout kernels: compiled (or loaded from numba's cache) by them."""
-    moves_t, gains_t = move_tables()
+    moves_t, gains_t = board64.move_tables()
     k, rng = _kernels(), np.random.default_rng(0)
     k.random_playouts(np.array([0x11], dtype=np.uint64), np.zeros(1, dtype=np.int64), rng, 0.0, 1, moves_t,
                       gains_t, np.zeros(1))
@@ -71,7 +71,7 @@ def playout_returns(rules, states: list, rng: np.random.Generator, max_moves: in
     if not all(board64.fits(s.board) for s in states):
         return None
     boards = board64.pack(np.stack([s.board for s in states]))
-    moves_t, gains_t = move_tables()
+    moves_t, gains_t = board64.move_tables()
     _kernels().random_playouts(boards, scores, rng, float(rules.spawn_four_probability), int(max_moves), moves_t,
                               gains_t, out)
     return [(v,) for v in out.tolist()]
@@ -86,7 +86,7 @@ def step(rules, state, action, rng: np.random.Generator):
     if legal is None or action not in legal:
         return rules.step(state, action, rng)  # (a board it does not pack, or an illegal move: the rules say so)
     out = np.empty((4, 4), dtype=np.uint8)
-    moves_t, gains_t = move_tables()
+    moves_t, gains_t = board64.move_tables()
     u_cell, u_four = rng.random(), rng.random()  # (as rng.random(2) draws them, without the array)
     code = _kernels().step_cells(state.board, int(action), u_cell, u_four, float(rules.spawn_four_probability),
                                  moves_t, gains_t, out)
@@ -130,7 +130,7 @@ def _packed_legal(rules, state) -> list[int] | None:
     if rules.size != 4:
         scratch = np.empty_like(state.board)
         return [d for d in range(4) if _kernels().move_cells(state.board, d, scratch) >= 0]
-    moves_t, gains_t = move_tables()
+    moves_t, gains_t = board64.move_tables()
     legal = np.zeros(4, dtype=np.bool_)
     if not _kernels().legal_directions(state.board, moves_t, gains_t, legal):
         return None

@@ -8,6 +8,7 @@ moves, step and result_of, held equal by tests/test_engines.py.
 from __future__ import annotations
 
 from agents.engines import Engine, declare
+from tests.extra_game.nim_engine import playouts
 
-ENGINE = declare(Engine(game="nim", package=__name__,
+ENGINE = declare(Engine(game="nim", package=__name__, members=playouts,
                         copies=("tests.extra_game.nim.NimRules.step", "tests.extra_game.nim.NimRules.outcome")))
