@@ -163,7 +163,7 @@ import numba
 marks.append(time.perf_counter())
 from agents import expectimax_strong
 from agents.engines import compiled
-from agents.engines import twenty48
+from agents.engines.twenty48 import board64
 marks.append(time.perf_counter())
 from agents.engines.twenty48 import kernels  # noqa: F401  (numba loads with them)
 marks.append(time.perf_counter())
