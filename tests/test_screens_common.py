@@ -346,3 +346,29 @@ def test_the_help_lists_every_key_of_the_screen_scrolling_where_the_window_is_sm
         assert app.top is screen
     finally:
         app.close()
+
+
+def test_a_compiles_bar_stays_on_top_of_an_overlay(app, monkeypatch):
+    """Issue 75 item 6: the tree view said "searching the position..." for 35 s with the compile's bar behind
+    it. Long work an agent waits for draws its bar last, over any overlay (help, tree, replay, arena...)."""
+    import time
+
+    from arcade import agent_process
+    from arcade.screens import overlays
+    from arcade.ui import hud
+
+    screen = open_game(app, "2048", seed=1)
+    app.push(screen)
+    now = time.monotonic()
+    task = agent_process.TaskProgress("compiling the search kernels", 1.4, 10, "12 s (the first time only)",
+                                      now - 12, now)
+    monkeypatch.setattr(type(screen.controller), "progress", lambda self: task)
+    drawn = []
+    real_progress, real_help = hud.draw_progress, hud.draw_help_overlay
+    monkeypatch.setattr(hud, "draw_progress", lambda s, line, f: drawn.append(("bar", line)) or real_progress(s, line, f))
+    monkeypatch.setattr(hud, "draw_help_overlay", lambda *a, **k: drawn.append(("help",)) or real_help(*a, **k))
+    app.push(overlays.KeyHelp(app, screen))
+    app.top.draw(app.surface)
+    assert [d[0] for d in drawn][-2:] == ["help", "bar"] and "compiling the search kernels" in drawn[-1][1]
+    app.pop()
+    screen.close()

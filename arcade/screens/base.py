@@ -199,13 +199,20 @@ class GameScreen(GameView):
             agent_state=self.controller.status(self.opponent_seat()), agent_name=self.controller.spec.shown,
             delay_ms=self.controller.delay_ms, help_line=help_line_of(self.all_keys(), surface.get_width() - 28),
             seed=str(self.seed)))
-        progress = next((p for p in (c.progress() for c in self.seats.controllers()) if p is not None), None)
-        if progress is not None:
-            hud.draw_progress(surface, progress.line(), progress.fraction)
+        self.draw_progress(surface)
         if self.toast:
             hud.draw_toast(surface, self.toast[0])
         elif self.controller.error:
             hud.draw_toast(surface, self.controller.error, palette.BAD)
+
+    def draw_progress(self, surface: pygame.Surface) -> bool:
+        """The bar of long work an agent of this screen waits for (compiling kernels, building a table), if
+        any; drawn last, over an overlay too, so a wait shows wherever the person is looking. Whether one was
+        drawn."""
+        progress = next((p for p in (c.progress() for c in self.seats.controllers()) if p is not None), None)
+        if progress is not None:
+            hud.draw_progress(surface, progress.line(), progress.fraction)
+        return progress is not None
 
     def close(self) -> None:
         if self.arena is not None:  # (an arena left running in the background ends with its screen)

@@ -42,6 +42,7 @@ class Overlay(Screen):
     def draw(self, surface: pygame.Surface) -> None:
         self.under.draw(surface)
         self.draw_over(surface)
+        self.under.draw_progress(surface)  # (a compile the panel's question waits for: its bar stays in sight)
 
     def draw_over(self, surface: pygame.Surface) -> list[str]:
         """Draw the panel over the game; returns the lines drawn (for tests)."""
