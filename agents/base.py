@@ -275,7 +275,8 @@ class UnknownAgent(ValueError):
 class WarmUp:
     """Tiny kernel calls an agent module declares for its game (agents/warm_kernels.py runs them before
     anything is timed): steps(first_move) -> callables, with first_move only those a first move needs;
-    order: where they come in the game's warm-up (lower first; the engine's own steps come at 50)."""
+    order: where they come in the game's warm-up (lower first; the engine's own steps come at
+    agents.warm_kernels.ENGINE_ORDER)."""
 
     game: str
     steps: Callable[[bool], list]

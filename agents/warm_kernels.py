@@ -1,8 +1,9 @@
-"""Every engine's kernels compiled (or loaded from numba's cache) before anything needs it: `python -m
-agents.warm_kernels`, run by `make run` and `make test`, and the arcade's agent process as it starts (what
-first moves need). The steps are what the engines declare (agents/engines: each engine's warm_steps), in
-their order. Apart from agents/engines/compiled.py, which the searches and learners import: this module imports
-the engines.
+"""Every kernel compiled (or loaded from numba's cache) before anything needs it: `python -m
+agents.warm_kernels`, run by `make test`, beside the window as it opens (make run and the installed arcade:
+arcade/kernel_warmup.py), and a part a call by the arcade's agent process as it starts (what first moves
+need). The steps are what the engines declare for their own kernels (agents/engines: each engine's
+warm_steps) and what the agent modules that call kernels declare beside them (agents.base.declare_warm_up),
+game by game in the engines' order.
 """
 from __future__ import annotations
 

@@ -204,9 +204,7 @@ class GameLog:
     def append(self, record: dict) -> None:
         """Add a finished game at the end; RunError (one line) when the file cannot take it (a full disk, a
         log kept compressed): the games before it stay as they were."""
-        if self.path.suffix == ".gz":
-            raise RunError(f"{self.path} is a finished run kept compressed (its figures are read from it); to play "
-                           f"more games into it: gunzip -k {self.path}, then the same command")
+        self._refuse_if_packed("to play more games into it")
         try:
             self._append(record)
         except OSError as exc:
@@ -224,12 +222,17 @@ class GameLog:
                     f.write(b"\n")  # after a line cut short: start a fresh one, keep what is there
             f.write((json.dumps(record) + "\n").encode())
 
+    def _refuse_if_packed(self, to: str) -> None:
+        """RunError where this log is kept compressed (read-only: a finished run its figures are read from)."""
+        if self.path.suffix == ".gz":
+            raise RunError(f"{self.path} is a finished run kept compressed (its figures are read from it); {to}: "
+                           f"gunzip -k {self.path}, then the same command")
+
     def become(self, spec: RunSpec) -> None:
         """Make this log the run `spec`, which its own run grows into or is under another fingerprint
         (RunSpec.stands_to): a new header, the games it holds kept. Written to a temp file and renamed, so
         a kill leaves the old log or the new one whole."""
-        if self.path.suffix == ".gz":
-            raise RunError(f"{self.path} is a finished run kept compressed; to change its run: gunzip -k {self.path}")
+        self._refuse_if_packed("to change its run")
         try:
             lines = self.path.read_bytes().splitlines(keepends=True)
             atomic_write_bytes(self.path, (json.dumps(spec.header()) + "\n").encode() + b"".join(lines[1:]))

@@ -69,8 +69,7 @@ def _owned_by_games() -> dict[str, set[str]]:
     for g in GAMES:
         rules = g.rules or g.rules_class.__module__
         packages[rules] = g.id
-        stem = rules.rpartition(".")[0] + "." + rules.rpartition(".")[2] + "_"
-        packages[stem] = g.id
+        packages[rules + "_"] = g.id  # (modules named after it beside it: match3_batch)
         packages[view_package(g.id)] = g.id
         engine = engine_for(g.id)
         if engine is not None:

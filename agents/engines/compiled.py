@@ -107,8 +107,8 @@ def keep_cache_fresh(name: str, also: tuple[ModuleType, ...] = ()) -> list[Path]
                 continue
             for index in folder.glob(f"{stem}.*.nbi"):
                 if index.stat().st_mtime < newest:
-                    name = index.name[:-len(".nbi")]
-                    for stale in [index, *folder.glob(f"{name}.*.nbc")]:
+                    kernel = index.name[:-len(".nbi")]  # (its compiled versions: KERNEL.N.nbc)
+                    for stale in [index, *folder.glob(f"{kernel}.*.nbc")]:
                         stale.unlink(missing_ok=True)
                         removed.append(stale)
         return removed
@@ -123,7 +123,6 @@ def warm(steps, first: int = 0, total: int | None = None) -> float:
     bar that goes quiet for long). `steps` may be steps first, first + 1, ... of `total` run in parts.
     Returns the longest step's seconds (one that loads from the cache takes milliseconds)."""
     import math
-    import threading
     import time
 
     steps = list(steps)

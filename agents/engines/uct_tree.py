@@ -23,9 +23,9 @@ _NO_BOARD.flags.writeable = False
 
 
 class CompiledTree:
-    """One engine's compiled tree and its arrays. The engine's subclass gives its positions module (`positions()`,
-    imported there: the kernels' operations on its positions) and its moves' count (moves are bits 0 to n_moves - 1) and bits (full), the longest
-    game in moves (max_length: the walks' scratch; default n_moves, a game where every move uses one up),
+    """One engine's compiled tree and its arrays. The engine's subclass gives its positions module
+    (`positions()`, imported there: the kernels' operations on its positions), its moves' count (moves are bits
+    0 to n_moves - 1) and bits (full), the longest game in moves (max_length: the walks' scratch; default n_moves, a game where every move uses one up),
     its board arrays and `position(state)`: the state as the kernels' (a, b, c)."""
 
     def __init__(self, n_moves: int, full: int, board_a=_NO_BOARD, board_b=_NO_BOARD, max_length: int | None = None):
@@ -125,8 +125,8 @@ class CompiledTree:
 
     def playout(self, state, rng: np.random.Generator) -> int:
         """Seat 0's result of one uniformly random playout from `state` to the end (the tree's own)."""
-        return int(self.positions().playout(*(np.int64(x) for x in self.position(state)), self.full, self.order,
-                                            self.board_a, self.board_b, rng))
+        return int(self.pos.module.playout(*(np.int64(x) for x in self.position(state)), self.full, self.order,
+                                           self.board_a, self.board_b, rng))
 
     def warm(self, state) -> None:
         """Compile (or load) the kernels on a tiny search from `state`."""

@@ -59,14 +59,14 @@ class GameScreen(GameView):
         if agent is not None:
             self.controller.set_enabled(True)
 
-    def all_keys(self) -> list[tuple]:
-        """Every key of the screen: its own and the shared player's keys, then the lab's (with t and l where an
-        agent trains or learns)."""
-        return self.game_keys() + PLAY_KEYS + LAB_KEYS + self.trainer.keys()
-
     def help_entries(self) -> list[tuple]:
-        """The help's rows: the keys to play, then a heading and the lab's keys."""
+        """The help's rows: the screen's own keys and the shared player's keys, then a heading and the lab's
+        (with t and l where an agent trains or learns)."""
         return self.game_keys() + PLAY_KEYS + [LAB_HEADING] + LAB_KEYS + self.trainer.keys()
+
+    def all_keys(self) -> list[tuple]:
+        """Every key of the screen: the help's rows without its heading."""
+        return [row for row in self.help_entries() if row[0]]
 
     # --- the game session ----------------------------------------------------
     def open_session(self, seed: int | None = None, rules=None) -> GameSession:
@@ -205,14 +205,12 @@ class GameScreen(GameView):
         elif self.controller.error:
             hud.draw_toast(surface, self.controller.error, palette.BAD)
 
-    def draw_progress(self, surface: pygame.Surface) -> bool:
+    def draw_progress(self, surface: pygame.Surface) -> None:
         """The bar of long work an agent of this screen waits for (compiling kernels, building a table), if
-        any; drawn last, over an overlay too, so a wait shows wherever the person is looking. Whether one was
-        drawn."""
+        any; drawn last, over an overlay too, so a wait shows wherever the person is looking."""
         progress = next((p for p in (c.progress() for c in self.seats.controllers()) if p is not None), None)
         if progress is not None:
             hud.draw_progress(surface, progress.line(), progress.fraction)
-        return progress is not None
 
     def close(self) -> None:
         if self.arena is not None:  # (an arena left running in the background ends with its screen)
