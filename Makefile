@@ -5,8 +5,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 # Ray (bench --ray) is optional for the arcade: make test installs it, so the suite tests the Ray runner
 RAY_STAMP := $(VENV)/.ray-$(shell cat requirements-ray.txt | cksum | cut -d' ' -f1)
+# JAX and optax (AlphaZero's learner) are optional too: make test installs them, so the learner's tests run
+TRAIN_STAMP := $(VENV)/.train-$(shell cat requirements-train.txt | cksum | cut -d' ' -f1)
 
-.PHONY: run test test-loaded bench bytecode bench-venv screenshots clean kernels
+.PHONY: run test test-loaded train-deps bench bytecode bench-venv screenshots clean kernels
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Arcade needs Python 3.11 or newer; found " + sys.version.split()[0] + ". Run: make PYTHON=python3.11 ...")'
@@ -37,15 +39,23 @@ $(RAY_STAMP): $(STAMP) requirements-ray.txt
 	@rm -f $(VENV)/.ray-*
 	@touch $(RAY_STAMP)
 
+$(TRAIN_STAMP): $(STAMP) requirements-train.txt
+	$(BIN)/python -m pip install --quiet -r requirements-train.txt
+	@rm -f $(VENV)/.train-*
+	@touch $(TRAIN_STAMP)
+
+# AlphaZero's learner in the arcade's environment (then `t` trains alphazero in the window)
+train-deps: $(TRAIN_STAMP)
+
 # on every core (pytest-xdist); tests that share one Ray cluster stay on one worker (--dist loadgroup).
 # tools/run_suite.py keeps the run's report in reports/, prints each failing test's output and the suite's CPU
 # time, and lets pytest keep its rewritten test modules as bytecode (collecting them again costs ~5 s a worker)
-test: $(STAMP) $(RAY_STAMP) kernels
+test: $(STAMP) $(RAY_STAMP) $(TRAIN_STAMP) kernels
 	$(BIN)/python tools/run_suite.py
 
 # the suite beside busy processes it starts and stops by PID: LOAD=2 (both cores busy) by default, LOAD=4 more
 LOAD ?= 2
-test-loaded: $(STAMP) $(RAY_STAMP) kernels
+test-loaded: $(STAMP) $(RAY_STAMP) $(TRAIN_STAMP) kernels
 	$(BIN)/python tools/run_suite.py --load $(LOAD)
 
 bench: $(STAMP)

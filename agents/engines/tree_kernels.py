@@ -14,6 +14,8 @@ module gives:
   board arrays, any arrays where it has none);
 - result_of(a, b, c) -> seat 0's result (+1, 0, -1) of a finished game;
 - playout(a, b, c, full, order, board_a, board_b, rng) -> seat 0's result of a uniformly random playout;
+- features(a, b, c, full, board_a, board_b, out): the position as an AlphaZero network reads it, for the seat
+  to move, into `out` (agents/engines/puct_kernels.py's; feature_count(board_a, board_b) its length);
 - evaluate(a, b, c, full, args, work) -> (seat 0's value in [-1, 1], whether it is exact): the engine's
   evaluator (a learnt network, a solver), reading `args`; NO_EVALUATOR: args of the same types for a tree
   that plays out its leaves. work[0] counts the positions an evaluation searched (work[1] caps a slice).
@@ -82,7 +84,7 @@ def positions(module: ModuleType) -> Positions:
     return _POSITIONS[module.__name__]
 
 
-def _of(pos: PositionsType, name: str):
+def operation(pos: PositionsType, name: str):
     """The engine's compiled operation `name` for a Positions type (None for another type: not ours)."""
     return getattr(sys.modules[pos.module_name], name) if isinstance(pos, PositionsType) else None
 
@@ -107,35 +109,45 @@ def evaluate(pos, a, b, c, full, args, work):
     raise NotImplementedError("compiled only: the engine's evaluate")
 
 
+def features(pos, a, b, c, full, board_a, board_b, out):
+    raise NotImplementedError("compiled only: the engine's features")
+
+
 @overload(moves, inline="always")
 def _moves(pos, a, b, c, full):
-    fn = _of(pos, "moves")
+    fn = operation(pos, "moves")
     return None if fn is None else lambda pos, a, b, c, full: fn(a, b, c, full)
 
 
 @overload(step, inline="always")
 def _step(pos, a, b, c, move, board_a, board_b):
-    fn = _of(pos, "step")
+    fn = operation(pos, "step")
     return None if fn is None else lambda pos, a, b, c, move, board_a, board_b: fn(a, b, c, move, board_a, board_b)
 
 
 @overload(result_of, inline="always")
 def _result_of(pos, a, b, c):
-    fn = _of(pos, "result_of")
+    fn = operation(pos, "result_of")
     return None if fn is None else lambda pos, a, b, c: fn(a, b, c)
 
 
 @overload(playout, inline="always")
 def _playout(pos, a, b, c, full, order, board_a, board_b, rng):
-    fn = _of(pos, "playout")
+    fn = operation(pos, "playout")
     return None if fn is None else \
         lambda pos, a, b, c, full, order, board_a, board_b, rng: fn(a, b, c, full, order, board_a, board_b, rng)
 
 
 @overload(evaluate, inline="always")
 def _evaluate(pos, a, b, c, full, args, work):
-    fn = _of(pos, "evaluate")
+    fn = operation(pos, "evaluate")
     return None if fn is None else lambda pos, a, b, c, full, args, work: fn(a, b, c, full, args, work)
+
+
+@overload(features, inline="always")
+def _features(pos, a, b, c, full, board_a, board_b, out):
+    fn = operation(pos, "features")
+    return None if fn is None else lambda pos, a, b, c, full, board_a, board_b, out: fn(a, b, c, full, board_a, board_b, out)
 
 
 ACTION, VISITS, PROVEN, FIRST, NEXT, TRIED, LEGAL, MOVER = range(8)

@@ -2,6 +2,7 @@
 a position is (drawn lines as bits, the box margin of seat 0 over seat 1, the seat to move); a move is a line, and
 a line that completes a box keeps the turn (kernels.gain says which do). The evaluator is the learnt network
 of agents/dots_ntuple.py, the small leaves solved by the alpha-beta kernels (search_kernels.position_value).
+`features`: the position as an AlphaZero network reads it.
 
 Copies of the rules (arcade/games/dots.py DotsRules.step: a box to the player who completes it, who moves
 again; DotsRules.outcome: the margin decides), held equal by tests/test_engines.py.
@@ -100,6 +101,48 @@ def evaluate(a, b, mover, full, args, work):
             return float((margin > 0) - (margin < 0)), True
     v = network_value(a, net)
     return math.tanh((b + (v if mover == 0 else -v)) / 2.0), False
+
+
+def symmetries(box_lines, line_boxes) -> np.ndarray:
+    """The board's symmetries (4 on a rectangle, 8 on a square) as permutations of the lines (perm[line] is the
+    line it becomes; the identity first): what AlphaZero's learner sees each position under."""
+    from arcade.games.dots import line_symmetries
+
+    boxes, lines = box_lines.shape[0], line_boxes.shape[0]
+    both = lines - 2 * boxes  # rows + cols (lines = 2 rows cols + rows + cols)
+    rows = next(r for r in range(1, both) if r * (both - r) == boxes)
+    return np.array(line_symmetries(rows, both - rows), np.int64)
+
+
+def map_positions(positions: np.ndarray, perm: np.ndarray) -> np.ndarray:
+    """Positions (rows of lines, margin, mover) under a symmetry: the lines moved by perm."""
+    out = positions.copy()
+    out[:, 0] = 0
+    for line, image in enumerate(perm):
+        out[:, 0] |= ((positions[:, 0] >> line) & 1) << image
+    return out
+
+
+def feature_count(box_lines, line_boxes) -> int:
+    """The length of `features`' vector on a board: a value a line, two a box, and the margin."""
+    return line_boxes.shape[0] + 2 * box_lines.shape[0] + 1
+
+
+@njit(cache=True)
+def features(lines, margin, mover, full, box_lines, line_boxes, out):
+    """The position as an AlphaZero network reads it (agents/alphazero_net.py), for the seat to move: 1 for
+    each drawn line; for each box, 1 where three of its sides are drawn (it can be taken now), then 1 where
+    two are (the next line there gives it away); last the mover's box margin so far over the boxes."""
+    n, boxes = line_boxes.shape[0], box_lines.shape[0]
+    for line in range(n):
+        out[line] = float((lines >> line) & 1)
+    for box in range(boxes):
+        sides = 0
+        for k in range(4):
+            sides += (lines >> box_lines[box, k]) & 1
+        out[n + box] = 1.0 if sides == 3 else 0.0
+        out[n + boxes + box] = 1.0 if sides == 2 else 0.0
+    out[n + 2 * boxes] = (margin if mover == 0 else -margin) / boxes
 
 
 keep_cache_fresh(__name__)  # (last: its kernels' cache dropped where a kernel module it imports changed)

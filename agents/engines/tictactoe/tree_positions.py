@@ -65,4 +65,41 @@ def evaluate(x, o, mover, full, args, work):
     return 0.0, False
 
 
+def symmetries(board_a, board_b) -> np.ndarray:
+    """The board's 8 symmetries as permutations of the cells (perm[cell] is the cell it becomes; the identity
+    first): what AlphaZero's learner sees each position under."""
+    grid = np.arange(9).reshape(3, 3)
+    images = [np.rot90(grid, k) for k in range(4)]
+    images += [np.fliplr(g) for g in images]
+    out = np.zeros((8, 9), np.int64)
+    for i, image in enumerate(images):
+        out[i, image.ravel()] = np.arange(9)
+    return out
+
+
+def map_positions(positions: np.ndarray, perm: np.ndarray) -> np.ndarray:
+    """Positions (rows of a, b, c) under a symmetry: X's and O's cells moved by perm."""
+    out = positions.copy()
+    for col in (0, 1):
+        out[:, col] = 0
+        for cell, image in enumerate(perm):
+            out[:, col] |= ((positions[:, col] >> cell) & 1) << image
+    return out
+
+
+def feature_count(board_a, board_b) -> int:
+    """The length of `features`' vector: the mover's cells, then the other seat's."""
+    return 18
+
+
+@njit(cache=True)
+def features(x, o, mover, full, board_a, board_b, out):
+    """The position as an AlphaZero network reads it (agents/alphazero_net.py), for the seat to move: out[0:9]
+    1 where the mover has marked a cell, out[9:18] where the other seat has."""
+    mine, theirs = (x, o) if mover == 0 else (o, x)
+    for cell in range(9):
+        out[cell] = float((mine >> cell) & 1)
+        out[9 + cell] = float((theirs >> cell) & 1)
+
+
 keep_cache_fresh(__name__)  # (last: its kernels' cache dropped where a kernel module it imports changed)

@@ -1,0 +1,95 @@
+"""The compiled PUCT tree (agents/engines/puct_kernels.py) driven as the UCT tree is (agents/engines/uct_tree.run:
+slices between looks at the clock), on the positions of a game's compiled UCT tree (its engine's
+`compiled_tree`: the positions module, the moves, the board arrays, how a state becomes (a, b, c)).
+The arrays are made once and grow (doubling) when a slice could fill them.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+START_NODES = 1 << 14
+
+
+class PUCTTree:
+    """A PUCT tree on the positions of `game_tree` (an agents/engines/uct_tree.CompiledTree), searched with the
+    network `net` (a tuple of arrays: agents/alphazero_net.Network.args)."""
+
+    def __init__(self, game_tree, net: tuple):
+        from agents.engines import puct_kernels
+
+        self.k = puct_kernels
+        self.game = game_tree
+        self.pos, self.full = game_tree.pos, game_tree.full
+        self.n_moves = game_tree.n_moves
+        self.net = net
+        self.n_features = game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b)
+        self.nodes = np.zeros((START_NODES, puct_kernels.COLUMNS), np.int64)
+        self.stats = np.zeros((START_NODES, puct_kernels.STATS))
+        self.path = np.zeros(game_tree.max_length + 2, np.int64)
+        self.x = np.zeros(self.n_features)
+        self.h1, self.h2 = np.zeros(net[1].shape[0]), np.zeros(net[3].shape[0])
+        self.priors = np.zeros(self.n_moves)
+        self.root = (np.int64(0), np.int64(0), np.int64(0))
+        self.used = 0
+        self.work = np.zeros(2, np.int64)  # (uct_tree.run sets a slice's cap here: no leaf is solved in this tree)
+
+    def reset(self, state) -> None:
+        """A new root: the state given."""
+        self.root = tuple(np.int64(x) for x in self.game.position(state))
+        self.used = self.k.reset(self.nodes, self.stats, self.root[2])
+
+    def room(self, simulations: int) -> None:
+        """Make room for `simulations` more walks (each adds at most one node's children)."""
+        need = self.used + (simulations + 1) * self.n_moves
+        if need > self.nodes.shape[0]:
+            size = max(need, 2 * self.nodes.shape[0])
+            nodes, stats = np.zeros((size, self.k.COLUMNS), np.int64), np.zeros((size, self.k.STATS))
+            nodes[:self.used], stats[:self.used] = self.nodes[:self.used], self.stats[:self.used]
+            self.nodes, self.stats = nodes, stats
+
+    def simulate(self, simulations: int, c: float, rng: np.random.Generator | None = None, batch: int = 1) -> int:
+        """Up to `simulations` more simulations with PUCT's c (rng, batch: the UCT tree's driver passes them;
+        this search draws nothing and walks one at a time)."""
+        self.room(simulations)
+        done, self.used = self.k.simulate(self.pos, self.net, self.nodes, self.stats, self.used, *self.root,
+                                          simulations, float(c), self.full, self.game.board_a, self.game.board_b,
+                                          self.path, self.x, self.h1, self.h2, self.priors)
+        return int(done)
+
+    def add_noise(self, alpha: float, share: float, rng: np.random.Generator) -> None:
+        """Dirichlet noise on the root's priors (the root expanded first, by one simulation)."""
+        if int(self.nodes[0, self.k.COUNT]) < 0:
+            self.simulate(1, 0.0)
+        self.k.add_noise(self.nodes, self.stats, float(alpha), float(share), rng)
+
+    def proven(self) -> bool:
+        """(This search proves nothing: the driver's early stop never comes.)"""
+        return False
+
+    def child_rows(self, index: int) -> list[tuple[int, int, int, float, float, float]]:
+        """Node `index`'s children, read in Python (the tree view, the values): (their index, move, visits, total
+        of results for the mover at `index`, prior, the network's value for that mover: nan where not expanded)."""
+        k = self.k
+        first, count = int(self.nodes[index, k.FIRST]), int(self.nodes[index, k.COUNT])
+        return [(child, int(self.nodes[child, k.ACTION]), int(self.nodes[child, k.VISITS]),
+                 float(self.stats[child, k.TOTAL]), float(self.stats[child, k.PRIOR]), float(self.stats[child, k.NET]))
+                for child in range(first, first + max(count, 0))]
+
+    def mover(self, index: int) -> int:
+        """The seat to move at node `index` (-1 where the walk never entered it)."""
+        return int(self.nodes[index, self.k.MOVER])
+
+    def visits(self, index: int) -> int:
+        return int(self.nodes[index, self.k.VISITS])
+
+    def root_value(self) -> float:
+        """The network's value of the root for its mover (nan before the first simulation)."""
+        return float(self._root_net) if hasattr(self, "_root_net") else float("nan")
+
+    def evaluate(self, states: list) -> tuple[np.ndarray, np.ndarray]:
+        """The network on each state: priors (states, moves) and the movers' values."""
+        positions = np.array([self.game.position(s) for s in states], np.int64).reshape(-1, 3)
+        priors, values = np.zeros((len(states), self.n_moves)), np.zeros(len(states))
+        self.k.forward_batch(self.pos, self.net, positions, self.full, self.game.board_a, self.game.board_b,
+                             self.n_features, priors, values)
+        return priors, values
