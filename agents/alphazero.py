@@ -4,7 +4,7 @@ compiles a whole tree and gives a network's `features` (tic-tac-toe, dots and bo
 
 A move: `simulations` simulations of PUCT on the compiled tree (agents/engines/puct_kernels.py: the network's
 forward pass compiled into the walk, its value at every new leaf, no playouts), within the time budget; the
-move played is the most visited. Its values are each move's mean result for the side to move; its tree shows,
+move played is the most visited. Its values are each move's mean value for the side to move; its tree shows,
 for each child, the prior the network gave it, its visits, its mean and the network's own value of it, so a
 student sees where the search overrules the network.
 
@@ -27,10 +27,13 @@ from agents.game_search import fast_playouts
 from agents.search_tree import edge, node
 from agents import alphazero_net
 from arcade.foundation.setting_fields import own_time_budget, ranged
+from arcade.games.dots import DotsRules
+from arcade.games.tictactoe import TicTacToeRules
 from arcade.foundation.storage import ASSETS, ReadOnce
 
 _FILES = ReadOnce(keep=4)  # networks read from files, shared by the agents of a process (never written)
 GAMES_OF = ("tictactoe", "dots")  # (the games whose engine gives `features`: agents/engines/*/tree_positions.py)
+# (its warm-ups below name their rules: tic-tac-toe's, dots' on 2x2)
 EVERY_MOVE = 1 << 40  # (a playout length no game reaches: the engine's whole compiled tree)
 
 
@@ -39,20 +42,21 @@ class AlphaZeroParams:
     """settings.toml's [GAME.alphazero]: the search that plays, and the self-play training (`t`, `train`)."""
 
     simulations: int = ranged(1, 1_000_000, 200)  # a move (fewer if its time runs out first)
-    exploration: float = ranged(0.0, 10.0, 1.5)  # PUCT's c: Q + c P sqrt(N) / (1 + n), results in [-1, 1]
+    exploration: float = ranged(0.0, 10.0, 1.5)  # PUCT's c: Q + c P sqrt(N) / (1 + n), values in [-1, 1]
     time_budget_ms: int = own_time_budget()
     games: int = ranged(1, 10_000_000, 3000, trains_only=True)  # self-play games of one training run
-    self_play_simulations: int = ranged(2, 100_000, 50, trains_only=True)  # a self-play move
+    self_play_simulations: int = ranged(2, 100_000, 100, trains_only=True)  # a self-play move
     noise_alpha: float = ranged(0.01, 10.0, 1.0, trains_only=True)  # Dirichlet noise on the root's priors...
     noise_share: float = ranged(0.0, 1.0, 0.25, trains_only=True)  # ... mixed in by this share (self-play only)
-    sampled_moves: int = ranged(0, 1000, 4, trains_only=True)  # self-play: the first moves drawn by visits
+    sampled_moves: int = ranged(0, 1000, 9, trains_only=True)  # self-play: the first moves drawn by visits
     hidden: int = ranged(4, 1024, 64, trains_only=True)  # units of each hidden layer (a network trained afresh)
     learning_rate: float = ranged(1e-6, 1.0, 2e-3, trains_only=True)  # Adam's (optax.adamw)
     weight_decay: float = ranged(0.0, 1.0, 1e-4, trains_only=True)
     batch_size: int = ranged(8, 8192, 128, trains_only=True)  # positions a learner step
-    steps_per_game: float = ranged(0.01, 1000.0, 1.0, trains_only=True)  # learner steps a self-play game
+    steps_per_game: float = ranged(0.01, 1000.0, 2.0, trains_only=True)  # learner steps a self-play game
     replay_positions: int = ranged(100, 10_000_000, 20_000, trains_only=True)  # the newest positions learnt from
     rating_seconds: int = ranged(1, 86_400, 120, trains_only=True)  # the curve's games against references, this often
+    rating_games: int = ranged(0, 10_000, 20, trains_only=True)  # ... this many against each (half a side; 0: none)
 
 
 def board_key(rules, state) -> tuple:
@@ -68,10 +72,9 @@ def file_name(game: str, key: tuple) -> str:
 
 @register("alphazero", GAMES_OF, "AlphaZero: PUCT tree search steered by a network's priors and values, "
           "learnt by self-play", order=24,
-          about="A network looks at a position and gives each move a prior (how promising it looks) and the "
-                "position a value (how it expects the game to end). The tree search follows promising moves "
-                "and values each new position by the network, with no random playouts; the move searched most "
-                "is played. It learns by playing itself: t trains it, the chart shows it improving.",
+          about="A network gives each move a prior (how promising it looks) and the position a value. The "
+                "search follows promising moves and values each new position by the network, no random "
+                "playouts; the move searched most is played. It learns by playing itself: t trains it.",
           params=AlphaZeroParams, group=LEARNT, title="AlphaZero (network + tree search)")
 class AlphaZero:
     """PUCT with a network, on the game's compiled tree; trains by self-play (agents/alphazero_training.py)."""
@@ -100,7 +103,7 @@ class AlphaZero:
 
     def __getstate__(self) -> dict:
         """Sent to another process without its trees (made again there)."""
-        return {**self.__dict__, "_trees": {}}
+        return {**self.__dict__, "_trees": {}, "cluster": None}
 
     # --- networks ------------------------------------------------------------------------------------
     def _shape(self, key: tuple) -> tuple[int, int]:
@@ -115,7 +118,7 @@ class AlphaZero:
             name = file_name(self.rules.game_id, key)
             for path, label in ((self.data_dir / name, "trained"), (ASSETS / name, "shipped")):
                 then = "the shipped network plays" if label == "trained" else "playing untrained"
-                got = _FILES.read(path, lambda p: alphazero_net.read(p, n_features, n_moves, then))
+                got = _FILES.read(path, lambda p, then=then: alphazero_net.read(p, n_features, n_moves, then))
                 if got is not None:
                     self._nets[key] = (got[0], got[1], f"{label} ({name})")
                     break
@@ -166,7 +169,7 @@ class AlphaZero:
         return {move: total / visits for _, move, visits, total, _, _ in rows if visits}
 
     def decide(self, state, rng=None, tree: bool = False) -> Decision:
-        """One search: the most visited move, every searched move's mean result for the side to move and, asked
+        """One search: the most visited move, every searched move's mean value for the side to move and, asked
         for, the tree, all of the same simulations."""
         searched, rows = self._search(state)
         return Decision(self._choice(rows), self._values(rows), self._tree_of(searched) if tree else None)
@@ -185,7 +188,7 @@ class AlphaZero:
 
     def _tree_of(self, tree) -> dict:
         """The search's tree (agents/search_tree.py): the root with every move; below, each node's most visited
-        children (TREE_CHILDREN), TREE_DEPTH deep. Each child: visits, mean result for the root's mover, the
+        children (TREE_CHILDREN), TREE_DEPTH deep. Each child: visits, mean value for the root's mover, the
         network's prior, the network's own value of it (for the root's mover) and its PUCT score."""
         seat = tree.mover(0)
         shown = self._shown(tree, 0, seat, self.TREE_DEPTH, None)
@@ -224,9 +227,10 @@ class AlphaZero:
         return dict(self._figures)
 
     def value_legend(self, mover: str) -> str:
-        return (f"The numbers: alphazero's mean result for {mover} over its simulations through that move (+1 a "
-                "win, 0 a draw, -1 a loss; each new position valued by the network, no random play). The tree "
-                "(Shift+v) shows each move's prior and the network's own value beside them.")
+        meaning = fast_playouts(self.rules).compiled_tree(self.board()).pos.module.VALUE_MEANING
+        return (f"The numbers: alphazero's mean value for {mover} over its simulations through that move ({meaning}; "
+                "each new position valued by the network, no random play). The tree (Shift+v) shows each "
+                "move's prior and the network's own value beside them.")
 
     def describe(self) -> list[str]:
         key = board_key(self.rules, self.rules.new_state(np.random.default_rng(0)))
@@ -235,21 +239,28 @@ class AlphaZero:
                 f"{net.n_features} features, 2 x {net.hidden[0]} units, {net.size():,} weights",
                 f"trained {record['games']:,} self-play games, {record['steps']:,} learner steps"]
 
-    # --- training (Trains) -----------------------------------------------------------------------------
+    # --- training (Trains, TrainsOnCluster) -------------------------------------------------------------
+    cluster = None  # where its trainings play their self-play games (None: threads here)
+
+    def play_on(self, cluster) -> None:
+        """Its next trainings play their self-play games on `cluster` (TrainsOnCluster: a Ray cluster)."""
+        self.cluster = cluster
+
     @classmethod
     def default_episodes(cls, settings) -> int:
         from arcade.games import GAMES
 
         return next((settings.agent_params(g.id, cls.name).games for g in GAMES if g.id in GAMES_OF), 3000)
 
-    def _key(self) -> tuple:
+    def board(self) -> tuple:
+        """The key of the board this agent's rules start on (its network's, its file's)."""
         return board_key(self.rules, self.rules.new_state(np.random.default_rng(0)))
 
     def default_path(self) -> Path:
-        return self.data_dir / file_name(self.rules.game_id, self._key())
+        return self.data_dir / file_name(self.rules.game_id, self.board())
 
     def load(self, path: Path) -> bool:
-        key = self._key()
+        key = self.board()
         n_features, n_moves = self._shape(key)
         got = _FILES.read(Path(path), lambda p: alphazero_net.read(p, n_features, n_moves, "the network before it plays"))
         if got is None:
@@ -259,15 +270,15 @@ class AlphaZero:
 
     def save(self, path: Path | None = None) -> bool:
         path = Path(path) if path else self.default_path()
-        net, record, source = self.network(self._key())
+        net, record, source = self.network(self.board())
         ok = alphazero_net.write(path, net, record)
         if ok and not source.startswith("training"):
-            self.set_network(self._key(), net, record, f"trained ({path.name})")
+            self.set_network(self.board(), net, record, f"trained ({path.name})")
         return ok
 
     def resumed_at(self, episodes: int) -> int:
         """The games done of a stopped run of `episodes` games whose learner state the network's file holds."""
-        record = self.network(self._key())[1]
+        record = self.network(self.board())[1]
         run = record.get("learner", {}).get("run")
         if run is None or np.asarray(run).shape != (2,):
             return 0
@@ -283,24 +294,22 @@ class AlphaZero:
                                  checkpoint=checkpoint, watch=watch, jobs=jobs)
 
 
-for GAME in GAMES_OF:
-    declare_warm_up(GAME, lambda first_move, game=GAME: [_warm_step(game)], order=70)
+def _warm_up(rules):
+    """A tiny PUCT search on `rules`' board with untrained weights: the tree's kernels compiled (or loaded)."""
+    def steps(first_move: bool) -> list:
+        def step() -> None:
+            from agents.engines.puct_tree import PUCTTree
+
+            state = rules.new_state(np.random.default_rng(0))
+            game_tree = fast_playouts(rules).compiled_tree(board_key(rules, state))
+            n_features = game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b)
+            net = alphazero_net.Network.initial(n_features, game_tree.n_moves, (4, 4), np.random.default_rng(0))
+            tree = PUCTTree(game_tree, net.args())
+            tree.reset(state)
+            tree.simulate(4, 1.0)
+        return [step]
+    return steps
 
 
-def _warm_step(game: str):
-    """A tiny PUCT search on the game's default board, untrained weights: the tree's kernels compiled (or
-    loaded)."""
-    def step() -> None:
-        from agents.engines.puct_tree import PUCTTree
-        from arcade.games import make_rules
-        from arcade.settings import Settings
-
-        rules = make_rules(game, Settings())
-        state = rules.new_state(np.random.default_rng(0))
-        game_tree = fast_playouts(rules).compiled_tree(board_key(rules, state))
-        n_features = game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b)
-        net = alphazero_net.Network.initial(n_features, game_tree.n_moves, (4, 4), np.random.default_rng(0))
-        tree = PUCTTree(game_tree, net.args())
-        tree.reset(state)
-        tree.simulate(4, 1.0)
-    return step
+declare_warm_up("tictactoe", _warm_up(TicTacToeRules()), order=70)
+declare_warm_up("dots", _warm_up(DotsRules(2, 2)), order=70)

@@ -2,10 +2,11 @@
 searches' visit distributions and the games' results, the new network playing the next games.
 
 A round: `jobs` threads play games of the current network against itself (agents/engines/puct_kernels.self_play:
-the whole game compiled, the interpreter lock let go), each game seeded by (the run's seed, its index), so a
-run plays the same games however many threads play them; every position joins a replay buffer of the newest
-`replay_positions` with its target policy (the visits) and its target value (the game's result for its
-mover). Then the learner takes `steps_per_game` Adam steps a game on random batches of the buffer (each position
+the whole game compiled, the interpreter lock let go), or on a Ray cluster's workers (`train ... --ray`), each
+game seeded by (the run's seed, its index), so a run plays the same games however many threads or machines play
+them; every position joins a replay buffer of the newest
+`replay_positions` with its target policy (the visits) and its target value (the game's final value for its
+mover: the engine's final_value, tic-tac-toe's result, dots' box margin over the boxes). Then the learner takes `steps_per_game` Adam steps a game on random batches of the buffer (each position
 under a symmetry of the board drawn for it), minimising
 
     cross-entropy(visits, softmax over the legal moves)  +  (value - result)^2      (+ weight decay, adamw)
@@ -13,7 +14,8 @@ under a symmetry of the board drawn for it), minimising
 Resumable: a stopped run's file holds, beside the network, the learner's state (Adam's moments, the buffer, the
 counters, the run's seed), and the same command goes on from it; a resumed run equals an uninterrupted one (the
 games are seeded by index, the batches by round, JAX on the CPU is deterministic). The learning curve: the
-losses at each checkpoint and, every `rating_seconds`, the network's games against fixed references (random,
+loss at each checkpoint (the policy's cross-entropy plus the value's squared error, the mean since the one
+before) and, every `rating_seconds`, the network's games against fixed references (random,
 greedy, mcts and the exact solver where the board has one): its shares won, drawn and lost.
 """
 from __future__ import annotations
@@ -24,11 +26,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from agents.alphazero_net import NAMES, Network
-from agents.base import TrainingDiverged
+from agents.base import CannotTrain, TrainingDiverged
 
 CURVE_POINTS = 25  # checkpoints of a run
 ROUND_GAMES = 8  # games a round at least (then the learner's steps)
-RATING_GAMES = 20  # games against each reference at a rating (half on each side)
 REFERENCES = ("random", "greedy", "mcts", "minimax", "solver")  # those the game has and the board allows
 
 
@@ -61,8 +62,8 @@ class SelfPlay:
                 np.zeros(net[3].shape[0]), np.zeros(self.n_moves))
 
     def game(self, net: tuple, rng: np.random.Generator, moves: list | None = None) -> tuple:
-        """One game: its positions (moves, 3), visit distributions (moves, n_moves) and seat 0's result (the
-        moves played appended to `moves` where given)."""
+        """One game: its positions (moves, 3), visit distributions (moves, n_moves) and seat 0's final value (the
+        engine's final_value; the moves played appended to `moves` where given)."""
         positions = np.zeros((self.length + 1, 3), np.int64)
         policy = np.zeros((self.length + 1, self.n_moves))
         played = np.zeros(self.length + 1, np.int64)
@@ -72,14 +73,35 @@ class SelfPlay:
                                      positions, policy, played)
         if moves is not None:
             moves.extend(played[:n].tolist())
-        return positions[:n], policy[:n].astype(np.float32), int(result)
+        return positions[:n], policy[:n].astype(np.float32), float(result)
 
-    def games(self, net: tuple, first: int, count: int, seed: int, pool: ThreadPoolExecutor | None) -> list:
-        """Games first .. first + count - 1 of the run seeded `seed`, each from its own Generator."""
+    def games(self, net: tuple, first: int, count: int, seed: int, pool: ThreadPoolExecutor | None,
+              cluster=None, remote: tuple = ()) -> list:
+        """Games first .. first + count - 1 of the run seeded `seed`, each from its own Generator: on `pool`'s
+        threads, or with a cluster (agents.base.TrainsOnCluster) as its tasks, a share of the games each
+        (remote: what a task needs to make this SelfPlay again, see play_share)."""
+        indices = list(range(first, first + count))
+        if cluster is not None:
+            shares = [list(part) for part in np.array_split(indices, min(count, cluster.cpus())) if len(part)]
+            weights = tuple(np.asarray(a) for a in net)
+            return [g for part in cluster.map(play_share, [(remote, weights, part, seed) for part in shares])
+                    for g in part]
+
         def play(index: int):
             return self.game(net, np.random.default_rng([seed, index]))
-        indices = range(first, first + count)
         return list(pool.map(play, indices)) if pool is not None else [play(i) for i in indices]
+
+
+def play_share(task: tuple) -> list:
+    """A cluster's task: the games `indices` of a run (each from Generator([seed, index]), as SelfPlay.games
+    plays them here) with the network's arrays; task = ((rules, board key, SelfPlay's settings), arrays,
+    indices, seed)."""
+    (rules, key, settings), net, indices, seed = task
+    from agents.game_search import fast_playouts
+
+    game_tree = fast_playouts(rules).compiled_tree(key)
+    player = SelfPlay(game_tree, rules.new_state(np.random.default_rng(0)), *settings)
+    return [player.game(net, np.random.default_rng([seed, int(i)])) for i in indices]
 
 
 class Buffer:
@@ -96,7 +118,9 @@ class Buffer:
             self.z = np.zeros(size, np.float32)
             self.filled = self.at = 0
 
-    def add(self, positions: np.ndarray, policy: np.ndarray, result: int) -> None:
+    def add(self, positions: np.ndarray, policy: np.ndarray, result: float) -> None:
+        """A game's positions, visit distributions and seat 0's final value (each position's target: its
+        mover's)."""
         movers = positions[:, 2]
         z = np.where(movers == 0, result, -result).astype(np.float32)
         for i in range(len(positions)):
@@ -123,7 +147,7 @@ class Learner:
         self.opt_state = self.optimizer.init(self.params)
         if state is not None:
             leaves, treedef = jax.tree_util.tree_flatten(self.opt_state)
-            if len(state) == len(leaves) and all(np.shape(s) == np.shape(x) for s, x in zip(state, leaves)):
+            if len(state) == len(leaves) and all(np.shape(s) == np.shape(x) for s, x in zip(state, leaves, strict=True)):
                 self.opt_state = jax.tree_util.tree_unflatten(treedef, [jnp.asarray(s) for s in state])
 
         def loss_fn(params, x, legal, target, z):
@@ -194,16 +218,23 @@ def references(agent) -> dict:
             if name in found and found[name].cannot_play(rules) is None}
 
 
-def rate(agent, opponents: dict, seed: int) -> dict:
-    """The agent's shares of games won, drawn and lost against each reference (RATING_GAMES, half a side)."""
-    from arcade.headless import summarize
-    from arcade.runner import play_games
+def rate(agent, opponents: dict, seed: int, games: int) -> dict:
+    """The agent's shares of `games` games won, drawn and lost against each reference (game g from
+    Generator(seed + g), the agent moving first in the even ones)."""
+    from agents.game_search import terminal_returns
 
-    out = {}
+    rules, out = agent.rules, {}
     for name, opponent in opponents.items():
-        r = summarize(play_games(agent.rules, agent, opponent, RATING_GAMES, seed))["results"]
-        for label, key in (("won", "win"), ("drawn", "draw"), ("lost", "loss")):
-            out[f"{label} v {name}"] = r[key] / RATING_GAMES
+        counts = {"won": 0, "drawn": 0, "lost": 0}
+        for g in range(games):
+            rng = np.random.default_rng(seed + g)
+            state, mine = rules.new_state(rng), g % 2
+            while not rules.is_terminal(state):
+                player = agent if rules.to_move(state) == mine else opponent
+                state = rules.step(state, player.act(state, rng), rng)
+            result = terminal_returns(rules, state)[mine]
+            counts["won" if result > 0 else "lost" if result < 0 else "drawn"] += 1
+        out.update({f"{label} v {name}": n / games for label, n in counts.items()})
     return out
 
 
@@ -214,13 +245,12 @@ def train(agent, episodes: int, rng, progress=None, from_scratch: bool = False, 
     run finishes, so a save between is resumable). The Trains protocol's arguments (agents/base.py)."""
     problem = needs_jax()
     if problem:
-        raise RuntimeError(problem)
-    from agents.alphazero import board_key
+        raise CannotTrain(problem)
     from agents.game_search import fast_playouts
 
     p, rules = agent.p, agent.rules
     start = rules.new_state(np.random.default_rng(0))
-    key = board_key(rules, start)
+    key = agent.board()
     game_tree = fast_playouts(rules).compiled_tree(key)
     module = game_tree.pos.module
     n_features = module.feature_count(game_tree.board_a, game_tree.board_b)
@@ -237,14 +267,17 @@ def train(agent, episodes: int, rng, progress=None, from_scratch: bool = False, 
                       [saved[f"opt_{i}"] for i in range(int(saved["opt"][0]))] if "opt" in saved else None)
     buffer = Buffer(p.replay_positions, game_tree.n_moves,
                     {k: saved[k] for k in ("positions", "policy", "z", "fill")} if "fill" in saved else None)
-    player = SelfPlay(game_tree, start, p.self_play_simulations, p.exploration, p.noise_alpha, p.noise_share,
-                      p.sampled_moves)
-    opponents = references(agent) if checkpoint is not None else {}
+    settings = (p.self_play_simulations, p.exploration, p.noise_alpha, p.noise_share, p.sampled_moves)
+    player = SelfPlay(game_tree, start, *settings)
+    cluster = getattr(agent, "cluster", None)
+    remote = (rules, key, settings)
+    opponents = references(agent) if checkpoint is not None and p.rating_games else {}
     marks = sorted({max(1, round(episodes * (i + 1) / CURVE_POINTS)) for i in range(CURVE_POINTS)})
     jobs = max(1, int(jobs))
-    pool = ThreadPoolExecutor(jobs, thread_name_prefix="alphazero-self-play") if jobs > 1 else None
+    pool = ThreadPoolExecutor(jobs, thread_name_prefix="alphazero-self-play") if jobs > 1 and cluster is None \
+        else None
     losses: list = []
-    last_rating = -np.inf
+    last_rating = time.monotonic()  # (the first rating once rating_seconds have passed; one at the end)
     round_games = max(ROUND_GAMES, 2 * jobs)
 
     def keep(finished: bool) -> None:
@@ -260,7 +293,8 @@ def train(agent, episodes: int, rng, progress=None, from_scratch: bool = False, 
         while done < episodes and not (stop is not None and stop.is_set()):
             began = time.process_time()
             count = min(round_games, episodes - done, next(m for m in marks if m > done) - done)
-            for positions, policy, result in player.games(learner.network().args(), done, count, seed, pool):
+            for positions, policy, result in player.games(learner.network().args(), done, count, seed, pool,
+                                                          cluster, remote):
                 buffer.add(positions, policy, result)
             steps = round(p.steps_per_game * (done + count)) - round(p.steps_per_game * done)
             batches = np.random.default_rng([seed, 1 << 40, done])
@@ -280,14 +314,10 @@ def train(agent, episodes: int, rng, progress=None, from_scratch: bool = False, 
             if progress is not None:
                 progress(done)
             if done in marks and checkpoint is not None:
-                figures = {}
-                if losses:
-                    figures = {"loss": float(np.mean([x[0] for x in losses])),
-                               "policy loss": float(np.mean([x[1] for x in losses])),
-                               "value loss": float(np.mean([x[2] for x in losses]))}
+                figures = {"loss": float(np.mean([x[0] for x in losses]))} if losses else {}
                 losses = []
-                if time.monotonic() - last_rating >= p.rating_seconds or done >= episodes:
-                    figures.update(rate(agent, opponents, seed % 100_000))
+                if opponents and (time.monotonic() - last_rating >= p.rating_seconds or done >= episodes):
+                    figures.update(rate(agent, opponents, seed % 100_000, p.rating_games))
                     last_rating = time.monotonic()
                 checkpoint(done, figures)
             if watch is not None and done in marks:

@@ -101,6 +101,15 @@ class Trains(Protocol):
 
 
 @runtime_checkable
+class TrainsOnCluster(Protocol):
+    """The agent's training can play its games on a cluster (`python main.py train ... --ray`): the host gives it
+    the cluster, an object with map(fn, items) -> [fn(item) ...] in order (fn a module's function, run where the
+    cluster's workers are) and cpus(); its next trainings play their games there."""
+
+    def play_on(self, cluster) -> None: ...
+
+
+@runtime_checkable
 class ShipsTable(Protocol):
     """The agent comes with a learnt table in the package, and a table it trains plays instead of it (a
     student sees what their training learnt) until asked back. Class methods: a screen asks before any
@@ -115,6 +124,11 @@ class ShipsTable(Protocol):
     def back_to_shipped(cls, rules, settings) -> str | None:
         """Play the shipped table again (the trained one stays on disk): the line to show; None where the
         shipped table plays already."""
+
+
+class CannotTrain(RuntimeError):
+    """A training cannot start here (a library it needs is not installed): its message is the one line saying
+    what to install. Raised by `Trains.train` before any work."""
 
 
 class TrainingDiverged(ArithmeticError):
@@ -194,8 +208,8 @@ def resumed_at(agent, episodes: int, from_scratch: bool = False) -> int:
     return 0 if from_scratch else int(getattr(agent, "resumed_at", lambda _: 0)(episodes))
 
 
-CAPABILITIES: tuple[type, ...] = (Explains, LearnsWhilePlaying, Trains, ShipsTable, Describes, Reports, ChecksRules,
-                                  ShowsTree, Decides)
+CAPABILITIES: tuple[type, ...] = (Explains, LearnsWhilePlaying, Trains, TrainsOnCluster, ShipsTable, Describes,
+                                  Reports, ChecksRules, ShowsTree, Decides)
 
 
 # the groups Tab names an agent by, in the order a player meets them

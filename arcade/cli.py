@@ -180,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="processes a trainer that can learn on several cores uses (default: all cores)")
     train.add_argument("--checkpoint-seconds", type=_int_in("--checkpoint-seconds", 1, 86400), default=120,
                        help="save what it has learnt this often (a killed run resumes from there)")
+    _ray_option(train)
     train.add_argument("--curve", metavar="CSV", help="append the learning curve's points (games, series, value) "
                                                       "to this file as they come (trainers that measure themselves)")
     return p
@@ -383,6 +384,7 @@ def cmd_train(args, settings) -> int:
                 raise UserError(f"{option} {str(target)!r}: {problem}")
     episodes = args.episodes or type(agent).default_episodes(settings)
     fresh = _fresh_start(args, agent, path, episodes)
+    cluster = _cluster_for(args, agent)
     if not fresh and not args.fresh and (at := resumed_at(agent, episodes)):
         print(f"resuming the stopped run of {episodes:,} games in {path} at game {at:,}", file=sys.stderr)
     import threading
@@ -390,7 +392,7 @@ def cmd_train(args, settings) -> int:
 
     import numpy as np
 
-    from agents.base import TrainingDiverged
+    from agents.base import CannotTrain, TrainingDiverged
     from arcade.foundation import notices
     from arcade.runner import default_jobs
 
@@ -419,6 +421,10 @@ def cmd_train(args, settings) -> int:
     try:
         agent.train(episodes, np.random.default_rng(args.seed), progress=bar.update, from_scratch=fresh,
                     stop=threading.Event(), checkpoint=checkpoint, jobs=args.jobs or default_jobs())
+    except CannotTrain as exc:
+        bar.close()
+        print(f"{prog()}: error: {exc}", file=sys.stderr)
+        return 2
     except (CheckpointFailed, TrainingDiverged) as exc:
         bar.close()
         what = str(exc) if isinstance(exc, CheckpointFailed) else \
@@ -434,11 +440,33 @@ def cmd_train(args, settings) -> int:
         return 143 if isinstance(exc, Terminated) else 130
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if cluster is not None:
+            cluster.shutdown()
     bar.close()
     if not agent.save(path):
         return 1
     print(f"saved {path}")
     return 0
+
+
+def _cluster_for(args, agent):
+    """With --ray, the cluster the agent's training plays its games on (joined now: a problem is one line before
+    any training); None without."""
+    if args.ray is None:
+        return None
+    from agents.base import TrainsOnCluster
+    from arcade import runner
+
+    if not isinstance(agent, TrainsOnCluster):
+        raise UserError(f"agent '{agent.name}' trains in this process only: leave out --ray (--jobs sets its cores)")
+    cluster = runner.RayCluster(args.ray)
+    try:
+        cluster.connect()
+    except runner.RunError as exc:
+        raise UserError(str(exc)) from None
+    agent.play_on(cluster)
+    print(f"self-play games on {cluster.name}", file=sys.stderr)
+    return cluster
 
 
 def _fresh_start(args, agent, path: Path, episodes: int) -> bool:

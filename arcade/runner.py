@@ -340,6 +340,25 @@ class RayCluster(Backend):
         finally:
             self.stop()
 
+    def map(self, fn, items: list) -> list:
+        """fn(item) for each item as Ray tasks (fn importable where the workers run: a module's function), the
+        results in the items' order; RunError where the cluster cannot be reached. A trainer's games on the
+        cluster (agents.base.TrainsOnCluster)."""
+        if self.ray is None or not self.ray.is_initialized():
+            self.connect()
+        task = self.ray.remote(num_cpus=1, max_retries=self.retries)(fn)
+        self.pending = [task.remote(item) for item in items]
+        try:
+            return self.ray.get(self.pending)
+        finally:
+            self.pending = []
+
+    def cpus(self) -> int:
+        """The cluster's CPUs (connected first)."""
+        if self.ray is None or not self.ray.is_initialized():
+            self.connect()
+        return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
+
     def stop(self) -> None:
         if self.ray is not None and self.pending:
             for r in self.pending:

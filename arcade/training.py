@@ -71,7 +71,7 @@ def _train(results, stop, spec, rules, settings, episodes: int, seed: int, from_
     """Runs in a training process: train, save, and report (progress, curve points, then one result).
     The agent is built from its spec (its factory crosses by reference), so any registered agent trains."""
     workers.start(parent)
-    from agents.base import TrainingDiverged, resumed_at
+    from agents.base import CannotTrain, TrainingDiverged, resumed_at
     from arcade.foundation import notices
 
     try:
@@ -88,8 +88,12 @@ def _train(results, stop, spec, rules, settings, episodes: int, seed: int, from_
             done_games[0] = done
             workers.post(results, "progress", done)
 
+        from arcade.runner import default_jobs
+
+        # on every core (a trainer that cannot parallelise ignores jobs): the window waits on this process alone
         agent.train(episodes, np.random.default_rng(seed), progress=progress, from_scratch=from_scratch, stop=stop,
-                    checkpoint=checkpoint, watch=lambda state: workers.post(results, "watch", state))
+                    checkpoint=checkpoint, watch=lambda state: workers.post(results, "watch", state),
+                    jobs=default_jobs())
         if stop.is_set() and not done_games[0]:  # nothing learnt: the file and the agent stay as they were
             workers.post(results, "result", (None, "stopped before its first game finished: nothing learnt, "
                                                    "nothing saved (it plays as before)"))
@@ -98,6 +102,8 @@ def _train(results, stop, spec, rules, settings, episodes: int, seed: int, from_
         else:  # save() gave a notice saying why; in this process it reaches no screen, so pass it on
             said = notices.recent()
             workers.post(results, "result", (False, said[-1] if said else "could not save"))
+    except CannotTrain as exc:  # (said before any work: a library to install)
+        workers.post(results, "result", (False, str(exc)))
     except TrainingDiverged as exc:  # nothing saved: the file keeps what was learnt before
         workers.post(results, "result", (False, f"training stopped: {exc}; nothing of it is saved"))
     except Exception as exc:  # reported on the screen; the game goes on

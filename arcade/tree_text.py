@@ -32,6 +32,9 @@ def node_figures(n: dict, number: Callable[[float], str] = plain, brief: bool = 
         parts.append(f"visits {n['visits']:,}")
     if "uct" in n:
         parts.append(f"UCT {number(n['uct'])}")
+    for key, short in ROW_FIGURES.items():
+        if brief and key in n:
+            parts.append(f"{short} {number(n[key])}")
     if n.get("proven"):
         parts.append("proven")
     if n.get("more"):
@@ -49,6 +52,9 @@ def node_figures(n: dict, number: Callable[[float], str] = plain, brief: bool = 
     return ", ".join(parts)
 
 
+# figures a row shows even where it is brief, by a short name: what a search was steered by (AlphaZero's prior and
+# its network's own value beside the search's mean), so where the search overrules the network shows in the list
+ROW_FIGURES = {"prior": "prior", "network value": "network"}
 _SAID = {"kind", "value", "children", "visits", "uct", "proven", "more", "hidden"}  # (said above, or drawn apart)
 
 

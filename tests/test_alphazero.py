@@ -263,3 +263,66 @@ def test_a_damaged_network_file_is_said_in_a_line_and_play_goes_on(tmp_path):
         fresh.act(rules.new_state(), np.random.default_rng(0))
         said = notices.recent()[-(notices.count() - before):]
         assert 1 <= len(said) <= 2 and all("\n" not in line and path.name in line for line in said), said
+
+
+def test_training_without_jax_is_one_line_before_any_work(tmp_path, monkeypatch, capsys):
+    """Where JAX is not installed, `train ... --agent alphazero` says what to install in one line (exit 2) and
+    nothing is written; the window's training says the same line."""
+    import agents.alphazero_training as training
+    from arcade.cli import main
+
+    monkeypatch.setattr(training, "needs_jax", lambda: "training alphazero needs JAX and optax: make train-deps")
+    monkeypatch.setattr(training, "SelfPlay", lambda *a: pytest.fail("self-play started"))
+    settings_file = tmp_path / "settings.toml"
+    settings_file.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n')
+    out = tmp_path / "az.npz"
+    code = main(["--settings", str(settings_file), "train", "tictactoe", "--agent", "alphazero", "--episodes", "5",
+                 "--out", str(out)])
+    err = [line for line in capsys.readouterr().err.strip().splitlines() if "error" in line]
+    assert code == 2 and len(err) == 1 and "make train-deps" in err[0] and not out.exists()
+
+
+def test_the_engines_symmetries_map_positions_and_moves_alike():
+    """A position under a symmetry has its features' lines / cells moved as the moves are (the learner's
+    augmentation is the board's own symmetry): each legal move's image is legal in the image position, and a
+    move played then mapped gives the mapped position played the mapped move."""
+    for game, params in (("tictactoe", {}), ("dots", {"rows": 2, "cols": 3}), ("dots", {"rows": 3, "cols": 3})):
+        rules = make_rules(game, Settings(), **params)
+        state = rules.new_state()
+        tree = fast_playouts(rules).compiled_tree(board_key(rules, state))
+        module = tree.pos.module
+        syms = module.symmetries(tree.board_a, tree.board_b)
+        assert len(syms) in (4, 8) and np.array_equal(syms[0], np.arange(tree.n_moves))
+        rng = np.random.default_rng(1)
+        for _ in range(4):
+            move = int(rng.choice(list(rules.legal_actions(state))))
+            after = rules.step(state, move, rng)
+            for perm in syms:
+                mapped = module.map_positions(np.array([tree.position(state)], np.int64), perm)[0]
+                mapped_after = module.map_positions(np.array([tree.position(after)], np.int64), perm)[0]
+                stepped = module.step(*(np.int64(v) for v in mapped), np.int64(perm[move]), tree.board_a,
+                                      tree.board_b)
+                assert tuple(int(v) for v in stepped) == tuple(int(v) for v in mapped_after)
+            state = after
+            if rules.is_terminal(state):
+                break
+
+
+def test_self_play_on_threads_plays_the_games_one_thread_plays():
+    """Each game is its index's (Generator([seed, index])): threads change nothing of what is played."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from agents.alphazero_training import SelfPlay
+
+    rules = make_rules("dots", Settings(), rows=2, cols=2)
+    state = rules.new_state()
+    game_tree = fast_playouts(rules).compiled_tree(board_key(rules, state))
+    n_features = game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b)
+    player = SelfPlay(game_tree, state, 20, 1.5, 0.5, 0.25, 6)
+    net = Network.initial(n_features, game_tree.n_moves, (8, 8), np.random.default_rng(0)).args()
+    with ThreadPoolExecutor(2) as pool:
+        threaded = player.games(net, 5, 6, 23, pool)
+    alone = player.games(net, 5, 6, 23, None)
+    for (p1, v1, r1), (p2, v2, r2) in zip(threaded, alone, strict=True):
+        assert np.array_equal(p1, p2) and np.array_equal(v1, v2) and r1 == r2
+    assert {r for _, _, r in alone} <= {k / 4 for k in range(-4, 5)}  # (dots: the margin over the 4 boxes)

@@ -28,7 +28,8 @@ SMALL = {"--games": "2", "--episodes": "2", "--trials": "200"}  # counts made sm
 QUICK = {"agents": {"time_budget_ms": 20, "mcts": {"simulations": 30}},
          "match3": {"monte-carlo": {"time_budget_ms": 10}},
          "2048": {"expectimax": {"time_budget_ms": 5}, "expectimax-ntuple": {"time_budget_ms": 5},
-                  "ntuple": {"tuples": "3x4"}}}
+                  "ntuple": {"tuples": "3x4"}},
+         "tictactoe": {"alphazero": {"rating_games": 2}}, "dots": {"alphazero": {"rating_games": 2, "hidden": 8}}}
 PLACEHOLDERS = ("GAME", "my.toml", "...", "HEAD_IP", "PROGRAM")
 
 

@@ -171,10 +171,38 @@ def lab(app: App, out: Path) -> None:
     app.pop()
 
 
+def alphazero(app: App, out: Path) -> None:
+    """AlphaZero's search tree on dots 3x3 (each move's prior and its network's value beside the search's mean)
+    and tic-tac-toe's alphazero learning from nothing (its loss, then its results against the references)."""
+    board = open_game(app, "dots", seed=7)
+    app.push(board)
+    press(app, pygame.K_3)
+    board.controller.select("alphazero")
+    board.controller.delay_ms = board.opponent.delay_ms = 0
+    board.controller.set_enabled(True)
+    run_frames(app, 1.5)  # a few lines in: the priors differ
+    board.controller.set_enabled(False)
+    settle(app, board)
+    press_shift(app, pygame.K_v, "V")
+    wait_until(app, lambda: getattr(app.top, "tree", None) is not None, 60)
+    save(app, out / "alphazero_tree.png")
+    press(app, pygame.K_ESCAPE)
+    app.pop()
+    screen = open_game(app, "tictactoe", seed=7)
+    app.push(screen)
+    screen.controller.select("alphazero")
+    press_shift(app, pygame.K_t, "T")  # from nothing
+    wait_until(app, lambda: not screen.trainer.running, 240)
+    settle(app, screen, 5)
+    save(app, out / "alphazero_training.png")
+    app.pop()
+
+
 def extras(app: App, out: Path) -> None:
-    """The statistics view, a learning curve while tic-tac-toe trains, the agent panel, dots on 5x5, and the
-    lab's views."""
+    """The statistics view, a learning curve while tic-tac-toe trains, the agent panel, dots on 5x5, the lab's
+    views and AlphaZero's."""
     lab(app, out)
+    alphazero(app, out)
     table = open_game(app, "blackjack", seed=7)
     app.push(table)
     press(app, pygame.K_2)  # the course's large deck: rewards spread out

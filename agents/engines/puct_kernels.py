@@ -1,19 +1,19 @@
 """The compiled PUCT tree (numba): AlphaZero's search (Silver et al. 2017, as OpenSpiel's MCTSBot with its
 AlphaZero evaluator) for a two-player game without chance, on an engine's positions module as the UCT tree of
-agents/engines/tree_kernels.py takes it (`positions(module)`; moves, step, result_of and features are its
+agents/engines/tree_kernels.py takes it (`positions(module)`; moves, step, features and final_value are its
 operations), with the network's forward pass compiled into the walk.
 
 A network (agents/alphazero_net.py says what it computes) is the tuple (w1 (inputs, h1), b1, w2 (h2, h1), b2,
 wp (moves, h2), bp, wv (h2,), bv (1,)) of float64 arrays: two ReLU layers, a policy head (a softmax over the
-legal moves: the priors) and a value head (tanh: the mover's expected result in [-1, 1]).
+legal moves: the priors) and a value head (tanh: the mover's expected final value in [-1, 1]).
 
 Each simulation walks down from the root by PUCT, choosing the child of largest
     Q + c P sqrt(N) / (1 + n)
 (Q: the child's mean result for the player who moved into it, 0 while unvisited; P its prior; N the parent's
 visits, n the child's), until a node not yet expanded; there the network gives the priors of every legal move
 (all children made at once) and the value that is backed up (no playout); a finished game backs up its exact
-result. The tree is `nodes` (capacity x COLUMNS, int64) and `stats` (capacity x 3, float64: TOTAL, PRIOR,
-NET: a node's results, prior and the network's own value, each for the player who moved into it). A node's
+value (the engine's final_value: tic-tac-toe's result, dots' box margin over the boxes). The tree is `nodes`
+(capacity x COLUMNS, int64) and `stats` (capacity x 3, float64: TOTAL, PRIOR, NET: a node's values, prior and the network's own value, each for the player who moved into it). A node's
 children are contiguous (FIRST, COUNT; COUNT -1: not expanded, 0: the game is over there).
 
 `self_play` plays a whole game of the network against itself (Dirichlet noise on the root's priors, moves drawn
@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from agents.engines.compiled import keep_cache_fresh
-from agents.engines.tree_kernels import features, moves, result_of, step
+from agents.engines.tree_kernels import features, final_value, moves, step
 
 ACTION, VISITS, FIRST, COUNT, MOVER = range(5)
 COLUMNS = 5
@@ -36,11 +36,10 @@ TOTAL, PRIOR, NET = range(3)
 STATS = 3
 
 
-@njit(cache=True)
-def forward(net, x, legal, h1, h2, priors):
-    """The network on the features x: the priors of the legal moves (bits of `legal`) into `priors` (0 for the
-    others) and the mover's value (returned). h1, h2: the hidden layers' scratch."""
-    w1, b1, w2, b2, wp, bp, wv, bv = net
+@njit(cache=True, inline="always")
+def _hidden(net, x, h1, h2):
+    """The two ReLU layers on the features x into h1 and h2."""
+    w1, b1, w2, b2 = net[0], net[1], net[2], net[3]
     n1, n2 = b1.shape[0], b2.shape[0]
     for j in range(n1):
         h1[j] = b1[j]
@@ -57,17 +56,24 @@ def forward(net, x, legal, h1, h2, priors):
         for j in range(n1):
             s += w2[k, j] * h1[j]
         h2[k] = s if s > 0.0 else 0.0
+
+
+@njit(cache=True)
+def forward(net, x, legal, h1, h2, priors):
+    """The network on the features x: the priors of the legal moves (bits of `legal`) into `priors` (0 for the
+    others) and the mover's value (returned). h1, h2: the hidden layers' scratch."""
+    _hidden(net, x, h1, h2)
+    wp, bp, wv, bv = net[4], net[5], net[6], net[7]
+    n2 = h2.shape[0]
     top = -math.inf
     for m in range(priors.shape[0]):
+        priors[m] = 0.0
         if (legal >> m) & 1:
             s = bp[m]
             for k in range(n2):
                 s += wp[m, k] * h2[k]
             priors[m] = s
-            if s > top:
-                top = s
-        else:
-            priors[m] = 0.0
+            top = max(top, s)
     total = 0.0
     for m in range(priors.shape[0]):
         if (legal >> m) & 1:
@@ -121,12 +127,12 @@ def reset(nodes, stats, c):
 
 @njit(cache=True)
 def _expand(pos, net, nodes, stats, used, node, a, b, mover, full, board_a, board_b, x, h1, h2, priors):
-    """Value the node reached (a, b, mover): a finished game its exact result, else the network's value, its
+    """Value the node reached (a, b, mover): a finished game its exact final value, else the network's value, its
     children made with the network's priors. Returns (seat 0's value, nodes in use)."""
     legal = moves(pos, a, b, mover, full)
     if legal == 0:
         nodes[node, COUNT] = 0
-        return float(result_of(pos, a, b, mover)), used
+        return final_value(pos, a, b, mover, board_a, board_b), used
     features(pos, a, b, mover, full, board_a, board_b, x)
     v = forward(net, x, legal, h1, h2, priors)
     nodes[node, FIRST] = used
@@ -182,9 +188,9 @@ def simulate(pos, net, nodes, stats, used, a0, b0, c0, simulations, c, full, boa
         if nodes[node, COUNT] < 0:
             v0, used = _expand(pos, net, nodes, stats, used, node, a, b, mover, full, board_a, board_b, x, h1,
                                h2, priors)
-            if depth > 1:  # the network's own value (or the exact result) for the player who moved into it
+            if depth > 1:  # the network's own value (or the exact final value) for the player who moved into it
                 stats[node, NET] = v0 if nodes[path[depth - 2], MOVER] == 0 else -v0
-        else:  # a finished game met again: its exact result, kept as its NET
+        else:  # a finished game met again: its exact final value, kept as its NET
             parent_mover = nodes[path[depth - 2], MOVER]
             v0 = stats[node, NET] if parent_mover == 0 else -stats[node, NET]
         nodes[0, VISITS] += 1
@@ -245,8 +251,8 @@ def self_play(pos, net, a, b, c, full, board_a, board_b, simulations, c_puct, al
     """One game of the network against itself from (a, b, c): each move `simulations` simulations of PUCT
     (c_puct) with Dirichlet(alpha) noise mixed into the root's priors by `share`; the first `sampled_moves`
     moves drawn in proportion to the visits, the rest the most visited. Each position's (a, b, c) into
-    out_positions' rows, its visit distribution into out_policy's and the move played into out_moves. Returns (moves played, seat 0's
-    result)."""
+    out_positions' rows, its visit distribution into out_policy's and the move played into out_moves. Returns
+    (moves played, seat 0's final value: the engine's final_value)."""
     n = 0
     while moves(pos, a, b, c, full) != 0:
         reset(nodes, stats, c)
@@ -273,7 +279,7 @@ def self_play(pos, net, a, b, c, full, board_a, board_b, simulations, c_puct, al
         out_moves[n] = move
         a, b, c = step(pos, a, b, c, move, board_a, board_b)
         n += 1
-    return n, result_of(pos, a, b, c)
+    return n, final_value(pos, a, b, c, board_a, board_b)
 
 
 keep_cache_fresh(__name__)  # (last: its kernels' cache dropped where a kernel module it imports changed)

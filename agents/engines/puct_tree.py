@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 START_NODES = 1 << 14
+CHUNK = 4096  # expansions the arrays make room for at a time
 
 
 class PUCTTree:
@@ -49,12 +50,19 @@ class PUCTTree:
 
     def simulate(self, simulations: int, c: float, rng: np.random.Generator | None = None, batch: int = 1) -> int:
         """Up to `simulations` more simulations with PUCT's c (rng, batch: the UCT tree's driver passes them;
-        this search draws nothing and walks one at a time)."""
-        self.room(simulations)
-        done, self.used = self.k.simulate(self.pos, self.net, self.nodes, self.stats, self.used, *self.root,
-                                          simulations, float(c), self.full, self.game.board_a, self.game.board_b,
-                                          self.path, self.x, self.h1, self.h2, self.priors)
-        return int(done)
+        this search draws nothing and walks one at a time). The arrays grow as the kernel fills them (room for
+        CHUNK expansions at a time: a walk that ends on a finished game adds nothing, so the late game's
+        hundreds of thousands of walks need no room of their own)."""
+        done = 0
+        while done < simulations:
+            self.room(min(simulations - done, CHUNK))
+            ran, self.used = self.k.simulate(self.pos, self.net, self.nodes, self.stats, self.used, *self.root,
+                                             simulations - done, float(c), self.full, self.game.board_a,
+                                             self.game.board_b, self.path, self.x, self.h1, self.h2, self.priors)
+            done += int(ran)
+            if ran == 0:  # (the game is over at the root)
+                break
+        return done
 
     def add_noise(self, alpha: float, share: float, rng: np.random.Generator) -> None:
         """Dirichlet noise on the root's priors (the root expanded first, by one simulation)."""

@@ -16,6 +16,8 @@ module gives:
 - playout(a, b, c, full, order, board_a, board_b, rng) -> seat 0's result of a uniformly random playout;
 - features(a, b, c, full, board_a, board_b, out): the position as an AlphaZero network reads it, for the seat
   to move, into `out` (agents/engines/puct_kernels.py's; feature_count(board_a, board_b) its length);
+- final_value(a, b, c, board_a, board_b): seat 0's value of a finished game as AlphaZero counts it (its result,
+  or dots' box margin over the boxes; the module's VALUE_MEANING says which);
 - evaluate(a, b, c, full, args, work) -> (seat 0's value in [-1, 1], whether it is exact): the engine's
   evaluator (a learnt network, a solver), reading `args`; NO_EVALUATOR: args of the same types for a tree
   that plays out its leaves. work[0] counts the positions an evaluation searched (work[1] caps a slice).
@@ -113,6 +115,10 @@ def features(pos, a, b, c, full, board_a, board_b, out):
     raise NotImplementedError("compiled only: the engine's features")
 
 
+def final_value(pos, a, b, c, board_a, board_b):
+    raise NotImplementedError("compiled only: the engine's final_value")
+
+
 @overload(moves, inline="always")
 def _moves(pos, a, b, c, full):
     fn = operation(pos, "moves")
@@ -148,6 +154,12 @@ def _evaluate(pos, a, b, c, full, args, work):
 def _features(pos, a, b, c, full, board_a, board_b, out):
     fn = operation(pos, "features")
     return None if fn is None else lambda pos, a, b, c, full, board_a, board_b, out: fn(a, b, c, full, board_a, board_b, out)
+
+
+@overload(final_value, inline="always")
+def _final_value(pos, a, b, c, board_a, board_b):
+    fn = operation(pos, "final_value")
+    return None if fn is None else lambda pos, a, b, c, board_a, board_b: fn(a, b, c, board_a, board_b)
 
 
 ACTION, VISITS, PROVEN, FIRST, NEXT, TRIED, LEGAL, MOVER = range(8)

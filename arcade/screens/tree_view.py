@@ -150,6 +150,12 @@ class TreeView(Overlay):
         return True
 
     # --- drawing ---------------------------------------------------------------------------------------------
+    @staticmethod
+    def _row_figures(e: dict, number) -> str:
+        """A child's row beside its move: its kind and brief figures, and whether it opens."""
+        opens = "  >" if e["node"]["children"] else "  (below: not kept)" if e["node"].get("hidden") else ""
+        return f"{e['node']['kind']}: {node_figures(e['node'], number, brief=True)}{opens}"
+
     def draw_over(self, surface) -> list[str]:
         k = overlay_scale(surface)
         box = panel_box(surface, round(900 * k), round(620 * k))
@@ -209,7 +215,13 @@ class TreeView(Overlay):
         first = min(max(0, self.selected - fits + 1), max(0, len(kids) - fits))
         values = [e["node"]["value"] for e in kids]
         lo, hi = (min(values), max(values)) if values else (0.0, 0.0)
-        for i in range(first, min(len(kids), first + fits)):
+        shown = range(first, min(len(kids), first + fits))
+        # the rows' figures at one size (each shrunk alone, the rows read unevenly): the largest that fits them all
+        room = (x - 6 + width + 12) - (width + 12) // 5 - (x + width // 3 + 10) - 8
+        row_size = size
+        while row_size > 12 and any(text.width(self._row_figures(kids[i], number), row_size) > room for i in shown):
+            row_size -= 1
+        for i in shown:
             e = kids[i]
             rect = pygame.Rect(x - 6, y, width + 12, row - 4)
             if i == self.selected:
@@ -221,11 +233,11 @@ class TreeView(Overlay):
             pygame.draw.rect(surface, palette.INFO, (lane.x, lane.y, max(3, int(lane.w * share)), lane.h),
                              border_radius=3)
             label = edge_label(e, text.number, self.under.rules.format_action)
-            opens = "  >" if e["node"]["children"] else "  (below: not kept)" if e["node"].get("hidden") else ""
             left = text.draw(surface, label, (x, y + 2), size, palette.TEXT, max_width=width // 3, min_size=12)
-            figures = f"{e['node']['kind']}: {node_figures(e['node'], number, brief=True)}{opens}"
+            figures = self._row_figures(e, number)
             at = max(left.right + 14, x + width // 3 + 10)
-            text.draw(surface, figures, (at, y + 2), size, palette.MUTED, max_width=lane.x - at - 8, min_size=12)
+            text.draw(surface, figures, (at, y + 2 + (size - row_size) // 2), row_size, palette.MUTED,
+                      max_width=lane.x - at - 8, min_size=12)
             drawn.append(f"{label} | {figures}")
             self.rows.append((rect, i))
             y += row

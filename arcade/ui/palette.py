@@ -11,6 +11,8 @@ ACCENT = (255, 186, 80)
 GOOD = (110, 205, 130)
 BAD = (240, 96, 96)
 INFO = (110, 170, 255)
+VIOLET = (190, 140, 255)  # (a chart's fifth and sixth lines)
+TEAL = (80, 205, 200)
 OVERLAY = (10, 11, 15, 215)
 SEAT_COLOURS = ((90, 160, 255), (255, 110, 110))  # seat 0 / seat 1
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pygame
 
 from arcade.ui import palette, text
-from arcade.ui.curve_series import Series, curve_series
+from arcade.ui.curve_series import curve_series
 
 
 def panel_box(surface: pygame.Surface, w: int, h: int) -> pygame.Rect:
@@ -65,7 +65,13 @@ def draw_agent_panel(surface: pygame.Surface, name: str, about: str, params: lis
         y += 26
     elif compact:
         line = ",  ".join(f"{key} {value}" + (" (the course's)" if is_course else "") for key, value, is_course in params)
-        y = _paragraph(surface, line, x, y, width, 18, palette.TEXT, max_lines=3, drawn=drawn, step=21)
+        # as many lines as the box holds above the last decision (an agent with many parameters: smaller type)
+        room = box.bottom - 12 - 20 - 8 - 26 - step * decision_lines - y
+        for p_size, p_step in ((18, 21), (16, 19), (14, 17)):
+            if len(text.wrap(line, p_size, width, max_lines=99)) * p_step <= room:
+                break
+        y = _paragraph(surface, line, x, y, width, p_size, palette.TEXT, max_lines=max(3, room // p_step),
+                       drawn=drawn, step=p_step)
     for key, value, is_course in params if not compact else ():
         if y > box.bottom - 90:
             break
@@ -214,7 +220,7 @@ def _bucket_order(label: str):
         return (1, label)
 
 
-CURVE_COLOURS = (palette.GOOD, palette.BAD, palette.INFO, palette.ACCENT)
+CURVE_COLOURS = (palette.GOOD, palette.BAD, palette.INFO, palette.ACCENT, palette.VIOLET, palette.TEAL)
 
 
 def draw_runs(surface, rect: pygame.Rect, runs: list[tuple[str, list[tuple[int, dict]]]]) -> None:
@@ -227,16 +233,16 @@ def draw_runs(surface, rect: pygame.Rect, runs: list[tuple[str, list[tuple[int, 
     # one measure for every run: the newest run's first series, read by its name from each run (each run's
     # own first series could be another: "drawn v minimax" beside "won v random")
     lead = curve_series(newest)[0]
-    firsts = [(label, Series(lead.label, [p[1].get(lead.label, 0.0) for p in points], lead.share), points)
-              for label, points in runs if points and lead.label in points[-1][1]]
-    share = all(s.share for _, s, _ in firsts)
-    top = 1.0 if share else max(max(max(s.values) for _, s, _ in firsts), 1e-9)
-    last = max(points[-1][0] for _, _, points in firsts) or 1
+    firsts = [(label, next(s for s in curve_series(points) if s.label == lead.label))
+              for label, points in runs if points and any(lead.label in p[1] for p in points)]
+    share = all(s.share for _, s in firsts)
+    top = 1.0 if share else max(max(max(s.values) for _, s in firsts), 1e-9)
+    last = max(s.at[-1] for _, s in firsts) or 1
     lines = []
-    for k, (label, s, points) in enumerate(reversed(firsts)):
+    for k, (label, s) in enumerate(reversed(firsts)):
         shown = f"{s.values[-1]:.0%}" if s.share else text.number(s.values[-1])
-        lines.append((f"{label}: {s.label} {shown}", [v / top for v in s.values], CURVE_COLOURS[k % 4],
-                      [p[0] / last for p in points]))
+        colour = CURVE_COLOURS[k % len(CURVE_COLOURS)]
+        lines.append((f"{label}: {s.label} {shown}", [v / top for v in s.values], colour, [d / last for d in s.at]))
     axis = ("100%", "0%") if share else (text.number(top), "0")
     draw_lines(surface, rect, lines[::-1], 0.0, 1.0, x_label=f"games 0-{last:,}", legend_values=False, axis=axis)
 
@@ -251,7 +257,7 @@ def draw_curve(surface, rect: pygame.Rect, points: list[tuple[int, dict]]) -> No
     both = bool(scaled) and len(scaled) < len(every)
     lines = []
     for k, s in enumerate(every):
-        colour = CURVE_COLOURS[k % 4]
+        colour = CURVE_COLOURS[k % len(CURVE_COLOURS)]
         if s.share:
             lines.append((f"{s.label} {s.values[-1]:.0%}" + (" (right)" if both else ""), s.values, colour))
         else:
@@ -259,6 +265,9 @@ def draw_curve(surface, rect: pygame.Rect, points: list[tuple[int, dict]]) -> No
             own = "" if len(scaled) == 1 else f" (top of chart {text.number(top)})"
             lines.append((f"{s.label} {text.number(s.values[-1])}{own}", [v / top for v in s.values], colour))
     done = points[-1][0] if points else 0
+    # (each value where its games were: a series measured now and then stands at its own checkpoints)
+    lines = [(label, values, colour, [d / max(done, 1) for d in s.at]) for (label, values, colour), s
+             in zip(lines, every, strict=True)]
     # the axis says what its ends are: a score is drawn against its own top, shares 0-100%
     if len(scaled) == 1:
         axis = (text.number(max(max(scaled[0].values), 1e-9)), "0")

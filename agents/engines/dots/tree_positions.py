@@ -103,6 +103,16 @@ def evaluate(a, b, mover, full, args, work):
     return math.tanh((b + (v if mover == 0 else -v)) / 2.0), False
 
 
+VALUE_MEANING = "the final box margin over the boxes: +1 every box, -1 none"  # what final_value counts
+
+
+@njit(cache=True)
+def final_value(lines, margin, mover, box_lines, line_boxes):
+    """Seat 0's value of a finished game as AlphaZero learns and searches it: its box margin over the boxes, so
+    the search plays for the most boxes as the exact solver does (a win alone: any margin above 0)."""
+    return margin / box_lines.shape[0]
+
+
 def symmetries(box_lines, line_boxes) -> np.ndarray:
     """The board's symmetries (4 on a rectangle, 8 on a square) as permutations of the lines (perm[line] is the
     line it becomes; the identity first): what AlphaZero's learner sees each position under."""
@@ -124,15 +134,18 @@ def map_positions(positions: np.ndarray, perm: np.ndarray) -> np.ndarray:
 
 
 def feature_count(box_lines, line_boxes) -> int:
-    """The length of `features`' vector on a board: a value a line, two a box, and the margin."""
-    return line_boxes.shape[0] + 2 * box_lines.shape[0] + 1
+    """The length of `features`' vector on a board: a value a line, two a box, the margin, the free and the safe
+    lines."""
+    return line_boxes.shape[0] + 2 * box_lines.shape[0] + 5
 
 
 @njit(cache=True)
 def features(lines, margin, mover, full, box_lines, line_boxes, out):
     """The position as an AlphaZero network reads it (agents/alphazero_net.py), for the seat to move: 1 for
     each drawn line; for each box, 1 where three of its sides are drawn (it can be taken now), then 1 where
-    two are (the next line there gives it away); last the mover's box margin so far over the boxes."""
+    two are (the next line there gives it away); last the mover's box margin so far over the boxes, the share of
+    lines still free and whether their count is odd, the share of safe lines (free lines that give no box a
+    third side) and whether their count is odd (who must open the first chain: the endgame's parity)."""
     n, boxes = line_boxes.shape[0], box_lines.shape[0]
     for line in range(n):
         out[line] = float((lines >> line) & 1)
@@ -143,6 +156,23 @@ def features(lines, margin, mover, full, box_lines, line_boxes, out):
         out[n + box] = 1.0 if sides == 3 else 0.0
         out[n + boxes + box] = 1.0 if sides == 2 else 0.0
     out[n + 2 * boxes] = (margin if mover == 0 else -margin) / boxes
+    free = n - popcount(lines)
+    out[n + 2 * boxes + 1] = free / n
+    out[n + 2 * boxes + 2] = float(free & 1)
+    safe = 0  # free lines that give no box a third side
+    for line in range(n):
+        if not (lines >> line) & 1:
+            ok = True
+            for j in range(2):
+                box = line_boxes[line, j]
+                if box >= 0:
+                    sides = 0
+                    for k in range(4):
+                        sides += (lines >> box_lines[box, k]) & 1
+                    ok &= sides < 2
+            safe += ok
+    out[n + 2 * boxes + 3] = safe / n
+    out[n + 2 * boxes + 4] = float(safe & 1)
 
 
 keep_cache_fresh(__name__)  # (last: its kernels' cache dropped where a kernel module it imports changed)

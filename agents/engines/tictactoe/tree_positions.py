@@ -65,6 +65,15 @@ def evaluate(x, o, mover, full, args, work):
     return 0.0, False
 
 
+VALUE_MEANING = "+1 a win, 0 a draw, -1 a loss"  # what final_value (an AlphaZero value) counts
+
+
+@njit(cache=True)
+def final_value(x, o, mover, board_a, board_b):
+    """Seat 0's value of a finished game as AlphaZero learns and searches it: its result."""
+    return float(result_of(x, o, mover))
+
+
 def symmetries(board_a, board_b) -> np.ndarray:
     """The board's 8 symmetries as permutations of the cells (perm[cell] is the cell it becomes; the identity
     first): what AlphaZero's learner sees each position under."""
