@@ -49,6 +49,7 @@ class AlphaZeroParams:
     noise_alpha: float = ranged(0.01, 10.0, 1.0, trains_only=True)  # Dirichlet noise on the root's priors...
     noise_share: float = ranged(0.0, 1.0, 0.25, trains_only=True)  # ... mixed in by this share (self-play only)
     sampled_moves: int = ranged(0, 1000, 9, trains_only=True)  # self-play: the first moves drawn by visits
+    random_moves: int = ranged(0, 1000, 0, trains_only=True)  # self-play: up to this many random moves first
     hidden: int = ranged(4, 1024, 64, trains_only=True)  # units of each hidden layer (a network trained afresh)
     learning_rate: float = ranged(1e-6, 1.0, 2e-3, trains_only=True)  # Adam's (optax.adamw)
     weight_decay: float = ranged(0.0, 1.0, 1e-4, trains_only=True)
@@ -213,7 +214,9 @@ class AlphaZero:
                 sub = node("leaf", value)
             sub["value"] = float(value)
             sub.update(visits=visits, proven=False, prior=float(prior))
-            if not math.isnan(net_value):
+            if tree.finished(child):  # (no network there: the game's exact end)
+                sub["final value"] = float(sign * net_value)
+            elif not math.isnan(net_value):
                 sub["network value"] = float(sign * net_value)
             sub["puct"] = float(total / visits + explore * prior / (1.0 + visits))
             edges.append(edge(sub, action=move))

@@ -46,12 +46,14 @@ def needs_jax() -> str | None:
 class SelfPlay:
     """Games of a network against itself on one board (its engine's compiled tree `game_tree`), on threads."""
 
-    def __init__(self, game_tree, start, simulations: int, c: float, alpha: float, share: float, sampled: int):
+    def __init__(self, game_tree, start, simulations: int, c: float, alpha: float, share: float, sampled: int,
+                 random_moves: int = 0):
         from agents.engines import puct_kernels
 
         self.k, self.tree = puct_kernels, game_tree
         self.start = tuple(np.int64(x) for x in game_tree.position(start))
         self.simulations, self.c, self.alpha, self.share, self.sampled = simulations, c, alpha, share, sampled
+        self.random_moves = random_moves
         self.n_moves, self.length = game_tree.n_moves, game_tree.max_length
         self.n_features = game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b)
 
@@ -69,7 +71,8 @@ class SelfPlay:
         played = np.zeros(self.length + 1, np.int64)
         t = self.tree
         n, result = self.k.self_play(t.pos, net, *self.start, t.full, t.board_a, t.board_b, self.simulations,
-                                     self.c, self.alpha, self.share, self.sampled, rng, *self._scratch(net),
+                                     self.c, self.alpha, self.share, self.sampled, self.random_moves, rng,
+                                     *self._scratch(net),
                                      positions, policy, played)
         if moves is not None:
             moves.extend(played[:n].tolist())
@@ -267,7 +270,8 @@ def train(agent, episodes: int, rng, progress=None, from_scratch: bool = False, 
                       [saved[f"opt_{i}"] for i in range(int(saved["opt"][0]))] if "opt" in saved else None)
     buffer = Buffer(p.replay_positions, game_tree.n_moves,
                     {k: saved[k] for k in ("positions", "policy", "z", "fill")} if "fill" in saved else None)
-    settings = (p.self_play_simulations, p.exploration, p.noise_alpha, p.noise_share, p.sampled_moves)
+    settings = (p.self_play_simulations, p.exploration, p.noise_alpha, p.noise_share, p.sampled_moves,
+                p.random_moves)
     player = SelfPlay(game_tree, start, *settings)
     cluster = getattr(agent, "cluster", None)
     remote = (rules, key, settings)

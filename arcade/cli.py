@@ -376,12 +376,7 @@ def cmd_train(args, settings) -> int:
                         f"{', '.join(learners) or 'none yet'}")
     agent = _agent(args.game, args.agent, rules, settings)
     path = Path(args.out) if args.out is not None else agent.default_path()
-    # checked before the training, not after a million episodes
-    for option, target in (("--out", path), ("--curve", args.curve)):
-        if target is not None:
-            problem = writable_file_problem(target) or folder_write_problem(target)
-            if problem:
-                raise UserError(f"{option} {str(target)!r}: {problem}")
+    _check_writable(("--out", path), ("--curve", args.curve))  # before the training, not after a million episodes
     episodes = args.episodes or type(agent).default_episodes(settings)
     fresh = _fresh_start(args, agent, path, episodes)
     cluster = _cluster_for(args, agent)
@@ -447,6 +442,15 @@ def cmd_train(args, settings) -> int:
         return 1
     print(f"saved {path}")
     return 0
+
+
+def _check_writable(*targets) -> None:
+    """UserError naming the option of the first (option, path) that cannot be written (a None path: none)."""
+    for option, target in targets:
+        if target is not None:
+            problem = writable_file_problem(target) or folder_write_problem(target)
+            if problem:
+                raise UserError(f"{option} {str(target)!r}: {problem}")
 
 
 def _cluster_for(args, agent):

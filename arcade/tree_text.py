@@ -54,7 +54,7 @@ def node_figures(n: dict, number: Callable[[float], str] = plain, brief: bool = 
 
 # figures a row shows even where it is brief, by a short name: what a search was steered by (AlphaZero's prior and
 # its network's own value beside the search's mean), so where the search overrules the network shows in the list
-ROW_FIGURES = {"prior": "prior", "network value": "network"}
+ROW_FIGURES = {"prior": "prior", "network value": "network", "final value": "game over"}
 _SAID = {"kind", "value", "children", "visits", "uct", "proven", "more", "hidden"}  # (said above, or drawn apart)
 
 

@@ -318,7 +318,7 @@ def test_self_play_on_threads_plays_the_games_one_thread_plays():
     state = rules.new_state()
     game_tree = fast_playouts(rules).compiled_tree(board_key(rules, state))
     n_features = game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b)
-    player = SelfPlay(game_tree, state, 20, 1.5, 0.5, 0.25, 6)
+    player = SelfPlay(game_tree, state, 20, 1.5, 0.5, 0.25, 6, 3)
     net = Network.initial(n_features, game_tree.n_moves, (8, 8), np.random.default_rng(0)).args()
     with ThreadPoolExecutor(2) as pool:
         threaded = player.games(net, 5, 6, 23, pool)
@@ -326,3 +326,24 @@ def test_self_play_on_threads_plays_the_games_one_thread_plays():
     for (p1, v1, r1), (p2, v2, r2) in zip(threaded, alone, strict=True):
         assert np.array_equal(p1, p2) and np.array_equal(v1, v2) and r1 == r2
     assert {r for _, _, r in alone} <= {k / 4 for k in range(-4, 5)}  # (dots: the margin over the 4 boxes)
+
+
+def test_the_tree_shows_the_networks_own_prior_and_value(tmp_path):
+    """Each root child of the tree a decision shows: its prior is the network's prior of that move at the root,
+    its network value the network's value of the position after it (for the root's mover), its value the
+    decision's; so where the search overrules the network is what the network says, not a copy."""
+    settings = _settings(tmp_path)
+    rules = make_rules("tictactoe", settings)
+    agent = find("tictactoe", "alphazero").create(rules, settings)
+    state = encode(np.array([X, 0, 0, 0, O, 0, 0, 0, 0]))
+    d = agent.decide(state, np.random.default_rng(0), tree=True)
+    tree = agent.tree_for(state)
+    root_priors, _ = tree.evaluate([state])
+    children = d.tree["children"]
+    assert children and {e["action"] for e in children} == set(d.values)
+    for e in children:
+        shown = e["node"]
+        assert shown["prior"] == pytest.approx(root_priors[0, e["action"]], abs=1e-12)
+        _, after_value = tree.evaluate([rules.step(state, e["action"])])
+        assert shown["network value"] == pytest.approx(-after_value[0], abs=1e-12)  # (O moves next: X's is -)
+        assert shown["value"] == pytest.approx(d.values[e["action"]])

@@ -16,8 +16,8 @@ value (the engine's final_value: tic-tac-toe's result, dots' box margin over the
 (capacity x COLUMNS, int64) and `stats` (capacity x 3, float64: TOTAL, PRIOR, NET: a node's values, prior and the network's own value, each for the player who moved into it). A node's
 children are contiguous (FIRST, COUNT; COUNT -1: not expanded, 0: the game is over there).
 
-`self_play` plays a whole game of the network against itself (Dirichlet noise on the root's priors, moves drawn
-in proportion to the visits for the first moves, the most visited after), for the learner of
+`self_play` plays a whole game of the network against itself (after a few random moves, Dirichlet noise on the
+root's priors, moves drawn in proportion to the visits for the first moves, the most visited after), for the learner of
 agents/alphazero_training.py; it lets go of the interpreter lock, so threads play games side by side.
 """
 from __future__ import annotations
@@ -27,6 +27,7 @@ import math
 import numpy as np
 from numba import njit
 
+from agents.engines.bits import bit_index, random_bit
 from agents.engines.compiled import keep_cache_fresh
 from agents.engines.tree_kernels import features, final_value, moves, step
 
@@ -154,7 +155,7 @@ def _expand(pos, net, nodes, stats, used, node, a, b, mover, full, board_a, boar
 
 
 @njit(cache=True, nogil=True)
-def simulate(pos, net, nodes, stats, used, a0, b0, c0, simulations, c, full, board_a, board_b, path, x, h1, h2,
+def simulate_puct(pos, net, nodes, stats, used, a0, b0, c0, simulations, c, full, board_a, board_b, path, x, h1, h2,
              priors):
     """Up to `simulations` simulations from the root (a0, b0, c0 as reset was given): PUCT down to a node not
     yet expanded (or a finished game), its value backed up to the root. Stops early where fewer nodes are free
@@ -246,22 +247,29 @@ def most_visited(nodes, stats):
 
 
 @njit(cache=True, nogil=True)
-def self_play(pos, net, a, b, c, full, board_a, board_b, simulations, c_puct, alpha, share, sampled_moves, rng,
-              nodes, stats, path, x, h1, h2, priors, out_positions, out_policy, out_moves):
+def self_play(pos, net, a, b, c, full, board_a, board_b, simulations, c_puct, alpha, share, sampled_moves,
+              random_moves, rng, nodes, stats, path, x, h1, h2, priors, out_positions, out_policy, out_moves):
     """One game of the network against itself from (a, b, c): each move `simulations` simulations of PUCT
     (c_puct) with Dirichlet(alpha) noise mixed into the root's priors by `share`; the first `sampled_moves`
     moves drawn in proportion to the visits, the rest the most visited. Each position's (a, b, c) into
-    out_positions' rows, its visit distribution into out_policy's and the move played into out_moves. Returns
-    (moves played, seat 0's final value: the engine's final_value)."""
+    out_positions' rows, its visit distribution into out_policy's and the move played into out_moves. The game
+    starts with a number of uniformly random moves drawn from 0 to `random_moves` (wider starts: positions a
+    search of its own would not reach), not searched nor recorded. Returns (moves recorded, seat 0's final
+    value: the engine's final_value)."""
+    for _ in range(min(np.int64(rng.random() * (random_moves + 1)), random_moves)):
+        legal = moves(pos, a, b, c, full)
+        if legal == 0:
+            break
+        a, b, c = step(pos, a, b, c, bit_index(random_bit(legal, rng)), board_a, board_b)
     n = 0
     while moves(pos, a, b, c, full) != 0:
         reset(nodes, stats, c)
-        _, used = simulate(pos, net, nodes, stats, 1, a, b, c, 1, c_puct, full, board_a, board_b, path, x, h1, h2,
-                           priors)
+        _, used = simulate_puct(pos, net, nodes, stats, 1, a, b, c, 1, c_puct, full, board_a, board_b, path, x, h1,
+                                h2, priors)
         if share > 0.0:
             add_noise(nodes, stats, alpha, share, rng)
-        simulate(pos, net, nodes, stats, used, a, b, c, simulations - 1, c_puct, full, board_a, board_b, path, x,
-                 h1, h2, priors)
+        simulate_puct(pos, net, nodes, stats, used, a, b, c, simulations - 1, c_puct, full, board_a, board_b, path,
+                      x, h1, h2, priors)
         out_positions[n, 0], out_positions[n, 1], out_positions[n, 2] = a, b, c
         policy = out_policy[n]
         visit_policy(nodes, policy)

@@ -56,7 +56,7 @@ class PUCTTree:
         done = 0
         while done < simulations:
             self.room(min(simulations - done, CHUNK))
-            ran, self.used = self.k.simulate(self.pos, self.net, self.nodes, self.stats, self.used, *self.root,
+            ran, self.used = self.k.simulate_puct(self.pos, self.net, self.nodes, self.stats, self.used, *self.root,
                                              simulations - done, float(c), self.full, self.game.board_a,
                                              self.game.board_b, self.path, self.x, self.h1, self.h2, self.priors)
             done += int(ran)
@@ -76,12 +76,18 @@ class PUCTTree:
 
     def child_rows(self, index: int) -> list[tuple[int, int, int, float, float, float]]:
         """Node `index`'s children, read in Python (the tree view, the values): (their index, move, visits, total
-        of results for the mover at `index`, prior, the network's value for that mover: nan where not expanded)."""
+        of values for the mover at `index`, prior, the network's value for that mover (the exact final value where the
+        game is over there: finished()), nan where not expanded)."""
         k = self.k
         first, count = int(self.nodes[index, k.FIRST]), int(self.nodes[index, k.COUNT])
         return [(child, int(self.nodes[child, k.ACTION]), int(self.nodes[child, k.VISITS]),
                  float(self.stats[child, k.TOTAL]), float(self.stats[child, k.PRIOR]), float(self.stats[child, k.NET]))
                 for child in range(first, first + max(count, 0))]
+
+    def finished(self, index: int) -> bool:
+        """Whether the game is over at node `index` (its NET then holds the exact final value, not the
+        network's)."""
+        return int(self.nodes[index, self.k.COUNT]) == 0
 
     def mover(self, index: int) -> int:
         """The seat to move at node `index` (-1 where the walk never entered it)."""
