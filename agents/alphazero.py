@@ -298,19 +298,32 @@ class AlphaZero:
 
 
 def _warm_up(rules):
-    """A tiny PUCT search on `rules`' board with untrained weights: the tree's kernels compiled (or loaded)."""
+    """A tiny PUCT search on `rules`' board with untrained weights: the tree's kernels compiled (or loaded);
+    beyond the first move, the self-play learner's kernels too (a game and a batch of features)."""
     def steps(first_move: bool) -> list:
-        def step() -> None:
-            from agents.engines.puct_tree import PUCTTree
-
+        def parts():
             state = rules.new_state(np.random.default_rng(0))
             game_tree = fast_playouts(rules).compiled_tree(board_key(rules, state))
             n_features = game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b)
             net = alphazero_net.Network.initial(n_features, game_tree.n_moves, (4, 4), np.random.default_rng(0))
+            return state, game_tree, n_features, net
+
+        def search() -> None:
+            from agents.engines.puct_tree import PUCTTree
+
+            state, game_tree, _, net = parts()
             tree = PUCTTree(game_tree, net.args())
             tree.reset(state)
             tree.simulate(4, 1.0)
-        return [step]
+
+        def self_play() -> None:
+            from agents.alphazero_training import SelfPlay, batch_features
+
+            state, game_tree, n_features, net = parts()
+            positions, _, _ = SelfPlay(game_tree, state, 4, 1.0, 1.0, 0.25, 2, 1).game(net.args(),
+                                                                                      np.random.default_rng(0))
+            batch_features(game_tree, positions, n_features)
+        return [search] if first_move else [search, self_play]
     return steps
 
 

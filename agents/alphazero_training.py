@@ -200,7 +200,9 @@ def _seen(positions: np.ndarray, policy: np.ndarray, module, symmetries: np.ndar
     return positions, seen
 
 
-def _features(game_tree, positions: np.ndarray, n_features: int) -> tuple[np.ndarray, np.ndarray]:
+def batch_features(game_tree, positions: np.ndarray, n_features: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (rows of a, b, c) as the network reads them (float32 features) and their legal moves (1.0
+    each), by the engine's compiled `features`."""
     from agents.engines import puct_kernels
 
     x = np.zeros((len(positions), n_features))
@@ -305,7 +307,7 @@ def train(agent, episodes: int, rng, progress=None, from_scratch: bool = False, 
             for _ in range(steps):
                 pick = batches.integers(0, buffer.filled, min(p.batch_size, buffer.filled))
                 positions, policy = _seen(buffer.positions[pick], buffer.policy[pick], module, symmetries, batches)
-                x, legal = _features(game_tree, positions, n_features)
+                x, legal = batch_features(game_tree, positions, n_features)
                 losses.append(learner.step(x, legal, policy, buffer.z[pick]))
             if losses and not np.isfinite(losses[-1][0]):
                 raise TrainingDiverged(f"the network's loss is not a number after {done + count:,} games; lower "

@@ -63,7 +63,7 @@ def test_puct_chooses_as_the_hand_computation():
 def _plain_puct(rules, net: Network, state, simulations: int, c: float) -> dict:
     """PUCT in plain Python on the rules and the numpy forward pass: the root's visits by move."""
     def evaluate(s):
-        x = _features(s)
+        x = _ttt_features(s)
         legal = np.zeros((1, 9))
         legal[0, list(rules.legal_actions(s))] = 1
         priors, value = net.forward(x[None], legal)
@@ -96,7 +96,7 @@ def _plain_puct(rules, net: Network, state, simulations: int, c: float) -> dict:
     return {m: int(k) for m, k in enumerate(tree[()][0]) if k}
 
 
-def _features(state) -> np.ndarray:
+def _ttt_features(state) -> np.ndarray:
     cells = decode(state)
     mover = X if tables().to_move[state] == X else O
     other = O if mover == X else X
@@ -132,7 +132,7 @@ def test_the_three_forward_passes_agree():
         states.append(state)
     tree = PUCTTree(game_tree, net.args())
     compiled_priors, compiled_values = tree.evaluate(states)
-    from agents.alphazero_training import _features as batch_features
+    from agents.alphazero_training import batch_features
 
     positions = np.array([game_tree.position(s) for s in states], np.int64)
     x, legal = batch_features(game_tree, positions, n_features)
