@@ -23,10 +23,11 @@ import numpy as np
 
 from agents.base import Deadline, Decision, LEARNT, budget_clock, declare_warm_up, register, time_budget
 from agents.engines import uct_tree
+from agents.engines.puct_tree import UNVISITED
 from agents.game_search import fast_playouts
 from agents.search_tree import edge, node
 from agents import alphazero_net
-from arcade.foundation.setting_fields import own_time_budget, ranged
+from arcade.foundation.setting_fields import one_of, own_time_budget, ranged
 from arcade.games.dots import DotsRules
 from arcade.games.tictactoe import TicTacToeRules
 from arcade.foundation.storage import ASSETS, ReadOnce
@@ -42,7 +43,9 @@ class AlphaZeroParams:
     """settings.toml's [GAME.alphazero]: the search that plays, and the self-play training (`t`, `train`)."""
 
     simulations: int = ranged(1, 1_000_000, 200)  # a move (fewer if its time runs out first)
-    exploration: float = ranged(0.0, 10.0, 1.5)  # PUCT's c: Q + c P sqrt(N) / (1 + n), values in [-1, 1]
+    exploration: float = ranged(0.0, 10.0, 0.75)  # PUCT's c: Q + c P sqrt(N) / (1 + n), values in [-1, 1]
+    # an unvisited move's Q: "zero" (AlphaZero's, OpenSpiel's) or "siblings" (the mean of the visited moves')
+    unvisited: str = one_of(tuple(UNVISITED), "siblings")
     time_budget_ms: int = own_time_budget()
     games: int = ranged(1, 10_000_000, 3000, trains_only=True)  # self-play games of one training run
     self_play_simulations: int = ranged(2, 100_000, 100, trains_only=True)  # a self-play move
@@ -142,7 +145,8 @@ class AlphaZero:
         net = self.network(key)[0]
         tree = self._trees.get(key)
         if tree is None or tree.net is not net.args():
-            tree = self._trees[key] = PUCTTree(fast_playouts(self.rules).compiled_tree(key), net.args())
+            tree = self._trees[key] = PUCTTree(fast_playouts(self.rules).compiled_tree(key), net.args(),
+                                               UNVISITED[self.p.unvisited])
         return tree
 
     def warm_tree(self, state) -> None:

@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from agents.alphazero_net import NAMES, Network
+from agents.engines.puct_tree import UNVISITED
 from agents.base import CannotTrain, TrainingDiverged
 
 CURVE_POINTS = 25  # checkpoints of a run
@@ -47,13 +48,13 @@ class SelfPlay:
     """Games of a network against itself on one board (its engine's compiled tree `game_tree`), on threads."""
 
     def __init__(self, game_tree, start, simulations: int, c: float, alpha: float, share: float, sampled: int,
-                 random_moves: int = 0):
+                 random_moves: int = 0, unvisited: int = 0):
         from agents.engines import puct_kernels
 
         self.k, self.tree = puct_kernels, game_tree
         self.start = tuple(np.int64(x) for x in game_tree.position(start))
         self.simulations, self.c, self.alpha, self.share, self.sampled = simulations, c, alpha, share, sampled
-        self.random_moves = random_moves
+        self.random_moves, self.unvisited = random_moves, unvisited
         self.n_moves, self.length = game_tree.n_moves, game_tree.max_length
         self.n_features = game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b)
 
@@ -71,9 +72,8 @@ class SelfPlay:
         played = np.zeros(self.length + 1, np.int64)
         t = self.tree
         n, result = self.k.self_play(t.pos, net, *self.start, t.full, t.board_a, t.board_b, self.simulations,
-                                     self.c, self.alpha, self.share, self.sampled, self.random_moves, rng,
-                                     *self._scratch(net),
-                                     positions, policy, played)
+                                     self.c, self.unvisited, self.alpha, self.share, self.sampled, self.random_moves,
+                                     rng, *self._scratch(net), positions, policy, played)
         if moves is not None:
             moves.extend(played[:n].tolist())
         return positions[:n], policy[:n].astype(np.float32), float(result)
@@ -273,7 +273,7 @@ def train(agent, episodes: int, rng, progress=None, from_scratch: bool = False, 
     buffer = Buffer(p.replay_positions, game_tree.n_moves,
                     {k: saved[k] for k in ("positions", "policy", "z", "fill")} if "fill" in saved else None)
     settings = (p.self_play_simulations, p.exploration, p.noise_alpha, p.noise_share, p.sampled_moves,
-                p.random_moves)
+                p.random_moves, UNVISITED[p.unvisited])
     player = SelfPlay(game_tree, start, *settings)
     cluster = getattr(agent, "cluster", None)
     remote = (rules, key, settings)

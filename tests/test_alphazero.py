@@ -60,8 +60,9 @@ def test_puct_chooses_as_the_hand_computation():
     assert visits[0] == 1 and visits[4] == 1 and sum(visits.values()) == 2
 
 
-def _plain_puct(rules, net: Network, state, simulations: int, c: float) -> dict:
-    """PUCT in plain Python on the rules and the numpy forward pass: the root's visits by move."""
+def _plain_puct(rules, net: Network, state, simulations: int, c: float, siblings: bool = False) -> dict:
+    """PUCT in plain Python on the rules and the numpy forward pass: the root's visits by move (siblings: an
+    unvisited move's Q the mean of its visited siblings', else 0)."""
     def evaluate(s):
         x = _ttt_features(s)
         legal = np.zeros((1, 9))
@@ -81,7 +82,8 @@ def _plain_puct(rules, net: Network, state, simulations: int, c: float) -> dict:
             tree[path] = [np.zeros(9), np.zeros(9), priors, 1]
             return value
         n, w, p, total = tree[path]
-        q = np.where(n > 0, w / np.maximum(n, 1), 0.0)
+        fpu = w.sum() / n.sum() if siblings and n.sum() else 0.0
+        q = np.where(n > 0, w / np.maximum(n, 1), fpu)
         u = q + c * p * math.sqrt(total) / (1 + n)
         legal = list(rules.legal_actions(s))
         move = max(legal, key=lambda m: (u[m], -m))
@@ -103,17 +105,18 @@ def _ttt_features(state) -> np.ndarray:
     return np.concatenate([(cells == mover), (cells == other)]).astype(np.float64)
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_the_compiled_puct_visits_as_a_plain_one(seed):
+@pytest.mark.parametrize("seed, siblings", [(0, False), (1, False), (2, True), (3, True)])
+def test_the_compiled_puct_visits_as_a_plain_one(seed, siblings):
     rng = np.random.default_rng(seed)
     net = Network.initial(18, 9, (16, 16), rng)
     net = Network({k: v * 3 for k, v in net.weights.items()})  # (sharper priors, values far from 0)
     rules, tree = _ttt_tree(net)
+    tree.unvisited = int(siblings)
     state = encode(np.array([X, 0, 0, 0, O, 0, 0, 0, 0]))
     tree.reset(state)
     tree.simulate(300, 1.25)
     compiled = {move: n for _, move, n, _, _, _ in tree.child_rows(0) if n}
-    assert compiled == _plain_puct(rules, net, state, 300, 1.25)
+    assert compiled == _plain_puct(rules, net, state, 300, 1.25, siblings)
 
 
 def test_the_three_forward_passes_agree():

@@ -155,12 +155,14 @@ def _expand(pos, net, nodes, stats, used, node, a, b, mover, full, board_a, boar
 
 
 @njit(cache=True, nogil=True)
-def simulate_puct(pos, net, nodes, stats, used, a0, b0, c0, simulations, c, full, board_a, board_b, path, x, h1, h2,
-             priors):
+def simulate_puct(pos, net, nodes, stats, used, a0, b0, c0, simulations, c, unvisited, full, board_a, board_b, path,
+                  x, h1, h2, priors):
     """Up to `simulations` simulations from the root (a0, b0, c0 as reset was given): PUCT down to a node not
-    yet expanded (or a finished game), its value backed up to the root. Stops early where fewer nodes are free
-    than one expansion may need. path (longest game + 2,), x (features), h1, h2, priors (moves,): scratch.
-    Returns (simulations done, nodes in use)."""
+    yet expanded (or a finished game), its value backed up to the root. An unvisited child's Q: 0 (unvisited
+    = 0, AlphaZero's and OpenSpiel's), or with unvisited = 1 the mean value of the node's visited children
+    (for its mover: neither hopeful where it is losing nor shy where it is winning). Stops early where fewer
+    nodes are free than one expansion may need. path (longest game + 2,), x (features), h1, h2, priors (moves,):
+    scratch. Returns (simulations done, nodes in use)."""
     capacity = nodes.shape[0]
     room = priors.shape[0]
     done = 0
@@ -174,10 +176,17 @@ def simulate_puct(pos, net, nodes, stats, used, a0, b0, c0, simulations, c, full
         while nodes[node, COUNT] > 0:
             first, count = nodes[node, FIRST], nodes[node, COUNT]
             explore = c * math.sqrt(nodes[node, VISITS])
+            fpu = 0.0
+            if unvisited == 1:
+                seen, worth = 0, 0.0
+                for child in range(first, first + count):
+                    seen += nodes[child, VISITS]
+                    worth += stats[child, TOTAL]
+                fpu = worth / seen if seen > 0 else 0.0
             best, best_u = first, -math.inf
             for child in range(first, first + count):
                 n = nodes[child, VISITS]
-                q = stats[child, TOTAL] / n if n > 0 else 0.0
+                q = stats[child, TOTAL] / n if n > 0 else fpu
                 u = q + explore * stats[child, PRIOR] / (1.0 + n)
                 if u > best_u:
                     best, best_u = child, u
@@ -247,10 +256,10 @@ def most_visited(nodes, stats):
 
 
 @njit(cache=True, nogil=True)
-def self_play(pos, net, a, b, c, full, board_a, board_b, simulations, c_puct, alpha, share, sampled_moves,
-              random_moves, rng, nodes, stats, path, x, h1, h2, priors, out_positions, out_policy, out_moves):
+def self_play(pos, net, a, b, c, full, board_a, board_b, simulations, c_puct, unvisited, alpha, share,
+              sampled_moves, random_moves, rng, nodes, stats, path, x, h1, h2, priors, out_positions, out_policy, out_moves):
     """One game of the network against itself from (a, b, c): each move `simulations` simulations of PUCT
-    (c_puct) with Dirichlet(alpha) noise mixed into the root's priors by `share`; the first `sampled_moves`
+    (c_puct, unvisited as simulate_puct's) with Dirichlet(alpha) noise mixed into the root's priors by `share`; the first `sampled_moves`
     moves drawn in proportion to the visits, the rest the most visited. Each position's (a, b, c) into
     out_positions' rows, its visit distribution into out_policy's and the move played into out_moves. The game
     starts with a number of uniformly random moves drawn from 0 to `random_moves` (wider starts: positions a
@@ -264,12 +273,12 @@ def self_play(pos, net, a, b, c, full, board_a, board_b, simulations, c_puct, al
     n = 0
     while moves(pos, a, b, c, full) != 0:
         reset(nodes, stats, c)
-        _, used = simulate_puct(pos, net, nodes, stats, 1, a, b, c, 1, c_puct, full, board_a, board_b, path, x, h1,
-                                h2, priors)
+        _, used = simulate_puct(pos, net, nodes, stats, 1, a, b, c, 1, c_puct, unvisited, full, board_a, board_b,
+                                path, x, h1, h2, priors)
         if share > 0.0:
             add_noise(nodes, stats, alpha, share, rng)
-        simulate_puct(pos, net, nodes, stats, used, a, b, c, simulations - 1, c_puct, full, board_a, board_b, path,
-                      x, h1, h2, priors)
+        simulate_puct(pos, net, nodes, stats, used, a, b, c, simulations - 1, c_puct, unvisited, full, board_a,
+                      board_b, path, x, h1, h2, priors)
         out_positions[n, 0], out_positions[n, 1], out_positions[n, 2] = a, b, c
         policy = out_policy[n]
         visit_policy(nodes, policy)

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import numpy as np
 
+UNVISITED = {"zero": 0, "siblings": 1}  # an unvisited child's Q by name, as the kernels take it
 START_NODES = 1 << 14
 CHUNK = 4096  # expansions the arrays make room for at a time
 
 
 class PUCTTree:
     """A PUCT tree on the positions of `game_tree` (an agents/engines/uct_tree.CompiledTree), searched with the
-    network `net` (a tuple of arrays: agents/alphazero_net.Network.args)."""
+    network `net` (a tuple of arrays: agents/alphazero_net.Network.args); unvisited: an unvisited child's Q (0:
+    0; 1: its visited siblings' mean)."""
 
-    def __init__(self, game_tree, net: tuple):
+    def __init__(self, game_tree, net: tuple, unvisited: int = 0):
         from agents.engines import puct_kernels
 
         self.k = puct_kernels
@@ -23,6 +25,7 @@ class PUCTTree:
         self.pos, self.full = game_tree.pos, game_tree.full
         self.n_moves = game_tree.n_moves
         self.net = net
+        self.unvisited = unvisited  # an unvisited child's Q: 0, or 1 its siblings' mean (puct_kernels.simulate_puct)
         self.n_features = game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b)
         self.nodes = np.zeros((START_NODES, puct_kernels.COLUMNS), np.int64)
         self.stats = np.zeros((START_NODES, puct_kernels.STATS))
@@ -57,8 +60,9 @@ class PUCTTree:
         while done < simulations:
             self.room(min(simulations - done, CHUNK))
             ran, self.used = self.k.simulate_puct(self.pos, self.net, self.nodes, self.stats, self.used, *self.root,
-                                             simulations - done, float(c), self.full, self.game.board_a,
-                                             self.game.board_b, self.path, self.x, self.h1, self.h2, self.priors)
+                                                  simulations - done, float(c), self.unvisited, self.full,
+                                                  self.game.board_a, self.game.board_b, self.path, self.x, self.h1,
+                                                  self.h2, self.priors)
             done += int(ran)
             if ran == 0:  # (the game is over at the root)
                 break
