@@ -254,10 +254,8 @@ class AlphaZero:
         self.cluster = cluster
 
     @classmethod
-    def default_episodes(cls, settings) -> int:
-        from arcade.games import GAMES
-
-        return next((settings.agent_params(g.id, cls.name).games for g in GAMES if g.id in GAMES_OF), 3000)
+    def default_episodes(cls, settings, game: str) -> int:
+        return settings.agent_params(game, cls.name).games
 
     def board(self) -> tuple:
         """The key of the board this agent's rules start on (its network's, its file's)."""

@@ -70,9 +70,9 @@ class Trains(Protocol):
     """
 
     @classmethod
-    def default_episodes(cls, settings) -> int:
-        """How many episodes (games) a training runs when none is asked for: its settings table's. A class
-        method, so a screen can say it before building the agent."""
+    def default_episodes(cls, settings, game: str) -> int:
+        """How many episodes (games) a training on `game` runs when none is asked for: its settings table's. A
+        class method, so a screen can say it before building the agent."""
 
     def train(self, episodes: int, rng, progress=None, from_scratch: bool = False, stop=None,
               checkpoint=None, watch=None, jobs: int = 1) -> None:

@@ -111,7 +111,7 @@ class QLearningAgent:
 
     # --- training (Trains) -----------------------------------------------------------------------------
     @classmethod
-    def default_episodes(cls, settings) -> int:
+    def default_episodes(cls, settings, game: str) -> int:
         return settings.agent_params(GAME.id, "q-learning").trials
 
     def default_path(self) -> Path:

@@ -395,7 +395,7 @@ class DotsNTuple:
 
     # --- training (Trains) ---------------------------------------------------------------------------
     @classmethod
-    def default_episodes(cls, settings) -> int:
+    def default_episodes(cls, settings, game: str) -> int:
         return settings.agent_params(GAME.id, "ntuple").games
 
     def default_path(self) -> Path:

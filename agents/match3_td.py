@@ -131,7 +131,7 @@ class Match3TD:
         return self.data_dir / FILENAME
 
     @classmethod
-    def default_episodes(cls, settings) -> int:
+    def default_episodes(cls, settings, game: str) -> int:
         return settings.agent_params(GAME.id, "td-value").games
 
     # --- playing ------------------------------------------------------------------------------------

@@ -381,7 +381,7 @@ class NTupleAgent:
 
     # --- training --------------------------------------------------------------------------------------
     @classmethod
-    def default_episodes(cls, settings) -> int:
+    def default_episodes(cls, settings, game: str) -> int:
         return settings.agent_params(GAME.id, "ntuple").games
 
     def default_path(self) -> Path:

@@ -180,7 +180,7 @@ class TDValueAgent:
         return done if self.run.get("run_games") == episodes and 0 < done < episodes else 0
 
     @classmethod
-    def default_episodes(cls, settings) -> int:
+    def default_episodes(cls, settings, game: str) -> int:
         return settings.agent_params(GAME.id, "td-value").episodes
 
     def default_path(self) -> Path:

@@ -377,7 +377,7 @@ def cmd_train(args, settings) -> int:
     agent = _agent(args.game, args.agent, rules, settings)
     path = Path(args.out) if args.out is not None else agent.default_path()
     _check_writable(("--out", path), ("--curve", args.curve))  # before the training, not after a million episodes
-    episodes = args.episodes or type(agent).default_episodes(settings)
+    episodes = args.episodes or type(agent).default_episodes(settings, rules.game_id)
     fresh = _fresh_start(args, agent, path, episodes)
     cluster = _cluster_for(args, agent)
     if not fresh and not args.fresh and (at := resumed_at(agent, episodes)):

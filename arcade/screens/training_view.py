@@ -44,7 +44,7 @@ class TrainingView:
         spec = self.trainee(selected, specs)
         if spec is None:
             return "no agent of this game learns from training"
-        episodes = spec.factory.default_episodes(settings)  # it trains in a process of its own
+        episodes = spec.factory.default_episodes(settings, rules.game_id)  # it trains in a process of its own
         self.job = TrainingJob(spec, rules, settings, episodes, seed, from_scratch)
         self.rules = rules
         self.trained = (spec.name, settings.agent_params(rules.game_id, spec.name))

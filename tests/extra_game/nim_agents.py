@@ -20,7 +20,7 @@ class NimTrainer:
         self.trained = int(load_json(self.path, {}).get("episodes", 0))
 
     @classmethod
-    def default_episodes(cls, settings) -> int:
+    def default_episodes(cls, settings, game: str) -> int:
         return 400
 
     def default_path(self) -> Path:
