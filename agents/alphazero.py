@@ -33,21 +33,21 @@ from arcade.games.tictactoe import TicTacToeRules
 from arcade.foundation.storage import ASSETS, ReadOnce
 
 _FILES = ReadOnce(keep=4)  # networks read from files, shared by the agents of a process (never written)
-GAMES_OF = ("tictactoe", "dots")  # (the games whose engine gives `features`: agents/engines/*/tree_positions.py)
-# (its warm-ups below name their rules: tic-tac-toe's, dots' on 2x2)
+# (registered below for tic-tac-toe and dots, whose engines give `features`: agents/engines/*/tree_positions.py;
+# its warm-ups name their rules: tic-tac-toe's, dots' on 2x2)
 EVERY_MOVE = 1 << 40  # (a playout length no game reaches: the engine's whole compiled tree)
 
 
 @dataclass(frozen=True)
 class AlphaZeroParams:
-    """settings.toml's [GAME.alphazero]: the search that plays, and the self-play training (`t`, `train`)."""
+    """settings.toml's [tictactoe.alphazero]: the search that plays, and the self-play training (`t`, `train`)."""
 
-    simulations: int = ranged(1, 1_000_000, 200)  # a move (fewer if its time runs out first)
-    exploration: float = ranged(0.0, 10.0, 0.75)  # PUCT's c: Q + c P sqrt(N) / (1 + n), values in [-1, 1]
+    simulations: int = ranged(1, 1_000_000, 50)  # a move (fewer if its time runs out first)
+    exploration: float = ranged(0.0, 10.0, 1.5)  # PUCT's c: Q + c P sqrt(N) / (1 + n), values in [-1, 1]
     # an unvisited move's Q: "zero" (AlphaZero's, OpenSpiel's) or "siblings" (the mean of the visited moves')
-    unvisited: str = one_of(tuple(UNVISITED), "siblings")
+    unvisited: str = one_of(tuple(UNVISITED), "zero")
     time_budget_ms: int = own_time_budget()
-    games: int = ranged(1, 10_000_000, 3000, trains_only=True)  # self-play games of one training run
+    games: int = ranged(1, 10_000_000, 5000, trains_only=True)  # self-play games of one training run
     self_play_simulations: int = ranged(2, 100_000, 100, trains_only=True)  # a self-play move
     noise_alpha: float = ranged(0.01, 10.0, 1.0, trains_only=True)  # Dirichlet noise on the root's priors...
     noise_share: float = ranged(0.0, 1.0, 0.25, trains_only=True)  # ... mixed in by this share (self-play only)
@@ -59,8 +59,27 @@ class AlphaZeroParams:
     batch_size: int = ranged(8, 8192, 128, trains_only=True)  # positions a learner step
     steps_per_game: float = ranged(0.01, 1000.0, 2.0, trains_only=True)  # learner steps a self-play game
     replay_positions: int = ranged(100, 10_000_000, 20_000, trains_only=True)  # the newest positions learnt from
-    rating_seconds: int = ranged(1, 86_400, 120, trains_only=True)  # the curve's games against references, this often
+    rating_seconds: int = ranged(1, 86_400, 30, trains_only=True)  # the curve's games against references, this often
     rating_games: int = ranged(0, 10_000, 20, trains_only=True)  # ... this many against each (half a side; 0: none)
+
+
+@dataclass(frozen=True)
+class DotsAlphaZeroParams(AlphaZeroParams):
+    """settings.toml's [dots.alphazero]: as tic-tac-toe's, with dots' own values (one network a board size)."""
+
+    simulations: int = ranged(1, 1_000_000, 200)
+    # on 3x3's 300 test positions at 200 simulations: c 0.75 with siblings 96.0%, c 1.5 with 0 93.7%
+    # (docs/alphazero.md); the shipped networks' self-play ran at 1.5 and 0 (docs/training/alphazero_dots.toml)
+    exploration: float = ranged(0.0, 10.0, 0.75)
+    unvisited: str = one_of(tuple(UNVISITED), "siblings")
+    games: int = ranged(1, 10_000_000, 20_000, trains_only=True)
+    noise_alpha: float = ranged(0.01, 10.0, 0.5, trains_only=True)  # (about 10 / the moves of a position)
+    sampled_moves: int = ranged(0, 1000, 6, trains_only=True)
+    random_moves: int = ranged(0, 1000, 12, trains_only=True)  # (wider starts, unrecorded)
+    hidden: int = ranged(4, 1024, 128, trains_only=True)
+    steps_per_game: float = ranged(0.01, 1000.0, 4.0, trains_only=True)
+    replay_positions: int = ranged(100, 10_000_000, 50_000, trains_only=True)
+    rating_seconds: int = ranged(1, 86_400, 120, trains_only=True)
 
 
 def board_key(rules, state) -> tuple:
@@ -74,14 +93,15 @@ def file_name(game: str, key: tuple) -> str:
     return f"alphazero_{game}" + ("_" + "x".join(str(k) for k in key) if sized else "") + ".npz"
 
 
-@register("alphazero", GAMES_OF, "AlphaZero: PUCT tree search steered by a network's priors and values, "
-          "learnt by self-play", order=24,
-          about="A network gives each move a prior (how promising it looks) and the position a value. The "
-                "search follows promising moves and values each new position by the network, no random "
-                "playouts; the move searched most is played. It learns by playing itself: t trains it.",
-          params=AlphaZeroParams, group=LEARNT, title="AlphaZero (network + tree search)")
+ABOUT = ("A network gives each move a prior (how promising it looks) and the position a value. The search "
+         "follows promising moves and values each new position by the network, no random playouts; the move "
+         "searched most is played. It learns by playing itself: t trains it.")
+SUMMARY = "AlphaZero: PUCT tree search steered by a network's priors and values, learnt by self-play"
+
+
 class AlphaZero:
-    """PUCT with a network, on the game's compiled tree; trains by self-play (agents/alphazero_training.py)."""
+    """PUCT with a network, on the game's compiled tree; trains by self-play (agents/alphazero_training.py).
+    Registered once a game below, each with its own table of parameters."""
 
     name = "alphazero"
 
@@ -104,6 +124,15 @@ class AlphaZero:
         if engine is None or not getattr(engine, "compiled_tree", None):
             return "alphazero searches on a game's compiled tree: this game's engine has none"
         return None
+
+    @classmethod
+    def unused_params(cls, rules, values) -> dict[str, str]:
+        """The time budget where the simulations end every search in its first slice, before any look at the
+        clock (agents/engines/uct_tree.run)."""
+        if values.simulations <= uct_tree.FIRST_SLICE:
+            return {"time_budget_ms": f"{values.simulations} simulations a move end each search before the clock "
+                                      f"is read (it is read from {uct_tree.FIRST_SLICE + 1} on)"}
+        return {}
 
     def __getstate__(self) -> dict:
         """Sent to another process without its trees (made again there)."""
@@ -297,6 +326,18 @@ class AlphaZero:
 
         alphazero_training.train(self, episodes, rng, progress=progress, from_scratch=from_scratch, stop=stop,
                                  checkpoint=checkpoint, watch=watch, jobs=jobs)
+
+
+@register("alphazero", ("tictactoe",), SUMMARY, order=24, about=ABOUT, params=AlphaZeroParams, group=LEARNT,
+          title="AlphaZero (network + tree search)")
+class TicTacToeAlphaZero(AlphaZero):
+    """alphazero on tic-tac-toe: [tictactoe.alphazero]."""
+
+
+@register("alphazero", ("dots",), SUMMARY, order=24, about=ABOUT, params=DotsAlphaZeroParams, group=LEARNT,
+          title="AlphaZero (network + tree search)")
+class DotsAlphaZero(AlphaZero):
+    """alphazero on dots and boxes: [dots.alphazero]."""
 
 
 def _warm_up(rules):
