@@ -59,7 +59,7 @@ class AlphaZeroParams:
     batch_size: int = ranged(8, 8192, 128, trains_only=True)  # positions a learner step
     steps_per_game: float = ranged(0.01, 1000.0, 2.0, trains_only=True)  # learner steps a self-play game
     replay_positions: int = ranged(100, 10_000_000, 20_000, trains_only=True)  # the newest positions learnt from
-    rating_seconds: int = ranged(1, 86_400, 30, trains_only=True)  # the curve's games against references, this often
+    rating_seconds: int = ranged(1, 86_400, 10, trains_only=True)  # the curve's games against references, this often
     rating_games: int = ranged(0, 10_000, 20, trains_only=True)  # ... this many against each (half a side; 0: none)
 
 
@@ -68,8 +68,8 @@ class DotsAlphaZeroParams(AlphaZeroParams):
     """settings.toml's [dots.alphazero]: as tic-tac-toe's, with dots' own values (one network a board size)."""
 
     simulations: int = ranged(1, 1_000_000, 200)
-    # on 3x3's 300 test positions at 200 simulations: c 0.75 with siblings 96.0%, c 1.5 with 0 93.7%
-    # (docs/alphazero.md); the shipped networks' self-play ran at 1.5 and 0 (docs/training/alphazero_dots.toml)
+    # (chosen on 3x3's test positions, docs/alphazero.md; the shipped networks' self-play ran at AlphaZero's
+    # 1.5 and 0: docs/training/alphazero_dots.toml)
     exploration: float = ranged(0.0, 10.0, 0.75)
     unvisited: str = one_of(tuple(UNVISITED), "siblings")
     games: int = ranged(1, 10_000_000, 20_000, trains_only=True)

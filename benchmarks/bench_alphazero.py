@@ -91,7 +91,7 @@ def dots3(count: int, simulations: int) -> None:
     positions, optimal = test_positions(3, 3, str(Path(settings.data_dir)))
     full = (1 << 24) - 1
     # the first `count` positions (the issue's; exploration and unvisited were chosen on them), then the rest
-    for label, part in ((f"the first {count}", slice(0, count)), ("the other (held out)", slice(count, None))):
+    for label, part in (("the first", slice(0, count)), ("the other (held out)", slice(count, None))):
         hits, decisive, decisive_hits = 0, 0, 0
         chosen = list(zip(positions[part].tolist(), optimal[part].tolist(), strict=True))
         for lines, best in chosen:
