@@ -350,3 +350,46 @@ def test_the_tree_shows_the_networks_own_prior_and_value(tmp_path):
         _, after_value = tree.evaluate([rules.step(state, e["action"])])
         assert shown["network value"] == pytest.approx(-after_value[0], abs=1e-12)  # (O moves next: X's is -)
         assert shown["value"] == pytest.approx(d.values[e["action"]])
+
+
+class _ProcessCluster:
+    """A cluster as TrainsOnCluster gives one (map, cpus), its tasks in fresh processes: what a Ray worker gets
+    (the task function by its module, its arguments pickled), without Ray."""
+
+    def cpus(self) -> int:
+        return 2
+
+    def map(self, fn, items: list) -> list:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+            return list(pool.map(fn, items))
+
+
+def test_self_play_on_a_cluster_plays_the_games_threads_play():
+    """`train ... --ray` plays the self-play games as a cluster's tasks (play_share in another process): the same
+    games, seeded by index, as here."""
+    from agents.alphazero_training import SelfPlay
+
+    rules = make_rules("tictactoe", Settings())
+    key = board_key(rules, rules.new_state())
+    setup = (12, 1.5, 1.0, 0.25, 9, 0, 1)
+    player = SelfPlay(fast_playouts(rules).compiled_tree(key), rules.new_state(), *setup)
+    net = Network.initial(18, 9, (8, 8), np.random.default_rng(0)).args()
+    remote = player.games(net, 3, 4, 17, None, _ProcessCluster(), (rules, key, setup))
+    here = player.games(net, 3, 4, 17, None)
+    assert len(remote) == len(here) == 4
+    for (p1, v1, r1), (p2, v2, r2) in zip(remote, here, strict=True):
+        assert np.array_equal(p1, p2) and np.array_equal(v1, v2) and r1 == r2
+
+
+def test_train_on_a_cluster_with_an_agent_that_cannot_is_one_line(tmp_path, capsys):
+    from arcade.cli import main
+
+    settings_file = tmp_path / "settings.toml"
+    settings_file.write_text(f'[data]\nfolder = "{tmp_path / "data"}"\n')
+    code = main(["--settings", str(settings_file), "train", "tictactoe", "--agent", "td-value", "--episodes", "5",
+                 "--ray"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "trains in this process only" in err[0]

@@ -89,24 +89,3 @@ def test_bench_with_no_cluster_exits_with_one_line(capsys, tmp_path):
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and err[-1].startswith("main.py: error: no Ray cluster at 127.0.0.1:")
 
-
-def test_alphazero_self_play_on_ray_plays_the_games_threads_play(cluster, settings):
-    """AlphaZero's training (`train ... --ray`) plays its self-play games as Ray tasks: the same games, seeded by
-    index, as threads here play (a game's positions, visits and result equal)."""
-    import numpy as np
-
-    from agents.alphazero import board_key
-    from agents.alphazero_net import Network
-    from agents.alphazero_training import SelfPlay
-    from agents.game_search import fast_playouts
-
-    rules = make_rules("tictactoe", settings)
-    key = board_key(rules, rules.new_state())
-    setup = (12, 1.5, 1.0, 0.25, 9)
-    player = SelfPlay(fast_playouts(rules).compiled_tree(key), rules.new_state(), *setup)
-    net = Network.initial(18, 9, (8, 8), np.random.default_rng(0)).args()
-    on_ray = player.games(net, 3, 4, 17, None, cluster, (rules, key, setup))
-    here = player.games(net, 3, 4, 17, None)
-    assert len(on_ray) == len(here) == 4
-    for (p1, v1, r1), (p2, v2, r2) in zip(on_ray, here, strict=True):
-        assert np.array_equal(p1, p2) and np.array_equal(v1, v2) and r1 == r2
