@@ -34,3 +34,12 @@ def _agent(game: str, name: str | None, rules, settings):
     if why:
         raise UserError(why)
     return spec.create(rules, settings)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a command: it ends as Ctrl-C does (a training's work saved), with the exit status of
+    SIGTERM."""
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated
