@@ -113,6 +113,7 @@ class AlphaZero:
         self.data_dir = Path(settings.data_dir)
         self._nets: dict[tuple, tuple] = {}  # board key -> (Network, record, where it came from)
         self._trees: dict[tuple, object] = {}  # board key -> PUCTTree (not sent to another process)
+        self._game_trees: dict[tuple, object] = {}  # board key -> the engine's CompiledTree (nor these)
         self._figures: dict = {}
         from agents.engines import compiled
 
@@ -136,12 +137,18 @@ class AlphaZero:
 
     def __getstate__(self) -> dict:
         """Sent to another process without its trees (made again there)."""
-        return {**self.__dict__, "_trees": {}, "cluster": None}
+        return {**self.__dict__, "_trees": {}, "_game_trees": {}, "cluster": None}
 
     # --- networks ------------------------------------------------------------------------------------
+    def game_tree(self, key: tuple):
+        """The engine's compiled tree of a board (its positions module, moves and board arrays), made once."""
+        if key not in self._game_trees:
+            self._game_trees[key] = fast_playouts(self.rules).compiled_tree(key)
+        return self._game_trees[key]
+
     def _shape(self, key: tuple) -> tuple[int, int]:
-        game_tree = fast_playouts(self.rules).compiled_tree(key)
-        return game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b), game_tree.n_moves
+        game_tree = self.game_tree(key)
+        return game_tree.feature_count(), game_tree.n_moves
 
     def network(self, key: tuple) -> tuple:
         """(Network, record, where it came from) of a board: trained in the data folder, else shipped, else
@@ -174,7 +181,7 @@ class AlphaZero:
         net = self.network(key)[0]
         tree = self._trees.get(key)
         if tree is None or tree.net is not net.args():
-            tree = self._trees[key] = PUCTTree(fast_playouts(self.rules).compiled_tree(key), net.args(),
+            tree = self._trees[key] = PUCTTree(self.game_tree(key), net.args(),
                                                UNVISITED[self.p.unvisited])
         return tree
 
@@ -194,11 +201,6 @@ class AlphaZero:
         return tree, rows
 
     @staticmethod
-    def _choice(rows: list):
-        """The most visited move (ties: the larger prior, then the lower move), as the kernels' most_visited."""
-        return max(rows, key=lambda r: (r[2], r[4], -r[1]))[1]
-
-    @staticmethod
     def _values(rows: list) -> dict:
         return {move: total / visits for _, move, visits, total, _, _ in rows if visits}
 
@@ -206,7 +208,7 @@ class AlphaZero:
         """One search: the most visited move, every searched move's mean value for the side to move and, asked
         for, the tree, all of the same simulations."""
         searched, rows = self._search(state)
-        return Decision(self._choice(rows), self._values(rows), self._tree_of(searched) if tree else None)
+        return Decision(searched.most_visited(), self._values(rows), self._tree_of(searched) if tree else None)
 
     def act(self, state, rng=None):
         return self.decide(state, rng).action
@@ -263,7 +265,7 @@ class AlphaZero:
         return dict(self._figures)
 
     def value_legend(self, mover: str) -> str:
-        meaning = fast_playouts(self.rules).compiled_tree(self.board()).pos.module.VALUE_MEANING
+        meaning = self.game_tree(self.board()).pos.module.VALUE_MEANING
         return (f"The numbers: alphazero's mean value for {mover} over its simulations through that move ({meaning}; "
                 "each new position valued by the network, no random play). The tree (Shift+v) shows each "
                 "move's prior and the network's own value beside them.")
@@ -347,14 +349,14 @@ def _warm_up(rules):
         def parts():
             state = rules.new_state(np.random.default_rng(0))
             game_tree = fast_playouts(rules).compiled_tree(board_key(rules, state))
-            n_features = game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b)
-            net = alphazero_net.Network.initial(n_features, game_tree.n_moves, (4, 4), np.random.default_rng(0))
-            return state, game_tree, n_features, net
+            net = alphazero_net.Network.initial(game_tree.feature_count(), game_tree.n_moves, (4, 4),
+                                                np.random.default_rng(0))
+            return state, game_tree, net
 
         def search() -> None:
             from agents.engines.puct_tree import PUCTTree
 
-            state, game_tree, _, net = parts()
+            state, game_tree, net = parts()
             tree = PUCTTree(game_tree, net.args())
             tree.reset(state)
             tree.simulate(4, 1.0)
@@ -362,10 +364,10 @@ def _warm_up(rules):
         def self_play() -> None:
             from agents.alphazero_training import SelfPlay, batch_features
 
-            state, game_tree, n_features, net = parts()
+            state, game_tree, net = parts()
             positions, _, _ = SelfPlay(game_tree, state, 4, 1.0, 1.0, 0.25, 2, 1).game(net.args(),
                                                                                       np.random.default_rng(0))
-            batch_features(game_tree, positions, n_features)
+            batch_features(game_tree, positions, game_tree.feature_count())
         return [search] if first_move else [search, self_play]
     return steps
 

@@ -6,10 +6,11 @@ the whole game compiled, the interpreter lock let go), or on a Ray cluster's wor
 game seeded by (the run's seed, its index), so a run plays the same games however many threads or machines play
 them; every position joins a replay buffer of the newest
 `replay_positions` with its target policy (the visits) and its target value (the game's final value for its
-mover: the engine's final_value, tic-tac-toe's result, dots' box margin over the boxes). Then the learner takes `steps_per_game` Adam steps a game on random batches of the buffer (each position
-under a symmetry of the board drawn for it), minimising
+mover: the engine's final_value, tic-tac-toe's result, dots' box margin over the boxes). Then the learner takes
+`steps_per_game` Adam steps a game on random batches of the buffer (each position under a symmetry of the board
+drawn for it), minimising
 
-    cross-entropy(visits, softmax over the legal moves)  +  (value - result)^2      (+ weight decay, adamw)
+    cross-entropy(visits, softmax over the legal moves)  +  (value - final value)^2      (+ weight decay, adamw)
 
 Resumable: a stopped run's file holds, beside the network, the learner's state (Adam's moments, the buffer, the
 counters, the run's seed), and the same command goes on from it; a resumed run equals an uninterrupted one (the
@@ -56,7 +57,7 @@ class SelfPlay:
         self.simulations, self.c, self.alpha, self.share, self.sampled = simulations, c, alpha, share, sampled
         self.random_moves, self.unvisited = random_moves, unvisited
         self.n_moves, self.length = game_tree.n_moves, game_tree.max_length
-        self.n_features = game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b)
+        self.n_features = game_tree.feature_count()
 
     def _scratch(self, net: tuple) -> tuple:
         cap = 1 + (self.simulations + 1) * self.n_moves
@@ -108,7 +109,7 @@ def play_share(task: tuple) -> list:
 
 
 class Buffer:
-    """The newest `size` positions of self-play: (a, b, c), the visit distribution, the mover's result."""
+    """The newest `size` positions of self-play: (a, b, c), the visit distribution, the mover's final value."""
 
     def __init__(self, size: int, n_moves: int, arrays: dict | None = None):
         self.size = size
@@ -124,12 +125,11 @@ class Buffer:
     def add(self, positions: np.ndarray, policy: np.ndarray, result: float) -> None:
         """A game's positions, visit distributions and seat 0's final value (each position's target: its
         mover's)."""
-        movers = positions[:, 2]
-        z = np.where(movers == 0, result, -result).astype(np.float32)
-        for i in range(len(positions)):
-            self.positions[self.at], self.policy[self.at], self.z[self.at] = positions[i], policy[i], z[i]
-            self.at = (self.at + 1) % self.size
-            self.filled = min(self.filled + 1, self.size)
+        at = (self.at + np.arange(len(positions))) % self.size
+        self.positions[at], self.policy[at] = positions, policy
+        self.z[at] = np.where(positions[:, 2] == 0, result, -result)
+        self.at = (self.at + len(positions)) % self.size
+        self.filled = min(self.filled + len(positions), self.size)
 
     def arrays(self) -> dict:
         return {"positions": self.positions, "policy": self.policy, "z": self.z,
@@ -158,19 +158,19 @@ class Learner:
             log_p = jax.nn.log_softmax(priors_logits, axis=1)
             policy_loss = -jnp.mean(jnp.sum(jnp.where(legal > 0, target * log_p, 0.0), axis=1))
             value_loss = jnp.mean((value - z) ** 2)
-            return policy_loss + value_loss, (policy_loss, value_loss)
+            return policy_loss + value_loss
 
         def step(params, opt_state, x, legal, target, z):
-            (loss, parts), grads = jax.value_and_grad(loss_fn, has_aux=True)(params, x, legal, target, z)
+            loss, grads = jax.value_and_grad(loss_fn)(params, x, legal, target, z)
             updates, opt_state = self.optimizer.update(grads, opt_state, params)
-            return optax.apply_updates(params, updates), opt_state, loss, parts
+            return optax.apply_updates(params, updates), opt_state, loss
 
         self._step = jax.jit(step)
 
-    def step(self, x, legal, target, z) -> tuple[float, float, float]:
-        """One Adam step on a batch; (loss, policy loss, value loss) before it."""
-        self.params, self.opt_state, loss, parts = self._step(self.params, self.opt_state, x, legal, target, z)
-        return float(loss), float(parts[0]), float(parts[1])
+    def step(self, x, legal, target, z) -> float:
+        """One Adam step on a batch; the loss (cross-entropy plus squared error) before it."""
+        self.params, self.opt_state, loss = self._step(self.params, self.opt_state, x, legal, target, z)
+        return float(loss)
 
     def network(self) -> Network:
         return Network({k: np.asarray(v) for k, v in self.params.items()})
@@ -258,7 +258,7 @@ def train(agent, episodes: int, rng, progress=None, from_scratch: bool = False, 
     key = agent.board()
     game_tree = fast_playouts(rules).compiled_tree(key)
     module = game_tree.pos.module
-    n_features = module.feature_count(game_tree.board_a, game_tree.board_b)
+    n_features = game_tree.feature_count()
     symmetries = module.symmetries(game_tree.board_a, game_tree.board_b)
     done = 0 if from_scratch else agent.resumed_at(episodes)
     net, record, _ = agent.network(key)
@@ -286,12 +286,15 @@ def train(agent, episodes: int, rng, progress=None, from_scratch: bool = False, 
     last_rating = time.monotonic()  # (the first rating once rating_seconds have passed; one at the end)
     round_games = max(ROUND_GAMES, 2 * jobs)
 
-    def keep(finished: bool) -> None:
-        state = {} if finished else {"run": np.array([episodes, done]), "seed": np.array([seed]),
-                                     "opt": np.array([len(learner.state())]),
-                                     **{f"opt_{i}": s for i, s in enumerate(learner.state())}, **buffer.arrays()}
-        agent.set_network(key, learner.network(), {**record, **({"learner": state} if state else {})},
-                          "training" if not finished else "trained (unsaved)")
+    def keep(net: Network, finished: bool) -> None:
+        """The agent plays `net` now; its record holds the learner's state while the run is unfinished."""
+        if finished:
+            agent.set_network(key, net, dict(record), "trained (unsaved)")
+            return
+        adam = learner.state()
+        state = {"run": np.array([episodes, done]), "seed": np.array([seed]), "opt": np.array([len(adam)]),
+                 **{f"opt_{i}": a for i, a in enumerate(adam)}, **buffer.arrays()}
+        agent.set_network(key, net, {**record, "learner": state}, "training")
 
     try:
         if progress is not None and done:
@@ -299,8 +302,7 @@ def train(agent, episodes: int, rng, progress=None, from_scratch: bool = False, 
         while done < episodes and not (stop is not None and stop.is_set()):
             began = time.process_time()
             count = min(round_games, episodes - done, next(m for m in marks if m > done) - done)
-            for positions, policy, result in player.games(learner.network().args(), done, count, seed, pool,
-                                                          cluster, remote):
+            for positions, policy, result in player.games(net.args(), done, count, seed, pool, cluster, remote):
                 buffer.add(positions, policy, result)
             steps = round(p.steps_per_game * (done + count)) - round(p.steps_per_game * done)
             batches = np.random.default_rng([seed, 1 << 40, done])
@@ -309,25 +311,26 @@ def train(agent, episodes: int, rng, progress=None, from_scratch: bool = False, 
                 positions, policy = _seen(buffer.positions[pick], buffer.policy[pick], module, symmetries, batches)
                 x, legal = batch_features(game_tree, positions, n_features)
                 losses.append(learner.step(x, legal, policy, buffer.z[pick]))
-            if losses and not np.isfinite(losses[-1][0]):
+            if losses and not np.isfinite(losses[-1]):
                 raise TrainingDiverged(f"the network's loss is not a number after {done + count:,} games; lower "
                                        "the learning rate ([GAME.alphazero] learning_rate)")
             done += count
             record["games"] += count
             record["steps"] += steps
             record["seconds"] += time.process_time() - began
-            keep(done >= episodes)
+            net = learner.network()
+            keep(net, done >= episodes)
             if progress is not None:
                 progress(done)
             if done in marks and checkpoint is not None:
-                figures = {"loss": float(np.mean([x[0] for x in losses]))} if losses else {}
+                figures = {"loss": float(np.mean(losses))} if losses else {}
                 losses = []
                 if opponents and (time.monotonic() - last_rating >= p.rating_seconds or done >= episodes):
                     figures.update(rate(agent, opponents, seed % 100_000, p.rating_games))
                     last_rating = time.monotonic()
                 checkpoint(done, figures)
             if watch is not None and done in marks:
-                watch(_shown_position(rules, player, learner.network(), np.random.default_rng([seed, done])))
+                watch(_shown_position(rules, player, net, np.random.default_rng([seed, done])))
     finally:
         if pool is not None:
             pool.shutdown()

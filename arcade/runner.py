@@ -344,8 +344,7 @@ class RayCluster(Backend):
         """fn(item) for each item as Ray tasks (fn importable where the workers run: a module's function), the
         results in the items' order; RunError where the cluster cannot be reached. A trainer's games on the
         cluster (agents.base.TrainsOnCluster)."""
-        if self.ray is None or not self.ray.is_initialized():
-            self.connect()
+        self._joined()
         task = self.ray.remote(num_cpus=1, max_retries=self.retries)(fn)
         self.pending = [task.remote(item) for item in items]
         try:
@@ -353,10 +352,14 @@ class RayCluster(Backend):
         finally:
             self.pending = []
 
-    def cpus(self) -> int:
-        """The cluster's CPUs (connected first)."""
+    def _joined(self) -> None:
+        """Connected, once (connect: RunError where the cluster cannot be reached)."""
         if self.ray is None or not self.ray.is_initialized():
             self.connect()
+
+    def cpus(self) -> int:
+        """The cluster's CPUs (connected first)."""
+        self._joined()
         return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
 
     def stop(self) -> None:

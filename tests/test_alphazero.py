@@ -123,7 +123,7 @@ def test_the_three_forward_passes_agree():
     rules = make_rules("dots", Settings(), rows=3, cols=3)
     state = rules.new_state()
     game_tree = fast_playouts(rules).compiled_tree(board_key(rules, state))
-    n_features = game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b)
+    n_features = game_tree.feature_count()
     rng = np.random.default_rng(4)
     net = Network.initial(n_features, game_tree.n_moves, (32, 24), rng)
     net = Network({k: v + rng.normal(0, 0.1, v.shape).astype(np.float32) for k, v in net.weights.items()})
@@ -320,7 +320,7 @@ def test_self_play_on_threads_plays_the_games_one_thread_plays():
     rules = make_rules("dots", Settings(), rows=2, cols=2)
     state = rules.new_state()
     game_tree = fast_playouts(rules).compiled_tree(board_key(rules, state))
-    n_features = game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b)
+    n_features = game_tree.feature_count()
     player = SelfPlay(game_tree, state, 20, 1.5, 0.5, 0.25, 6, 3)
     net = Network.initial(n_features, game_tree.n_moves, (8, 8), np.random.default_rng(0)).args()
     with ThreadPoolExecutor(2) as pool:

@@ -26,7 +26,7 @@ class PUCTTree:
         self.n_moves = game_tree.n_moves
         self.net = net
         self.unvisited = unvisited  # an unvisited child's Q: 0, or 1 its siblings' mean (puct_kernels.simulate_puct)
-        self.n_features = game_tree.pos.module.feature_count(game_tree.board_a, game_tree.board_b)
+        self.n_features = game_tree.feature_count()
         self.nodes = np.zeros((START_NODES, puct_kernels.COLUMNS), np.int64)
         self.stats = np.zeros((START_NODES, puct_kernels.STATS))
         self.path = np.zeros(game_tree.max_length + 2, np.int64)
@@ -68,12 +68,6 @@ class PUCTTree:
                 break
         return done
 
-    def add_noise(self, alpha: float, share: float, rng: np.random.Generator) -> None:
-        """Dirichlet noise on the root's priors (the root expanded first, by one simulation)."""
-        if int(self.nodes[0, self.k.COUNT]) < 0:
-            self.simulate(1, 0.0)
-        self.k.add_noise(self.nodes, self.stats, float(alpha), float(share), rng)
-
     def proven(self) -> bool:
         """(This search proves nothing: the driver's early stop never comes.)"""
         return False
@@ -100,9 +94,10 @@ class PUCTTree:
     def visits(self, index: int) -> int:
         return int(self.nodes[index, self.k.VISITS])
 
-    def root_value(self) -> float:
-        """The network's value of the root for its mover (nan before the first simulation)."""
-        return float(self._root_net) if hasattr(self, "_root_net") else float("nan")
+    def most_visited(self) -> int:
+        """The root's most visited move (ties: the larger prior, then the lower move): the move played, as
+        self-play plays it (puct_kernels.most_visited)."""
+        return int(self.k.most_visited(self.nodes, self.stats))
 
     def evaluate(self, states: list) -> tuple[np.ndarray, np.ndarray]:
         """The network on each state: priors (states, moves) and the movers' values."""

@@ -53,6 +53,11 @@ class CompiledTree:
     def position(self, state) -> tuple[int, int, int]:
         raise NotImplementedError
 
+    def feature_count(self) -> int:
+        """The length of a position's features on this board (its positions module's `features`: AlphaZero's
+        network reads them)."""
+        return self.pos.module.feature_count(self.board_a, self.board_b)
+
     def _scratch(self, batch: int) -> None:
         """The kernels' scratch for batches of `batch` walks."""
         self.batch = batch

@@ -255,19 +255,17 @@ def draw_curve(surface, rect: pygame.Rect, points: list[tuple[int, dict]]) -> No
     every = curve_series(points)
     scaled = [s for s in every if not s.share]
     both = bool(scaled) and len(scaled) < len(every)
+    done = points[-1][0] if points else 0
     lines = []
     for k, s in enumerate(every):
         colour = CURVE_COLOURS[k % len(CURVE_COLOURS)]
+        at = [d / max(done, 1) for d in s.at]  # (each value where its games were: a rating stands at its own)
         if s.share:
-            lines.append((f"{s.label} {s.values[-1]:.0%}" + (" (right)" if both else ""), s.values, colour))
+            lines.append((f"{s.label} {s.values[-1]:.0%}" + (" (right)" if both else ""), s.values, colour, at))
         else:
             top = max(max(s.values), 1e-9)
             own = "" if len(scaled) == 1 else f" (top of chart {text.number(top)})"
-            lines.append((f"{s.label} {text.number(s.values[-1])}{own}", [v / top for v in s.values], colour))
-    done = points[-1][0] if points else 0
-    # (each value where its games were: a series measured now and then stands at its own checkpoints)
-    lines = [(label, values, colour, [d / max(done, 1) for d in s.at]) for (label, values, colour), s
-             in zip(lines, every, strict=True)]
+            lines.append((f"{s.label} {text.number(s.values[-1])}{own}", [v / top for v in s.values], colour, at))
     # the axis says what its ends are: a score is drawn against its own top, shares 0-100%
     if len(scaled) == 1:
         axis = (text.number(max(max(scaled[0].values), 1e-9)), "0")
