@@ -317,7 +317,7 @@ def test_a_curve_file_that_cannot_be_written_stops_the_training_in_one_line(smal
                                                                            monkeypatch):
     import builtins
 
-    from arcade import cli
+    from arcade import cli_train
 
     out, curve = tmp_path / "net.npz", tmp_path / "curve.csv"
 
@@ -326,7 +326,7 @@ def test_a_curve_file_that_cannot_be_written_stops_the_training_in_one_line(smal
             raise OSError(28, "No space left on device")
         return builtins.open(file, *args, **kwargs)
 
-    monkeypatch.setattr(cli, "open", disk_full, raising=False)
+    monkeypatch.setattr(cli_train, "open", disk_full, raising=False)
     code = main(["--settings", small_settings_file, "train", "2048", "--agent", "ntuple", "--games", "40000",
                  "--jobs", "1", "--out", str(out), "--curve", str(curve)])
     bar = re.compile(r"\[[#.]+\] ")  # progress bars (training; loading a network when the machine is busy)
